@@ -1,0 +1,405 @@
+/*
+ * valley_farm.h — the whole public C API of the valley-farm engine.
+ *
+ * Two reinforcement-learning environments on small grid farms:
+ *
+ *   ValleyFarm-v0           15 x 15 farm, 50 steps, 12 actions, 37-integer observation.
+ *                           Rules: shared/spec/valley-farm.md
+ *   BackwardsValleyFarm-v0  10 x 10 farm whose dynamics are inverted, 40 steps,
+ *                           11 actions, 55-integer observation.
+ *                           Rules: shared/spec/backwards-farm.md
+ *
+ * Running an episode:
+ *
+ *     vf_env env;                                   // caller-owned, sizeof(vf_env) bytes
+ *     int32_t obs[VF_OBS_MAX];
+ *     vf_reset(&env, VF_VALLEY, 42, obs);           // same seed -> same everything
+ *     double ret = 0;
+ *     for (;;) {
+ *         vf_step_result r = vf_step(&env, VF_VA_WAIT, obs);
+ *         ret += r.reward;
+ *         if (r.terminated) break;
+ *     }
+ *
+ * Design rules the engine keeps, and that callers may rely on:
+ *  - No global mutable state: everything lives in the vf_env the caller owns, so any number of
+ *    envs (a block of thousands, for a vector env) can run side by side, on any thread.
+ *  - No allocation and no I/O anywhere in the library. Text output goes into caller buffers.
+ *  - Deterministic: the layout comes from one documented generator (SplitMix64, see
+ *    vf_rng_next) seeded with the 64-bit episode seed; no floating point is used on the
+ *    layout path or in the rules. Rewards are kept as exact integers internally and only
+ *    converted to double on the way out, so native and WebAssembly builds agree bit for bit.
+ *
+ * Coordinates: x grows east, y grows south; north is y - 1. Directions are numbered like the
+ * move actions: 0 north, 1 south, 2 east, 3 west.
+ */
+#ifndef VALLEY_FARM_H
+#define VALLEY_FARM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ======================================================================================
+ * Environment kinds
+ * ==================================================================================== */
+
+typedef enum vf_kind {
+    VF_VALLEY = 0,    /* "ValleyFarm-v0" */
+    VF_BACKWARDS = 1, /* "BackwardsValleyFarm-v0" */
+    VF_KIND_COUNT = 2
+} vf_kind;
+
+/* The env id string of a kind ("ValleyFarm-v0"), or NULL for a kind out of range. */
+const char *vf_kind_name(int kind);
+
+/* The kind whose id is `name`, or -1 when no env has that id. */
+int vf_kind_from_name(const char *name);
+
+/* Number of actions: 12 for the valley, 11 for the backwards farm. 0 for a bad kind. */
+int vf_num_actions(int kind);
+
+/* Length of the flat observation: 37 for the valley, 55 for the backwards farm. */
+int vf_obs_size(int kind);
+
+/* The name of an action as the rules files spell it ("north", "plant", ...), or NULL. */
+const char *vf_action_name(int kind, int action);
+
+#define VF_OBS_MAX 55    /* the longest flat observation, for buffers that serve both kinds */
+#define VF_ACTIONS_MAX 12
+
+/* Directions, shared by both farms (and equal to the move action ids). */
+enum { VF_NORTH = 0, VF_SOUTH = 1, VF_EAST = 2, VF_WEST = 3 };
+
+/* ======================================================================================
+ * ValleyFarm-v0 (shared/spec/valley-farm.md)
+ * ==================================================================================== */
+
+#define VF_VALLEY_W 15
+#define VF_VALLEY_H 15
+#define VF_VALLEY_HORIZON 50
+#define VF_VALLEY_CROPS 4
+#define VF_VALLEY_ANIMALS 3
+#define VF_VALLEY_VILLAGERS 3
+#define VF_VALLEY_OBSTACLES 20
+#define VF_VALLEY_OBS_SIZE 37
+#define VF_VALLEY_ACTIONS 12
+
+/* Tile codes, as the observation shows them. */
+enum vf_valley_tile {
+    VF_VT_OUT_OF_BOUNDS = 0, /* only in the observation, for cells off the map */
+    VF_VT_GROUND = 1,
+    VF_VT_OBSTACLE = 2,
+    VF_VT_SOIL_EMPTY = 3,    /* crop stage 0; the stage of a soil tile is code - 3 */
+    VF_VT_SOIL_SEEDED = 4,   /* stage 1 */
+    VF_VT_CROP_GROWING = 5,  /* stage 2 */
+    VF_VT_CROP_MATURE = 6,   /* stage 3 */
+    VF_VT_BARN = 7,          /* not walkable; its animal stands on the tile south of it */
+    VF_VT_CHICKEN = 8,       /* animal tiles: code = VF_VT_CHICKEN + species */
+    VF_VT_COW = 9,
+    VF_VT_SHEEP = 10,
+    VF_VT_VILLAGER = 11,     /* a villager's home tile, south of its cottage */
+    VF_VT_MARKET = 12,
+    VF_VT_COTTAGE = 13,      /* not walkable */
+    VF_VT_COUNT = 14
+};
+
+enum vf_valley_action {
+    VF_VA_NORTH = 0, VF_VA_SOUTH = 1, VF_VA_EAST = 2, VF_VA_WEST = 3,
+    VF_VA_PLANT = 4, VF_VA_WATER = 5, VF_VA_HARVEST = 6, VF_VA_FEED = 7,
+    VF_VA_COLLECT = 8, VF_VA_GIFT = 9, VF_VA_SELL = 10, VF_VA_WAIT = 11
+};
+
+enum vf_valley_species { VF_CHICKEN = 0, VF_COW = 1, VF_SHEEP = 2 };
+
+/* Inventory slots, in the order of the observation. */
+enum vf_valley_item {
+    VF_SEEDS = 0, VF_WATER = 1, VF_CROPS = 2, VF_FEED = 3,
+    VF_PRODUCTS = 4, VF_COINS = 5, VF_GIFTS = 6, VF_ITEM_COUNT = 7
+};
+
+/* Offsets into the flat 37-integer observation. */
+enum vf_valley_obs {
+    VF_VO_VIEW = 0,            /* 25 tile codes, 5 x 5 around the agent, north row first */
+    VF_VO_CENTER = 25,         /* crop stage / animal sated / villager mood under the agent */
+    VF_VO_INVENTORY = 26,      /* 7 counts, in vf_valley_item order */
+    VF_VO_RELATIONSHIPS = 33,  /* 3 relationships rounded to a multiple of 5 (halves up) */
+    VF_VO_STEPS_LEFT = 36
+};
+
+/* Width of the out-of-bounds border around the stored map: the 5 x 5 view around any
+ * tile then reads inside the array, with no bounds checks on the hot path. */
+#define VF_BORDER 2
+
+typedef struct vf_point {
+    uint8_t x, y;
+} vf_point;
+
+typedef struct vf_valley_animal {
+    uint8_t x, y;             /* the tile it stands on (its barn is at y - 1) */
+    uint8_t species;          /* vf_valley_species */
+    uint8_t sated_steps_left; /* 10 right after feeding, -1 per tick; 0 = hungry */
+    uint8_t counter;          /* ticks since the last product or collection, 0..4 */
+    uint8_t pending;          /* products waiting to be collected */
+} vf_valley_animal;
+
+typedef struct vf_valley_villager {
+    uint8_t x, y;          /* its home tile (its cottage is at y - 1) */
+    uint8_t relationship2; /* twice the relationship, 0..200: relationships move in steps of
+                              2.5, so this is exact; the relationship is relationship2 / 2 */
+} vf_valley_villager;
+
+/* The full state of one ValleyFarm-v0 episode. */
+typedef struct vf_valley {
+    /* The map; tile (x, y) is tiles[y + VF_BORDER][x + VF_BORDER] (see vf_valley_tile).
+     * Soil tiles carry their crop stage in their code, so this is also the crops' state. */
+    uint8_t tiles[VF_VALLEY_H + 2 * VF_BORDER][VF_VALLEY_W + 2 * VF_BORDER];
+    vf_point agent;
+    vf_point market;
+    vf_point crops[VF_VALLEY_CROPS];       /* soil tiles, in generator order */
+    vf_valley_animal animals[VF_VALLEY_ANIMALS];
+    vf_valley_villager villagers[VF_VALLEY_VILLAGERS];
+    int32_t inventory[VF_ITEM_COUNT];      /* vf_valley_item order */
+    int32_t step;                          /* actions taken this episode, 0..50 */
+    int32_t reward_units;                  /* total reward so far, in units of 0.05 */
+} vf_valley;
+
+/* ======================================================================================
+ * BackwardsValleyFarm-v0 (shared/spec/backwards-farm.md)
+ * ==================================================================================== */
+
+#define VF_BW_W 10
+#define VF_BW_H 10
+#define VF_BW_HORIZON 40
+#define VF_BW_CROPS 8
+#define VF_BW_ANIMALS 3
+#define VF_BW_VILLAGERS 3
+#define VF_BW_FENCES_MIN 6
+#define VF_BW_FENCES_MAX 12
+#define VF_BW_METER_MAX 100
+#define VF_BW_FARM_VALUE_END 300 /* Farm Value that ends the episode early */
+#define VF_BW_OBS_SIZE 55
+#define VF_BW_ACTIONS 11
+
+enum vf_bw_tile {
+    VF_BT_OUT_OF_BOUNDS = 0,
+    VF_BT_GROUND = 1,
+    VF_BT_FENCE = 2,
+    VF_BT_FIELD = 3, /* status: crop stage 0 Seed, 1 Sprout, 2 Growing, 3 Harvest-Ready */
+    VF_BT_PEN = 4,   /* status: animal health 0 Weak, 1 Healthy, 2 Thriving */
+    VF_BT_HOUSE = 5, /* status: villager mood 0 Hostile, 1 Neutral, 2 Friendly */
+    VF_BT_COUNT = 6
+};
+
+enum vf_bw_action {
+    VF_BA_NORTH = 0, VF_BA_SOUTH = 1, VF_BA_EAST = 2, VF_BA_WEST = 3, VF_BA_WAIT = 4,
+    VF_BA_WATER = 5, VF_BA_FERTILIZE = 6, VF_BA_FEED = 7, VF_BA_CLEAN = 8,
+    VF_BA_COMPLIMENT = 9, VF_BA_INSULT = 10
+};
+
+/* Offsets into the flat 55-integer observation. */
+enum vf_bw_obs {
+    VF_BO_TERRAIN = 0, /* 25 tile codes, 5 x 5 around the agent, north row first */
+    VF_BO_STATUS = 25, /* 25 status values for the same cells */
+    VF_BO_X = 50, VF_BO_Y = 51, VF_BO_FACING = 52, VF_BO_STEPS_LEFT = 53, VF_BO_FARM_VALUE = 54
+};
+
+/* A field, pen or house and its hidden values. Its visible value (crop stage, animal
+ * health, villager mood) lives in vf_backwards.status at its tile, the one place it is
+ * kept, because the observation reads it from there. */
+typedef struct vf_bw_entity {
+    uint8_t x, y;     /* its FIELD, PEN or HOUSE tile */
+    uint8_t value;    /* crop: value 2..5; animal: bonus 1..3; villager: bonus 3..6 */
+    uint8_t done;     /* crop: harvested; animal / villager: bonus paid ("rewarded") */
+} vf_bw_entity;
+
+/* The full state of one BackwardsValleyFarm-v0 episode. */
+typedef struct vf_backwards {
+    /* Tile codes and status values; (x, y) is [y + VF_BORDER][x + VF_BORDER]. */
+    uint8_t tiles[VF_BW_H + 2 * VF_BORDER][VF_BW_W + 2 * VF_BORDER];
+    uint8_t status[VF_BW_H + 2 * VF_BORDER][VF_BW_W + 2 * VF_BORDER];
+    vf_point agent;
+    uint8_t facing;                        /* VF_NORTH .. VF_WEST */
+    vf_bw_entity crops[VF_BW_CROPS];
+    vf_bw_entity animals[VF_BW_ANIMALS];
+    vf_bw_entity villagers[VF_BW_VILLAGERS];
+    int32_t crop_yield, animal_health, social_affinity; /* the meters, each 0..100 */
+    int32_t step;                          /* actions taken this episode, 0..40 */
+} vf_backwards;
+
+/* ======================================================================================
+ * One environment, either kind
+ * ==================================================================================== */
+
+/* Caller-owned: declare it, or allocate sizeof(vf_env) bytes (an array of them for a
+ * vector env). It holds no pointers, so it may be copied with memcpy. vf_reset or
+ * vf_restore initialises it; before that its contents are undefined. */
+typedef struct vf_env {
+    uint64_t seed; /* the seed of the current episode */
+    int32_t kind;  /* vf_kind */
+    union {
+        vf_valley valley;
+        vf_backwards backwards;
+    } u;
+} vf_env;
+
+typedef struct vf_step_result {
+    double reward;         /* >= 0; exact: a multiple of 0.05 (valley) or an integer */
+    bool terminated;       /* the episode is over; call vf_reset to play on */
+    bool action_was_legal; /* false: the action changed nothing but the clock (a wait) */
+} vf_step_result;
+
+/* Starts a new episode of `kind` (vf_kind) drawn from `seed`, and writes its first
+ * observation into `obs` (vf_obs_size(kind) integers) unless obs is NULL.
+ * Returns false, leaving env untouched, only when kind is not a vf_kind. */
+bool vf_reset(vf_env *env, int kind, uint64_t seed, int32_t *obs);
+
+/* Plays one action and writes the next observation into `obs` (unless NULL).
+ * An illegal action is played as a wait: the step is spent, nothing else changes.
+ * Not an error, but no step either: an action id outside [0, vf_num_actions), or stepping
+ * a terminated episode; the env is unchanged and the result is {0, terminated, false}.
+ * No allocation, no I/O. */
+vf_step_result vf_step(vf_env *env, int action, int32_t *obs);
+
+/* Writes the current observation (vf_obs_size integers). */
+void vf_observe(const vf_env *env, int32_t *obs);
+
+/* Writes vf_num_actions bytes: 1 where the action is legal now (changes more than the
+ * clock), else 0. The valley's wait and the backwards farm's wait are always legal. */
+void vf_legal_actions(const vf_env *env, uint8_t *mask);
+
+/* Actions taken this episode, and whether the episode is over. */
+int vf_step_count(const vf_env *env);
+bool vf_terminated(const vf_env *env);
+
+/* The sum of the rewards of this episode so far (exact). */
+double vf_total_reward(const vf_env *env);
+
+/* Direct state access: the map tile at (x, y) as the observation shows it, or
+ * VF_VT_OUT_OF_BOUNDS / VF_BT_OUT_OF_BOUNDS off the map. */
+static inline int vf_valley_tile(const vf_valley *v, int x, int y) {
+    return v->tiles[y + VF_BORDER][x + VF_BORDER];
+}
+static inline int vf_bw_tile(const vf_backwards *b, int x, int y) {
+    return b->tiles[y + VF_BORDER][x + VF_BORDER];
+}
+static inline int vf_bw_status(const vf_backwards *b, int x, int y) {
+    return b->status[y + VF_BORDER][x + VF_BORDER];
+}
+/* Farm Value = Crop Yield + Animal Health + Social Affinity. */
+static inline int vf_bw_farm_value(const vf_backwards *b) {
+    return b->crop_yield + b->animal_health + b->social_affinity;
+}
+
+/* ======================================================================================
+ * Text: the map picture and the full state as JSON
+ *
+ * Both write into buf (at most cap bytes, always NUL-terminated when cap > 0) and return
+ * the length the full text needs, without the NUL, like snprintf: when the result is >=
+ * cap the text was cut, call again with a larger buffer. VF_TEXT_MAX is always enough.
+ * ==================================================================================== */
+
+#define VF_TEXT_MAX 4096
+
+/* A picture of the full map, one line per row, with a legend line per symbol used. */
+size_t vf_render(const vf_env *env, char *buf, size_t cap);
+
+/* The full hidden state as one JSON object, exactly the shape of state() in
+ * shared/spec/api.md (so the JS API only has to JSON.parse it). */
+size_t vf_state_json(const vf_env *env, char *buf, size_t cap);
+
+/* ======================================================================================
+ * Snapshots
+ *
+ * A snapshot is the complete state as bytes, the same on every platform:
+ *   bytes 0..3  "VFSN"
+ *   byte  4     format version (VF_SNAPSHOT_VERSION)
+ *   byte  5     kind (vf_kind)
+ *   bytes 6..7  payload length n, little-endian
+ *   bytes 8..   the payload: the env's fields, little-endian, in declaration order
+ *   last 4      FNV-1a 32-bit hash of all the bytes before it, little-endian
+ * ==================================================================================== */
+
+#define VF_SNAPSHOT_VERSION 1
+#define VF_SNAPSHOT_MAX 512 /* no snapshot is longer */
+
+typedef enum vf_error {
+    VF_OK = 0,
+    VF_ERR_SIZE = 1,     /* too short, too long, or the length field disagrees */
+    VF_ERR_MAGIC = 2,    /* does not start with "VFSN": not a valley-farm snapshot */
+    VF_ERR_VERSION = 3,  /* written by another snapshot format version */
+    VF_ERR_KIND = 4,     /* a snapshot of the other env */
+    VF_ERR_CHECKSUM = 5, /* the bytes were changed after they were written */
+    VF_ERR_INVALID = 6   /* well framed, but describes a state the rules cannot reach */
+} vf_error;
+
+/* A sentence saying what the error means. */
+const char *vf_error_message(int error);
+
+/* Length in bytes of a snapshot of `kind` (fixed per kind), 0 for a bad kind. */
+size_t vf_snapshot_size(int kind);
+
+/* Writes the snapshot of env into buf; returns its length, or 0 (nothing written) when
+ * cap is smaller than vf_snapshot_size. */
+size_t vf_snapshot(const vf_env *env, uint8_t *buf, size_t cap);
+
+/* Puts env back into the state the snapshot holds. `kind` is the kind the caller expects;
+ * a snapshot of another kind is refused. On any error env is left exactly as it was, so a
+ * corrupted or foreign snapshot never costs the episode in progress. env need not have
+ * been reset before. */
+vf_error vf_restore(vf_env *env, int kind, const uint8_t *buf, size_t len);
+
+/* A 64-bit FNV-1a hash of the env's snapshot: equal states, equal hashes. The golden
+ * trajectories (tests/golden) pin the engine's behaviour with it. */
+uint64_t vf_state_hash(const vf_env *env);
+
+/* ======================================================================================
+ * Batches: many envs stepped in one call (the vector env and the benchmark use these)
+ * ==================================================================================== */
+
+/* Resets envs[i] with seed + i (mod 2^64) and writes the observations, obs_size apart. */
+void vf_batch_reset(vf_env *envs, int n, int kind, uint64_t seed, int32_t *obs);
+
+/* Steps envs[i] with actions[i]. An env that terminates is reset at once with the seed
+ * of its last episode + n (so env i's k-th episode has seed + i + k * n: no two episodes
+ * of a batch share a seed); its observation is then the first of the new episode, while
+ * rewards[i] and terminated[i] describe the step that ended the old one. Any output
+ * pointer may be NULL. An action out of range is played as a wait. */
+void vf_batch_step(vf_env *envs, int n, const int32_t *actions, int32_t *obs,
+                   double *rewards, uint8_t *terminated);
+
+/* Plays `steps` rounds of uniformly random actions on all n envs (with automatic resets
+ * as above), drawing actions from a generator seeded with action_seed; writes each env's
+ * observation into obs (n * obs_size integers, or NULL) after every round, as a vector env
+ * would. Returns the sum of all rewards, so no work can be optimised away. For benchmarks. */
+double vf_batch_run_random(vf_env *envs, int n, int64_t steps, uint64_t action_seed,
+                           int32_t *obs);
+
+/* ======================================================================================
+ * The random generator (exposed so that users and tests can reproduce a layout draw)
+ *
+ * SplitMix64 (Steele, Lea & Flood 2014): state += 0x9E3779B97F4A7C15, then the output is
+ * the state mixed by two xor-shift-multiply rounds. vf_rng_below draws uniformly in
+ * [0, n) by rejection (Lemire's multiply-shift), so no value is favoured.
+ * ==================================================================================== */
+
+typedef struct vf_rng {
+    uint64_t state;
+} vf_rng;
+
+static inline vf_rng vf_rng_seeded(uint64_t seed) {
+    vf_rng r = {seed};
+    return r;
+}
+uint64_t vf_rng_next(vf_rng *rng);
+uint32_t vf_rng_below(vf_rng *rng, uint32_t n); /* n >= 1 */
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* VALLEY_FARM_H */

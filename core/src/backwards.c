@@ -1,0 +1,682 @@
+/*
+ * backwards.c — BackwardsValleyFarm-v0: a 10 x 10 farm whose dynamics run backwards.
+ * Rules: shared/spec/backwards-farm.md (every number here comes from there).
+ *
+ * Invariants the rules keep, and that vfb_load checks on every snapshot:
+ *  - Map tiles are GROUND, FENCE, FIELD, PEN or HOUSE; the VF_BORDER ring around the map is
+ *    OUT_OF_BOUNDS (0) in both grids, so the 5 x 5 view and the tile in front read inside
+ *    the arrays without bounds checks.
+ *  - status[] is the only home of a crop's stage, an animal's health and a villager's mood;
+ *    it is 0 on every tile that has no status (tile_info[].status_max).
+ *  - Each FIELD holds exactly one unharvested crop, each PEN one animal, each HOUSE one
+ *    villager; a harvested crop keeps its position on what is now GROUND. So the map has
+ *    8 - harvested fields, 3 pens, 3 houses, and the 6..12 fences it was drawn with.
+ *  - The agent stands on a walkable tile. Every unharvested field is reachable from it, and
+ *    every pen and house has a reachable walkable neighbour: reset draws layouts so, moves
+ *    stay inside the agent's component, and harvesting turns FIELD into GROUND, which is
+ *    walkable too, so no step can break it.
+ *  - Meters only grow, and stay in 0..100; step is 0..40.
+ *
+ * Snapshot payload (after env.c's seed), little-endian, 275 bytes:
+ *   tiles 100 (row-major, north row first, no border) · status 100 · agent x, y · facing ·
+ *   crops 8 x {x, y, value, done} · animals 3 x 4 · villagers 3 x 4 ·
+ *   crop_yield, animal_health, social_affinity (u32 each) · step (u32)
+ */
+#include <string.h>
+
+#include "internal.h"
+
+#define W VF_BW_W
+#define H VF_BW_H
+#define VIEW_R 2 /* the view is (2 * VIEW_R + 1) squared, centred on the agent */
+#define VIEW_N (2 * VIEW_R + 1)
+
+_Static_assert(VF_BORDER >= VIEW_R, "the view must read inside the padded grids");
+_Static_assert(W <= 16 && H <= VFG_MAX_H, "row bitmasks hold one row in 16 bits");
+
+/* Padded-grid access by map coordinates; x and y may be up to VF_BORDER off the map. */
+#define TILE(b, x, y) ((b)->tiles[(y) + VF_BORDER][(x) + VF_BORDER])
+#define STATUS(b, x, y) ((b)->status[(y) + VF_BORDER][(x) + VF_BORDER])
+
+const char *const vfb_action_names[VF_BW_ACTIONS] = {
+    "north", "south", "east", "west", "wait", "water",
+    "fertilize", "feed", "clean", "compliment", "insult"};
+
+/* ---- rules as data ------------------------------------------------------------------ */
+
+/* Tile properties by tile code (the table of the rules file). */
+static const struct tile_info {
+    bool walkable;
+    uint8_t status_max; /* status values run 0..status_max; 0 on tiles without status */
+    uint8_t symbol;     /* index into symbols[] of status 0 (render) */
+} tile_info[VF_BT_COUNT] = {
+    [VF_BT_OUT_OF_BOUNDS] = {false, 0, 0},
+    [VF_BT_GROUND] = {true, 0, 0},
+    [VF_BT_FENCE] = {false, 0, 1},
+    [VF_BT_FIELD] = {true, 3, 2},
+    [VF_BT_PEN] = {false, 2, 6},
+    [VF_BT_HOUSE] = {false, 2, 9},
+};
+
+/* The three entity lists: where their entities stand, how many there are, the ranges of
+ * their values, their generator zone, and how the JSON names them. */
+enum { CROPS = 0, ANIMALS = 1, VILLAGERS = 2, KINDS = 3 };
+static const struct entity_kind {
+    uint8_t tile, count;
+    uint8_t value_min, value_max; /* crop value, animal bonus, villager bonus */
+    uint8_t zone_w, zone_h;       /* the rectangle reset draws them in */
+    const char *list, *status, *value, *done; /* JSON keys */
+} kinds[KINDS] = {
+    [CROPS] = {VF_BT_FIELD, VF_BW_CROPS, 2, 5, 4, 4, "crops", "stage", "value", "harvested"},
+    [ANIMALS] = {VF_BT_PEN, VF_BW_ANIMALS, 1, 3, 3, 3, "animals", "health", "bonus", "rewarded"},
+    [VILLAGERS] = {VF_BT_HOUSE, VF_BW_VILLAGERS, 3, 6, 3, 3, "villagers", "mood", "bonus",
+                   "rewarded"},
+};
+
+enum { HARVEST_READY = 3, THRIVING = 2, FRIENDLY = 2 };
+
+/* What each non-move action does to the tile in front. target 0: no target (wait).
+ * mood 0: care (crop -> Seed, animal -> Weak, no growth this step); else the mood step. */
+static const struct verb {
+    uint8_t target;
+    int8_t mood;
+} verbs[VF_BW_ACTIONS] = {
+    [VF_BA_WATER] = {VF_BT_FIELD, 0},     [VF_BA_FERTILIZE] = {VF_BT_FIELD, 0},
+    [VF_BA_FEED] = {VF_BT_PEN, 0},        [VF_BA_CLEAN] = {VF_BT_PEN, 0},
+    [VF_BA_COMPLIMENT] = {VF_BT_HOUSE, -1}, [VF_BA_INSULT] = {VF_BT_HOUSE, +1},
+};
+
+static vf_bw_entity *list_of(vf_backwards *b, int kind) {
+    return kind == CROPS ? b->crops : kind == ANIMALS ? b->animals : b->villagers;
+}
+static const vf_bw_entity *clist_of(const vf_backwards *b, int kind) {
+    return kind == CROPS ? b->crops : kind == ANIMALS ? b->animals : b->villagers;
+}
+
+static int popcount16(unsigned v) {
+    v &= 0xFFFFu;
+    v = v - ((v >> 1) & 0x5555u);
+    v = (v & 0x3333u) + ((v >> 2) & 0x3333u);
+    v = (v + (v >> 4)) & 0x0F0Fu;
+    return (int)((v + (v >> 8)) & 0x1Fu);
+}
+
+/* ---- reset --------------------------------------------------------------------------- */
+
+/*
+ * The layout generator. One SplitMix64 stream seeded with the episode seed, integer draws
+ * only (vf_rng_below), in this order:
+ *
+ *  1. Zones, as three non-overlapping rectangles: the crop zone 4 x 4 with its top-left
+ *     corner at (below(7), below(7)), then the pen zone 3 x 3 at (below(8), below(8)), then
+ *     the village zone 3 x 3 the same way; a zone that overlaps an earlier one is redrawn
+ *     (both coordinates). There is always room: the crop zone leaves a band of at least 3
+ *     free rows above or below it, 10 columns wide, which holds both 3 x 3 zones.
+ *  2. In each zone, in that order, a uniform subset of its cells (8 of 16 fields, 3 of 9
+ *     pens, 3 of 9 houses) by a partial Fisher-Yates shuffle of the zone's cell indices
+ *     (row-major). The zone's entities are then numbered row-major: that is the generator
+ *     order the JSON and the snapshot keep. The zone's other cells stay GROUND.
+ *  3. Fences: n = 6 + below(7); each on a cell below(100) (row-major), redrawn while that
+ *     cell is not GROUND.
+ *  4. Check, by flood fill over GROUND and FIELD from the first field: every field reached,
+ *     every pen and house next to a reached cell, at least one reached GROUND cell. If not,
+ *     start again at 1, continuing the same stream.
+ *  5. The agent: the below(n)-th (row-major) of the n reached GROUND cells, facing north.
+ *     This is the uniformly drawn reachable GROUND tile the rules ask for.
+ *  6. Initial values, entity by entity in generator order, crops then animals then
+ *     villagers: status = below(max + 1), then value = min + below(max - min + 1).
+ *
+ * Cells are tracked in 16-bit row masks (vfg_mask), so the checks are word operations,
+ * not scans of the map; a layout is redrawn in about 6% of seeds.
+ */
+
+/* Draws one of the cells of m uniformly: the below(n)-th of its n cells in row-major order.
+ * False when m is empty. The cell is random, so a search by branches would mispredict about
+ * once per row; this one runs loops of fixed length over masks instead. */
+static bool pick_cell(const vfg_mask *m, vf_rng *rng, int *px, int *py) {
+    int count[H], n = 0;
+    for (int y = 0; y < H; y++) n += count[y] = popcount16(m->rows[y]);
+    if (n == 0) return false;
+    int k = (int)vf_rng_below(rng, (uint32_t)n);
+    unsigned row = 0, in_row = 0, sy = 0;
+    for (int y = 0; y < H; y++) { /* k goes negative past its row, so one row matches */
+        unsigned here = 0u - (unsigned)((unsigned)k < (unsigned)count[y]);
+        sy |= (unsigned)y & here;
+        in_row |= (unsigned)k & here;
+        row |= m->rows[y] & here;
+        k -= count[y];
+    }
+    for (unsigned i = 0; i < W - 1; i++) { /* drop the in_row lowest cells of the row */
+        unsigned drop = 0u - (unsigned)(i < in_row);
+        row &= (row - 1u) | ~drop;
+    }
+    *px = popcount16((row & (0u - row)) - 1u); /* the index of the lowest cell left */
+    *py = (int)sy;
+    return true;
+}
+
+/* Steps 1 and 2 for one kind of entity: its zone, then its cells inside it. */
+static void place_zone(vf_backwards *b, vf_rng *rng, int k, vfg_mask *zones, vfg_mask *used,
+                       vfg_mask *kind_mask) {
+    const struct entity_kind *kd = &kinds[k];
+    const int zw = kd->zone_w, zh = kd->zone_h, cells = zw * zh;
+    const unsigned zrow = (1u << zw) - 1u;
+
+    /* a corner, redrawn while the zone would overlap an earlier one */
+    int zx, zy;
+    bool clash;
+    do {
+        zx = (int)vf_rng_below(rng, (uint32_t)(W - zw + 1));
+        zy = (int)vf_rng_below(rng, (uint32_t)(H - zh + 1));
+        unsigned overlap = 0;
+        for (int y = zy; y < zy + zh; y++) overlap |= zones->rows[y] & (zrow << zx);
+        clash = overlap != 0;
+    } while (clash);
+    for (int y = zy; y < zy + zh; y++) zones->rows[y] |= (uint16_t)(zrow << zx);
+
+    /* a uniform subset of kd->count of the zone's cells: partial Fisher-Yates */
+    uint8_t order[16];
+    unsigned chosen = 0;
+    for (int i = 0; i < cells; i++) order[i] = (uint8_t)i;
+    for (int i = 0; i < kd->count; i++) {
+        int j = i + (int)vf_rng_below(rng, (uint32_t)(cells - i));
+        uint8_t swap = order[i];
+        order[i] = order[j];
+        order[j] = swap;
+        chosen |= 1u << order[i];
+    }
+
+    /* branch-free, as the chosen bits are random: every cell writes, and only a chosen one
+     * advances the entity count */
+    vf_bw_entity *e = list_of(b, k);
+    uint8_t ex[16], ey[16];
+    int n = 0;
+    for (int y = zy; y < zy + zh; y++) {
+        unsigned row = chosen & zrow;
+        chosen >>= zw;
+        used->rows[y] |= (uint16_t)(row << zx);
+        kind_mask->rows[y] |= (uint16_t)(row << zx);
+        for (int x = zx; x < zx + zw; x++, row >>= 1) {
+            unsigned bit = row & 1u;
+            ex[n] = (uint8_t)x;
+            ey[n] = (uint8_t)y;
+            n += (int)bit;
+            TILE(b, x, y) = (uint8_t)(bit ? kd->tile : VF_BT_GROUND);
+        }
+    }
+    for (int i = 0; i < kd->count; i++) {
+        e[i].x = ex[i];
+        e[i].y = ey[i];
+    }
+}
+
+/* Steps 1-4 once; true when the layout passes the check. On success *start holds the
+ * GROUND cells reachable on foot from the fields: where the agent may start. */
+static bool draw_layout(vf_backwards *b, vf_rng *rng, vfg_mask *start) {
+    vfg_mask used = {{0}};   /* every cell that is not GROUND */
+    vfg_mask walk = {{0}};   /* walkable cells; the fields for now */
+    vfg_mask holder = {{0}}; /* pens and houses, which need a reachable neighbour */
+    vfg_mask zones = {{0}};  /* the zones drawn so far */
+
+    for (int y = 0; y < H; y++) memset(&TILE(b, 0, y), VF_BT_GROUND, W);
+    place_zone(b, rng, CROPS, &zones, &used, &walk);
+    place_zone(b, rng, ANIMALS, &zones, &used, &holder);
+    place_zone(b, rng, VILLAGERS, &zones, &used, &holder);
+
+    int fences = VF_BW_FENCES_MIN + (int)vf_rng_below(rng, VF_BW_FENCES_MAX - VF_BW_FENCES_MIN + 1);
+    while (fences > 0) {
+        int c = (int)vf_rng_below(rng, W * H);
+        int x = c % W, y = c / W;
+        if (vfg_has(&used, x, y)) continue;
+        TILE(b, x, y) = VF_BT_FENCE;
+        vfg_set(&used, x, y);
+        fences--;
+    }
+
+    const uint16_t full = (uint16_t)((1u << W) - 1u);
+    vfg_mask fields = walk;
+    for (int y = 0; y < H; y++) walk.rows[y] |= (uint16_t)(full & ~used.rows[y]);
+    vfg_mask reach = vfg_reachable(&walk, W, H, b->crops[0].x, b->crops[0].y);
+
+    bool any = false;
+    for (int y = 0; y < H; y++) {
+        uint16_t r = reach.rows[y];
+        uint16_t near = (uint16_t)(r | r << 1 | r >> 1);
+        if (y > 0) near |= reach.rows[y - 1];
+        if (y + 1 < H) near |= reach.rows[y + 1];
+        if (fields.rows[y] & ~r) return false;    /* a field out of reach */
+        if (holder.rows[y] & ~near) return false; /* a pen or house with no way to it */
+        start->rows[y] = (uint16_t)(r & ~used.rows[y]);
+        any |= start->rows[y] != 0;
+    }
+    return any;
+}
+
+void vfb_reset(vf_backwards *b, uint64_t seed) {
+    vf_rng rng = vf_rng_seeded(seed);
+    vfg_mask start = {{0}};
+    memset(b, 0, sizeof *b);
+    while (!draw_layout(b, &rng, &start)) {
+    }
+
+    /* step 5: the agent, on a reachable GROUND cell (draw_layout made sure there is one) */
+    int x = 0, y = 0;
+    pick_cell(&start, &rng, &x, &y);
+    b->agent.x = (uint8_t)x;
+    b->agent.y = (uint8_t)y;
+    b->facing = VF_NORTH;
+
+    /* step 6: initial values */
+    for (int kd = 0; kd < KINDS; kd++) {
+        const struct entity_kind *info = &kinds[kd];
+        uint32_t status_span = tile_info[info->tile].status_max + 1u;
+        uint32_t value_span = info->value_max - info->value_min + 1u;
+        vf_bw_entity *e = list_of(b, kd);
+        for (int i = 0; i < info->count; i++) {
+            STATUS(b, e[i].x, e[i].y) = (uint8_t)vf_rng_below(&rng, status_span);
+            e[i].value = (uint8_t)(info->value_min + vf_rng_below(&rng, value_span));
+        }
+    }
+}
+
+/* ---- step ---------------------------------------------------------------------------- */
+
+/* Whether `action` changes the state beyond the clock (the rules' "legal"). */
+static bool is_legal(const vf_backwards *b, int action) {
+    int x = b->agent.x, y = b->agent.y;
+    if (action < 4) /* a move, or at least a turn */
+        return tile_info[TILE(b, x + vfg_dx[action], y + vfg_dy[action])].walkable ||
+               b->facing != action;
+    const struct verb *v = &verbs[action];
+    if (v->target == 0) return true; /* wait */
+    int fx = x + vfg_dx[b->facing], fy = y + vfg_dy[b->facing];
+    if (TILE(b, fx, fy) != v->target) return false;
+    if (v->mood == 0) return true; /* care always acts: it resets and blocks growth */
+    int mood = STATUS(b, fx, fy);
+    return v->mood < 0 ? mood > 0 : mood < FRIENDLY;
+}
+
+static int32_t clamp_meter(int32_t m) {
+    return m < 0 ? 0 : m > VF_BW_METER_MAX ? VF_BW_METER_MAX : m;
+}
+
+vf_step_result vfb_step(vf_backwards *b, int action) {
+    vf_step_result r = {0.0, false, is_legal(b, action)};
+    int before = vf_bw_farm_value(b);
+    uint8_t *cared = NULL;            /* status of the crop or animal cared for */
+    int friend_x = -1, friend_y = -1; /* the villager this step's insult made Friendly */
+
+    /* 1. the action's local effect */
+    if (action < 4) {
+        int nx = b->agent.x + vfg_dx[action], ny = b->agent.y + vfg_dy[action];
+        b->facing = (uint8_t)action;
+        if (tile_info[TILE(b, nx, ny)].walkable) {
+            b->agent.x = (uint8_t)nx;
+            b->agent.y = (uint8_t)ny;
+        }
+    } else if (verbs[action].target != 0) {
+        const struct verb *v = &verbs[action];
+        int fx = b->agent.x + vfg_dx[b->facing], fy = b->agent.y + vfg_dy[b->facing];
+        if (TILE(b, fx, fy) == v->target) {
+            uint8_t *s = &STATUS(b, fx, fy);
+            if (v->mood == 0) {
+                *s = 0;
+                cared = s;
+            } else {
+                int mood = *s + v->mood;
+                mood = mood < 0 ? 0 : mood > FRIENDLY ? FRIENDLY : mood;
+                if (mood == FRIENDLY && *s != FRIENDLY) {
+                    friend_x = fx;
+                    friend_y = fy;
+                }
+                *s = (uint8_t)mood;
+            }
+        }
+    }
+    const int ax = b->agent.x, ay = b->agent.y;
+
+    /* 2. background tick; villagers never drift. Everything grows, then the one cared-for
+     * entity goes back to 0: the same as "not cared for: grows", without comparing every
+     * entity's position with the care target. Arithmetic, not branches: stages are random,
+     * and a branch per entity would mispredict. `done` keeps a harvested crop's tile (now
+     * GROUND, status 0) at 0. The cared-for animal is back at Weak, so not Thriving. */
+    for (int i = 0; i < VF_BW_CROPS; i++) {
+        const vf_bw_entity *c = &b->crops[i];
+        uint8_t *s = &STATUS(b, c->x, c->y);
+        *s = (uint8_t)(*s + ((*s < HARVEST_READY) & !c->done));
+    }
+    unsigned thrived = 0; /* bit i: animal i reached Thriving in this tick */
+    for (int i = 0; i < VF_BW_ANIMALS; i++) {
+        const vf_bw_entity *a = &b->animals[i];
+        uint8_t *s = &STATUS(b, a->x, a->y);
+        unsigned grow = *s < THRIVING;
+        *s = (uint8_t)(*s + grow);
+        thrived |= (grow & (*s == THRIVING)) << i;
+    }
+    if (cared) *cared = 0;
+
+    /* 3. harvest under the agent */
+    if (TILE(b, ax, ay) == VF_BT_FIELD && STATUS(b, ax, ay) == HARVEST_READY) {
+        for (int i = 0; i < VF_BW_CROPS; i++) {
+            vf_bw_entity *c = &b->crops[i];
+            if (!c->done && c->x == ax && c->y == ay) {
+                b->crop_yield += c->value;
+                c->done = 1;
+                break;
+            }
+        }
+        TILE(b, ax, ay) = VF_BT_GROUND;
+        STATUS(b, ax, ay) = 0;
+    }
+
+    /* 4. animal bonus, only for an arrival the agent sees */
+    for (int i = 0; thrived; i++, thrived >>= 1) {
+        vf_bw_entity *a = &b->animals[i];
+        int dx = a->x - ax, dy = a->y - ay;
+        if ((thrived & 1u) && !a->done && dx >= -VIEW_R && dx <= VIEW_R && dy >= -VIEW_R &&
+            dy <= VIEW_R) {
+            b->animal_health += a->value;
+            a->done = 1;
+        }
+    }
+
+    /* 5. villager bonus */
+    if (friend_x >= 0) {
+        for (int i = 0; i < VF_BW_VILLAGERS; i++) {
+            vf_bw_entity *v = &b->villagers[i];
+            if (v->x == friend_x && v->y == friend_y) {
+                if (!v->done) {
+                    b->social_affinity += v->value;
+                    v->done = 1;
+                }
+                break;
+            }
+        }
+    }
+
+    /* 6. meters and reward */
+    b->crop_yield = clamp_meter(b->crop_yield);
+    b->animal_health = clamp_meter(b->animal_health);
+    b->social_affinity = clamp_meter(b->social_affinity);
+    int after = vf_bw_farm_value(b);
+    r.reward = (double)(after - before);
+
+    /* 7. termination */
+    b->step++;
+    r.terminated = b->step >= VF_BW_HORIZON || after >= VF_BW_FARM_VALUE_END;
+    return r;
+}
+
+/* ---- observation and legal actions --------------------------------------------------- */
+
+void vfb_observe(const vf_backwards *b, int32_t *obs) {
+    /* padded-grid row/column of the view's north-west cell */
+    const int top = b->agent.y + VF_BORDER - VIEW_R, left = b->agent.x + VF_BORDER - VIEW_R;
+    for (int r = 0; r < VIEW_N; r++) {
+        for (int c = 0; c < VIEW_N; c++) {
+            obs[VF_BO_TERRAIN + r * VIEW_N + c] = b->tiles[top + r][left + c];
+            obs[VF_BO_STATUS + r * VIEW_N + c] = b->status[top + r][left + c];
+        }
+    }
+    obs[VF_BO_X] = b->agent.x;
+    obs[VF_BO_Y] = b->agent.y;
+    obs[VF_BO_FACING] = b->facing;
+    obs[VF_BO_STEPS_LEFT] = VF_BW_HORIZON - b->step;
+    obs[VF_BO_FARM_VALUE] = vf_bw_farm_value(b);
+}
+
+void vfb_legal_actions(const vf_backwards *b, uint8_t *mask) {
+    for (int a = 0; a < VF_BW_ACTIONS; a++) mask[a] = is_legal(b, a);
+}
+
+/* ---- text ---------------------------------------------------------------------------- */
+
+/* One character per tile: tile_info[tile].symbol + status picks the entry. */
+static const struct symbol {
+    char c;
+    const char *meaning;
+} symbols[] = {
+    {'.', "ground"},
+    {'#', "fence"},
+    {'0', "field, crop Seed"},
+    {'1', "field, crop Sprout"},
+    {'2', "field, crop Growing"},
+    {'3', "field, crop Harvest-Ready"},
+    {'w', "pen, animal Weak"},
+    {'h', "pen, animal Healthy"},
+    {'t', "pen, animal Thriving"},
+    {'X', "house, villager Hostile"},
+    {'N', "house, villager Neutral"},
+    {'F', "house, villager Friendly"},
+};
+#define SYMBOLS (int)(sizeof symbols / sizeof symbols[0])
+
+static const char agent_symbol[4] = {'^', 'v', '>', '<'};
+static const char *const facing_names[4] = {"north", "south", "east", "west"};
+
+static int symbol_at(const vf_backwards *b, int x, int y) {
+    return tile_info[TILE(b, x, y)].symbol + STATUS(b, x, y);
+}
+
+void vfb_render(const vf_backwards *b, vft_text *t) {
+    bool used[SYMBOLS] = {false};
+    for (int y = 0; y < H; y++) {
+        for (int x = 0; x < W; x++) {
+            int s = symbol_at(b, x, y);
+            bool agent = x == b->agent.x && y == b->agent.y;
+            if (!agent) used[s] = true;
+            vft_char(t, agent ? agent_symbol[b->facing] : symbols[s].c);
+        }
+        vft_char(t, '\n');
+    }
+    /* the agent hides the tile it stands on, so its legend line names that tile */
+    vft_char(t, agent_symbol[b->facing]);
+    vft_str(t, " agent, facing ");
+    vft_str(t, facing_names[b->facing]);
+    vft_str(t, ", on ");
+    vft_str(t, symbols[symbol_at(b, b->agent.x, b->agent.y)].meaning);
+    vft_char(t, '\n');
+    for (int s = 0; s < SYMBOLS; s++) {
+        if (!used[s]) continue;
+        vft_char(t, symbols[s].c);
+        vft_char(t, ' ');
+        vft_str(t, symbols[s].meaning);
+        vft_char(t, '\n');
+    }
+    vft_str(t, "step ");
+    vft_int(t, b->step);
+    vft_char(t, '/');
+    vft_int(t, VF_BW_HORIZON);
+    vft_str(t, "  crop yield ");
+    vft_int(t, b->crop_yield);
+    vft_str(t, "  animal health ");
+    vft_int(t, b->animal_health);
+    vft_str(t, "  social affinity ");
+    vft_int(t, b->social_affinity);
+    vft_str(t, "  farm value ");
+    vft_int(t, vf_bw_farm_value(b));
+    vft_char(t, '\n');
+}
+
+/* The api.md shape. A harvested crop's tile is GROUND with status 0, so its stage is no
+ * longer stored; it was harvested at Harvest-Ready, and that is the stage reported. */
+void vfb_json(const vf_backwards *b, vft_text *t) {
+    vft_char(t, '{');
+    vft_key(t, "width", true);
+    vft_int(t, W);
+    vft_key(t, "height", false);
+    vft_int(t, H);
+    vft_key(t, "step", false);
+    vft_int(t, b->step);
+    vft_key(t, "agent", false);
+    vft_char(t, '{');
+    vft_key(t, "x", true);
+    vft_int(t, b->agent.x);
+    vft_key(t, "y", false);
+    vft_int(t, b->agent.y);
+    vft_key(t, "facing", false);
+    vft_int(t, b->facing);
+    vft_char(t, '}');
+    vft_key(t, "tiles", false);
+    vft_char(t, '[');
+    for (int y = 0; y < H; y++) {
+        if (y) vft_char(t, ',');
+        vft_char(t, '[');
+        for (int x = 0; x < W; x++) {
+            if (x) vft_char(t, ',');
+            vft_int(t, TILE(b, x, y));
+        }
+        vft_char(t, ']');
+    }
+    vft_char(t, ']');
+    for (int k = 0; k < KINDS; k++) {
+        const struct entity_kind *kd = &kinds[k];
+        const vf_bw_entity *e = clist_of(b, k);
+        vft_key(t, kd->list, false);
+        vft_char(t, '[');
+        for (int i = 0; i < kd->count; i++) {
+            if (i) vft_char(t, ',');
+            vft_char(t, '{');
+            vft_key(t, "x", true);
+            vft_int(t, e[i].x);
+            vft_key(t, "y", false);
+            vft_int(t, e[i].y);
+            vft_key(t, kd->status, false);
+            vft_int(t, k == CROPS && e[i].done ? HARVEST_READY : STATUS(b, e[i].x, e[i].y));
+            vft_key(t, kd->value, false);
+            vft_int(t, e[i].value);
+            vft_key(t, kd->done, false);
+            vft_bool(t, e[i].done);
+            vft_char(t, '}');
+        }
+        vft_char(t, ']');
+    }
+    vft_key(t, "meters", false);
+    vft_char(t, '{');
+    vft_key(t, "cropYield", true);
+    vft_int(t, b->crop_yield);
+    vft_key(t, "animalHealth", false);
+    vft_int(t, b->animal_health);
+    vft_key(t, "socialAffinity", false);
+    vft_int(t, b->social_affinity);
+    vft_char(t, '}');
+    vft_key(t, "farmValue", false);
+    vft_int(t, vf_bw_farm_value(b));
+    vft_char(t, '}');
+}
+
+/* ---- snapshot payload ---------------------------------------------------------------- */
+
+void vfb_save(const vf_backwards *b, vfs_writer *w) {
+    for (int y = 0; y < H; y++) vfs_put_bytes(w, &TILE(b, 0, y), W);
+    for (int y = 0; y < H; y++) vfs_put_bytes(w, &STATUS(b, 0, y), W);
+    vfs_put_u8(w, b->agent.x);
+    vfs_put_u8(w, b->agent.y);
+    vfs_put_u8(w, b->facing);
+    for (int k = 0; k < KINDS; k++) {
+        const vf_bw_entity *e = clist_of(b, k);
+        for (int i = 0; i < kinds[k].count; i++) {
+            vfs_put_u8(w, e[i].x);
+            vfs_put_u8(w, e[i].y);
+            vfs_put_u8(w, e[i].value);
+            vfs_put_u8(w, e[i].done);
+        }
+    }
+    vfs_put_u32(w, (uint32_t)b->crop_yield);
+    vfs_put_u32(w, (uint32_t)b->animal_health);
+    vfs_put_u32(w, (uint32_t)b->social_affinity);
+    vfs_put_u32(w, (uint32_t)b->step);
+}
+
+/* Reads what vfb_save wrote into b (which arrives zeroed, so the borders are 0) and says
+ * whether the rules could have produced it: the invariants at the top of this file. */
+bool vfb_load(vf_backwards *b, vfs_reader *r) {
+    for (int y = 0; y < H; y++) vfs_get_bytes(r, &TILE(b, 0, y), W);
+    for (int y = 0; y < H; y++) vfs_get_bytes(r, &STATUS(b, 0, y), W);
+    b->agent.x = (uint8_t)vfs_get_u8(r);
+    b->agent.y = (uint8_t)vfs_get_u8(r);
+    b->facing = (uint8_t)vfs_get_u8(r);
+    for (int k = 0; k < KINDS; k++) {
+        vf_bw_entity *e = list_of(b, k);
+        for (int i = 0; i < kinds[k].count; i++) {
+            e[i].x = (uint8_t)vfs_get_u8(r);
+            e[i].y = (uint8_t)vfs_get_u8(r);
+            e[i].value = (uint8_t)vfs_get_u8(r);
+            e[i].done = (uint8_t)vfs_get_u8(r);
+        }
+    }
+    uint32_t meters[3], step;
+    for (int m = 0; m < 3; m++) meters[m] = vfs_get_u32(r);
+    step = vfs_get_u32(r);
+    if (r->bad) return false;
+
+    /* the map: tile codes, status ranges, counts */
+    int count[VF_BT_COUNT] = {0};
+    vfg_mask walk = {{0}};
+    for (int y = 0; y < H; y++) {
+        for (int x = 0; x < W; x++) {
+            int tile = TILE(b, x, y);
+            if (tile < VF_BT_GROUND || tile >= VF_BT_COUNT) return false;
+            if (STATUS(b, x, y) > tile_info[tile].status_max) return false;
+            count[tile]++;
+            if (tile_info[tile].walkable) vfg_set(&walk, x, y);
+        }
+    }
+    if (count[VF_BT_FENCE] < VF_BW_FENCES_MIN || count[VF_BT_FENCE] > VF_BW_FENCES_MAX)
+        return false;
+
+    /* the entities: each on its own tile of its kind, so with the counts below every
+     * FIELD, PEN and HOUSE belongs to exactly one entity */
+    vfg_mask taken = {{0}};
+    int harvested = 0;
+    for (int k = 0; k < KINDS; k++) {
+        const struct entity_kind *kd = &kinds[k];
+        const vf_bw_entity *e = list_of(b, k);
+        for (int i = 0; i < kd->count; i++) {
+            if (e[i].x >= W || e[i].y >= H || vfg_has(&taken, e[i].x, e[i].y)) return false;
+            vfg_set(&taken, e[i].x, e[i].y);
+            if (e[i].value < kd->value_min || e[i].value > kd->value_max || e[i].done > 1)
+                return false;
+            bool gone = k == CROPS && e[i].done;
+            harvested += gone;
+            if (TILE(b, e[i].x, e[i].y) != (gone ? VF_BT_GROUND : kd->tile)) return false;
+        }
+    }
+    if (count[VF_BT_FIELD] != VF_BW_CROPS - harvested || count[VF_BT_PEN] != VF_BW_ANIMALS ||
+        count[VF_BT_HOUSE] != VF_BW_VILLAGERS)
+        return false;
+
+    /* the agent, and reachability (which no step can break) */
+    int ax = b->agent.x, ay = b->agent.y;
+    if (ax >= W || ay >= H || !tile_info[TILE(b, ax, ay)].walkable || b->facing > VF_WEST)
+        return false;
+    vfg_mask reach = vfg_reachable(&walk, W, H, ax, ay);
+    for (int k = 0; k < KINDS; k++) {
+        const vf_bw_entity *e = list_of(b, k);
+        for (int i = 0; i < kinds[k].count; i++) {
+            int x = e[i].x, y = e[i].y;
+            if (k == CROPS) {
+                if (!e[i].done && !vfg_has(&reach, x, y)) return false;
+                continue;
+            }
+            bool near = false;
+            for (int d = 0; d < 4; d++) {
+                int nx = x + vfg_dx[d], ny = y + vfg_dy[d];
+                near |= nx >= 0 && nx < W && ny >= 0 && ny < H && vfg_has(&reach, nx, ny);
+            }
+            if (!near) return false;
+        }
+    }
+
+    /* meters and clock. Only their ranges: with these counts each meter is exactly the sum
+     * of what was paid, but the rules (the clamp, the end at 300) are written for meters
+     * that can be full, and a state set up by hand to exercise them must still restore. */
+    for (int m = 0; m < 3; m++)
+        if (meters[m] > VF_BW_METER_MAX) return false;
+    if (step > VF_BW_HORIZON) return false;
+    b->crop_yield = (int32_t)meters[0];
+    b->animal_health = (int32_t)meters[1];
+    b->social_affinity = (int32_t)meters[2];
+    b->step = (int32_t)step;
+    return true;
+}

@@ -1,0 +1,239 @@
+/* env.c — the public API: one env of either kind, its snapshot frame, and batches.
+ * Everything here dispatches on env->kind to valley.c or backwards.c. */
+#include <string.h>
+
+#include "internal.h"
+
+#define FRAME_HEAD 8 /* magic 4, version 1, kind 1, payload length 2 */
+#define FRAME_TAIL 4 /* FNV-1a 32 checksum */
+
+static const char *const kind_names[VF_KIND_COUNT] = {"ValleyFarm-v0", "BackwardsValleyFarm-v0"};
+
+static bool kind_ok(int kind) {
+    return kind >= 0 && kind < VF_KIND_COUNT;
+}
+
+const char *vf_kind_name(int kind) {
+    return kind_ok(kind) ? kind_names[kind] : NULL;
+}
+
+int vf_kind_from_name(const char *name) {
+    if (!name) return -1;
+    for (int k = 0; k < VF_KIND_COUNT; k++)
+        if (strcmp(name, kind_names[k]) == 0) return k;
+    return -1;
+}
+
+int vf_num_actions(int kind) {
+    static const int n[VF_KIND_COUNT] = {VF_VALLEY_ACTIONS, VF_BW_ACTIONS};
+    return kind_ok(kind) ? n[kind] : 0;
+}
+
+int vf_obs_size(int kind) {
+    static const int n[VF_KIND_COUNT] = {VF_VALLEY_OBS_SIZE, VF_BW_OBS_SIZE};
+    return kind_ok(kind) ? n[kind] : 0;
+}
+
+const char *vf_action_name(int kind, int action) {
+    if (action < 0 || action >= vf_num_actions(kind)) return NULL;
+    return kind == VF_VALLEY ? vfv_action_names[action] : vfb_action_names[action];
+}
+
+bool vf_reset(vf_env *env, int kind, uint64_t seed, int32_t *obs) {
+    if (!kind_ok(kind)) return false;
+    env->seed = seed;
+    env->kind = kind;
+    if (kind == VF_VALLEY)
+        vfv_reset(&env->u.valley, seed);
+    else
+        vfb_reset(&env->u.backwards, seed);
+    if (obs) vf_observe(env, obs);
+    return true;
+}
+
+void vf_observe(const vf_env *env, int32_t *obs) {
+    if (env->kind == VF_VALLEY)
+        vfv_observe(&env->u.valley, obs);
+    else
+        vfb_observe(&env->u.backwards, obs);
+}
+
+vf_step_result vf_step(vf_env *env, int action, int32_t *obs) {
+    vf_step_result r = {0.0, vf_terminated(env), false};
+    if (action < 0 || action >= vf_num_actions(env->kind) || r.terminated) return r;
+    if (env->kind == VF_VALLEY) {
+        r = vfv_step(&env->u.valley, action);
+        if (obs) vfv_observe(&env->u.valley, obs);
+    } else {
+        r = vfb_step(&env->u.backwards, action);
+        if (obs) vfb_observe(&env->u.backwards, obs);
+    }
+    return r;
+}
+
+void vf_legal_actions(const vf_env *env, uint8_t *mask) {
+    if (env->kind == VF_VALLEY)
+        vfv_legal_actions(&env->u.valley, mask);
+    else
+        vfb_legal_actions(&env->u.backwards, mask);
+}
+
+int vf_step_count(const vf_env *env) {
+    return env->kind == VF_VALLEY ? env->u.valley.step : env->u.backwards.step;
+}
+
+bool vf_terminated(const vf_env *env) {
+    if (env->kind == VF_VALLEY) return env->u.valley.step >= VF_VALLEY_HORIZON;
+    const vf_backwards *b = &env->u.backwards;
+    return b->step >= VF_BW_HORIZON || vf_bw_farm_value(b) >= VF_BW_FARM_VALUE_END;
+}
+
+double vf_total_reward(const vf_env *env) {
+    /* valley rewards are counted in units of 0.05; one division gives the correctly
+     * rounded double of the exact total, the same on every platform */
+    if (env->kind == VF_VALLEY) return env->u.valley.reward_units / 20.0;
+    return (double)vf_bw_farm_value(&env->u.backwards);
+}
+
+size_t vf_render(const vf_env *env, char *buf, size_t cap) {
+    vft_text t = vft_begin(buf, cap);
+    if (env->kind == VF_VALLEY)
+        vfv_render(&env->u.valley, &t);
+    else
+        vfb_render(&env->u.backwards, &t);
+    return vft_end(&t);
+}
+
+size_t vf_state_json(const vf_env *env, char *buf, size_t cap) {
+    vft_text t = vft_begin(buf, cap);
+    if (env->kind == VF_VALLEY)
+        vfv_json(&env->u.valley, &t);
+    else
+        vfb_json(&env->u.backwards, &t);
+    return vft_end(&t);
+}
+
+/* ---- snapshots -------------------------------------------------------------------- */
+
+static const uint8_t magic[4] = {'V', 'F', 'S', 'N'};
+
+static size_t write_snapshot(const vf_env *env, uint8_t *buf, size_t cap) {
+    vfs_writer w = {buf, buf + cap, false};
+    vfs_put_bytes(&w, magic, 4);
+    vfs_put_u8(&w, VF_SNAPSHOT_VERSION);
+    vfs_put_u8(&w, (uint32_t)env->kind);
+    vfs_put_u16(&w, 0); /* payload length, patched below */
+    vfs_put_u64(&w, env->seed);
+    if (env->kind == VF_VALLEY)
+        vfv_save(&env->u.valley, &w);
+    else
+        vfb_save(&env->u.backwards, &w);
+    if (w.overflow || (size_t)(w.end - w.p) < FRAME_TAIL) return 0;
+    size_t payload = (size_t)(w.p - buf) - FRAME_HEAD;
+    buf[6] = (uint8_t)(payload & 0xFF);
+    buf[7] = (uint8_t)(payload >> 8);
+    vfs_put_u32(&w, vfs_fnv1a32(buf, (size_t)(w.p - buf)));
+    return (size_t)(w.p - buf);
+}
+
+size_t vf_snapshot_size(int kind) {
+    if (!kind_ok(kind)) return 0;
+    /* the size is fixed per kind: measure it on a blank env rather than keep a constant
+     * that could drift from the payload writers */
+    vf_env blank;
+    memset(&blank, 0, sizeof blank);
+    blank.kind = kind;
+    uint8_t scratch[VF_SNAPSHOT_MAX];
+    return write_snapshot(&blank, scratch, sizeof scratch);
+}
+
+size_t vf_snapshot(const vf_env *env, uint8_t *buf, size_t cap) {
+    uint8_t scratch[VF_SNAPSHOT_MAX];
+    size_t n = write_snapshot(env, scratch, sizeof scratch);
+    if (n == 0 || n > cap) return 0;
+    memcpy(buf, scratch, n);
+    return n;
+}
+
+vf_error vf_restore(vf_env *env, int kind, const uint8_t *buf, size_t len) {
+    if (!kind_ok(kind)) return VF_ERR_KIND;
+    if (buf == NULL || len < FRAME_HEAD + FRAME_TAIL) return VF_ERR_SIZE;
+    if (memcmp(buf, magic, 4) != 0) return VF_ERR_MAGIC;
+    if (buf[4] != VF_SNAPSHOT_VERSION) return VF_ERR_VERSION;
+    if (buf[5] != kind) return VF_ERR_KIND;
+    size_t payload = (size_t)buf[6] | ((size_t)buf[7] << 8);
+    if (FRAME_HEAD + payload + FRAME_TAIL != len || len != vf_snapshot_size(kind))
+        return VF_ERR_SIZE;
+    vfs_reader tail = {buf + len - FRAME_TAIL, buf + len, false};
+    if (vfs_get_u32(&tail) != vfs_fnv1a32(buf, len - FRAME_TAIL)) return VF_ERR_CHECKSUM;
+
+    /* decode into a scratch env and copy only if every field is valid */
+    vf_env loaded;
+    memset(&loaded, 0, sizeof loaded);
+    loaded.kind = kind;
+    vfs_reader r = {buf + FRAME_HEAD, buf + len - FRAME_TAIL, false};
+    loaded.seed = vfs_get_u64(&r);
+    bool ok = kind == VF_VALLEY ? vfv_load(&loaded.u.valley, &r)
+                                : vfb_load(&loaded.u.backwards, &r);
+    if (!ok || r.bad || r.p != r.end) return VF_ERR_INVALID;
+    *env = loaded;
+    return VF_OK;
+}
+
+const char *vf_error_message(int error) {
+    switch (error) {
+    case VF_OK: return "no error";
+    case VF_ERR_SIZE: return "the snapshot has the wrong length (truncated or padded)";
+    case VF_ERR_MAGIC: return "not a valley-farm snapshot (it does not start with \"VFSN\")";
+    case VF_ERR_VERSION: return "the snapshot was written by another snapshot format version";
+    case VF_ERR_KIND: return "the snapshot is of the other environment";
+    case VF_ERR_CHECKSUM: return "the snapshot is corrupted (its checksum does not match)";
+    case VF_ERR_INVALID: return "the snapshot describes a state the rules cannot reach";
+    default: return "unknown error";
+    }
+}
+
+uint64_t vf_state_hash(const vf_env *env) {
+    uint8_t buf[VF_SNAPSHOT_MAX];
+    size_t n = vf_snapshot(env, buf, sizeof buf);
+    return vfs_fnv1a64(buf, n);
+}
+
+/* ---- batches ---------------------------------------------------------------------- */
+
+void vf_batch_reset(vf_env *envs, int n, int kind, uint64_t seed, int32_t *obs) {
+    int size = vf_obs_size(kind);
+    for (int i = 0; i < n; i++) vf_reset(&envs[i], kind, seed + (uint64_t)i, obs ? obs + (size_t)i * size : NULL);
+}
+
+void vf_batch_step(vf_env *envs, int n, const int32_t *actions, int32_t *obs,
+                   double *rewards, uint8_t *terminated) {
+    for (int i = 0; i < n; i++) {
+        vf_env *e = &envs[i];
+        int size = vf_obs_size(e->kind);
+        int32_t *o = obs ? obs + (size_t)i * size : NULL;
+        int a = actions[i];
+        if (a < 0 || a >= vf_num_actions(e->kind)) a = e->kind == VF_VALLEY ? VF_VA_WAIT : VF_BA_WAIT;
+        vf_step_result r = vf_step(e, a, o);
+        if (r.terminated) vf_reset(e, e->kind, e->seed + (uint64_t)n, o);
+        if (rewards) rewards[i] = r.reward;
+        if (terminated) terminated[i] = r.terminated;
+    }
+}
+
+double vf_batch_run_random(vf_env *envs, int n, int64_t steps, uint64_t action_seed,
+                           int32_t *obs) {
+    vf_rng rng = vf_rng_seeded(action_seed);
+    double total = 0.0;
+    for (int64_t s = 0; s < steps; s++) {
+        for (int i = 0; i < n; i++) {
+            vf_env *e = &envs[i];
+            int size = vf_obs_size(e->kind);
+            int32_t *o = obs ? obs + (size_t)i * size : NULL;
+            vf_step_result r = vf_step(e, (int)vf_rng_below(&rng, (uint32_t)vf_num_actions(e->kind)), o);
+            total += r.reward;
+            if (r.terminated) vf_reset(e, e->kind, e->seed + (uint64_t)n, o);
+        }
+    }
+    return total;
+}

@@ -1,0 +1,119 @@
+/*
+ * internal.h — what the engine's modules share with each other, and nothing public.
+ *
+ * Modules and their prefixes:
+ *   rng.c        vf_rng_   the SplitMix64 generator (public, see valley_farm.h)
+ *   grid.c       vfg_      directions, reachability on a small grid
+ *   text.c       vft_      a bounded text builder for render / JSON
+ *   snapshot.c   vfs_      byte writer / reader and the snapshot frame
+ *   valley.c     vfv_      ValleyFarm-v0 rules
+ *   backwards.c  vfb_      BackwardsValleyFarm-v0 rules
+ *   env.c        vf_       the public API: dispatch on kind, batches
+ */
+#ifndef VF_INTERNAL_H
+#define VF_INTERNAL_H
+
+#include "valley_farm.h"
+
+/* ---- grid.c ------------------------------------------------------------------------ */
+
+/* Unit steps per direction (VF_NORTH, VF_SOUTH, VF_EAST, VF_WEST). */
+extern const int8_t vfg_dx[4];
+extern const int8_t vfg_dy[4];
+
+/* Row bitmasks: bit x of rows[y] is cell (x, y). Maps are at most 16 wide. */
+#define VFG_MAX_H 16
+typedef struct vfg_mask {
+    uint16_t rows[VFG_MAX_H];
+} vfg_mask;
+
+static inline bool vfg_has(const vfg_mask *m, int x, int y) {
+    return (m->rows[y] >> x) & 1u;
+}
+static inline void vfg_set(vfg_mask *m, int x, int y) {
+    m->rows[y] |= (uint16_t)(1u << x);
+}
+
+/* The cells reachable from (sx, sy) by 4-neighbour moves over `walkable` cells of a
+ * w x h grid (the start counts as reached even if not walkable). */
+vfg_mask vfg_reachable(const vfg_mask *walkable, int w, int h, int sx, int sy);
+
+/* ---- text.c ------------------------------------------------------------------------ */
+
+/* Appends to a caller buffer, never past cap - 1 bytes, and counts the full length so the
+ * caller learns how much room the whole text needs (snprintf semantics). */
+typedef struct vft_text {
+    char *buf;
+    size_t cap;
+    size_t len; /* length of the full text so far, even beyond cap */
+} vft_text;
+
+vft_text vft_begin(char *buf, size_t cap);
+size_t vft_end(vft_text *t); /* NUL-terminates; returns the full length */
+void vft_char(vft_text *t, char c);
+void vft_str(vft_text *t, const char *s);
+void vft_int(vft_text *t, int64_t v);
+/* v / 10^decimals printed exactly as a decimal, trailing zeros trimmed ("12.5", "3"). */
+void vft_fixed(vft_text *t, int64_t v, int decimals);
+/* A JSON key: `"name":` preceded by a comma unless it is the first of its object. */
+void vft_key(vft_text *t, const char *name, bool first);
+void vft_bool(vft_text *t, bool b);
+
+/* ---- snapshot.c -------------------------------------------------------------------- */
+
+/* Little-endian byte writer over a caller buffer. */
+typedef struct vfs_writer {
+    uint8_t *p;
+    uint8_t *end;
+    bool overflow;
+} vfs_writer;
+
+void vfs_put_u8(vfs_writer *w, uint32_t v);
+void vfs_put_u16(vfs_writer *w, uint32_t v);
+void vfs_put_u32(vfs_writer *w, uint32_t v);
+void vfs_put_u64(vfs_writer *w, uint64_t v);
+void vfs_put_bytes(vfs_writer *w, const uint8_t *src, size_t n);
+
+/* The matching reader; reading past the end sets `bad` and yields zeros. */
+typedef struct vfs_reader {
+    const uint8_t *p;
+    const uint8_t *end;
+    bool bad;
+} vfs_reader;
+
+uint32_t vfs_get_u8(vfs_reader *r);
+uint32_t vfs_get_u16(vfs_reader *r);
+uint32_t vfs_get_u32(vfs_reader *r);
+uint64_t vfs_get_u64(vfs_reader *r);
+void vfs_get_bytes(vfs_reader *r, uint8_t *dst, size_t n);
+
+uint32_t vfs_fnv1a32(const uint8_t *p, size_t n);
+uint64_t vfs_fnv1a64(const uint8_t *p, size_t n);
+
+/* ---- valley.c ---------------------------------------------------------------------- */
+
+extern const char *const vfv_action_names[VF_VALLEY_ACTIONS];
+void vfv_reset(vf_valley *v, uint64_t seed);
+vf_step_result vfv_step(vf_valley *v, int action); /* action already in range */
+void vfv_observe(const vf_valley *v, int32_t *obs);
+void vfv_legal_actions(const vf_valley *v, uint8_t *mask);
+void vfv_render(const vf_valley *v, vft_text *t);
+void vfv_json(const vf_valley *v, vft_text *t);
+void vfv_save(const vf_valley *v, vfs_writer *w);
+/* Reads a payload written by vfv_save into v; false when a field is out of the range the
+ * rules allow (a tile code, a count, an inconsistency between map and entities). */
+bool vfv_load(vf_valley *v, vfs_reader *r);
+
+/* ---- backwards.c ------------------------------------------------------------------- */
+
+extern const char *const vfb_action_names[VF_BW_ACTIONS];
+void vfb_reset(vf_backwards *b, uint64_t seed);
+vf_step_result vfb_step(vf_backwards *b, int action);
+void vfb_observe(const vf_backwards *b, int32_t *obs);
+void vfb_legal_actions(const vf_backwards *b, uint8_t *mask);
+void vfb_render(const vf_backwards *b, vft_text *t);
+void vfb_json(const vf_backwards *b, vft_text *t);
+void vfb_save(const vf_backwards *b, vfs_writer *w);
+bool vfb_load(vf_backwards *b, vfs_reader *r);
+
+#endif /* VF_INTERNAL_H */

@@ -1,0 +1,710 @@
+/*
+ * valley.c — ValleyFarm-v0, the rules of shared/spec/valley-farm.md: the layout generator,
+ * the step function, the observation, the text views and the snapshot payload.
+ *
+ * Invariants the rest of this file relies on:
+ *  - `tiles` keeps a VF_BORDER-wide frame of VF_VT_OUT_OF_BOUNDS (0) round the 15 x 15 map.
+ *    Any neighbour of a map tile, and the 5 x 5 view round it, is therefore inside the
+ *    array, and 0 is not walkable: a move off the map fails exactly like a move into a rock,
+ *    with no bounds check on the hot path.
+ *  - A soil tile's code is VF_VT_SOIL_EMPTY + its crop stage: the map is the crops' state.
+ *  - Each animal stands directly south of a BARN and its tile code is VF_VT_CHICKEN + its
+ *    species; each villager stands directly south of a COTTAGE on a VILLAGER tile. Nothing
+ *    but the agent ever moves.
+ *  - Rewards are integers in units of 0.05 (see REWARD_*), summed in reward_units and
+ *    divided by 20 once on the way out, so every build reports the same exact doubles.
+ */
+#include <string.h>
+
+#include "internal.h"
+
+#define W VF_VALLEY_W
+#define H VF_VALLEY_H
+#define TILE(v, x, y) ((v)->tiles[(y) + VF_BORDER][(x) + VF_BORDER])
+
+/* ---- constants of the rules --------------------------------------------------------- */
+
+enum {
+    SATED_TICKS = 10,      /* a feeding lasts this many ticks */
+    PRODUCT_TICKS = 5,     /* a sated animal makes one product every 5 ticks */
+    GIFT_STEP2 = 15,       /* +7.5 relationship, in relationship2 units (x2) */
+    RELATIONSHIP2_MAX = 200,
+    PRICE_CROP = 5,
+    PRICE_PRODUCT = 8,
+    /* sell: m = mean(1 + r/100) = (300 + R) / 300 = (600 + R2) / 600, R2 = sum of
+     * relationship2; kept as a ratio of integers so no rounding can creep in */
+    PRICE_DIVISOR = 600,
+    /* rewards in units of 0.05 */
+    REWARD_HARVEST = 2,    /* +0.1 per crop */
+    REWARD_PRODUCT = 4,    /* +0.2 per product */
+    REWARD_COIN = 2,       /* +0.1 per coin */
+    REWARD_GIFT2 = 5       /* +0.5 per relationship point = 0.25 per relationship2 = 5 units */
+};
+
+enum { START_SEEDS = 5, START_WATER = 5, START_FEED = 3, START_GIFTS = 3 };
+
+static const int32_t start_inventory[VF_ITEM_COUNT] = {
+    [VF_SEEDS] = START_SEEDS, [VF_WATER] = START_WATER, [VF_FEED] = START_FEED,
+    [VF_GIFTS] = START_GIFTS, /* crops, products, coins 0 */
+};
+
+/* The most of each item an episode can hold, for vfv_load to refuse the rest (and so
+ * keep every sum in range). Seeds, water, feed and gifts never grow. Each crop costs a
+ * seed; a feeding lasts 10 ticks, so yields at most 2 products; the price multiplier is at
+ * most 2 (all relationships 100). Coins and the total reward are then bounded by
+ * harvesting, collecting, gifting and selling everything there can be, once. */
+enum {
+    MAX_CROPS = START_SEEDS,
+    MAX_PRODUCTS = START_FEED * (SATED_TICKS / PRODUCT_TICKS),
+    MAX_COINS = 2 * (PRICE_CROP * MAX_CROPS + PRICE_PRODUCT * MAX_PRODUCTS),
+    MAX_REWARD_UNITS = REWARD_HARVEST * MAX_CROPS + REWARD_PRODUCT * MAX_PRODUCTS +
+                       START_GIFTS * GIFT_STEP2 * REWARD_GIFT2 + REWARD_COIN * MAX_COINS
+};
+static const int32_t max_inventory[VF_ITEM_COUNT] = {
+    [VF_SEEDS] = START_SEEDS, [VF_WATER] = START_WATER, [VF_CROPS] = MAX_CROPS,
+    [VF_FEED] = START_FEED, [VF_PRODUCTS] = MAX_PRODUCTS, [VF_COINS] = MAX_COINS,
+    [VF_GIFTS] = START_GIFTS,
+};
+
+/* ---- tile properties (data, indexed by tile code) ----------------------------------- */
+
+static const uint8_t walkable[VF_VT_COUNT] = {
+    [VF_VT_GROUND] = 1,
+    [VF_VT_SOIL_EMPTY] = 1, [VF_VT_SOIL_SEEDED] = 1, [VF_VT_CROP_GROWING] = 1,
+    [VF_VT_CROP_MATURE] = 1,
+    [VF_VT_CHICKEN] = 1, [VF_VT_COW] = 1, [VF_VT_SHEEP] = 1,
+    [VF_VT_VILLAGER] = 1, [VF_VT_MARKET] = 1,
+};
+
+static const char tile_symbol[VF_VT_COUNT] = {
+    [VF_VT_OUT_OF_BOUNDS] = ' ', [VF_VT_GROUND] = '.', [VF_VT_OBSTACLE] = '#',
+    [VF_VT_SOIL_EMPTY] = '_', [VF_VT_SOIL_SEEDED] = ',', [VF_VT_CROP_GROWING] = 'y',
+    [VF_VT_CROP_MATURE] = 'Y', [VF_VT_BARN] = 'B', [VF_VT_CHICKEN] = 'c', [VF_VT_COW] = 'o',
+    [VF_VT_SHEEP] = 's', [VF_VT_VILLAGER] = 'v', [VF_VT_MARKET] = '$', [VF_VT_COTTAGE] = 'H',
+};
+
+static const char *const tile_name[VF_VT_COUNT] = {
+    [VF_VT_OUT_OF_BOUNDS] = "out of bounds", [VF_VT_GROUND] = "ground",
+    [VF_VT_OBSTACLE] = "obstacle", [VF_VT_SOIL_EMPTY] = "empty soil",
+    [VF_VT_SOIL_SEEDED] = "seedling (stage 1)", [VF_VT_CROP_GROWING] = "growing crop (stage 2)",
+    [VF_VT_CROP_MATURE] = "mature crop (stage 3)", [VF_VT_BARN] = "barn",
+    [VF_VT_CHICKEN] = "chicken", [VF_VT_COW] = "cow", [VF_VT_SHEEP] = "sheep",
+    [VF_VT_VILLAGER] = "villager", [VF_VT_MARKET] = "market", [VF_VT_COTTAGE] = "cottage",
+};
+
+static const char *const item_name[VF_ITEM_COUNT] = {
+    "seeds", "water", "crops", "feed", "products", "coins", "gifts",
+};
+
+static const char *const species_name[VF_VALLEY_ANIMALS] = {"chicken", "cow", "sheep"};
+
+const char *const vfv_action_names[VF_VALLEY_ACTIONS] = {
+    "north", "south", "east", "west", "plant", "water",
+    "harvest", "feed", "collect", "gift", "sell", "wait",
+};
+
+/* Gift targets are searched on the agent's tile, then north, east, south, west. */
+static const int8_t gift_dx[5] = {0, 0, 1, 0, -1};
+static const int8_t gift_dy[5] = {0, -1, 0, 1, 0};
+
+static bool is_soil(int code) {
+    return code >= VF_VT_SOIL_EMPTY && code <= VF_VT_CROP_MATURE;
+}
+
+/* 0 wary (r < 25), 1 neutral (25 <= r < 50), 2 friendly (r >= 50); r2 = 2 r. */
+static int mood(int relationship2) {
+    return (relationship2 >= 50) + (relationship2 >= 100);
+}
+
+/* ---- layout generator ----------------------------------------------------------------
+ *
+ * Everything is drawn from one SplitMix64 stream seeded with the episode seed, with
+ * integers only (vf_rng_below is unbiased), so a seed gives the same map everywhere.
+ * One attempt, in this order:
+ *   1. Map all GROUND (border 0). Species order: Fisher-Yates shuffle of (chicken, cow,
+ *      sheep): for i = 2, 1: j = below(i + 1), swap [i] and [j].
+ *   2. 3 barns, then 3 cottages: each draws k = below(15 * 14), x = k % 15, y = k / 15,
+ *      redrawing until (x, y) and its south neighbour (x, y + 1) are both GROUND; the
+ *      building goes on (x, y), its animal (species i of the shuffle) or villager on
+ *      (x, y + 1).
+ *   3. 4 SOIL_EMPTY tiles, 1 MARKET, 20 OBSTACLEs, then the agent's start: each a uniform
+ *      GROUND tile, drawn as k = below(225), x = k % 15, y = k / 15, redrawn until GROUND.
+ *   4. Flood fill from the start over walkable tiles (vfg_reachable); if any soil, animal,
+ *      villager or market tile is not reached, the attempt is thrown away and a new one
+ *      starts at step 1, continuing the same stream.
+ * Then each villager, in placement order, gets relationship 10 * below(5).
+ * A draw is rejected only when its tile is taken (at most 37 of 225 ever are), so an
+ * attempt is ~45 draws, and about 1 attempt in 27 fails reachability: a reset costs under
+ * a microsecond, over half of it in the flood fill. */
+
+static vf_point draw_ground(const vf_valley *v, vf_rng *rng) {
+    for (;;) {
+        uint32_t k = vf_rng_below(rng, W * H);
+        int x = (int)(k % W), y = (int)(k / W);
+        if (TILE(v, x, y) == VF_VT_GROUND) return (vf_point){(uint8_t)x, (uint8_t)y};
+    }
+}
+
+/* A GROUND tile whose south neighbour is GROUND too: a building and what stands below. */
+static vf_point draw_ground_pair(const vf_valley *v, vf_rng *rng) {
+    for (;;) {
+        uint32_t k = vf_rng_below(rng, W * (H - 1));
+        int x = (int)(k % W), y = (int)(k / W);
+        if (TILE(v, x, y) == VF_VT_GROUND && TILE(v, x, y + 1) == VF_VT_GROUND)
+            return (vf_point){(uint8_t)x, (uint8_t)y};
+    }
+}
+
+static bool draw_layout(vf_valley *v, vf_rng *rng) {
+    memset(v->tiles, VF_VT_OUT_OF_BOUNDS, sizeof v->tiles);
+    for (int y = 0; y < H; y++) memset(&TILE(v, 0, y), VF_VT_GROUND, W);
+
+    /* open: walkable tiles (all, until something unwalkable is placed); need: the tiles
+     * that must be reachable from the start */
+    vfg_mask open = {{0}}, need = {{0}};
+    for (int y = 0; y < H; y++) open.rows[y] = (uint16_t)((1u << W) - 1u);
+
+    uint8_t species[VF_VALLEY_ANIMALS] = {VF_CHICKEN, VF_COW, VF_SHEEP};
+    for (int i = VF_VALLEY_ANIMALS - 1; i > 0; i--) {
+        uint32_t j = vf_rng_below(rng, (uint32_t)i + 1);
+        uint8_t s = species[i];
+        species[i] = species[j];
+        species[j] = s;
+    }
+
+    for (int i = 0; i < VF_VALLEY_ANIMALS; i++) {
+        vf_point p = draw_ground_pair(v, rng);
+        TILE(v, p.x, p.y) = VF_VT_BARN;
+        TILE(v, p.x, p.y + 1) = (uint8_t)(VF_VT_CHICKEN + species[i]);
+        open.rows[p.y] &= (uint16_t)~(1u << p.x);
+        vfg_set(&need, p.x, p.y + 1);
+        v->animals[i] = (vf_valley_animal){p.x, (uint8_t)(p.y + 1), species[i], 0, 0, 0};
+    }
+    for (int i = 0; i < VF_VALLEY_VILLAGERS; i++) {
+        vf_point p = draw_ground_pair(v, rng);
+        TILE(v, p.x, p.y) = VF_VT_COTTAGE;
+        TILE(v, p.x, p.y + 1) = VF_VT_VILLAGER;
+        open.rows[p.y] &= (uint16_t)~(1u << p.x);
+        vfg_set(&need, p.x, p.y + 1);
+        v->villagers[i] = (vf_valley_villager){p.x, (uint8_t)(p.y + 1), 0};
+    }
+    for (int i = 0; i < VF_VALLEY_CROPS; i++) {
+        vf_point p = draw_ground(v, rng);
+        TILE(v, p.x, p.y) = VF_VT_SOIL_EMPTY;
+        vfg_set(&need, p.x, p.y);
+        v->crops[i] = p;
+    }
+    v->market = draw_ground(v, rng);
+    TILE(v, v->market.x, v->market.y) = VF_VT_MARKET;
+    vfg_set(&need, v->market.x, v->market.y);
+    for (int i = 0; i < VF_VALLEY_OBSTACLES; i++) {
+        vf_point p = draw_ground(v, rng);
+        TILE(v, p.x, p.y) = VF_VT_OBSTACLE;
+        open.rows[p.y] &= (uint16_t)~(1u << p.x);
+    }
+    v->agent = draw_ground(v, rng);
+
+    vfg_mask reached = vfg_reachable(&open, W, H, v->agent.x, v->agent.y);
+    for (int y = 0; y < H; y++)
+        if (need.rows[y] & ~reached.rows[y]) return false;
+    return true;
+}
+
+void vfv_reset(vf_valley *v, uint64_t seed) {
+    vf_rng rng = vf_rng_seeded(seed);
+    while (!draw_layout(v, &rng)) {
+    }
+    for (int i = 0; i < VF_VALLEY_VILLAGERS; i++)
+        v->villagers[i].relationship2 = (uint8_t)(20 * vf_rng_below(&rng, 5));
+    memcpy(v->inventory, start_inventory, sizeof v->inventory);
+    v->step = 0;
+    v->reward_units = 0;
+}
+
+/* ---- preconditions (shared by vfv_step and vfv_legal_actions, so they cannot drift) -- */
+
+/* The animal standing on tile `code`, or -1 when it is not an animal tile. */
+static int animal_on(const vf_valley *v, int code) {
+    unsigned species = (unsigned)(code - VF_VT_CHICKEN);
+    if (species >= VF_VALLEY_ANIMALS) return -1;
+    for (int i = 0; i < VF_VALLEY_ANIMALS; i++)
+        if (v->animals[i].species == species) return i;
+    return -1;
+}
+
+static bool can_move(const vf_valley *v, int dir) {
+    return walkable[TILE(v, v->agent.x + vfg_dx[dir], v->agent.y + vfg_dy[dir])];
+}
+
+static bool can_plant(const vf_valley *v) {
+    return TILE(v, v->agent.x, v->agent.y) == VF_VT_SOIL_EMPTY && v->inventory[VF_SEEDS] > 0;
+}
+
+static bool can_water(const vf_valley *v) {
+    int code = TILE(v, v->agent.x, v->agent.y);
+    return (code == VF_VT_SOIL_SEEDED || code == VF_VT_CROP_GROWING) &&
+           v->inventory[VF_WATER] > 0;
+}
+
+static bool can_harvest(const vf_valley *v) {
+    return TILE(v, v->agent.x, v->agent.y) == VF_VT_CROP_MATURE;
+}
+
+/* The hungry animal under the agent when there is feed to give it, else -1. */
+static int feed_target(const vf_valley *v) {
+    int a = animal_on(v, TILE(v, v->agent.x, v->agent.y));
+    if (a < 0 || v->animals[a].sated_steps_left > 0 || v->inventory[VF_FEED] <= 0) return -1;
+    return a;
+}
+
+/* The animal under the agent when it has products waiting, else -1. */
+static int collect_target(const vf_valley *v) {
+    int a = animal_on(v, TILE(v, v->agent.x, v->agent.y));
+    return a >= 0 && v->animals[a].pending > 0 ? a : -1;
+}
+
+/* The villager a gift goes to: the first below 100 on the agent's tile, north, east,
+ * south, west; -1 when there is none or no gift to give. */
+static int gift_target(const vf_valley *v) {
+    if (v->inventory[VF_GIFTS] <= 0) return -1;
+    for (int k = 0; k < 5; k++) {
+        int x = v->agent.x + gift_dx[k], y = v->agent.y + gift_dy[k];
+        if (TILE(v, x, y) != VF_VT_VILLAGER) continue;
+        for (int i = 0; i < VF_VALLEY_VILLAGERS; i++) {
+            const vf_valley_villager *h = &v->villagers[i];
+            if (h->x == x && h->y == y && h->relationship2 < RELATIONSHIP2_MAX) return i;
+        }
+    }
+    return -1;
+}
+
+static bool can_sell(const vf_valley *v) {
+    return TILE(v, v->agent.x, v->agent.y) == VF_VT_MARKET &&
+           v->inventory[VF_CROPS] + v->inventory[VF_PRODUCTS] > 0;
+}
+
+void vfv_legal_actions(const vf_valley *v, uint8_t *mask) {
+    for (int d = 0; d < 4; d++) mask[d] = can_move(v, d);
+    mask[VF_VA_PLANT] = can_plant(v);
+    mask[VF_VA_WATER] = can_water(v);
+    mask[VF_VA_HARVEST] = can_harvest(v);
+    mask[VF_VA_FEED] = feed_target(v) >= 0;
+    mask[VF_VA_COLLECT] = collect_target(v) >= 0;
+    mask[VF_VA_GIFT] = gift_target(v) >= 0;
+    mask[VF_VA_SELL] = can_sell(v);
+    mask[VF_VA_WAIT] = 1;
+}
+
+/* ---- the step ------------------------------------------------------------------------ */
+
+vf_step_result vfv_step(vf_valley *v, int action) {
+    uint8_t *here = &TILE(v, v->agent.x, v->agent.y);
+    int32_t *inv = v->inventory;
+    int32_t units = 0;
+    int fed = -1; /* the animal fed this step: its first tick is next step's */
+    bool legal;
+
+    switch (action) {
+    case VF_VA_NORTH:
+    case VF_VA_SOUTH:
+    case VF_VA_EAST:
+    case VF_VA_WEST:
+        legal = can_move(v, action);
+        if (legal) {
+            v->agent.x = (uint8_t)(v->agent.x + vfg_dx[action]);
+            v->agent.y = (uint8_t)(v->agent.y + vfg_dy[action]);
+        }
+        break;
+    case VF_VA_PLANT:
+        legal = can_plant(v);
+        if (legal) {
+            inv[VF_SEEDS]--;
+            *here = VF_VT_SOIL_SEEDED;
+        }
+        break;
+    case VF_VA_WATER:
+        legal = can_water(v);
+        if (legal) {
+            inv[VF_WATER]--;
+            (*here)++; /* the next crop stage is the next tile code */
+        }
+        break;
+    case VF_VA_HARVEST:
+        legal = can_harvest(v);
+        if (legal) {
+            inv[VF_CROPS]++;
+            *here = VF_VT_SOIL_EMPTY;
+            units = REWARD_HARVEST;
+        }
+        break;
+    case VF_VA_FEED:
+        fed = feed_target(v);
+        legal = fed >= 0;
+        if (legal) {
+            inv[VF_FEED]--;
+            v->animals[fed].sated_steps_left = SATED_TICKS;
+            v->animals[fed].counter = 0;
+        }
+        break;
+    case VF_VA_COLLECT: {
+        int a = collect_target(v);
+        legal = a >= 0;
+        if (legal) {
+            vf_valley_animal *an = &v->animals[a];
+            inv[VF_PRODUCTS] += an->pending;
+            units = REWARD_PRODUCT * an->pending;
+            an->pending = 0;
+            an->counter = 0;
+        }
+        break;
+    }
+    case VF_VA_GIFT: {
+        int i = gift_target(v);
+        legal = i >= 0;
+        if (legal) {
+            vf_valley_villager *h = &v->villagers[i];
+            int r2 = h->relationship2 + GIFT_STEP2;
+            if (r2 > RELATIONSHIP2_MAX) r2 = RELATIONSHIP2_MAX;
+            units = REWARD_GIFT2 * (r2 - h->relationship2);
+            h->relationship2 = (uint8_t)r2;
+            inv[VF_GIFTS]--;
+        }
+        break;
+    }
+    case VF_VA_SELL:
+        legal = can_sell(v);
+        if (legal) {
+            int64_t r2sum = (int64_t)v->villagers[0].relationship2 +
+                            v->villagers[1].relationship2 + v->villagers[2].relationship2;
+            int64_t base = (int64_t)PRICE_CROP * inv[VF_CROPS] +
+                           (int64_t)PRICE_PRODUCT * inv[VF_PRODUCTS];
+            int32_t coins = (int32_t)(base * (PRICE_DIVISOR + r2sum) / PRICE_DIVISOR);
+            inv[VF_COINS] += coins;
+            inv[VF_CROPS] = 0;
+            inv[VF_PRODUCTS] = 0;
+            units = REWARD_COIN * coins;
+        }
+        break;
+    default: /* wait */
+        legal = true;
+        break;
+    }
+
+    for (int i = 0; i < VF_VALLEY_ANIMALS; i++) {
+        vf_valley_animal *an = &v->animals[i];
+        if (an->sated_steps_left == 0 || i == fed) continue;
+        if (++an->counter == PRODUCT_TICKS) {
+            an->pending++;
+            an->counter = 0;
+        }
+        an->sated_steps_left--;
+    }
+
+    v->step++;
+    v->reward_units += units;
+    vf_step_result r = {units / 20.0, v->step >= VF_VALLEY_HORIZON, legal};
+    return r;
+}
+
+/* ---- observation --------------------------------------------------------------------- */
+
+static int center_value(const vf_valley *v) {
+    int code = TILE(v, v->agent.x, v->agent.y);
+    if (is_soil(code)) return code - VF_VT_SOIL_EMPTY;
+    int a = animal_on(v, code);
+    if (a >= 0) return v->animals[a].sated_steps_left > 0;
+    if (code == VF_VT_VILLAGER) {
+        for (int i = 0; i < VF_VALLEY_VILLAGERS; i++)
+            if (v->villagers[i].x == v->agent.x && v->villagers[i].y == v->agent.y)
+                return mood(v->villagers[i].relationship2);
+    }
+    return 0;
+}
+
+void vfv_observe(const vf_valley *v, int32_t *obs) {
+    /* padded row y + VF_BORDER is the agent's, so the view's rows start at padded row y */
+    for (int dy = 0; dy < 5; dy++) {
+        const uint8_t *row = &v->tiles[v->agent.y + dy][v->agent.x];
+        for (int dx = 0; dx < 5; dx++) obs[VF_VO_VIEW + 5 * dy + dx] = row[dx];
+    }
+    obs[VF_VO_CENTER] = center_value(v);
+    for (int i = 0; i < VF_ITEM_COUNT; i++) obs[VF_VO_INVENTORY + i] = v->inventory[i];
+    for (int i = 0; i < VF_VALLEY_VILLAGERS; i++) /* nearest multiple of 5, halves up */
+        obs[VF_VO_RELATIONSHIPS + i] = (v->villagers[i].relationship2 + 5) / 10 * 5;
+    obs[VF_VO_STEPS_LEFT] = VF_VALLEY_HORIZON - v->step;
+}
+
+/* ---- text ---------------------------------------------------------------------------- */
+
+void vfv_render(const vf_valley *v, vft_text *t) {
+    bool used[VF_VT_COUNT] = {false};
+    for (int y = 0; y < H; y++) {
+        for (int x = 0; x < W; x++) {
+            int code = TILE(v, x, y);
+            bool agent = x == v->agent.x && y == v->agent.y;
+            if (!agent) used[code] = true;
+            vft_char(t, agent ? '@' : tile_symbol[code]);
+        }
+        vft_char(t, '\n');
+    }
+    vft_str(t, "@ agent, on ");
+    vft_str(t, tile_name[TILE(v, v->agent.x, v->agent.y)]);
+    vft_char(t, '\n');
+    for (int code = 0; code < VF_VT_COUNT; code++) {
+        if (!used[code]) continue;
+        vft_char(t, tile_symbol[code]);
+        vft_char(t, ' ');
+        vft_str(t, tile_name[code]);
+        vft_char(t, '\n');
+    }
+    vft_str(t, "step ");
+    vft_int(t, v->step);
+    vft_char(t, '/');
+    vft_int(t, VF_VALLEY_HORIZON);
+    for (int i = 0; i < VF_ITEM_COUNT; i++) {
+        vft_str(t, i == 0 ? " | " : ", ");
+        vft_str(t, item_name[i]);
+        vft_char(t, ' ');
+        vft_int(t, v->inventory[i]);
+    }
+    vft_str(t, " | relationships");
+    for (int i = 0; i < VF_VALLEY_VILLAGERS; i++) {
+        vft_char(t, ' ');
+        vft_fixed(t, v->villagers[i].relationship2 * 5, 1);
+    }
+    vft_str(t, " | reward ");
+    vft_fixed(t, (int64_t)v->reward_units * 5, 2);
+    vft_char(t, '\n');
+}
+
+static void json_xy(vft_text *t, int x, int y) {
+    vft_key(t, "x", true);
+    vft_int(t, x);
+    vft_key(t, "y", false);
+    vft_int(t, y);
+}
+
+void vfv_json(const vf_valley *v, vft_text *t) {
+    vft_char(t, '{');
+    vft_key(t, "width", true);
+    vft_int(t, W);
+    vft_key(t, "height", false);
+    vft_int(t, H);
+    vft_key(t, "step", false);
+    vft_int(t, v->step);
+    vft_key(t, "agent", false);
+    vft_char(t, '{');
+    json_xy(t, v->agent.x, v->agent.y);
+    vft_char(t, '}');
+
+    vft_key(t, "tiles", false);
+    vft_char(t, '[');
+    for (int y = 0; y < H; y++) {
+        vft_str(t, y ? ",[" : "[");
+        for (int x = 0; x < W; x++) {
+            if (x) vft_char(t, ',');
+            vft_int(t, TILE(v, x, y));
+        }
+        vft_char(t, ']');
+    }
+    vft_char(t, ']');
+
+    vft_key(t, "inventory", false);
+    vft_char(t, '{');
+    for (int i = 0; i < VF_ITEM_COUNT; i++) {
+        vft_key(t, item_name[i], i == 0);
+        vft_int(t, v->inventory[i]);
+    }
+    vft_char(t, '}');
+
+    vft_key(t, "crops", false);
+    vft_char(t, '[');
+    for (int i = 0; i < VF_VALLEY_CROPS; i++) {
+        const vf_point *c = &v->crops[i];
+        vft_str(t, i ? ",{" : "{");
+        json_xy(t, c->x, c->y);
+        vft_key(t, "stage", false);
+        vft_int(t, TILE(v, c->x, c->y) - VF_VT_SOIL_EMPTY);
+        vft_char(t, '}');
+    }
+    vft_char(t, ']');
+
+    vft_key(t, "animals", false);
+    vft_char(t, '[');
+    for (int i = 0; i < VF_VALLEY_ANIMALS; i++) {
+        const vf_valley_animal *a = &v->animals[i];
+        vft_str(t, i ? ",{" : "{");
+        json_xy(t, a->x, a->y);
+        vft_key(t, "species", false);
+        vft_char(t, '"');
+        vft_str(t, a->species < VF_VALLEY_ANIMALS ? species_name[a->species] : "?");
+        vft_char(t, '"');
+        vft_key(t, "sated", false);
+        vft_bool(t, a->sated_steps_left > 0);
+        vft_key(t, "satedStepsLeft", false);
+        vft_int(t, a->sated_steps_left);
+        vft_key(t, "counter", false);
+        vft_int(t, a->counter);
+        vft_key(t, "pending", false);
+        vft_int(t, a->pending);
+        vft_char(t, '}');
+    }
+    vft_char(t, ']');
+
+    vft_key(t, "villagers", false);
+    vft_char(t, '[');
+    for (int i = 0; i < VF_VALLEY_VILLAGERS; i++) {
+        const vf_valley_villager *h = &v->villagers[i];
+        vft_str(t, i ? ",{" : "{");
+        json_xy(t, h->x, h->y);
+        vft_key(t, "relationship", false);
+        vft_fixed(t, h->relationship2 * 5, 1); /* r2 / 2 = r2 * 5 / 10, exact */
+        vft_key(t, "mood", false);
+        vft_int(t, mood(h->relationship2));
+        vft_char(t, '}');
+    }
+    vft_char(t, ']');
+
+    vft_key(t, "market", false);
+    vft_char(t, '{');
+    json_xy(t, v->market.x, v->market.y);
+    vft_char(t, '}');
+    vft_key(t, "totalReward", false);
+    vft_fixed(t, (int64_t)v->reward_units * 5, 2); /* units / 20 = units * 5 / 100 */
+    vft_char(t, '}');
+}
+
+/* ---- snapshot payload -----------------------------------------------------------------
+ * tiles (15 rows of 15 bytes, no border), agent x y, market x y, crops 4 x (x y),
+ * animals 3 x (x y species sated_steps_left counter pending), villagers 3 x (x y
+ * relationship2), inventory 7 x u32, step u32, reward_units u32. */
+
+static void put_point(vfs_writer *w, vf_point p) {
+    vfs_put_u8(w, p.x);
+    vfs_put_u8(w, p.y);
+}
+
+static vf_point get_point(vfs_reader *r) {
+    vf_point p;
+    p.x = (uint8_t)vfs_get_u8(r);
+    p.y = (uint8_t)vfs_get_u8(r);
+    return p;
+}
+
+void vfv_save(const vf_valley *v, vfs_writer *w) {
+    for (int y = 0; y < H; y++) vfs_put_bytes(w, &TILE(v, 0, y), W);
+    put_point(w, v->agent);
+    put_point(w, v->market);
+    for (int i = 0; i < VF_VALLEY_CROPS; i++) put_point(w, v->crops[i]);
+    for (int i = 0; i < VF_VALLEY_ANIMALS; i++) {
+        const vf_valley_animal *a = &v->animals[i];
+        vfs_put_u8(w, a->x);
+        vfs_put_u8(w, a->y);
+        vfs_put_u8(w, a->species);
+        vfs_put_u8(w, a->sated_steps_left);
+        vfs_put_u8(w, a->counter);
+        vfs_put_u8(w, a->pending);
+    }
+    for (int i = 0; i < VF_VALLEY_VILLAGERS; i++) {
+        vfs_put_u8(w, v->villagers[i].x);
+        vfs_put_u8(w, v->villagers[i].y);
+        vfs_put_u8(w, v->villagers[i].relationship2);
+    }
+    for (int i = 0; i < VF_ITEM_COUNT; i++) vfs_put_u32(w, (uint32_t)v->inventory[i]);
+    vfs_put_u32(w, (uint32_t)v->step);
+    vfs_put_u32(w, (uint32_t)v->reward_units);
+}
+
+/* How many tiles of each code a map has (soil counted apart: its 4 tiles may be at any
+ * stage; GROUND is whatever is left). */
+static const uint8_t tile_count[VF_VT_COUNT] = {
+    [VF_VT_OBSTACLE] = VF_VALLEY_OBSTACLES, [VF_VT_BARN] = VF_VALLEY_ANIMALS,
+    [VF_VT_CHICKEN] = 1, [VF_VT_COW] = 1, [VF_VT_SHEEP] = 1,
+    [VF_VT_VILLAGER] = VF_VALLEY_VILLAGERS, [VF_VT_MARKET] = 1,
+    [VF_VT_COTTAGE] = VF_VALLEY_VILLAGERS,
+};
+
+static bool on_map(int x, int y) {
+    return x < W && y < H; /* coordinates are unsigned bytes */
+}
+
+/* Marks (x, y) as taken by an entity; false when it is off the map or taken already. */
+static bool claim(vfg_mask *taken, int x, int y) {
+    if (!on_map(x, y) || vfg_has(taken, x, y)) return false;
+    vfg_set(taken, x, y);
+    return true;
+}
+
+bool vfv_load(vf_valley *v, vfs_reader *r) {
+    int counts[VF_VT_COUNT] = {0};
+    vfg_mask open = {{0}}, need = {{0}}, taken = {{0}};
+    memset(v->tiles, VF_VT_OUT_OF_BOUNDS, sizeof v->tiles); /* the frame is not saved */
+    for (int y = 0; y < H; y++) {
+        vfs_get_bytes(r, &TILE(v, 0, y), W);
+        for (int x = 0; x < W; x++) {
+            int code = TILE(v, x, y);
+            if (code < VF_VT_GROUND || code >= VF_VT_COUNT) return false;
+            counts[code]++;
+            if (walkable[code]) vfg_set(&open, x, y);
+            if (code != VF_VT_GROUND && walkable[code]) vfg_set(&need, x, y);
+        }
+    }
+    int soil = counts[VF_VT_SOIL_EMPTY] + counts[VF_VT_SOIL_SEEDED] +
+               counts[VF_VT_CROP_GROWING] + counts[VF_VT_CROP_MATURE];
+    if (soil != VF_VALLEY_CROPS) return false;
+    for (int code = 0; code < VF_VT_COUNT; code++)
+        if (!is_soil(code) && code != VF_VT_GROUND && counts[code] != tile_count[code])
+            return false;
+
+    v->agent = get_point(r);
+    v->market = get_point(r);
+    if (!on_map(v->agent.x, v->agent.y) || !walkable[TILE(v, v->agent.x, v->agent.y)])
+        return false;
+    if (!claim(&taken, v->market.x, v->market.y) ||
+        TILE(v, v->market.x, v->market.y) != VF_VT_MARKET)
+        return false;
+    for (int i = 0; i < VF_VALLEY_CROPS; i++) {
+        vf_point c = v->crops[i] = get_point(r);
+        if (!claim(&taken, c.x, c.y) || !is_soil(TILE(v, c.x, c.y))) return false;
+    }
+    /* with each tile claimed once and the counts above, the 3 animals cover the 3 animal
+     * tiles (one per species) and the 3 villagers the 3 villager tiles */
+    for (int i = 0; i < VF_VALLEY_ANIMALS; i++) {
+        vf_valley_animal *a = &v->animals[i];
+        a->x = (uint8_t)vfs_get_u8(r);
+        a->y = (uint8_t)vfs_get_u8(r);
+        a->species = (uint8_t)vfs_get_u8(r);
+        a->sated_steps_left = (uint8_t)vfs_get_u8(r);
+        a->counter = (uint8_t)vfs_get_u8(r);
+        a->pending = (uint8_t)vfs_get_u8(r);
+        if (!claim(&taken, a->x, a->y) || a->species >= VF_VALLEY_ANIMALS ||
+            TILE(v, a->x, a->y) != VF_VT_CHICKEN + a->species ||
+            TILE(v, a->x, a->y - 1) != VF_VT_BARN || a->sated_steps_left > SATED_TICKS ||
+            a->counter >= PRODUCT_TICKS || a->pending > MAX_PRODUCTS)
+            return false;
+    }
+    for (int i = 0; i < VF_VALLEY_VILLAGERS; i++) {
+        vf_valley_villager *h = &v->villagers[i];
+        h->x = (uint8_t)vfs_get_u8(r);
+        h->y = (uint8_t)vfs_get_u8(r);
+        h->relationship2 = (uint8_t)vfs_get_u8(r);
+        if (!claim(&taken, h->x, h->y) || TILE(v, h->x, h->y) != VF_VT_VILLAGER ||
+            TILE(v, h->x, h->y - 1) != VF_VT_COTTAGE || h->relationship2 > RELATIONSHIP2_MAX)
+            return false;
+    }
+    for (int i = 0; i < VF_ITEM_COUNT; i++) {
+        uint32_t n = vfs_get_u32(r); /* a negative count reads as a huge one */
+        if (n > (uint32_t)max_inventory[i]) return false;
+        v->inventory[i] = (int32_t)n;
+    }
+    uint32_t step = vfs_get_u32(r), units = vfs_get_u32(r);
+    if (step > VF_VALLEY_HORIZON || units > MAX_REWARD_UNITS) return false;
+    v->step = (int32_t)step;
+    v->reward_units = (int32_t)units;
+
+    /* the agent only ever walks within its start's region, which reaches every target */
+    vfg_mask reached = vfg_reachable(&open, W, H, v->agent.x, v->agent.y);
+    for (int y = 0; y < H; y++)
+        if (need.rows[y] & ~reached.rows[y]) return false;
+    return true;
+}

@@ -1,0 +1,139 @@
+// bench.mjs — `npm run bench`: how fast each path runs, on this machine, in one run.
+//
+//   1. native C, tight loop (vf_batch_run_random)           1 env and a batch of 1024
+//   2. WebAssembly, the same loop inside the module, one call from JS       batch of 1024
+//   3. the vector env through the JS API (makeVec)           1, 64 and 1024 envs
+//   4. the single env through the JS API (make(...).step)
+//
+// Random actions, automatic resets, every observation written. Each measurement is
+// repeated (median and min–max reported). `--json` prints one JSON object per line
+// instead of the table; `--quick` runs shorter measurements (for a smoke run).
+// This is a benchmark, not a test: nothing here passes or fails on speed.
+import { execFileSync } from 'node:child_process';
+import { cpus } from 'node:os';
+import { statSync } from 'node:fs';
+import { buildWasm } from '../../wasm/build.mjs';
+import { ensureNativeTools, root, run } from '../../wasm/setup.mjs';
+
+const json = process.argv.includes('--json');
+const quick = process.argv.includes('--quick');
+const REPEATS = quick ? 3 : 7;
+const STEPS = quick ? 2_000_000 : 20_000_000; // env-steps per repeat for the in-engine paths
+const JS_STEPS = quick ? 300_000 : 3_000_000; // per repeat for the JS API paths
+
+const log = (...a) => (json ? console.error(...a) : console.log(...a));
+
+function buildAll() {
+  const quiet = { stdio: ['ignore', 'ignore', 'inherit'] };
+  ensureNativeTools();
+  run('cmake', ['-S', '.', '-B', 'build', '-DCMAKE_C_COMPILER=gcc', '-DCMAKE_BUILD_TYPE=Release'], quiet);
+  run('cmake', ['--build', 'build', '-j2', '--target', 'valley-farm-bench'], quiet);
+  buildWasm();
+}
+
+function summarize(rates) {
+  const sorted = [...rates].sort((a, b) => a - b);
+  return { stepsPerSec: sorted[sorted.length >> 1], min: sorted[0], max: sorted.at(-1), repeats: sorted.length };
+}
+
+function measure(fn, steps) {
+  fn(Math.max(1, Math.floor(steps / 10))); // warm-up: let the JIT and caches settle
+  const rates = [];
+  for (let r = 0; r < REPEATS; r++) {
+    const t0 = performance.now();
+    fn(steps);
+    rates.push(steps / ((performance.now() - t0) / 1000));
+  }
+  return summarize(rates);
+}
+
+// xorshift32: cheap random actions in JS, so the bench measures the env, not Math.random
+function makeRandom(seed) {
+  let s = seed >>> 0 || 1;
+  return (n) => {
+    s ^= s << 13;
+    s ^= s >>> 17;
+    s ^= s << 5;
+    return (s >>> 0) % n;
+  };
+}
+
+async function main() {
+  log('Building (native and WebAssembly)...');
+  buildAll();
+  const api = await import('../../wasm/index.js');
+  const results = [];
+  const add = (r) => {
+    results.push(r);
+    if (json) console.log(JSON.stringify(r));
+  };
+
+  const nativeLines = execFileSync(`${root}build/valley-farm-bench`, ['--steps', String(STEPS), '--repeats', String(REPEATS)], { encoding: 'utf8' });
+  for (const line of nativeLines.trim().split('\n')) add(JSON.parse(line));
+
+  for (const id of api.envIds) {
+    const n = api.envSpecs[id].actions.length;
+    const runner = await api.makeRandomRunner(id, 1024);
+    add({ env: id, path: 'wasm', envs: 1024, ...measure((steps) => runner.run(Math.ceil(steps / 1024)), STEPS) });
+    runner.close();
+
+    for (const envs of [1, 64, 1024]) {
+      const vec = await api.makeVec(id, envs);
+      vec.reset(1);
+      const actions = new Int32Array(envs);
+      const rand = makeRandom(7);
+      add({
+        env: id,
+        path: 'vec',
+        envs,
+        ...measure((steps) => {
+          for (let t = 0, rounds = Math.ceil(steps / envs); t < rounds; t++) {
+            for (let i = 0; i < envs; i++) actions[i] = rand(n);
+            vec.step(actions);
+          }
+        }, envs === 1 ? JS_STEPS : STEPS / 4),
+      });
+      vec.close();
+    }
+
+    const env = await api.make(id);
+    env.reset({ seed: 1 });
+    const rand = makeRandom(11);
+    add({
+      env: id,
+      path: 'single',
+      envs: 1,
+      ...measure((steps) => {
+        for (let t = 0; t < steps; t++) if (env.step(rand(n)).terminated) env.reset({ seed: t });
+      }, JS_STEPS),
+    });
+    env.close();
+  }
+
+  const wasmSize = statSync(`${root}wasm/valley_farm.wasm`).size;
+  const ratios = [];
+  for (const id of api.envIds) {
+    const native = results.find((r) => r.env === id && r.path === 'native' && r.envs === 1024);
+    const wasm = results.find((r) => r.env === id && r.path === 'wasm');
+    const vec = results.find((r) => r.env === id && r.path === 'vec' && r.envs === 1024);
+    ratios.push({ env: id, path: 'ratio', wasmOverNative: wasm.stepsPerSec / native.stepsPerSec, vec1024OverNative: vec.stepsPerSec / native.stepsPerSec });
+  }
+  const machine = { path: 'machine', cpu: cpus()[0]?.model ?? 'unknown', cores: cpus().length, node: process.version, wasmBytes: wasmSize };
+  if (json) {
+    for (const r of ratios) console.log(JSON.stringify(r));
+    console.log(JSON.stringify(machine));
+    return;
+  }
+  const fmt = (x) => (x >= 1e6 ? `${(x / 1e6).toFixed(1)} M` : `${(x / 1e3).toFixed(0)} k`);
+  console.log(`\n${machine.cpu}, ${machine.cores} cores, Node ${machine.node}; wasm/valley_farm.wasm ${wasmSize} bytes`);
+  console.log(`median of ${REPEATS} repeats, random actions, automatic resets\n`);
+  console.log('| env | path | envs | steps/s (median) | min – max |');
+  console.log('|---|---|---:|---:|---:|');
+  for (const r of results) console.log(`| ${r.env} | ${r.path} | ${r.envs} | ${fmt(r.stepsPerSec)} | ${fmt(r.min)} – ${fmt(r.max)} |`);
+  console.log('');
+  for (const r of ratios) {
+    console.log(`${r.env}: wasm / native (1024) = ${r.wasmOverNative.toFixed(2)}, vec 1024 / native (1024) = ${r.vec1024OverNative.toFixed(2)}`);
+  }
+}
+
+await main();

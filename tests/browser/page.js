@@ -1,0 +1,63 @@
+// page.js — the browser tests' fixture: builds the page when dist/ is missing or older than
+// its sources, serves dist/ with Vite's preview server on a free localhost port, and
+// drives Debian's Chromium through playwright-core. Console errors and page errors are
+// collected so every test can insist there were none.
+import { existsSync, statSync, readdirSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build, preview } from 'vite';
+import { chromium } from 'playwright-core';
+
+export const root = fileURLToPath(new URL('../..', import.meta.url));
+export const artifacts = join(root, 'tests/artifacts');
+const config = join(root, 'web/vite.config.js');
+
+function newestMtime(dir) {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestMtime(p) : statSync(p).mtimeMs);
+  }
+  return newest;
+}
+
+/** Builds dist/ when it is missing or older than web/ or wasm/. */
+export async function ensureBuilt() {
+  const index = join(root, 'dist/index.html');
+  const sources = Math.max(newestMtime(join(root, 'web')), newestMtime(join(root, 'wasm')));
+  if (existsSync(index) && statSync(index).mtimeMs >= sources) return;
+  await build({ configFile: config, logLevel: 'warn' });
+}
+
+/** Serves dist/ on a free port; returns { url, close }. */
+export async function serve() {
+  const server = await preview({ configFile: config, logLevel: 'warn', preview: { port: 0, host: '127.0.0.1', strictPort: false, open: false } });
+  const { port } = server.httpServer.address();
+  return { url: `http://127.0.0.1:${port}/`, close: () => new Promise((resolve) => server.httpServer.close(resolve)) };
+}
+
+export function launch() {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+  });
+}
+
+/** A new page that records console errors and uncaught errors into page.errors. */
+export async function openPage(browser, url, { width = 1200, height = 900 } = {}) {
+  const context = await browser.newContext({ viewport: { width, height } });
+  const page = await context.newPage();
+  page.errors = [];
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') page.errors.push(`console: ${msg.text()}`);
+  });
+  page.on('pageerror', (err) => page.errors.push(`page: ${err.message}`));
+  await page.goto(url);
+  await page.waitForFunction(() => window.valleyFarm && document.querySelector('.board'));
+  return page;
+}
+
+export function screenshotPath(name) {
+  mkdirSync(artifacts, { recursive: true });
+  return join(artifacts, name);
+}

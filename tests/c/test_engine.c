@@ -1,0 +1,281 @@
+/* test_engine.c — what both farms share through the public API: ids and names, the
+ * golden trajectories, determinism, snapshot framing, batches and text output. The rules
+ * of each farm are tested in test_valley.c and test_backwards.c. */
+#include <stdlib.h>
+
+#include "check.h"
+#include "valley_farm.h"
+
+TEST(env_ids_action_counts_and_observation_sizes_follow_the_contracts) {
+    CHECK(strcmp(vf_kind_name(VF_VALLEY), "ValleyFarm-v0") == 0);
+    CHECK(strcmp(vf_kind_name(VF_BACKWARDS), "BackwardsValleyFarm-v0") == 0);
+    CHECK(vf_kind_name(2) == NULL && vf_kind_name(-1) == NULL);
+    CHECK_EQ(vf_kind_from_name("BackwardsValleyFarm-v0"), VF_BACKWARDS);
+    CHECK_EQ(vf_kind_from_name("valley"), -1);
+    CHECK_EQ(vf_num_actions(VF_VALLEY), 12);
+    CHECK_EQ(vf_num_actions(VF_BACKWARDS), 11);
+    CHECK_EQ(vf_obs_size(VF_VALLEY), 37);
+    CHECK_EQ(vf_obs_size(VF_BACKWARDS), 55);
+}
+
+TEST(action_names_are_spelled_as_in_the_rules_files) {
+    static const char *valley[] = {"north", "south", "east", "west", "plant", "water",
+                                   "harvest", "feed", "collect", "gift", "sell", "wait"};
+    static const char *backwards[] = {"north", "south", "east", "west", "wait", "water",
+                                      "fertilize", "feed", "clean", "compliment", "insult"};
+    for (int a = 0; a < 12; a++) CHECK(strcmp(vf_action_name(VF_VALLEY, a), valley[a]) == 0);
+    for (int a = 0; a < 11; a++) CHECK(strcmp(vf_action_name(VF_BACKWARDS, a), backwards[a]) == 0);
+    CHECK(vf_action_name(VF_VALLEY, 12) == NULL);
+    CHECK(vf_action_name(VF_BACKWARDS, 11) == NULL);
+}
+
+TEST(reset_refuses_an_unknown_kind_and_leaves_the_env_alone) {
+    vf_env env;
+    vf_reset(&env, VF_VALLEY, 5, NULL);
+    vf_env before = env;
+    CHECK(!vf_reset(&env, 7, 1, NULL));
+    CHECK(memcmp(&before, &env, sizeof env) == 0);
+}
+
+/* ---- golden trajectories ------------------------------------------------------------ */
+
+static uint64_t obs_hash(const int32_t *obs, int n) {
+    uint64_t h = 14695981039346656037ull;
+    for (int i = 0; i < n; i++)
+        for (int b = 0; b < 4; b++) h = (h ^ (((uint32_t)obs[i] >> (8 * b)) & 0xFF)) * 1099511628211ull;
+    return h;
+}
+
+TEST(golden_trajectories_replay_exactly) {
+    FILE *f = fopen(VF_GOLDEN_DIR "/trajectories.txt", "r");
+    CHECK(f != NULL);
+    if (!f) return;
+    char line[256], id[64], policy[16];
+    vf_env env;
+    int32_t obs[VF_OBS_MAX];
+    int kind = -1, episodes = 0, steps = 0, mismatches = 0;
+    while (fgets(line, sizeof line, f)) {
+        unsigned long long seed, hash, ohash;
+        int action, terminated, legal;
+        double reward;
+        if (line[0] == '#') continue;
+        if (sscanf(line, "episode %63s %llu %15s", id, &seed, policy) == 3) {
+            kind = vf_kind_from_name(id);
+            CHECK(kind >= 0);
+            vf_reset(&env, kind, seed, obs);
+            episodes++;
+        } else if (sscanf(line, "reset %llx %llx", &hash, &ohash) == 2) {
+            if (vf_state_hash(&env) != hash || obs_hash(obs, vf_obs_size(kind)) != ohash) mismatches++;
+        } else if (sscanf(line, "step %d %lg %d %d %llx %llx", &action, &reward, &terminated,
+                          &legal, &hash, &ohash) == 6) {
+            vf_step_result r = vf_step(&env, action, obs);
+            steps++;
+            if (r.reward != reward || r.terminated != terminated || r.action_was_legal != legal ||
+                vf_state_hash(&env) != hash || obs_hash(obs, vf_obs_size(kind)) != ohash) {
+                if (mismatches < 5) printf("  golden mismatch: %s seed %s step %d: %s", id, policy, vf_step_count(&env), line);
+                mismatches++;
+            }
+        }
+    }
+    fclose(f);
+    CHECK_EQ(episodes, 32);
+    CHECK(steps > 1000);
+    CHECK_EQ(mismatches, 0);
+}
+
+/* ---- determinism ------------------------------------------------------------------- */
+
+TEST(the_same_seed_gives_the_same_trajectory_in_both_farms) {
+    for (int kind = 0; kind < VF_KIND_COUNT; kind++) {
+        for (uint64_t seed = 0; seed < 50; seed++) {
+            vf_env a, b;
+            vf_reset(&a, kind, seed * 7919, NULL);
+            vf_reset(&b, kind, seed * 7919, NULL);
+            vf_rng ra = vf_rng_seeded(seed), rb = vf_rng_seeded(seed);
+            while (!vf_terminated(&a)) {
+                vf_step_result x = vf_step(&a, (int)vf_rng_below(&ra, (uint32_t)vf_num_actions(kind)), NULL);
+                vf_step_result y = vf_step(&b, (int)vf_rng_below(&rb, (uint32_t)vf_num_actions(kind)), NULL);
+                CHECK(x.reward == y.reward && x.terminated == y.terminated);
+            }
+            CHECK(vf_state_hash(&a) == vf_state_hash(&b));
+        }
+    }
+}
+
+TEST(snapshot_mid_episode_then_restore_repeats_the_rest_exactly) {
+    for (int kind = 0; kind < VF_KIND_COUNT; kind++) {
+        vf_env env, other;
+        uint8_t snap[VF_SNAPSHOT_MAX];
+        uint64_t hashes[64];
+        vf_reset(&env, kind, 99, NULL);
+        vf_rng rng = vf_rng_seeded(3);
+        for (int i = 0; i < 10; i++) vf_step(&env, (int)vf_rng_below(&rng, (uint32_t)vf_num_actions(kind)), NULL);
+        size_t n = vf_snapshot(&env, snap, sizeof snap);
+        CHECK_EQ(n, vf_snapshot_size(kind));
+        vf_rng saved = rng;
+        int steps = 0;
+        while (!vf_terminated(&env)) {
+            vf_step(&env, (int)vf_rng_below(&rng, (uint32_t)vf_num_actions(kind)), NULL);
+            hashes[steps++] = vf_state_hash(&env);
+        }
+        /* restore into a different, never-reset env */
+        memset(&other, 0xAB, sizeof other);
+        CHECK_EQ(vf_restore(&other, kind, snap, n), VF_OK);
+        CHECK_EQ(other.seed, 99);
+        rng = saved;
+        for (int i = 0; i < steps; i++) {
+            vf_step(&other, (int)vf_rng_below(&rng, (uint32_t)vf_num_actions(kind)), NULL);
+            CHECK(vf_state_hash(&other) == hashes[i]);
+        }
+        CHECK(vf_terminated(&other));
+    }
+}
+
+/* ---- snapshot framing errors ---------------------------------------------------------- */
+
+static void refresh_checksum(uint8_t *snap, size_t n) {
+    uint32_t h = 2166136261u;
+    for (size_t i = 0; i + 4 < n; i++) h = (h ^ snap[i]) * 16777619u;
+    for (int b = 0; b < 4; b++) snap[n - 4 + (size_t)b] = (uint8_t)(h >> (8 * b));
+}
+
+TEST(a_bad_snapshot_is_refused_with_its_reason_and_the_env_is_unchanged) {
+    vf_env env, before;
+    uint8_t good[VF_SNAPSHOT_MAX], bad[VF_SNAPSHOT_MAX], other[VF_SNAPSHOT_MAX];
+    vf_reset(&env, VF_VALLEY, 7, NULL);
+    vf_step(&env, VF_VA_WAIT, NULL);
+    size_t n = vf_snapshot(&env, good, sizeof good);
+    vf_env back;
+    vf_reset(&back, VF_BACKWARDS, 7, NULL);
+    size_t m = vf_snapshot(&back, other, sizeof other);
+    vf_reset(&env, VF_VALLEY, 8, NULL);
+    before = env;
+
+    CHECK_EQ(vf_restore(&env, VF_VALLEY, good, n - 1), VF_ERR_SIZE);
+    CHECK_EQ(vf_restore(&env, VF_VALLEY, good, 3), VF_ERR_SIZE);
+    CHECK_EQ(vf_restore(&env, VF_VALLEY, NULL, 0), VF_ERR_SIZE);
+    memcpy(bad, good, n);
+    bad[0] = 'X';
+    CHECK_EQ(vf_restore(&env, VF_VALLEY, bad, n), VF_ERR_MAGIC);
+    memcpy(bad, good, n);
+    bad[4] = VF_SNAPSHOT_VERSION + 1;
+    CHECK_EQ(vf_restore(&env, VF_VALLEY, bad, n), VF_ERR_VERSION);
+    CHECK_EQ(vf_restore(&env, VF_VALLEY, other, m), VF_ERR_KIND);
+    CHECK_EQ(vf_restore(&env, VF_BACKWARDS, good, n), VF_ERR_KIND);
+    memcpy(bad, good, n);
+    bad[n / 2] ^= 0x10;
+    CHECK_EQ(vf_restore(&env, VF_VALLEY, bad, n), VF_ERR_CHECKSUM);
+    memcpy(bad, good, n);
+    bad[6] ^= 1; /* payload length field */
+    refresh_checksum(bad, n);
+    CHECK_EQ(vf_restore(&env, VF_VALLEY, bad, n), VF_ERR_SIZE);
+    CHECK(memcmp(&before, &env, sizeof env) == 0);
+
+    for (int e = VF_ERR_SIZE; e <= VF_ERR_INVALID; e++) CHECK(strlen(vf_error_message(e)) > 20);
+    CHECK_EQ(vf_snapshot(&env, bad, 10), 0);
+}
+
+/* ---- stepping outside the rules ------------------------------------------------------- */
+
+TEST(an_action_out_of_range_or_a_step_after_the_end_changes_nothing) {
+    for (int kind = 0; kind < VF_KIND_COUNT; kind++) {
+        vf_env env, before;
+        vf_reset(&env, kind, 11, NULL);
+        before = env;
+        vf_step_result r = vf_step(&env, vf_num_actions(kind), NULL);
+        CHECK(r.reward == 0 && !r.action_was_legal && !r.terminated);
+        r = vf_step(&env, -1, NULL);
+        CHECK(memcmp(&before, &env, sizeof env) == 0);
+        int wait = kind == VF_VALLEY ? VF_VA_WAIT : VF_BA_WAIT;
+        while (!vf_step(&env, wait, NULL).terminated) {}
+        before = env;
+        r = vf_step(&env, wait, NULL);
+        CHECK(r.terminated && r.reward == 0 && !r.action_was_legal);
+        CHECK(memcmp(&before, &env, sizeof env) == 0);
+    }
+}
+
+/* ---- batches ------------------------------------------------------------------------- */
+
+TEST(a_batch_equals_single_envs_stepped_alike_with_resets_at_seed_plus_n) {
+    enum { N = 5 };
+    for (int kind = 0; kind < VF_KIND_COUNT; kind++) {
+        int size = vf_obs_size(kind);
+        vf_env batch[N], single[N];
+        int32_t obs[N * VF_OBS_MAX], one[VF_OBS_MAX], actions[N];
+        double rewards[N];
+        uint8_t terminated[N];
+        uint64_t seed = 1000;
+        uint64_t episode_seed[N];
+        vf_batch_reset(batch, N, kind, seed, obs);
+        for (int i = 0; i < N; i++) {
+            vf_reset(&single[i], kind, seed + (uint64_t)i, one);
+            episode_seed[i] = seed + (uint64_t)i;
+            CHECK(memcmp(one, obs + i * size, (size_t)size * 4) == 0);
+        }
+        vf_rng rng = vf_rng_seeded(5);
+        int resets = 0;
+        for (int t = 0; t < 200; t++) {
+            for (int i = 0; i < N; i++) actions[i] = (int32_t)vf_rng_below(&rng, (uint32_t)vf_num_actions(kind));
+            vf_batch_step(batch, N, actions, obs, rewards, terminated);
+            for (int i = 0; i < N; i++) {
+                vf_step_result r = vf_step(&single[i], actions[i], one);
+                CHECK(r.reward == rewards[i]);
+                CHECK_EQ(r.terminated, terminated[i]);
+                if (r.terminated) {
+                    episode_seed[i] += N; /* env i's k-th episode: seed + i + k * N */
+                    vf_reset(&single[i], kind, episode_seed[i], one);
+                    resets++;
+                }
+                CHECK(memcmp(one, obs + i * size, (size_t)size * 4) == 0);
+                CHECK(vf_state_hash(&single[i]) == vf_state_hash(&batch[i]));
+                CHECK(batch[i].seed == episode_seed[i]);
+            }
+        }
+        CHECK(resets >= N * 3);
+    }
+}
+
+TEST(the_random_batch_runner_is_deterministic_and_earns_reward) {
+    for (int kind = 0; kind < VF_KIND_COUNT; kind++) {
+        vf_env a[4], b[4];
+        vf_batch_reset(a, 4, kind, 1, NULL);
+        vf_batch_reset(b, 4, kind, 1, NULL);
+        double ra = vf_batch_run_random(a, 4, 500, 9, NULL);
+        double rb = vf_batch_run_random(b, 4, 500, 9, NULL);
+        CHECK(ra == rb);
+        CHECK(ra > 0);
+    }
+}
+
+/* ---- text ------------------------------------------------------------------------------ */
+
+TEST(render_and_state_json_fit_their_buffer_and_report_the_needed_length) {
+    for (int kind = 0; kind < VF_KIND_COUNT; kind++) {
+        vf_env env;
+        char text[VF_TEXT_MAX], small[16];
+        vf_reset(&env, kind, 3, NULL);
+        size_t n = vf_render(&env, text, sizeof text);
+        CHECK(n > 100 && n < VF_TEXT_MAX && strlen(text) == n);
+        CHECK_EQ(vf_render(&env, small, sizeof small), n);
+        CHECK_EQ(strlen(small), sizeof small - 1);
+        CHECK(strncmp(small, text, sizeof small - 1) == 0);
+        n = vf_state_json(&env, text, sizeof text);
+        CHECK(n > 100 && n < VF_TEXT_MAX && text[0] == '{' && text[n - 1] == '}');
+    }
+}
+
+int main(void) {
+    RUN(env_ids_action_counts_and_observation_sizes_follow_the_contracts);
+    RUN(action_names_are_spelled_as_in_the_rules_files);
+    RUN(reset_refuses_an_unknown_kind_and_leaves_the_env_alone);
+    RUN(golden_trajectories_replay_exactly);
+    RUN(the_same_seed_gives_the_same_trajectory_in_both_farms);
+    RUN(snapshot_mid_episode_then_restore_repeats_the_rest_exactly);
+    RUN(a_bad_snapshot_is_refused_with_its_reason_and_the_env_is_unchanged);
+    RUN(an_action_out_of_range_or_a_step_after_the_end_changes_nothing);
+    RUN(a_batch_equals_single_envs_stepped_alike_with_resets_at_seed_plus_n);
+    RUN(the_random_batch_runner_is_deterministic_and_earns_reward);
+    RUN(render_and_state_json_fit_their_buffer_and_report_the_needed_length);
+    return check_summary();
+}

@@ -1,0 +1,41 @@
+// run.mjs — `npm test`: sets up what is missing, builds, and runs every suite in order,
+// stopping at the first failure:
+//   1. native engine, gcc, optimised            ctest   (tests/c)
+//   2. native engine, clang, ASan + UBSan       ctest   (tests/c)
+//   3. WebAssembly build, then the page build (Vite, into dist/)
+//   4. Vitest: JS API in Node, page components, end to end in Chromium (tests/js, web, browser)
+// Only Node built-ins until setup has installed node_modules.
+import { ensureChromium, ensureNodeModules, ensureNativeTools, root, run, say } from '../wasm/setup.mjs';
+import { buildWasm } from '../wasm/build.mjs';
+
+const started = Date.now();
+const quietConfigure = { stdio: ['ignore', 'ignore', 'inherit'] };
+
+function nativeSuite(dir, compiler, extra, label) {
+  say(`Native tests, ${label}`);
+  run('cmake', ['-S', '.', '-B', dir, `-DCMAKE_C_COMPILER=${compiler}`, ...extra], quietConfigure);
+  run('cmake', ['--build', dir, '-j2']);
+  run('ctest', ['--test-dir', dir, '--output-on-failure']);
+}
+
+try {
+  say('Setup');
+  ensureNodeModules();
+  ensureNativeTools();
+  const chromium = ensureChromium();
+
+  nativeSuite('build', 'gcc', ['-DCMAKE_BUILD_TYPE=Release'], 'gcc -O2 (build/)');
+  nativeSuite('build-asan', 'clang', ['-DCMAKE_BUILD_TYPE=RelWithDebInfo', '-DVF_SANITIZE=ON'], 'clang with AddressSanitizer + UndefinedBehaviorSanitizer (build-asan/)');
+
+  buildWasm();
+  const { buildSite } = await import('../web/build.mjs');
+  await buildSite();
+
+  say('JS API, page and browser tests (Vitest)');
+  run('npx', ['vitest', 'run', '--config', 'tests/vitest.config.js'], { env: { ...process.env, CHROMIUM_PATH: chromium } });
+
+  say(`All tests passed in ${Math.round((Date.now() - started) / 1000)} s (root: ${root})`);
+} catch (err) {
+  console.error(`\n[valley-farm] npm test failed: ${err.message}`);
+  process.exit(1);
+}

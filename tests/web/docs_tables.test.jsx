@@ -1,0 +1,75 @@
+// The docs' tables cannot drift from the engine: they are generated from envSpecs, and these
+// tests check the rendered tables against the engine itself (action names, tile codes,
+// observation fields, the flat layout of a vector env).
+import { describe, it, expect } from 'vitest';
+import { render } from 'preact';
+import { make, makeVec, envIds, envSpecs } from 'valley-farm';
+import { ActionTable, TileTable, LayoutTable, ObservationTable } from '../../web/src/docs/components/SpecTables.jsx';
+import { rules, flatten } from '../../web/src/docs/model/rules.js';
+
+function table(Component, envId) {
+  const host = document.createElement('div');
+  render(<Component envId={envId} />, host);
+  return host;
+}
+
+describe.each(envIds)('%s', (envId) => {
+  it('the action table lists exactly the engine action names, in id order', async () => {
+    const env = await make(envId);
+    const rows = [...table(ActionTable, envId).querySelectorAll('tbody tr')];
+    expect(rows.map((r) => r.dataset.action)).toEqual([...env.actionSpace.names]);
+    expect(rows.map((r) => Number(r.cells[0].textContent))).toEqual(env.actionSpace.names.map((_, i) => i));
+    expect(rows.every((r) => !r.textContent.includes('(undocumented)'))).toBe(true);
+    env.close();
+  });
+
+  it('the rule words cover exactly the actions, tiles and observation fields of envSpecs', () => {
+    expect(Object.keys(rules[envId].actions)).toEqual([...envSpecs[envId].actions]);
+    expect(Object.keys(rules[envId].tiles)).toEqual(envSpecs[envId].tiles.map((t) => t.name));
+    expect(Object.keys(rules[envId].observation)).toEqual(Object.keys(envSpecs[envId].observation));
+  });
+
+  it('the tile legend has every tile code once, and the codes the engine uses are in it', async () => {
+    const codes = [...table(TileTable, envId).querySelectorAll('tbody tr')].map((r) => Number(r.dataset.code));
+    expect(codes).toEqual(envSpecs[envId].tiles.map((t) => t.code));
+    const env = await make(envId);
+    for (const seed of [1, 2, 3, 7]) {
+      env.reset({ seed });
+      for (const row of env.state().tiles) for (const code of row) expect(codes).toContain(code);
+    }
+    env.close();
+  });
+
+  it('the observation table names every field of the observation the engine returns', async () => {
+    const env = await make(envId);
+    const { observation } = env.reset({ seed: 7 });
+    const fields = [...table(ObservationTable, envId).querySelectorAll('tbody tr')].map((r) => r.dataset.field.split('.')[0]);
+    expect([...new Set(fields)]).toEqual(Object.keys(observation));
+    env.close();
+  });
+
+  it('the documented flat layout matches a vector env observation for seed 7, field by field', async () => {
+    const rows = [...table(LayoutTable, envId).querySelectorAll('tbody tr')].map((r) => ({
+      name: r.dataset.field, offset: Number(r.dataset.offset), length: Number(r.dataset.length),
+    }));
+    const vec = await makeVec(envId, 1);
+    const flat = Array.from(vec.reset(7).observations);
+    const env = await make(envId);
+    let { observation } = env.reset({ seed: 7 });
+    expect(flat.length).toBe(envSpecs[envId].obsSize);
+    expect(rows.at(-1).offset + rows.at(-1).length).toBe(vec.obsSize);
+    for (const { name, offset, length } of rows) {
+      const value = name in observation ? observation[name] : observation.inventory[name];
+      expect(flat.slice(offset, offset + length), name).toEqual(length === 1 ? [value] : Array.from(value));
+    }
+    // and after a few steps, the docs' flatten() still equals the vector env
+    for (let t = 0; t < 5; t++) {
+      const a = t % envSpecs[envId].actions.length;
+      observation = env.step(a).observation;
+      const out = Array.from(vec.step([a]).observations);
+      expect(flatten(envId, observation)).toEqual(out);
+    }
+    vec.close();
+    env.close();
+  });
+});

@@ -1,0 +1,24 @@
+// build.mjs — builds wasm/valley_farm.wasm from the C engine with Emscripten (the same
+// CMakeLists.txt as the native build, run through emcmake). Incremental: cmake rebuilds
+// only what changed.
+import { statSync } from 'node:fs';
+import { emccEnv, ensureEmscripten, ensureNativeTools, root, run, say } from './setup.mjs';
+
+export function buildWasm() {
+  ensureNativeTools();
+  ensureEmscripten();
+  say('Building the WebAssembly engine (wasm/valley_farm.wasm)');
+  run('emcmake', ['cmake', '-S', '.', '-B', 'build-wasm', '-DCMAKE_BUILD_TYPE=Release'], { env: emccEnv, stdio: ['ignore', 'ignore', 'inherit'] });
+  run('cmake', ['--build', 'build-wasm', '-j2'], { env: emccEnv });
+  const { size } = statSync(`${root}wasm/valley_farm.wasm`);
+  console.log(`wasm/valley_farm.wasm: ${size} bytes (${(size / 1024).toFixed(1)} KiB)`);
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  try {
+    buildWasm();
+  } catch (err) {
+    console.error(`\n[valley-farm] wasm build failed: ${err.message}`);
+    process.exit(1);
+  }
+}

@@ -1,0 +1,50 @@
+/* exports.c — the only WebAssembly-aware C: thin wrappers that give the JS loader
+ * functions with plain 32-bit and double arguments.
+ *
+ * Why wrappers at all: a standalone module has no JS glue to split 64-bit integers, and
+ * JS <-> i64 crossings cost a BigInt each; so seeds travel as two 32-bit halves, and
+ * results that are not one number are written to memory the caller passes in. Everything
+ * else in the export list (wasm/exported_functions.json) is the C API itself. */
+#include "internal.h"
+
+static uint64_t join64(uint32_t lo, uint32_t hi) {
+    return ((uint64_t)hi << 32) | lo;
+}
+
+size_t vfw_env_size(void) {
+    return sizeof(vf_env);
+}
+
+bool vfw_reset(vf_env *env, int kind, uint32_t seed_lo, uint32_t seed_hi, int32_t *obs) {
+    return vf_reset(env, kind, join64(seed_lo, seed_hi), obs);
+}
+
+/* Returns the reward; flags[0] = terminated, flags[1] = action was legal. */
+double vfw_step(vf_env *env, int action, int32_t *obs, uint8_t *flags) {
+    vf_step_result r = vf_step(env, action, obs);
+    flags[0] = r.terminated;
+    flags[1] = r.action_was_legal;
+    return r.reward;
+}
+
+/* Writes the episode seed as two 32-bit halves, low first. */
+void vfw_seed(const vf_env *env, uint32_t *out) {
+    out[0] = (uint32_t)env->seed;
+    out[1] = (uint32_t)(env->seed >> 32);
+}
+
+void vfw_state_hash(const vf_env *env, uint32_t *out) {
+    uint64_t h = vf_state_hash(env);
+    out[0] = (uint32_t)h;
+    out[1] = (uint32_t)(h >> 32);
+}
+
+void vfw_batch_reset(vf_env *envs, int n, int kind, uint32_t seed_lo, uint32_t seed_hi,
+                     int32_t *obs) {
+    vf_batch_reset(envs, n, kind, join64(seed_lo, seed_hi), obs);
+}
+
+double vfw_batch_run_random(vf_env *envs, int n, int steps, uint32_t action_seed,
+                            int32_t *obs) {
+    return vf_batch_run_random(envs, n, steps, action_seed, obs);
+}

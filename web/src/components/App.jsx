@@ -1,0 +1,74 @@
+// App.jsx — the page: header, message, then the game (board and legend beside status,
+// actions, record & replay, agents and the editor) or the docs.
+import { useModel } from './useModel.js';
+import { Header } from './Header.jsx';
+import { MessageBar } from './MessageBar.jsx';
+import { Toolbar } from './Toolbar.jsx';
+import { Board } from './Board.jsx';
+import { Legend } from './Legend.jsx';
+import { StatusPanel } from './StatusPanel.jsx';
+import { ActionPad } from './ActionPad.jsx';
+import { ReplayBar } from './ReplayBar.jsx';
+import { RunnerPanel } from './RunnerPanel.jsx';
+import { AgentEditor } from './AgentEditor.jsx';
+import { DocsRoute } from './DocsRoute.jsx';
+import { envMeta } from '../model/envMeta.js';
+
+function Game({ app }) {
+  const { session, runner } = app;
+  const meta = envMeta[session.envId];
+  const facing = session.envId === 'ValleyFarm-v0' ? undefined : session.observation.facing;
+  const viewName = session.view === 'eyes' ? "agent's eyes" : 'world';
+  return (
+    <main class="game">
+      <div class="col-board">
+        <p class="blurb"><strong>{meta.title}</strong> <code>{session.envId}</code> — {meta.blurb}</p>
+        <Toolbar session={session} onReset={() => app.newEpisode()} />
+        <div class="board-wrap">
+          <Board
+            cells={session.cells}
+            pos={session.pos}
+            facing={facing}
+            view={session.view}
+            title={`${meta.title} map, ${session.spec.width} by ${session.spec.height}, ${viewName} view`}
+            onCell={(x, y) => app.clickCell(x, y)}
+          />
+        </div>
+        <Legend envId={session.envId} />
+      </div>
+      <div class="col-side">
+        <StatusPanel session={session} onReset={() => app.newEpisode()} />
+        <ActionPad session={session} onAct={(a) => app.playByHand(a)} />
+        <ReplayBar app={app} />
+        <RunnerPanel runner={runner} means={app.means[session.envId]} customReady={!!runner.customAgent} />
+        <AgentEditor app={app} />
+      </div>
+    </main>
+  );
+}
+
+export function App({ app }) {
+  useModel(app, app.session, app.runner);
+  const { session } = app;
+  return (
+    <>
+      <Header envId={session.envId} page={app.route.page} onEnv={(id) => { location.hash = '#/'; app.switchEnv(id); }} />
+      <MessageBar message={session.message} onDismiss={() => session.dismiss()} />
+      {app.fatal ? (
+        <p class="panel fatal" role="alert">{app.fatal}</p>
+      ) : !app.ready ? (
+        <p class="boot">Loading the farm…</p>
+      ) : app.route.page === 'docs' ? (
+        <DocsRoute path={app.route.path} app={app} />
+      ) : (
+        <Game app={app} />
+      )}
+      <footer class="foot">
+        <p>
+          Open source: a C engine in WebAssembly with a Gymnasium-style JS API. In the console, try{' '}
+          <code>valleyFarm.run(&#123; episodes: 5 &#125;)</code>.
+        </p>
+      </footer>
+    </>
+  );
+}

@@ -1,0 +1,142 @@
+// Embed.jsx — a live farm with no page chrome, for an iframe in any page:
+//
+//   <iframe src="https://…/index.html#/embed?env=ValleyFarm-v0&seed=7&view=world&controls=1"
+//           width="360" height="480" title="Valley Farm"></iframe>
+//
+// Parameters: env (ValleyFarm-v0 | BackwardsValleyFarm-v0; also valley | backwards),
+// seed (an integer; absent: a random one per reset), view (world | eyes), controls (1 | 0:
+// with 0 only the board and the status line are shown). The farm is the page's own Session
+// model and Board, so it plays exactly like the game.
+import { useEffect, useState } from 'preact/hooks';
+import { envSpecs } from 'valley-farm';
+import { Board } from '../components/Board.jsx';
+import { useModel } from '../components/useModel.js';
+import { Session, formatReturn } from '../model/session.js';
+import { envMeta, actionForKey } from '../model/envMeta.js';
+import './docs.css';
+
+const ALIASES = { valley: 'ValleyFarm-v0', backwards: 'BackwardsValleyFarm-v0' };
+const MOVE_GLYPH = { north: '↑', south: '↓', east: '→', west: '←' };
+
+/**
+ * The embed's settings from its parameters: a URLSearchParams, a query string ("env=…&seed=7",
+ * with or without a leading "?" or "#/embed?") or a plain object. Returns { envId, seed, view,
+ * controls, errors } — unknown values fall back to defaults and are listed in errors.
+ */
+export function parseEmbedParams(params) {
+  let get;
+  if (params instanceof URLSearchParams) get = (k) => params.get(k);
+  else if (typeof params === 'string') {
+    const q = new URLSearchParams(params.includes('?') ? params.slice(params.indexOf('?') + 1) : params);
+    get = (k) => q.get(k);
+  } else get = (k) => (params?.[k] === undefined || params?.[k] === null ? null : String(params[k]));
+  const errors = [];
+  const rawEnv = get('env') ?? 'ValleyFarm-v0';
+  let envId = ALIASES[rawEnv] ?? rawEnv;
+  if (!envSpecs[envId]) {
+    errors.push(`unknown env '${rawEnv}' (use ${Object.keys(envSpecs).join(' or ')})`);
+    envId = 'ValleyFarm-v0';
+  }
+  const rawSeed = get('seed');
+  let seed;
+  if (rawSeed !== null && rawSeed !== '') {
+    if (/^\d+$/.test(rawSeed) && Number.isSafeInteger(Number(rawSeed))) seed = Number(rawSeed);
+    else errors.push(`seed '${rawSeed}' is not an integer from 0 to 2^53 - 1; using a random seed`);
+  }
+  let view = get('view') ?? 'world';
+  if (view !== 'world' && view !== 'eyes') {
+    errors.push(`view '${view}' is not world or eyes`);
+    view = 'world';
+  }
+  const controls = get('controls') !== '0';
+  return { envId, seed, view, controls, errors };
+}
+
+function Farm({ session, settings }) {
+  useModel(session);
+  const { envId, seed, controls } = settings;
+  const meta = envMeta[envId];
+  const spec = envSpecs[envId];
+  const legal = session.legal;
+  const facing = envId === 'ValleyFarm-v0' ? undefined : session.observation.facing;
+  const onKey = (e) => {
+    if (!controls || e.ctrlKey || e.metaKey || e.altKey) return;
+    const a = actionForKey(envId, e.key);
+    if (a >= 0 && !session.done) {
+      session.act(a);
+      e.preventDefault();
+    }
+  };
+  return (
+    <div class="vf-embed" data-env={envId} onKeyDown={onKey}>
+      <div class="vf-embed-board">
+        <Board
+          cells={session.cells}
+          pos={session.pos}
+          facing={facing}
+          view={session.view}
+          title={`${meta.title} map, seed ${String(session.seed)}, ${session.view === 'eyes' ? "agent's eyes" : 'world'} view`}
+          onCell={controls ? (x, y) => session.clickCell(x, y) : undefined}
+        />
+      </div>
+      <p class="vf-embed-status" aria-live="polite">
+        <span data-stat="stepsLeft">{session.observation.stepsLeft}</span> steps left · return{' '}
+        <span data-stat="return">{formatReturn(session.ret)}</span>
+        {session.lastReward !== null && <> · last <span data-stat="last">{session.lastLegal ? formatReturn(session.lastReward) : 'illegal'}</span></>}
+        {session.done && <strong> · episode over</strong>}
+      </p>
+      {controls && (
+        <div class="vf-embed-controls" role="group" aria-label={`${meta.title} actions`}>
+          {spec.actions.map((name, id) => (
+            <button
+              type="button"
+              class={`docs-btn vf-embed-action${legal[id] ? '' : ' illegal'}`}
+              data-action={name}
+              title={`${meta.actions[name].hint} (key ${meta.actions[name].key})${legal[id] ? '' : ' — illegal now'}`}
+              disabled={session.done}
+              onClick={() => session.act(id)}
+            >
+              {MOVE_GLYPH[name] ? <span aria-hidden="true">{MOVE_GLYPH[name]} </span> : null}
+              {name}
+            </button>
+          ))}
+          <button type="button" class="docs-btn docs-btn-reset" data-action="reset" onClick={() => session.reset(seed)}>
+            Reset
+          </button>
+        </div>
+      )}
+      <p class="vf-embed-credit">
+        <a href="./index.html#/docs" target="_blank" rel="noopener">{envId}</a> · seed {String(session.seed)}
+      </p>
+    </div>
+  );
+}
+
+/** The embed view: params as for parseEmbedParams (the part of #/embed?… after the "?"). */
+export function Embed({ params }) {
+  const settings = parseEmbedParams(params);
+  const key = `${settings.envId}|${settings.seed}|${settings.view}`;
+  const [session, setSession] = useState(null);
+  const [error, setError] = useState(null);
+  useEffect(() => {
+    const s = new Session();
+    let alive = true;
+    s.open(settings.envId, { seed: settings.seed })
+      .then(() => {
+        s.setView(settings.view);
+        if (alive) setSession(s);
+      })
+      .catch((err) => alive && setError(err.message));
+    return () => {
+      alive = false;
+    };
+  }, [key]);
+  return (
+    <main class="vf-embed-root">
+      {settings.errors.length > 0 && <p class="vf-embed-warn" role="alert">Embed parameters: {settings.errors.join('; ')}</p>}
+      {error ? <p class="docs-error" role="alert">The farm could not start: {error}</p> : session ? <Farm session={session} settings={settings} /> : <p>Loading the farm…</p>}
+    </main>
+  );
+}
+
+export default Embed;

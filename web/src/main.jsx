@@ -1,0 +1,33 @@
+// main.jsx — starts the page. Two entries share one build:
+//   #/embed?env=…&seed=…&view=…&controls=…  a compact live farm for iframes (docs/Embed.jsx)
+//   anything else                            the game: the model, the UI, the keyboard, the URL
+//                                            fragment, the console handle (window.valleyFarm)
+//                                            and the postMessage interface
+import { render } from 'preact';
+import { App } from './components/App.jsx';
+import { Embed } from './docs/Embed.jsx';
+import { FarmApp } from './model/app.js';
+import { createHandle } from './model/handle.js';
+import { installMessages } from './model/messages.js';
+import './style.css';
+
+const root = document.getElementById('app');
+const embedQuery = (hash) => new URLSearchParams(hash.includes('?') ? hash.slice(hash.indexOf('?') + 1) : '');
+
+if (location.hash.startsWith('#/embed')) {
+  const show = () => render(<Embed params={embedQuery(location.hash)} />, root);
+  show();
+  window.addEventListener('hashchange', show);
+} else {
+  const app = new FarmApp();
+  render(<App app={app} />, root);
+
+  window.addEventListener('keydown', (event) => {
+    if (app.key(event)) event.preventDefault();
+  });
+  window.addEventListener('hashchange', () => app.applyHash(location.hash));
+
+  const handle = createHandle(app);
+  window.valleyFarm = handle;
+  app.start(location.hash).then(() => installMessages(window, handle, app.session));
+}

@@ -1,0 +1,180 @@
+// app.js — the page's model: one session (the game), one runner (agents), the measured
+// means of the built-in agents, the visitor's agent code, and the route. Every intent of
+// the UI, the console handle and the postMessage interface goes through here, so all
+// three behave the same.
+import { make } from 'valley-farm';
+import { Emitter } from './emitter.js';
+import { Session } from './session.js';
+import { Runner } from './runner.js';
+import { envIds } from './envMeta.js';
+import { parseHash } from './route.js';
+import { keyIntent } from './keys.js';
+import { starterCode } from './starterCode.js';
+import { WorkerAgent } from './workerAgent.js';
+import { meanReturnSliced } from './evaluate.js';
+import { createAgent } from '../agents/index.js';
+import { decodeShareData, parseReplayJson, validateReplay, shareUrl, ReplayError } from '../replay.js';
+
+export const MEASURE_SEEDS = 100;
+
+export class FarmApp extends Emitter {
+  constructor({ makeEnv = make, createWorker } = {}) {
+    super();
+    this.makeEnv = makeEnv;
+    this.createWorker = createWorker;
+    this.session = new Session({ makeEnv });
+    this.runner = new Runner(this.session);
+    this.route = { page: 'game' };
+    this.ready = false;
+    this.fatal = null; // the engine failed to load: nothing works, say so
+    this.code = { ...starterCode };
+    this.codeStatus = null; // { kind: 'info' | 'error', text } about the editor's agent
+    this.means = {}; // env id -> { heuristic, random } summaries (or 'measuring')
+  }
+
+  /** Loads the engine, opens the first farm and applies the URL fragment. */
+  async start(hash = '') {
+    try {
+      await this.session.open(envIds[0]);
+    } catch (err) {
+      this.fatal = `The farm engine could not start: ${err.message}`;
+      this.inform();
+      return;
+    }
+    this.ready = true;
+    this.inform();
+    await this.applyHash(hash);
+    this.measure(this.session.envId);
+  }
+
+  /** Follows a URL fragment (see route.js); a bad replay link gets a message, the game goes on. */
+  async applyHash(hash) {
+    const route = parseHash(hash);
+    this.route = route;
+    this.inform();
+    if (route.replay !== undefined) {
+      this.runner.pause();
+      try {
+        await this.session.loadReplay(decodeShareData(route.replay));
+        this.session.notify('info', 'Opened a shared replay: step through it with ◀ ▶ (keys [ and ]), or play on from any step.');
+      } catch (err) {
+        this.session.notify('error', `This link's replay could not be opened. ${err.message} The game goes on.`);
+      }
+      this.measure(this.session.envId);
+    }
+  }
+
+  async switchEnv(id) {
+    if (id === this.session.envId && !this.session.replay) return;
+    this.runner.pause();
+    await this.session.open(id);
+    this.measure(id);
+    this.inform();
+  }
+
+  /** Reads a replay file's text; true when it opened. Errors become the session message. */
+  async importReplayText(text, name = 'the file') {
+    return this.#openReplay(() => parseReplayJson(text), `Could not open ${name}.`);
+  }
+
+  /** Opens a replay from a record object, JSON text or a share link / its data. */
+  async loadReplay(source) {
+    const parse = () => {
+      if (typeof source === 'string') {
+        const s = source.trim();
+        if (s.startsWith('{')) return parseReplayJson(s);
+        return decodeShareData(s.includes('#replay=') ? s.split('#replay=')[1] : s.replace(/^replay=/, ''));
+      }
+      return validateReplay(source);
+    };
+    return this.#openReplay(parse, 'Could not open the replay.');
+  }
+
+  async #openReplay(parse, prefix) {
+    this.runner.pause();
+    try {
+      const record = parse();
+      await this.session.loadReplay(record);
+      this.session.notify('info', `Replaying ${record.env}, seed ${record.seed}, ${record.actions.length} actions: step with ◀ ▶ (keys [ and ]) or play on from any step.`);
+      this.measure(record.env);
+      return true;
+    } catch (err) {
+      if (!(err instanceof ReplayError)) console.warn(err);
+      this.session.notify('error', `${prefix} ${err.message}`);
+      return false;
+    }
+  }
+
+  /** The share link of the current episode (or replay). */
+  shareLink(pageUrl = globalThis.location?.href ?? '') {
+    return shareUrl(this.session.record(), pageUrl);
+  }
+
+  /** A keydown: true when the page used it (the caller then prevents the default). */
+  key(event) {
+    if (!this.ready || this.route.page !== 'game') return false;
+    const intent = keyIntent(this.session.envId, event);
+    if (!intent) return false;
+    if (intent.type === 'act') this.playByHand(intent.action);
+    else if (intent.type === 'reset') this.newEpisode();
+    else if (intent.type === 'replay') this.session.replayStep(intent.delta);
+    return true;
+  }
+
+  /** The visitor plays an action: an agent that is running pauses first. */
+  playByHand(action) {
+    this.runner.pause();
+    return this.session.act(action);
+  }
+
+  clickCell(x, y) {
+    this.runner.pause();
+    return this.session.clickCell(x, y);
+  }
+
+  newEpisode(seed) {
+    this.runner.pause();
+    return this.session.reset(seed);
+  }
+
+  setCode(text) {
+    this.code[this.session.envId] = text;
+    this.inform();
+  }
+
+  /** Compiles the editor's code in a worker and makes it the running agent. */
+  async runCode(code = this.code[this.session.envId]) {
+    this.runner.pause();
+    const agent = new WorkerAgent(code, this.createWorker ? { createWorker: this.createWorker } : {});
+    try {
+      await agent.load();
+    } catch (err) {
+      agent.terminate();
+      this.codeStatus = { kind: 'error', text: `Your code did not load: ${err.message}` };
+      this.inform();
+      return false;
+    }
+    this.runner.setCustomAgent(agent, 'your code');
+    this.codeStatus = { kind: 'info', text: 'Your agent is loaded: it runs in a Web Worker, one step at most 1 s.' };
+    this.inform();
+    this.runner.play();
+    return true;
+  }
+
+  /** Measures the built-in agents' mean return on seeds 1 … 100 (once per farm). */
+  async measure(envId) {
+    if (!envId || this.means[envId]) return;
+    this.means[envId] = 'measuring';
+    this.inform();
+    try {
+      const env = await this.makeEnv(envId);
+      const heuristic = await meanReturnSliced(env, createAgent('heuristic', envId), { seeds: MEASURE_SEEDS });
+      const random = await meanReturnSliced(env, createAgent('random', envId, { seed: 7 }), { seeds: MEASURE_SEEDS });
+      env.close();
+      this.means[envId] = { heuristic, random, seeds: MEASURE_SEEDS };
+    } catch (err) {
+      this.means[envId] = { error: err.message };
+    }
+    this.inform();
+  }
+}

@@ -1,0 +1,93 @@
+// labels.js — the words for every cell descriptor (views.js): the accessible label of each
+// board cell (also its tooltip), and a short state key the tests and the stylesheet use.
+const VALLEY_SOIL = ['Soil, empty', 'Soil, seeded (stage 1)', 'Crop growing (stage 2)', 'Crop mature (stage 3): harvest it'];
+const PRODUCT = { chicken: 'egg', cow: 'milk', sheep: 'wool' };
+export const VALLEY_MOODS = ['wary', 'neutral', 'friendly'];
+export const FIELD_STAGES = ['Seed', 'Sprout', 'Growing', 'Harvest-Ready'];
+export const HEALTH = ['Weak', 'Healthy', 'Thriving'];
+export const BACKWARDS_MOODS = ['Hostile', 'Neutral', 'Friendly'];
+
+const cap = (s) => s[0].toUpperCase() + s.slice(1);
+const plural = (n, word) => `${n} ${word}${n === 1 || word === 'milk' || word === 'wool' ? '' : 's'}`;
+
+function bonusText(d) {
+  if (d.bonus === undefined) return d.rewarded ? ', bonus paid' : '';
+  return `, bonus ${d.bonus}${d.rewarded ? ' (paid)' : ''}`;
+}
+
+/** The accessible label of a cell. */
+export function cellLabel(d) {
+  const base = baseLabel(d);
+  return d.seen === 'past' ? `${base} (last seen)` : base;
+}
+
+function baseLabel(d) {
+  switch (d.kind) {
+    case 'out': return 'Off the map';
+    case 'ground': return 'Ground';
+    case 'obstacle': return 'Obstacle (rock)';
+    case 'soil': return VALLEY_SOIL[d.stage];
+    case 'barn': return d.species ? `Barn of the ${d.species}` : 'Barn';
+    case 'animal': {
+      let fed = 'hungry or sated: not visible from here';
+      if (d.sated === true) fed = d.satedStepsLeft !== undefined ? `sated for ${d.satedStepsLeft} more steps` : 'sated';
+      if (d.sated === false) fed = 'hungry';
+      const pending = d.pending ? `, ${plural(d.pending, PRODUCT[d.species])} waiting` : '';
+      return `${cap(d.species)}, ${fed}${pending}`;
+    }
+    case 'villager': {
+      const who = d.index !== undefined ? `Villager ${d.index + 1}` : 'Villager';
+      const mood = d.mood === undefined ? 'mood not visible from here' : VALLEY_MOODS[d.mood];
+      const rel = d.relationship !== undefined ? ` (relationship ${d.relationship})` : '';
+      return `${who}, ${mood}${rel}`;
+    }
+    case 'market': return 'Market';
+    case 'cottage': return d.index !== undefined ? `Cottage of villager ${d.index + 1}` : 'Cottage';
+    case 'fence': return 'Fence';
+    case 'field': return `Field, ${FIELD_STAGES[d.stage]} (stage ${d.stage})${d.value !== undefined ? `, value ${d.value}` : ''}`;
+    case 'pen': return `Pen, animal ${HEALTH[d.health]}${bonusText(d)}`;
+    case 'house': return `House, villager ${BACKWARDS_MOODS[d.mood]}${bonusText(d)}`;
+    case 'unknown': return 'Not seen yet';
+    default: return d.kind;
+  }
+}
+
+/** A short key of a cell's state, e.g. "soil-2", "animal-cow-hungry-p1", "pen-2-paid". */
+export function stateKey(d) {
+  switch (d.kind) {
+    case 'soil': case 'field': return `${d.kind}-${d.stage}`;
+    case 'animal': return `animal-${d.species}-${d.sated === undefined ? 'unseen' : d.sated ? 'sated' : 'hungry'}${d.pending ? `-p${d.pending}` : ''}`;
+    case 'villager': return `villager-${d.mood === undefined ? 'unseen' : VALLEY_MOODS[d.mood]}`;
+    case 'barn': return `barn${d.species ? `-${d.species}` : ''}`;
+    case 'pen': return `pen-${HEALTH[d.health].toLowerCase()}${d.rewarded ? '-paid' : ''}`;
+    case 'house': return `house-${BACKWARDS_MOODS[d.mood].toLowerCase()}${d.rewarded ? '-paid' : ''}`;
+    default: return d.kind;
+  }
+}
+
+/** Sample descriptors for the legend: every tile kind and entity state of a farm. */
+export function legendSamples(envId) {
+  if (envId === 'ValleyFarm-v0') {
+    return [
+      { kind: 'ground' }, { kind: 'obstacle' },
+      ...[0, 1, 2, 3].map((stage) => ({ kind: 'soil', stage })),
+      { kind: 'barn' },
+      { kind: 'animal', species: 'chicken', sated: false },
+      { kind: 'animal', species: 'cow', sated: true },
+      { kind: 'animal', species: 'sheep', sated: false, pending: 1 },
+      { kind: 'animal', species: 'cow' },
+      ...[0, 1, 2].map((mood) => ({ kind: 'villager', mood })),
+      { kind: 'villager' },
+      { kind: 'cottage' }, { kind: 'market' }, { kind: 'out' }, { kind: 'unknown' },
+    ];
+  }
+  return [
+    { kind: 'ground' }, { kind: 'fence' },
+    ...[0, 1, 2, 3].map((stage) => ({ kind: 'field', stage })),
+    ...[0, 1, 2].map((health) => ({ kind: 'pen', health })),
+    { kind: 'pen', health: 2, bonus: 2, rewarded: true },
+    ...[0, 1, 2].map((mood) => ({ kind: 'house', mood })),
+    { kind: 'house', mood: 2, bonus: 4, rewarded: true },
+    { kind: 'out' }, { kind: 'unknown' },
+  ];
+}

@@ -1,0 +1,77 @@
+// workerAgent.js — an agent whose act() runs the visitor's code in a Web Worker. Every call
+// has a time limit; past it the worker is terminated (so an endless loop costs the page
+// nothing) and the call fails with a message saying so. Errors thrown by the code come back
+// as failed calls with the code's own message.
+export const ACT_TIME_LIMIT_MS = 1000;
+export const LOAD_TIME_LIMIT_MS = 3000;
+
+const defaultWorker = () => new Worker(new URL('../worker/agentWorker.js', import.meta.url), { type: 'module' });
+
+export class WorkerAgent {
+  constructor(code, { createWorker = defaultWorker, timeLimitMs = ACT_TIME_LIMIT_MS } = {}) {
+    this.code = code;
+    this.createWorker = createWorker;
+    this.timeLimitMs = timeLimitMs;
+    this.worker = null;
+    this.pending = new Map(); // id -> { resolve, reject, timer }
+    this.nextId = 1;
+    this.dead = null; // why the worker was stopped
+  }
+
+  /** Starts the worker and compiles the code; rejects with the compile error. */
+  async load() {
+    this.worker = this.createWorker();
+    this.worker.onmessage = (e) => this.#answer(e.data);
+    this.worker.onerror = (e) => {
+      e.preventDefault?.();
+      this.#failAll(`the worker failed: ${e.message ?? 'unknown error'}`);
+    };
+    await this.#call({ type: 'load', code: this.code }, LOAD_TIME_LIMIT_MS, 'load');
+  }
+
+  reset() {
+    return this.#call({ type: 'reset' }, this.timeLimitMs, 'reset');
+  }
+
+  async act(observation, info) {
+    const reply = await this.#call({ type: 'act', observation, info }, this.timeLimitMs, 'act');
+    return reply.action;
+  }
+
+  terminate(reason = 'stopped') {
+    this.dead ??= reason;
+    this.worker?.terminate();
+    this.worker = null;
+    this.#failAll(reason);
+  }
+
+  #call(msg, limit, phase) {
+    if (this.dead || !this.worker) return Promise.reject(new Error(`the agent is ${this.dead ?? 'not loaded'}; press Run code to start it again`));
+    const id = msg.type === 'load' ? 0 : this.nextId++;
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.terminate(`stopped after ${phase}() ran for more than ${limit / 1000} s (an endless loop?)`);
+      }, limit);
+      this.pending.set(id, { resolve, reject, timer });
+      this.worker.postMessage({ ...msg, id });
+    });
+  }
+
+  #answer(reply) {
+    const id = reply.type === 'loaded' || reply.phase === 'load' ? 0 : reply.id;
+    const p = this.pending.get(id);
+    if (!p) return;
+    this.pending.delete(id);
+    clearTimeout(p.timer);
+    if (reply.type === 'error') p.reject(new Error(reply.phase === 'load' ? reply.message : `${reply.phase}() failed: ${reply.message}`));
+    else p.resolve(reply);
+  }
+
+  #failAll(reason) {
+    for (const p of this.pending.values()) {
+      clearTimeout(p.timer);
+      p.reject(new Error(reason));
+    }
+    this.pending.clear();
+  }
+}
