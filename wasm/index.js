@@ -320,15 +320,18 @@ class FarmEnv {
   }
 }
 
-const slice = (i32, from, length) => {
-  const out = new Array(length);
-  for (let i = 0; i < length; i++) out[i] = i32[from + i];
-  return out;
-};
+// 25 cells as a plain array. Written out as a literal because V8 builds an array literal
+// about twice as fast as it fills a new Array(25): this runs on every single-env step.
+// prettier-ignore
+const cells25 = (a, o) => [
+  a[o], a[o + 1], a[o + 2], a[o + 3], a[o + 4], a[o + 5], a[o + 6], a[o + 7], a[o + 8],
+  a[o + 9], a[o + 10], a[o + 11], a[o + 12], a[o + 13], a[o + 14], a[o + 15], a[o + 16],
+  a[o + 17], a[o + 18], a[o + 19], a[o + 20], a[o + 21], a[o + 22], a[o + 23], a[o + 24],
+];
 
 function valleyObservation(i32, o) {
   return {
-    view: slice(i32, o, 25),
+    view: cells25(i32, o),
     center: i32[o + 25],
     inventory: {
       seeds: i32[o + 26],
@@ -346,8 +349,8 @@ function valleyObservation(i32, o) {
 
 function backwardsObservation(i32, o) {
   return {
-    terrain: slice(i32, o, 25),
-    status: slice(i32, o + 25, 25),
+    terrain: cells25(i32, o),
+    status: cells25(i32, o + 25),
     x: i32[o + 50],
     y: i32[o + 51],
     facing: i32[o + 52],

@@ -340,10 +340,18 @@ vf_step_result vfb_step(vf_backwards *b, int action) {
      * entity's position with the care target. Arithmetic, not branches: stages are random,
      * and a branch per entity would mispredict. `done` keeps a harvested crop's tile (now
      * GROUND, status 0) at 0. The cared-for animal is back at Weak, so not Thriving. */
+    /* positions first, updates second: a store through a uint8_t pointer may alias the
+     * entity records, so interleaving them would reload every record after each store */
+    uint8_t *crop_status[VF_BW_CROPS];
+    unsigned crop_live[VF_BW_CROPS];
     for (int i = 0; i < VF_BW_CROPS; i++) {
         const vf_bw_entity *c = &b->crops[i];
-        uint8_t *s = &STATUS(b, c->x, c->y);
-        *s = (uint8_t)(*s + ((*s < HARVEST_READY) & !c->done));
+        crop_status[i] = &STATUS(b, c->x, c->y);
+        crop_live[i] = !c->done;
+    }
+    for (int i = 0; i < VF_BW_CROPS; i++) {
+        uint8_t *s = crop_status[i];
+        *s = (uint8_t)(*s + ((*s < HARVEST_READY) & crop_live[i]));
     }
     unsigned thrived = 0; /* bit i: animal i reached Thriving in this tick */
     for (int i = 0; i < VF_BW_ANIMALS; i++) {
@@ -409,13 +417,17 @@ vf_step_result vfb_step(vf_backwards *b, int action) {
 
 /* ---- observation and legal actions --------------------------------------------------- */
 
-void vfb_observe(const vf_backwards *b, int32_t *obs) {
+/* `restrict`: obs never overlaps the state, so the compiler may keep the grid pointers in
+ * registers instead of reloading them after every int32 store (uint8_t aliases anything). */
+void vfb_observe(const vf_backwards *restrict b, int32_t *restrict obs) {
     /* padded-grid row/column of the view's north-west cell */
     const int top = b->agent.y + VF_BORDER - VIEW_R, left = b->agent.x + VF_BORDER - VIEW_R;
+    const uint8_t *tiles = &b->tiles[top][left], *status = &b->status[top][left];
+    enum { PITCH = VF_BW_W + 2 * VF_BORDER };
     for (int r = 0; r < VIEW_N; r++) {
         for (int c = 0; c < VIEW_N; c++) {
-            obs[VF_BO_TERRAIN + r * VIEW_N + c] = b->tiles[top + r][left + c];
-            obs[VF_BO_STATUS + r * VIEW_N + c] = b->status[top + r][left + c];
+            obs[VF_BO_TERRAIN + r * VIEW_N + c] = tiles[r * PITCH + c];
+            obs[VF_BO_STATUS + r * VIEW_N + c] = status[r * PITCH + c];
         }
     }
     obs[VF_BO_X] = b->agent.x;

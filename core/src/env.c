@@ -58,15 +58,24 @@ void vf_observe(const vf_env *env, int32_t *obs) {
         vfb_observe(&env->u.backwards, obs);
 }
 
+/* The hot path: one branch on the kind, the range and end checks, the rules, the
+ * observation. Kept free of calls that re-derive per-kind constants. */
 vf_step_result vf_step(vf_env *env, int action, int32_t *obs) {
-    vf_step_result r = {0.0, vf_terminated(env), false};
-    if (action < 0 || action >= vf_num_actions(env->kind) || r.terminated) return r;
+    vf_step_result r = {0.0, true, false};
     if (env->kind == VF_VALLEY) {
-        r = vfv_step(&env->u.valley, action);
-        if (obs) vfv_observe(&env->u.valley, obs);
+        vf_valley *v = &env->u.valley;
+        if (v->step >= VF_VALLEY_HORIZON) return r;
+        r.terminated = false;
+        if ((unsigned)action >= VF_VALLEY_ACTIONS) return r;
+        r = vfv_step(v, action);
+        if (obs) vfv_observe(v, obs);
     } else {
-        r = vfb_step(&env->u.backwards, action);
-        if (obs) vfb_observe(&env->u.backwards, obs);
+        vf_backwards *b = &env->u.backwards;
+        if (vf_terminated(env)) return r;
+        r.terminated = false;
+        if ((unsigned)action >= VF_BW_ACTIONS) return r;
+        r = vfb_step(b, action);
+        if (obs) vfb_observe(b, obs);
     }
     return r;
 }
@@ -206,16 +215,22 @@ void vf_batch_reset(vf_env *envs, int n, int kind, uint64_t seed, int32_t *obs) 
     for (int i = 0; i < n; i++) vf_reset(&envs[i], kind, seed + (uint64_t)i, obs ? obs + (size_t)i * size : NULL);
 }
 
+/* One env of a batch: step, and reset at once if the episode ended (the seed rule is in
+ * valley_farm.h). Returns the step's result. */
+static inline vf_step_result batch_step_one(vf_env *e, int action, int32_t *obs, int n) {
+    vf_step_result r = vf_step(e, action, obs);
+    if (r.terminated) vf_reset(e, e->kind, e->seed + (uint64_t)n, obs);
+    return r;
+}
+
 void vf_batch_step(vf_env *envs, int n, const int32_t *actions, int32_t *obs,
                    double *rewards, uint8_t *terminated) {
     for (int i = 0; i < n; i++) {
         vf_env *e = &envs[i];
-        int size = vf_obs_size(e->kind);
-        int32_t *o = obs ? obs + (size_t)i * size : NULL;
+        int size = e->kind == VF_VALLEY ? VF_VALLEY_OBS_SIZE : VF_BW_OBS_SIZE;
         int a = actions[i];
         if (a < 0 || a >= vf_num_actions(e->kind)) a = e->kind == VF_VALLEY ? VF_VA_WAIT : VF_BA_WAIT;
-        vf_step_result r = vf_step(e, a, o);
-        if (r.terminated) vf_reset(e, e->kind, e->seed + (uint64_t)n, o);
+        vf_step_result r = batch_step_one(e, a, obs ? obs + (size_t)i * size : NULL, n);
         if (rewards) rewards[i] = r.reward;
         if (terminated) terminated[i] = r.terminated;
     }
@@ -228,11 +243,10 @@ double vf_batch_run_random(vf_env *envs, int n, int64_t steps, uint64_t action_s
     for (int64_t s = 0; s < steps; s++) {
         for (int i = 0; i < n; i++) {
             vf_env *e = &envs[i];
-            int size = vf_obs_size(e->kind);
-            int32_t *o = obs ? obs + (size_t)i * size : NULL;
-            vf_step_result r = vf_step(e, (int)vf_rng_below(&rng, (uint32_t)vf_num_actions(e->kind)), o);
-            total += r.reward;
-            if (r.terminated) vf_reset(e, e->kind, e->seed + (uint64_t)n, o);
+            bool valley = e->kind == VF_VALLEY;
+            int size = valley ? VF_VALLEY_OBS_SIZE : VF_BW_OBS_SIZE;
+            int a = (int)vf_rng_below(&rng, valley ? VF_VALLEY_ACTIONS : VF_BW_ACTIONS);
+            total += batch_step_one(e, a, obs ? obs + (size_t)i * size : NULL, n).reward;
         }
     }
     return total;

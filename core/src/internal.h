@@ -95,7 +95,7 @@ uint64_t vfs_fnv1a64(const uint8_t *p, size_t n);
 extern const char *const vfv_action_names[VF_VALLEY_ACTIONS];
 void vfv_reset(vf_valley *v, uint64_t seed);
 vf_step_result vfv_step(vf_valley *v, int action); /* action already in range */
-void vfv_observe(const vf_valley *v, int32_t *obs);
+void vfv_observe(const vf_valley *restrict v, int32_t *restrict obs);
 void vfv_legal_actions(const vf_valley *v, uint8_t *mask);
 void vfv_render(const vf_valley *v, vft_text *t);
 void vfv_json(const vf_valley *v, vft_text *t);
@@ -109,7 +109,7 @@ bool vfv_load(vf_valley *v, vfs_reader *r);
 extern const char *const vfb_action_names[VF_BW_ACTIONS];
 void vfb_reset(vf_backwards *b, uint64_t seed);
 vf_step_result vfb_step(vf_backwards *b, int action);
-void vfb_observe(const vf_backwards *b, int32_t *obs);
+void vfb_observe(const vf_backwards *restrict b, int32_t *restrict obs);
 void vfb_legal_actions(const vf_backwards *b, uint8_t *mask);
 void vfb_render(const vf_backwards *b, vft_text *t);
 void vfb_json(const vf_backwards *b, vft_text *t);

@@ -421,12 +421,14 @@ static int center_value(const vf_valley *v) {
     return 0;
 }
 
-void vfv_observe(const vf_valley *v, int32_t *obs) {
+/* `restrict`: obs never overlaps the state. Without it the compiler must assume that
+ * each int32 store may change the map bytes (uint8_t may alias anything) and reloads
+ * them after every store; with it the copy becomes a few wide moves. */
+void vfv_observe(const vf_valley *restrict v, int32_t *restrict obs) {
     /* padded row y + VF_BORDER is the agent's, so the view's rows start at padded row y */
-    for (int dy = 0; dy < 5; dy++) {
-        const uint8_t *row = &v->tiles[v->agent.y + dy][v->agent.x];
-        for (int dx = 0; dx < 5; dx++) obs[VF_VO_VIEW + 5 * dy + dx] = row[dx];
-    }
+    const uint8_t *top = &v->tiles[v->agent.y][v->agent.x];
+    for (int dy = 0; dy < 5; dy++)
+        for (int dx = 0; dx < 5; dx++) obs[VF_VO_VIEW + 5 * dy + dx] = top[dy * (W + 2 * VF_BORDER) + dx];
     obs[VF_VO_CENTER] = center_value(v);
     for (int i = 0; i < VF_ITEM_COUNT; i++) obs[VF_VO_INVENTORY + i] = v->inventory[i];
     for (int i = 0; i < VF_VALLEY_VILLAGERS; i++) /* nearest multiple of 5, halves up */
