@@ -4,14 +4,15 @@
 import { statSync } from 'node:fs';
 import { emccEnv, ensureEmscripten, ensureNativeTools, root, run, say } from './setup.mjs';
 
-export function buildWasm() {
+/** Builds the module; `stdio` routes the tools' output (the default shows it). */
+export function buildWasm({ stdio = 'inherit' } = {}) {
   ensureNativeTools();
   ensureEmscripten();
   say('Building the WebAssembly engine (wasm/valley_farm.wasm)');
   run('emcmake', ['cmake', '-S', '.', '-B', 'build-wasm', '-DCMAKE_BUILD_TYPE=Release'], { env: emccEnv, stdio: ['ignore', 'ignore', 'inherit'] });
-  run('cmake', ['--build', 'build-wasm', '-j2'], { env: emccEnv });
+  run('cmake', ['--build', 'build-wasm', '-j2'], { env: emccEnv, stdio });
   const { size } = statSync(`${root}wasm/valley_farm.wasm`);
-  console.log(`wasm/valley_farm.wasm: ${size} bytes (${(size / 1024).toFixed(1)} KiB)`);
+  say(`wasm/valley_farm.wasm: ${size} bytes (${(size / 1024).toFixed(1)} KiB)`);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

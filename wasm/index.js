@@ -436,9 +436,10 @@ class FarmVecEnv {
     if (!(actions instanceof Int32Array || Array.isArray(actions))) throw new TypeError(`valley-farm: ${allowed}, got ${describe(actions)}`);
     if (actions.length !== n) throw new RangeError(`valley-farm: ${actions.length} actions for ${n} envs; ${allowed}`);
     const max = this.#spec.actions.length;
+    const typed = actions instanceof Int32Array; // integers already: one unsigned compare each
     for (let i = 0; i < n; i++) {
       const a = actions[i];
-      if (!Number.isInteger(a) || a < 0 || a >= max) {
+      if (typed ? a >>> 0 >= max : !Number.isInteger(a) || a < 0 || a >= max) {
         const Err = typeof a === 'number' ? RangeError : TypeError;
         throw new Err(`valley-farm: actions[${i}] is ${describe(a)}; ${allowed}`);
       }

@@ -16,13 +16,14 @@ export const root = fileURLToPath(new URL('..', import.meta.url));
 /** Environment for running Emscripten: Debian's emcc needs Node's global module path. */
 export const emccEnv = { ...process.env, NODE_PATH: [process.env.NODE_PATH, '/usr/share/nodejs'].filter(Boolean).join(':') };
 
+// Progress goes to stderr, so that a command's real output (bench --json) stays clean.
 export function say(message) {
-  console.log(`\n[valley-farm] ${message}`);
+  console.error(`\n[valley-farm] ${message}`);
 }
 
 /** Runs a command in the repository, echoing it; throws if it fails. */
 export function run(cmd, args, options = {}) {
-  console.log(`$ ${cmd} ${args.join(' ')}`);
+  console.error(`$ ${cmd} ${args.join(' ')}`);
   const r = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', ...options });
   if (r.error) throw r.error;
   if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed with exit code ${r.status}`);

@@ -8,6 +8,7 @@
 // Random actions, automatic resets, every observation written. Each measurement is
 // repeated (median and min–max reported). `--json` prints one JSON object per line
 // instead of the table; `--quick` runs shorter measurements (for a smoke run).
+// (`npm run -s bench -- --json` keeps npm's own banner out of stdout too.)
 // This is a benchmark, not a test: nothing here passes or fails on speed.
 import { execFileSync } from 'node:child_process';
 import { cpus } from 'node:os';
@@ -23,17 +24,19 @@ const JS_STEPS = quick ? 300_000 : 3_000_000; // per repeat for the JS API paths
 
 const log = (...a) => (json ? console.error(...a) : console.log(...a));
 
+// Builds what is measured; their output goes to stderr, so stdout is only the results.
 function buildAll() {
   const quiet = { stdio: ['ignore', 'ignore', 'inherit'] };
   ensureNativeTools();
   run('cmake', ['-S', '.', '-B', 'build', '-DCMAKE_C_COMPILER=gcc', '-DCMAKE_BUILD_TYPE=Release'], quiet);
   run('cmake', ['--build', 'build', '-j2', '--target', 'valley-farm-bench'], quiet);
-  buildWasm();
+  buildWasm({ stdio: ['ignore', 2, 2] });
 }
 
 function summarize(rates) {
   const sorted = [...rates].sort((a, b) => a - b);
-  return { stepsPerSec: sorted[sorted.length >> 1], min: sorted[0], max: sorted.at(-1), repeats: sorted.length };
+  const round = Math.round;
+  return { stepsPerSec: round(sorted[sorted.length >> 1]), min: round(sorted[0]), max: round(sorted.at(-1)), repeats: sorted.length };
 }
 
 function measure(fn, steps) {
@@ -47,14 +50,16 @@ function measure(fn, steps) {
   return summarize(rates);
 }
 
-// xorshift32: cheap random actions in JS, so the bench measures the env, not Math.random
+// xorshift32 with a multiply-shift to [0, n) (as the engine's generator does; a `%` would
+// cost an integer division per action): cheap random actions in JS, so the bench measures
+// the env rather than the action source
 function makeRandom(seed) {
   let s = seed >>> 0 || 1;
   return (n) => {
     s ^= s << 13;
     s ^= s >>> 17;
     s ^= s << 5;
-    return (s >>> 0) % n;
+    return Math.floor((s >>> 0) * n * 2.3283064365386963e-10); // * 2^-32
   };
 }
 
