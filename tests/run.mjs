@@ -3,7 +3,8 @@
 //   1. native engine, gcc, optimised            ctest   (tests/c)
 //   2. native engine, clang, ASan + UBSan       ctest   (tests/c)
 //   3. WebAssembly build, then the page build (Vite, into dist/)
-//   4. Vitest: JS API in Node, page components, end to end in Chromium (tests/js, web, browser)
+//   4. the type declarations (wasm/index.d.ts) checked against tests/types/usage.ts by tsc
+//   5. Vitest: JS API in Node, page components, end to end in Chromium (tests/js, web, browser)
 // Only Node built-ins until setup has installed node_modules.
 import { ensureChromium, ensureNodeModules, ensureNativeTools, root, run, say } from '../wasm/setup.mjs';
 import { buildWasm } from '../wasm/build.mjs';
@@ -30,6 +31,9 @@ try {
   buildWasm();
   const { buildSite } = await import('../web/build.mjs');
   await buildSite();
+
+  say('Type declarations (tsc -p tests/types)');
+  run('npx', ['tsc', '-p', 'tests/types']);
 
   say('JS API, page and browser tests (Vitest)');
   run('npx', ['vitest', 'run', '--config', 'tests/vitest.config.js'], { env: { ...process.env, CHROMIUM_PATH: chromium } });

@@ -98,6 +98,13 @@ class Engine {
     this.u32 = new Uint32Array(this.buffer);
   }
 
+  /** Frees an object's block and forgets its collection hook; returns the null pointer. */
+  release(owner, ptr) {
+    this.registry.unregister(owner);
+    this.x.free(ptr);
+    return 0;
+  }
+
   alloc(bytes) {
     const ptr = this.x.malloc(bytes);
     if (!ptr) throw new RangeError(`valley-farm: out of WebAssembly memory allocating ${bytes} bytes`);
@@ -292,9 +299,7 @@ class FarmEnv {
   /** Frees the engine memory; every later call throws. */
   close() {
     this.#open();
-    this.#engine.registry.unregister(this);
-    this.#engine.x.free(this.#ptr);
-    this.#ptr = 0;
+    this.#ptr = this.#engine.release(this, this.#ptr);
   }
 
   #open() {
@@ -453,9 +458,7 @@ class FarmVecEnv {
   /** Frees the engine memory; every later call throws. */
   close() {
     this.#open();
-    this.#engine.registry.unregister(this);
-    this.#engine.x.free(this.#ptr);
-    this.#ptr = 0;
+    this.#ptr = this.#engine.release(this, this.#ptr);
   }
 
   #open() {

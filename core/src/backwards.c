@@ -513,34 +513,11 @@ void vfb_render(const vf_backwards *b, vft_text *t) {
 /* The api.md shape. A harvested crop's tile is GROUND with status 0, so its stage is no
  * longer stored; it was harvested at Harvest-Ready, and that is the stage reported. */
 void vfb_json(const vf_backwards *b, vft_text *t) {
-    vft_char(t, '{');
-    vft_key(t, "width", true);
-    vft_int(t, W);
-    vft_key(t, "height", false);
-    vft_int(t, H);
-    vft_key(t, "step", false);
-    vft_int(t, b->step);
-    vft_key(t, "agent", false);
-    vft_char(t, '{');
-    vft_key(t, "x", true);
-    vft_int(t, b->agent.x);
-    vft_key(t, "y", false);
-    vft_int(t, b->agent.y);
+    vft_json_state_begin(t, W, H, b->step, b->agent.x, b->agent.y);
     vft_key(t, "facing", false);
     vft_int(t, b->facing);
     vft_char(t, '}');
-    vft_key(t, "tiles", false);
-    vft_char(t, '[');
-    for (int y = 0; y < H; y++) {
-        if (y) vft_char(t, ',');
-        vft_char(t, '[');
-        for (int x = 0; x < W; x++) {
-            if (x) vft_char(t, ',');
-            vft_int(t, TILE(b, x, y));
-        }
-        vft_char(t, ']');
-    }
-    vft_char(t, ']');
+    vft_json_grid(t, "tiles", &TILE(b, 0, 0), W, H, W + 2 * VF_BORDER);
     for (int k = 0; k < KINDS; k++) {
         const struct entity_kind *kd = &kinds[k];
         const vf_bw_entity *e = clist_of(b, k);

@@ -58,6 +58,12 @@ void vft_fixed(vft_text *t, int64_t v, int decimals);
 /* A JSON key: `"name":` preceded by a comma unless it is the first of its object. */
 void vft_key(vft_text *t, const char *name, bool first);
 void vft_bool(vft_text *t, bool b);
+/* What both farms' state JSON starts with: `{"width":..,"height":..,"step":..,"agent":{"x":..,
+ * "y":..` — the agent object is left open for the caller's extra fields and closing brace. */
+void vft_json_state_begin(vft_text *t, int width, int height, int step, int x, int y);
+/* `,"key":[[..],..]`: a width x height grid of small integers whose rows are `pitch` apart. */
+void vft_json_grid(vft_text *t, const char *key, const uint8_t *cells, int width, int height,
+                   int pitch);
 
 /* ---- snapshot.c -------------------------------------------------------------------- */
 

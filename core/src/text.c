@@ -61,3 +61,34 @@ void vft_key(vft_text *t, const char *name, bool first) {
 void vft_bool(vft_text *t, bool b) {
     vft_str(t, b ? "true" : "false");
 }
+
+void vft_json_state_begin(vft_text *t, int width, int height, int step, int x, int y) {
+    vft_char(t, '{');
+    vft_key(t, "width", true);
+    vft_int(t, width);
+    vft_key(t, "height", false);
+    vft_int(t, height);
+    vft_key(t, "step", false);
+    vft_int(t, step);
+    vft_key(t, "agent", false);
+    vft_char(t, '{');
+    vft_key(t, "x", true);
+    vft_int(t, x);
+    vft_key(t, "y", false);
+    vft_int(t, y);
+}
+
+void vft_json_grid(vft_text *t, const char *key, const uint8_t *cells, int width, int height,
+                   int pitch) {
+    vft_key(t, key, false);
+    vft_char(t, '[');
+    for (int y = 0; y < height; y++) {
+        vft_str(t, y ? ",[" : "[");
+        for (int x = 0; x < width; x++) {
+            if (x) vft_char(t, ',');
+            vft_int(t, cells[y * pitch + x]);
+        }
+        vft_char(t, ']');
+    }
+    vft_char(t, ']');
+}

@@ -487,29 +487,9 @@ static void json_xy(vft_text *t, int x, int y) {
 }
 
 void vfv_json(const vf_valley *v, vft_text *t) {
-    vft_char(t, '{');
-    vft_key(t, "width", true);
-    vft_int(t, W);
-    vft_key(t, "height", false);
-    vft_int(t, H);
-    vft_key(t, "step", false);
-    vft_int(t, v->step);
-    vft_key(t, "agent", false);
-    vft_char(t, '{');
-    json_xy(t, v->agent.x, v->agent.y);
+    vft_json_state_begin(t, W, H, v->step, v->agent.x, v->agent.y);
     vft_char(t, '}');
-
-    vft_key(t, "tiles", false);
-    vft_char(t, '[');
-    for (int y = 0; y < H; y++) {
-        vft_str(t, y ? ",[" : "[");
-        for (int x = 0; x < W; x++) {
-            if (x) vft_char(t, ',');
-            vft_int(t, TILE(v, x, y));
-        }
-        vft_char(t, ']');
-    }
-    vft_char(t, ']');
+    vft_json_grid(t, "tiles", &TILE(v, 0, 0), W, H, W + 2 * VF_BORDER);
 
     vft_key(t, "inventory", false);
     vft_char(t, '{');

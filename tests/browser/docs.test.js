@@ -5,8 +5,8 @@
 // and — once the #/embed route is wired — the embed view plays.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, it, expect, beforeAll, afterAll, afterEach } from 'vitest';
-import { ensureBuilt, serve, launch, root } from './page.js';
+import { describe, it, expect } from 'vitest';
+import { browserSuite, root } from './page.js';
 
 // The docs pages (web/src/docs/index.jsx PAGES) and their section ids.
 const PAGES = ['', 'valley', 'backwards', 'api', 'tutorial', 'embed'];
@@ -15,35 +15,17 @@ const routerSources = ['web/src/main.jsx', 'web/src/components/App.jsx', 'web/sr
   .join('\n');
 const embedWired = /docs\/Embed\.jsx/.test(routerSources);
 
-let server;
-let browser;
-const opened = [];
-
-beforeAll(async () => {
-  await ensureBuilt();
-  server = await serve();
-  browser = await launch();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
-afterEach(async () => {
-  for (const p of opened.splice(0)) {
-    expect(p.errors, 'console errors').toEqual([]);
-    await p.context().close();
-  }
-});
+const suite = browserSuite();
 
 /** A page at `#/docs<path>`, recording console and page errors. */
 async function docs(path = '', { width = 1200, height = 900 } = {}) {
-  const context = await browser.newContext({ viewport: { width, height } });
+  const context = await suite.browser.newContext({ viewport: { width, height } });
   const page = await context.newPage();
   page.errors = [];
   page.on('console', (m) => m.type() === 'error' && page.errors.push(`console: ${m.text()}`));
   page.on('pageerror', (e) => page.errors.push(`page: ${e.message}`));
-  opened.push(page);
-  await page.goto(`${server.url}#/docs${path}`);
+  suite.opened.push(page);
+  await page.goto(`${suite.server.url}#/docs${path}`);
   await page.waitForSelector('.docs-page');
   return page;
 }
@@ -56,7 +38,7 @@ describe('docs pages', () => {
   it('every page opens without a console error, widgets and code boxes included', async () => {
     const page = await docs('');
     for (const slug of PAGES) {
-      await page.goto(`${server.url}#/docs${slug ? `/${slug}` : ''}`);
+      await page.goto(`${suite.server.url}#/docs${slug ? `/${slug}` : ''}`);
       await page.waitForSelector(`.docs-page[data-page="${slug || 'home'}"]`);
       await widgetsReady(page);
       expect(await page.locator('.docs-error').count(), slug).toBe(0);
@@ -136,7 +118,7 @@ describe('link checker', () => {
       const hash = queue.shift();
       if (seen.has(hash)) continue;
       seen.add(hash);
-      await page.goto(`${server.url}${hash}`);
+      await page.goto(`${suite.server.url}${hash}`);
       if (hash === '#/' || hash === '#') {
         await page.waitForSelector('.board');
         continue;
@@ -158,12 +140,12 @@ describe('link checker', () => {
         if (href.startsWith('#/docs') || href === '#/') queue.push(href);
         else if (href.startsWith('#')) bad.push(`${hash} -> ${href} (a bare anchor would leave the docs)`);
         else if (!/^(https?:|mailto:)/.test(href)) {
-          const res = await page.request.get(new URL(href, server.url).href);
+          const res = await page.request.get(new URL(href, suite.server.url).href);
           if (!res.ok()) bad.push(`${hash} -> ${href} (HTTP ${res.status()})`);
         }
       }
       for (const src of state.frames) {
-        const res = await page.request.get(new URL(src, server.url).href);
+        const res = await page.request.get(new URL(src, suite.server.url).href);
         if (!res.ok()) bad.push(`${hash} -> iframe ${src} (HTTP ${res.status()})`);
       }
     }
@@ -175,7 +157,7 @@ describe('link checker', () => {
 describe('embed', () => {
   it.skipIf(!embedWired)('index.html#/embed?… shows a live farm with no page chrome, and plays', async () => {
     const page = await docs('');
-    await page.goto(`${server.url}index.html#/embed?env=ValleyFarm-v0&seed=7&view=world&controls=1`);
+    await page.goto(`${suite.server.url}index.html#/embed?env=ValleyFarm-v0&seed=7&view=world&controls=1`);
     await page.waitForSelector('.vf-embed .board');
     expect(await page.locator('.docs-nav, .foot').count()).toBe(0);
     expect(await page.locator('[data-stat="stepsLeft"]').textContent()).toBe('50');

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, preview } from 'vite';
 import { chromium } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 
 export const root = fileURLToPath(new URL('../..', import.meta.url));
 export const artifacts = join(root, 'tests/artifacts');
@@ -60,4 +61,29 @@ export async function openPage(browser, url, { width = 1200, height = 900 } = {}
 export function screenshotPath(name) {
   mkdirSync(artifacts, { recursive: true });
   return join(artifacts, name);
+}
+
+/**
+ * Registers a browser suite's hooks: build, serve and launch once; after each test, fail on
+ * any console error of the pages it opened (push them to `opened`), then close them.
+ * Returns { server, browser, opened }, filled in once the suite starts.
+ */
+export function browserSuite() {
+  const suite = { server: null, browser: null, opened: [] };
+  beforeAll(async () => {
+    await ensureBuilt();
+    suite.server = await serve();
+    suite.browser = await launch();
+  });
+  afterAll(async () => {
+    await suite.browser?.close();
+    await suite.server?.close();
+  });
+  afterEach(async () => {
+    for (const p of suite.opened.splice(0)) {
+      expect(p.errors, 'console errors').toEqual([]);
+      await p.context().close();
+    }
+  });
+  return suite;
 }

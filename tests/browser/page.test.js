@@ -2,32 +2,14 @@
 // farms by keyboard and by click, runs the heuristic agent and code from the editor, imports
 // a replay, opens a share link and a broken one — and fails on any console error. Saves a
 // screenshot of each farm (and a phone-width one) to tests/artifacts/.
-import { describe, it, expect, beforeAll, afterAll, afterEach } from 'vitest';
-import { ensureBuilt, serve, launch, openPage, screenshotPath } from './page.js';
+import { describe, it, expect } from 'vitest';
+import { browserSuite, openPage, screenshotPath } from './page.js';
 
-let server;
-let browser;
-const pages = [];
-
-beforeAll(async () => {
-  await ensureBuilt();
-  server = await serve();
-  browser = await launch();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
-afterEach(async () => {
-  for (const p of pages.splice(0)) {
-    expect(p.errors, 'console errors').toEqual([]);
-    await p.context().close();
-  }
-});
+const suite = browserSuite();
 
 async function open(hash = '', size) {
-  const page = await openPage(browser, server.url + hash, size);
-  pages.push(page);
+  const page = await openPage(suite.browser, suite.server.url + hash, size);
+  suite.opened.push(page);
   return page;
 }
 const stat = (page, name) => page.locator(`[data-stat="${name}"]`).textContent();
@@ -202,11 +184,11 @@ describe('record and replay', () => {
 
 describe('embedding', () => {
   it('a parent page drives the game in an iframe through postMessage', async () => {
-    const context = await browser.newContext();
+    const context = await suite.browser.newContext();
     const parent = await context.newPage();
     parent.errors = [];
     parent.on('pageerror', (err) => parent.errors.push(err.message));
-    pages.push(parent);
+    suite.opened.push(parent);
     await parent.setContent('<!doctype html><title>embedding page</title><body></body>');
     const replies = await parent.evaluate(
       (src) =>
@@ -227,7 +209,7 @@ describe('embedding', () => {
           document.body.append(frame);
           setTimeout(() => reject(new Error(`no replies: ${JSON.stringify(got)}`)), 20000);
         }),
-      server.url,
+      suite.server.url,
     );
     expect(replies[0]).toMatchObject({ event: 'ready', envIds: ['ValleyFarm-v0', 'BackwardsValleyFarm-v0'] });
     expect(replies.find((r) => r.id === 1)).toMatchObject({ ok: true, result: { info: { seed: 5, step: 0 } } });

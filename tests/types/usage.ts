@@ -1,0 +1,41 @@
+// Type-checked by `tsc -p tests/types` in npm test: the declarations in wasm/index.d.ts
+// must accept the API as api.md documents it, and reject misuse (the @ts-expect-error
+// lines fail the check if the declarations ever stop rejecting them).
+import { envIds, envSpecs, make, makeVec, type BackwardsState, type ValleyObservation } from 'valley-farm';
+
+const id: 'ValleyFarm-v0' = envIds[0];
+const valley = await make(id);
+const { observation, info } = valley.reset({ seed: 42 });
+const seeds: number = observation.inventory.seeds;
+const seed: number | bigint = info.seed;
+const step = valley.step(4);
+const legal: boolean = step.info.actionWasLegal;
+const truncated: false = step.truncated;
+const firstVillager: number = valley.state().villagers[0].relationship;
+const mask: Uint8Array = valley.legalActions();
+const bytes: Uint8Array = valley.snapshot();
+valley.restore(bytes);
+const text: string = valley.render();
+valley.reset();
+valley.reset({ seed: 2n ** 63n });
+valley.close();
+
+const backwards = await make('BackwardsValleyFarm-v0');
+const facing: number = backwards.reset().observation.facing;
+const meters: BackwardsState['meters'] = backwards.state().meters;
+
+const vec = await makeVec('BackwardsValleyFarm-v0', 64);
+const obs: Int32Array = vec.reset(7).observations;
+const result = vec.step(new Int32Array(64));
+const rewards: Float64Array = result.rewards;
+vec.step([0, 1, 2]);
+const size: number = vec.obsSize + envSpecs['ValleyFarm-v0'].layout[0].offset;
+
+// @ts-expect-error: not an env id
+await make('CartPole-v1');
+// @ts-expect-error: a valley observation has no farmValue
+const nope: number = (observation as ValleyObservation).farmValue;
+// @ts-expect-error: seeds are numbers or BigInts
+valley.reset({ seed: '42' });
+
+export { seeds, seed, legal, truncated, firstVillager, mask, text, facing, meters, obs, rewards, size, nope };
