@@ -12,10 +12,17 @@ import { installMessages } from './model/messages.js';
 import './style.css';
 
 const root = document.getElementById('app');
+root.textContent = ''; // the static "Loading…" placeholder of index.html
 const embedQuery = (hash) => new URLSearchParams(hash.includes('?') ? hash.slice(hash.indexOf('?') + 1) : '');
+const isEmbed = (hash) => hash.startsWith('#/embed');
+const startHash = location.hash;
+// the two entries start differently: crossing between them by a fragment change reloads
+window.addEventListener('hashchange', () => {
+  if (isEmbed(location.hash) !== isEmbed(startHash)) location.reload();
+});
 
-if (location.hash.startsWith('#/embed')) {
-  const show = () => render(<Embed params={embedQuery(location.hash)} />, root);
+if (isEmbed(startHash)) {
+  const show = () => isEmbed(location.hash) && render(<Embed params={embedQuery(location.hash)} />, root);
   show();
   window.addEventListener('hashchange', show);
 } else {
@@ -25,7 +32,7 @@ if (location.hash.startsWith('#/embed')) {
   window.addEventListener('keydown', (event) => {
     if (app.key(event)) event.preventDefault();
   });
-  window.addEventListener('hashchange', () => app.applyHash(location.hash));
+  window.addEventListener('hashchange', () => isEmbed(location.hash) || app.applyHash(location.hash));
 
   const handle = createHandle(app);
   window.valleyFarm = handle;
