@@ -391,12 +391,34 @@ typedef struct vf_rng {
     uint64_t state;
 } vf_rng;
 
+/* Defined here, inline, because layouts draw dozens of numbers per reset and batches one
+ * per step: a call per draw would cost more than the draw. */
 static inline vf_rng vf_rng_seeded(uint64_t seed) {
     vf_rng r = {seed};
     return r;
 }
-uint64_t vf_rng_next(vf_rng *rng);
-uint32_t vf_rng_below(vf_rng *rng, uint32_t n); /* n >= 1 */
+
+static inline uint64_t vf_rng_next(vf_rng *rng) {
+    uint64_t z = (rng->state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+/* Uniform on [0, n), n >= 1: the high 32 bits of a draw times n, redrawn in the rare case
+ * (low part below 2^32 mod n) that would favour some values. */
+static inline uint32_t vf_rng_below(vf_rng *rng, uint32_t n) {
+    uint64_t m = (vf_rng_next(rng) >> 32) * (uint64_t)n;
+    uint32_t low = (uint32_t)m;
+    if (low < n) {
+        uint32_t threshold = (uint32_t)(-n) % n;
+        while (low < threshold) {
+            m = (vf_rng_next(rng) >> 32) * (uint64_t)n;
+            low = (uint32_t)m;
+        }
+    }
+    return (uint32_t)(m >> 32);
+}
 
 #ifdef __cplusplus
 }

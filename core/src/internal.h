@@ -2,7 +2,7 @@
  * internal.h — what the engine's modules share with each other, and nothing public.
  *
  * Modules and their prefixes:
- *   rng.c        vf_rng_   the SplitMix64 generator (public, see valley_farm.h)
+ *   (valley_farm.h) vf_rng_  the SplitMix64 generator, inline in the public header
  *   grid.c       vfg_      directions, reachability on a small grid
  *   text.c       vft_      a bounded text builder for render / JSON
  *   snapshot.c   vfs_      byte writer / reader and the snapshot frame
