@@ -6,6 +6,7 @@
 //   4. the type declarations (wasm/index.d.ts) checked against tests/types/usage.ts by tsc
 //   5. Vitest: JS API in Node, page components, end to end in Chromium (tests/js, web, browser)
 // Only Node built-ins until setup has installed node_modules.
+import { readFileSync } from 'node:fs';
 import { ensureChromium, ensureNodeModules, ensureNativeTools, root, run, say } from '../wasm/setup.mjs';
 import { buildWasm } from '../wasm/build.mjs';
 
@@ -36,9 +37,14 @@ try {
   run('npx', ['tsc', '-p', 'tests/types']);
 
   say('JS API, page and browser tests (Vitest)');
-  run('npx', ['vitest', 'run', '--config', 'tests/vitest.config.js'], { env: { ...process.env, CHROMIUM_PATH: chromium } });
+  const report = 'build/vitest-report.json';
+  run('npx', ['vitest', 'run', '--config', 'tests/vitest.config.js', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`], {
+    env: { ...process.env, CHROMIUM_PATH: chromium },
+  });
+  const { numPassedTests, numFailedTests } = JSON.parse(readFileSync(`${root}${report}`, 'utf8'));
 
   say(`All tests passed in ${Math.round((Date.now() - started) / 1000)} s (root: ${root})`);
+  console.log(`vitest: ${numPassedTests} passed, ${numFailedTests} failed`);
 } catch (err) {
   console.error(`\n[valley-farm] npm test failed: ${err.message}`);
   process.exit(1);
