@@ -385,6 +385,10 @@ double vf_batch_run_random(vf_env *envs, int n, int64_t steps, uint64_t action_s
  * SplitMix64 (Steele, Lea & Flood 2014): state += 0x9E3779B97F4A7C15, then the output is
  * the state mixed by two xor-shift-multiply rounds. vf_rng_below draws uniformly in
  * [0, n) by rejection (Lemire's multiply-shift), so no value is favoured.
+ *
+ * Why SplitMix64: it is tiny, its 64-bit state is filled exactly by a 64-bit seed (every
+ * seed, 0 included, is its own stream), it passes BigCrush, and it uses only integer adds,
+ * shifts and multiplies, so every C compiler and WebAssembly give the same numbers.
  * ==================================================================================== */
 
 typedef struct vf_rng {

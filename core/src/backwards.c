@@ -339,9 +339,10 @@ vf_step_result vfb_step(vf_backwards *b, int action) {
      * entity goes back to 0: the same as "not cared for: grows", without comparing every
      * entity's position with the care target. Arithmetic, not branches: stages are random,
      * and a branch per entity would mispredict. `done` keeps a harvested crop's tile (now
-     * GROUND, status 0) at 0. The cared-for animal is back at Weak, so not Thriving. */
-    /* positions first, updates second: a store through a uint8_t pointer may alias the
-     * entity records, so interleaving them would reload every record after each store */
+     * GROUND, status 0) at 0. The cared-for animal is back at Weak, so not Thriving.
+     * Crop positions are read first and the statuses updated second: a store through a
+     * uint8_t pointer may alias the entity records, so interleaving them would reload every
+     * record after each store. */
     uint8_t *crop_status[VF_BW_CROPS];
     unsigned crop_live[VF_BW_CROPS];
     for (int i = 0; i < VF_BW_CROPS; i++) {

@@ -227,9 +227,10 @@ void vf_batch_step(vf_env *envs, int n, const int32_t *actions, int32_t *obs,
                    double *rewards, uint8_t *terminated) {
     for (int i = 0; i < n; i++) {
         vf_env *e = &envs[i];
-        int size = e->kind == VF_VALLEY ? VF_VALLEY_OBS_SIZE : VF_BW_OBS_SIZE;
+        bool valley = e->kind == VF_VALLEY;
+        int size = valley ? VF_VALLEY_OBS_SIZE : VF_BW_OBS_SIZE;
         int a = actions[i];
-        if (a < 0 || a >= vf_num_actions(e->kind)) a = e->kind == VF_VALLEY ? VF_VA_WAIT : VF_BA_WAIT;
+        if (a < 0 || a >= (valley ? VF_VALLEY_ACTIONS : VF_BW_ACTIONS)) a = valley ? VF_VA_WAIT : VF_BA_WAIT;
         vf_step_result r = batch_step_one(e, a, obs ? obs + (size_t)i * size : NULL, n);
         if (rewards) rewards[i] = r.reward;
         if (terminated) terminated[i] = r.terminated;

@@ -426,9 +426,10 @@ static int center_value(const vf_valley *v) {
  * them after every store; with it the copy becomes a few wide moves. */
 void vfv_observe(const vf_valley *restrict v, int32_t *restrict obs) {
     /* padded row y + VF_BORDER is the agent's, so the view's rows start at padded row y */
+    enum { PITCH = W + 2 * VF_BORDER };
     const uint8_t *top = &v->tiles[v->agent.y][v->agent.x];
     for (int dy = 0; dy < 5; dy++)
-        for (int dx = 0; dx < 5; dx++) obs[VF_VO_VIEW + 5 * dy + dx] = top[dy * (W + 2 * VF_BORDER) + dx];
+        for (int dx = 0; dx < 5; dx++) obs[VF_VO_VIEW + 5 * dy + dx] = top[dy * PITCH + dx];
     obs[VF_VO_CENTER] = center_value(v);
     for (int i = 0; i < VF_ITEM_COUNT; i++) obs[VF_VO_INVENTORY + i] = v->inventory[i];
     for (int i = 0; i < VF_VALLEY_VILLAGERS; i++) /* nearest multiple of 5, halves up */
