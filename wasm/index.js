@@ -30,7 +30,13 @@ let enginePromise = null;
 
 /** Loads and instantiates the engine once; every make/makeVec awaits the same promise. */
 function loadEngine() {
-  enginePromise ??= instantiate().then((instance) => new Engine(instance));
+  enginePromise ??= instantiate().then(
+    (instance) => new Engine(instance),
+    (err) => {
+      enginePromise = null; // a failed load (say, the network) may be retried by the next call
+      throw err;
+    },
+  );
   return enginePromise;
 }
 
@@ -44,10 +50,26 @@ async function instantiate() {
     if (!response.ok) throw new Error(`valley-farm: could not load ${wasmUrl} (HTTP ${response.status})`);
     source = await response.arrayBuffer();
   }
-  const module = await WebAssembly.compile(source);
+  const module = await compileEngine(source);
   const instance = await WebAssembly.instantiate(module, stubImports(module));
   instance.exports._initialize?.(); // a standalone reactor module's start-up (static data, malloc)
   return instance;
+}
+
+// The engine uses WebAssembly SIMD (128-bit vectors copy the observation's views), which
+// every current browser and Node has: Chrome 91, Firefox 89, Safari 16.4, Node 16.4 and later.
+// An engine without it fails to compile the module; say why instead of "invalid opcode".
+async function compileEngine(source) {
+  try {
+    return await WebAssembly.compile(source);
+  } catch (err) {
+    if (!(err instanceof WebAssembly.CompileError)) throw err;
+    throw new Error(
+      'valley-farm: this JavaScript engine cannot compile valley_farm.wasm. It needs WebAssembly ' +
+        `SIMD (Chrome 91+, Firefox 89+, Safari 16.4+, Node 16.4+). The engine said: ${err.message}`,
+      { cause: err },
+    );
+  }
 }
 
 // Node's fs without a static import, so that browser bundles never see one.

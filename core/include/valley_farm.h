@@ -229,6 +229,11 @@ typedef struct vf_backwards {
     vf_bw_entity villagers[VF_BW_VILLAGERS];
     int32_t crop_yield, animal_health, social_affinity; /* the meters, each 0..100 */
     int32_t step;                          /* actions taken this episode, 0..40 */
+    /* Derived from the fields above, for speed: bit i is set while crop i (0..7), or
+     * animal i - 8 (8..10), still grows in the background tick (a crop unharvested and
+     * below Harvest-Ready, an animal below Thriving). Reset, step and restore keep it;
+     * code that edits a state by hand calls vf_rederive afterwards. */
+    uint32_t growing;
 } vf_backwards;
 
 /* ======================================================================================
@@ -252,6 +257,11 @@ typedef struct vf_step_result {
     bool terminated;       /* the episode is over; call vf_reset to play on */
     bool action_was_legal; /* false: the action changed nothing but the clock (a wait) */
 } vf_step_result;
+
+/* Rebuilds the fields the engine derives from the others (vf_backwards.growing) after
+ * code has edited env's state by hand, as tests and tools do. vf_reset, vf_step and
+ * vf_restore keep them up to date themselves. */
+void vf_rederive(vf_env *env);
 
 /* Starts a new episode of `kind` (vf_kind) drawn from `seed`, and writes its first
  * observation into `obs` (vf_obs_size(kind) integers) unless obs is NULL.
@@ -373,7 +383,8 @@ void vf_batch_step(vf_env *envs, int n, const int32_t *actions, int32_t *obs,
                    double *rewards, uint8_t *terminated);
 
 /* Plays `steps` rounds of uniformly random actions on all n envs (with automatic resets
- * as above), drawing actions from a generator seeded with action_seed; writes each env's
+ * as above), drawing actions from a SplitMix64 stream seeded with action_seed (four actions
+ * from each draw, 16 bits each, unbiased by rejection), env 0 first; writes each env's
  * observation into obs (n * obs_size integers, or NULL) after every round, as a vector env
  * would. Returns the sum of all rewards, so no work can be optimised away. For benchmarks. */
 double vf_batch_run_random(vf_env *envs, int n, int64_t steps, uint64_t action_seed,

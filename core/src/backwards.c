@@ -32,7 +32,9 @@
 #define VIEW_N (2 * VIEW_R + 1)
 
 _Static_assert(VF_BORDER >= VIEW_R, "the view must read inside the padded grids");
+_Static_assert(VIEW_N == 5, "vfg_view5 copies 5 x 5 views");
 _Static_assert(W <= 16 && H <= VFG_MAX_H, "row bitmasks hold one row in 16 bits");
+_Static_assert(VF_BW_ACTIONS <= 16, "vfg_move_dx covers every action");
 
 /* Padded-grid access by map coordinates; x and y may be up to VF_BORDER off the map. */
 #define TILE(b, x, y) ((b)->tiles[(y) + VF_BORDER][(x) + VF_BORDER])
@@ -75,16 +77,22 @@ static const struct entity_kind {
 
 enum { HARVEST_READY = 3, THRIVING = 2, FRIENDLY = 2 };
 
-/* What each non-move action does to the tile in front. target 0: no target (wait).
+/* What each non-move action does to the tile in front. target 0: no target (moves, wait).
+ * targets: the same as a bit per tile code, so "does it act on the tile in front" is one
+ * test, not a test of the action first (which random play would mispredict).
  * mood 0: care (crop -> Seed, animal -> Weak, no growth this step); else the mood step. */
+#define VERB(tile, mood_step) {tile, 1u << (tile), mood_step}
 static const struct verb {
     uint8_t target;
+    uint8_t targets;
     int8_t mood;
 } verbs[VF_BW_ACTIONS] = {
-    [VF_BA_WATER] = {VF_BT_FIELD, 0},     [VF_BA_FERTILIZE] = {VF_BT_FIELD, 0},
-    [VF_BA_FEED] = {VF_BT_PEN, 0},        [VF_BA_CLEAN] = {VF_BT_PEN, 0},
-    [VF_BA_COMPLIMENT] = {VF_BT_HOUSE, -1}, [VF_BA_INSULT] = {VF_BT_HOUSE, +1},
+    [VF_BA_WATER] = VERB(VF_BT_FIELD, 0),     [VF_BA_FERTILIZE] = VERB(VF_BT_FIELD, 0),
+    [VF_BA_FEED] = VERB(VF_BT_PEN, 0),        [VF_BA_CLEAN] = VERB(VF_BT_PEN, 0),
+    [VF_BA_COMPLIMENT] = VERB(VF_BT_HOUSE, -1), [VF_BA_INSULT] = VERB(VF_BT_HOUSE, +1),
 };
+#undef VERB
+_Static_assert(VF_BT_COUNT <= 8, "verb.targets holds a bit per tile code");
 
 static vf_bw_entity *list_of(vf_backwards *b, int kind) {
     return kind == CROPS ? b->crops : kind == ANIMALS ? b->animals : b->villagers;
@@ -99,6 +107,35 @@ static int popcount16(unsigned v) {
     v = (v & 0x3333u) + ((v >> 2) & 0x3333u);
     v = (v + (v >> 4)) & 0x0F0Fu;
     return (int)((v + (v >> 8)) & 0x1Fu);
+}
+
+/* ---- the growing mask (vf_backwards.growing) ------------------------------------- */
+
+/* Entity i of the `growing` numbering: crops 0..7, then animals 8..10. */
+enum { GROW_ANIMAL0 = VF_BW_CROPS, GROWERS = VF_BW_CROPS + VF_BW_ANIMALS };
+_Static_assert(GROWERS <= 32, "vf_backwards.growing has a bit per crop and animal");
+
+static vf_bw_entity *grower(vf_backwards *b, int i) {
+    return i < GROW_ANIMAL0 ? &b->crops[i] : &b->animals[i - GROW_ANIMAL0];
+}
+
+/* The growing mask the statuses imply: an unharvested crop below Harvest-Ready, an animal
+ * below Thriving. Everything else stays put in the background tick. */
+static uint32_t growing_of(const vf_backwards *b) {
+    uint32_t m = 0;
+    for (int i = 0; i < VF_BW_CROPS; i++) {
+        const vf_bw_entity *c = &b->crops[i];
+        m |= (uint32_t)(!c->done && STATUS(b, c->x, c->y) < HARVEST_READY) << i;
+    }
+    for (int i = 0; i < VF_BW_ANIMALS; i++) {
+        const vf_bw_entity *a = &b->animals[i];
+        m |= (uint32_t)(STATUS(b, a->x, a->y) < THRIVING) << (GROW_ANIMAL0 + i);
+    }
+    return m;
+}
+
+void vfb_rederive(vf_backwards *b) {
+    b->growing = growing_of(b);
 }
 
 /* ---- reset --------------------------------------------------------------------------- */
@@ -175,9 +212,10 @@ static void place_zone(vf_backwards *b, vf_rng *rng, int k, vfg_mask *zones, vfg
     for (int y = zy; y < zy + zh; y++) zones->rows[y] |= (uint16_t)(zrow << zx);
 
     /* a uniform subset of kd->count of the zone's cells: partial Fisher-Yates */
+    static const uint8_t identity[16] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
     uint8_t order[16];
     unsigned chosen = 0;
-    for (int i = 0; i < cells; i++) order[i] = (uint8_t)i;
+    memcpy(order, identity, sizeof order);
     for (int i = 0; i < kd->count; i++) {
         int j = i + (int)vf_rng_below(rng, (uint32_t)(cells - i));
         uint8_t swap = order[i];
@@ -186,27 +224,19 @@ static void place_zone(vf_backwards *b, vf_rng *rng, int k, vfg_mask *zones, vfg
         chosen |= 1u << order[i];
     }
 
-    /* branch-free, as the chosen bits are random: every cell writes, and only a chosen one
-     * advances the entity count */
+    /* the chosen cells, row by row: row-major is the entities' generator order */
     vf_bw_entity *e = list_of(b, k);
-    uint8_t ex[16], ey[16];
     int n = 0;
-    for (int y = zy; y < zy + zh; y++) {
+    for (int y = zy; y < zy + zh; y++, chosen >>= zw) {
         unsigned row = chosen & zrow;
-        chosen >>= zw;
         used->rows[y] |= (uint16_t)(row << zx);
         kind_mask->rows[y] |= (uint16_t)(row << zx);
-        for (int x = zx; x < zx + zw; x++, row >>= 1) {
-            unsigned bit = row & 1u;
-            ex[n] = (uint8_t)x;
-            ey[n] = (uint8_t)y;
-            n += (int)bit;
-            TILE(b, x, y) = (uint8_t)(bit ? kd->tile : VF_BT_GROUND);
+        for (; row != 0; row &= row - 1, n++) {
+            int x = zx + __builtin_ctz(row);
+            e[n].x = (uint8_t)x;
+            e[n].y = (uint8_t)y;
+            TILE(b, x, y) = kd->tile;
         }
-    }
-    for (int i = 0; i < kd->count; i++) {
-        e[i].x = ex[i];
-        e[i].y = ey[i];
     }
 }
 
@@ -277,11 +307,29 @@ void vfb_reset(vf_backwards *b, uint64_t seed) {
             e[i].value = (uint8_t)(info->value_min + vf_rng_below(&rng, value_span));
         }
     }
+    b->growing = growing_of(b);
 }
 
 /* ---- step ---------------------------------------------------------------------------- */
 
-/* Whether `action` changes the state beyond the clock (the rules' "legal"). */
+/* The index in `list` (of `count`) of the entity standing on (x, y); there is one. */
+static int entity_at(const vf_bw_entity *list, int count, int x, int y) {
+    int i = 0;
+    while (i < count - 1 && (list[i].x != x || list[i].y != y)) i++;
+    return i;
+}
+
+static int clamp_meter(int m) {
+    return m > VF_BW_METER_MAX ? VF_BW_METER_MAX : m;
+}
+
+/* Pays a bonus into a meter (meters only grow, and stop at 100). */
+static void pay(int32_t *meter, int bonus) {
+    *meter = clamp_meter(*meter + bonus);
+}
+
+/* Whether `action` changes the state beyond the clock (the rules' "legal"). vfb_step
+ * decides the same inline, as it acts; a test plays every action against this mask. */
 static bool is_legal(const vf_backwards *b, int action) {
     int x = b->agent.x, y = b->agent.y;
     if (action < 4) /* a move, or at least a turn */
@@ -296,124 +344,110 @@ static bool is_legal(const vf_backwards *b, int action) {
     return v->mood < 0 ? mood > 0 : mood < FRIENDLY;
 }
 
-static int32_t clamp_meter(int32_t m) {
-    return m < 0 ? 0 : m > VF_BW_METER_MAX ? VF_BW_METER_MAX : m;
-}
+/*
+ * Most steps change little: a move or a turn, or a verb at nothing. So the step does only
+ * what its action asks, and the background tick visits only the entities in `growing`:
+ * after the first few steps of an episode most crops sit at Harvest-Ready and most
+ * animals at Thriving until cared for, and the tick is then a test of an empty mask.
+ * Meters, reward and the Farm Value end are touched only when a bonus is paid.
+ */
+vf_outcome vfb_step(vf_backwards *b, int action) {
+    uint8_t *cared = NULL;          /* status of the crop or animal cared for */
+    int cared_bit = 0;              /* its bit in `growing` */
+    vf_bw_entity *befriended = NULL; /* the villager this step's insult made Friendly */
 
-vf_step_result vfb_step(vf_backwards *b, int action) {
-    vf_step_result r = {0.0, false, is_legal(b, action)};
-    int before = vf_bw_farm_value(b);
-    uint8_t *cared = NULL;            /* status of the crop or animal cared for */
-    int friend_x = -1, friend_y = -1; /* the villager this step's insult made Friendly */
+    /* 1. the action's local effect. A move or a turn without branching on the action
+     * (random play would mispredict such a branch every third step); a verb only when the
+     * tile in front is its target, which is seldom. */
+    const int ax0 = b->agent.x, ay0 = b->agent.y, facing = b->facing;
+    const bool is_move = action < 4;
+    const int nx = ax0 + vfg_move_dx[action], ny = ay0 + vfg_move_dy[action];
+    const bool walk = is_move & tile_info[TILE(b, nx, ny)].walkable;
+    const int ax = walk ? nx : ax0, ay = walk ? ny : ay0; /* where the agent ends up */
+    b->agent.x = (uint8_t)ax;
+    b->agent.y = (uint8_t)ay;
+    b->facing = (uint8_t)(is_move ? action : facing);
+    bool legal = (is_move & (walk | (facing != action))) | (action == VF_BA_WAIT);
 
-    /* 1. the action's local effect */
-    if (action < 4) {
-        int nx = b->agent.x + vfg_dx[action], ny = b->agent.y + vfg_dy[action];
-        b->facing = (uint8_t)action;
-        if (tile_info[TILE(b, nx, ny)].walkable) {
-            b->agent.x = (uint8_t)nx;
-            b->agent.y = (uint8_t)ny;
-        }
-    } else if (verbs[action].target != 0) {
-        const struct verb *v = &verbs[action];
-        int fx = b->agent.x + vfg_dx[b->facing], fy = b->agent.y + vfg_dy[b->facing];
-        if (TILE(b, fx, fy) == v->target) {
-            uint8_t *s = &STATUS(b, fx, fy);
-            if (v->mood == 0) {
-                *s = 0;
-                cared = s;
-            } else {
-                int mood = *s + v->mood;
-                mood = mood < 0 ? 0 : mood > FRIENDLY ? FRIENDLY : mood;
-                if (mood == FRIENDLY && *s != FRIENDLY) {
-                    friend_x = fx;
-                    friend_y = fy;
-                }
+    const struct verb *v = &verbs[action];
+    const int fx = ax0 + vfg_dx[facing], fy = ay0 + vfg_dy[facing];
+    if ((1u << TILE(b, fx, fy)) & v->targets) {
+        uint8_t *s = &STATUS(b, fx, fy);
+        legal = true;
+        if (v->mood == 0) { /* care: back to Seed / Weak, and no growth this step */
+            *s = 0;
+            cared = s;
+            cared_bit = v->target == VF_BT_FIELD
+                            ? entity_at(b->crops, VF_BW_CROPS, fx, fy)
+                            : GROW_ANIMAL0 + entity_at(b->animals, VF_BW_ANIMALS, fx, fy);
+        } else {
+            int mood = *s + v->mood;
+            legal = mood >= 0 && mood <= FRIENDLY;
+            if (legal) {
                 *s = (uint8_t)mood;
+                if (mood == FRIENDLY)
+                    befriended = &b->villagers[entity_at(b->villagers, VF_BW_VILLAGERS, fx, fy)];
             }
         }
     }
-    const int ax = b->agent.x, ay = b->agent.y;
 
-    /* 2. background tick; villagers never drift. Everything grows, then the one cared-for
-     * entity goes back to 0: the same as "not cared for: grows", without comparing every
-     * entity's position with the care target. Arithmetic, not branches: stages are random,
-     * and a branch per entity would mispredict. `done` keeps a harvested crop's tile (now
-     * GROUND, status 0) at 0. The cared-for animal is back at Weak, so not Thriving.
-     * Crop positions are read first and the statuses updated second: a store through a
-     * uint8_t pointer may alias the entity records, so interleaving them would reload every
-     * record after each store. */
-    uint8_t *crop_status[VF_BW_CROPS];
-    unsigned crop_live[VF_BW_CROPS];
-    for (int i = 0; i < VF_BW_CROPS; i++) {
-        const vf_bw_entity *c = &b->crops[i];
-        crop_status[i] = &STATUS(b, c->x, c->y);
-        crop_live[i] = !c->done;
+    /* 2. background tick: every growing entity grows (villagers never drift), then the one
+     * cared for goes back to 0, which is "not cared for: grows" without comparing every
+     * entity with the care target. One that reaches its top leaves the mask; an animal
+     * that does has arrived at Thriving in this tick. */
+    unsigned arrived = 0; /* bit i: animal i reached Thriving in this tick */
+    for (unsigned m = b->growing; m != 0; m &= m - 1) {
+        int i = __builtin_ctz(m);
+        const vf_bw_entity *e = grower(b, i);
+        uint8_t *s = &STATUS(b, e->x, e->y);
+        bool crop = i < GROW_ANIMAL0;
+        if (++*s == (crop ? HARVEST_READY : THRIVING)) {
+            b->growing &= ~(1u << i);
+            if (!crop) arrived |= 1u << (i - GROW_ANIMAL0);
+        }
     }
-    for (int i = 0; i < VF_BW_CROPS; i++) {
-        uint8_t *s = crop_status[i];
-        *s = (uint8_t)(*s + ((*s < HARVEST_READY) & crop_live[i]));
+    if (cared) {
+        *cared = 0;
+        b->growing |= 1u << cared_bit;
     }
-    unsigned thrived = 0; /* bit i: animal i reached Thriving in this tick */
-    for (int i = 0; i < VF_BW_ANIMALS; i++) {
-        const vf_bw_entity *a = &b->animals[i];
-        uint8_t *s = &STATUS(b, a->x, a->y);
-        unsigned grow = *s < THRIVING;
-        *s = (uint8_t)(*s + grow);
-        thrived |= (grow & (*s == THRIVING)) << i;
-    }
-    if (cared) *cared = 0;
 
-    /* 3. harvest under the agent */
+    /* 3..5: bonuses, each at most once per entity */
+    const int before = vf_bw_farm_value(b);
+    bool paid = false;
     if (TILE(b, ax, ay) == VF_BT_FIELD && STATUS(b, ax, ay) == HARVEST_READY) {
-        for (int i = 0; i < VF_BW_CROPS; i++) {
-            vf_bw_entity *c = &b->crops[i];
-            if (!c->done && c->x == ax && c->y == ay) {
-                b->crop_yield += c->value;
-                c->done = 1;
-                break;
-            }
-        }
+        vf_bw_entity *c = &b->crops[entity_at(b->crops, VF_BW_CROPS, ax, ay)];
+        pay(&b->crop_yield, c->value);
+        c->done = 1;
         TILE(b, ax, ay) = VF_BT_GROUND;
         STATUS(b, ax, ay) = 0;
+        paid = true;
     }
-
-    /* 4. animal bonus, only for an arrival the agent sees */
-    for (int i = 0; thrived; i++, thrived >>= 1) {
+    for (int i = 0; arrived != 0; i++, arrived >>= 1) { /* only an arrival the agent sees */
         vf_bw_entity *a = &b->animals[i];
         int dx = a->x - ax, dy = a->y - ay;
-        if ((thrived & 1u) && !a->done && dx >= -VIEW_R && dx <= VIEW_R && dy >= -VIEW_R &&
+        if ((arrived & 1u) && !a->done && dx >= -VIEW_R && dx <= VIEW_R && dy >= -VIEW_R &&
             dy <= VIEW_R) {
-            b->animal_health += a->value;
+            pay(&b->animal_health, a->value);
             a->done = 1;
+            paid = true;
         }
     }
-
-    /* 5. villager bonus */
-    if (friend_x >= 0) {
-        for (int i = 0; i < VF_BW_VILLAGERS; i++) {
-            vf_bw_entity *v = &b->villagers[i];
-            if (v->x == friend_x && v->y == friend_y) {
-                if (!v->done) {
-                    b->social_affinity += v->value;
-                    v->done = 1;
-                }
-                break;
-            }
-        }
+    if (befriended && !befriended->done) {
+        pay(&b->social_affinity, befriended->value);
+        befriended->done = 1;
+        paid = true;
     }
 
-    /* 6. meters and reward */
-    b->crop_yield = clamp_meter(b->crop_yield);
-    b->animal_health = clamp_meter(b->animal_health);
-    b->social_affinity = clamp_meter(b->social_affinity);
-    int after = vf_bw_farm_value(b);
-    r.reward = (double)(after - before);
-
-    /* 7. termination */
+    /* 6, 7: reward and termination (Farm Value moves only when a bonus is paid) */
     b->step++;
-    r.terminated = b->step >= VF_BW_HORIZON || after >= VF_BW_FARM_VALUE_END;
-    return r;
+    bool terminated = b->step >= VF_BW_HORIZON;
+    int reward = 0;
+    if (paid) {
+        int after = vf_bw_farm_value(b);
+        reward = after - before;
+        terminated |= after >= VF_BW_FARM_VALUE_END;
+    }
+    return vf_outcome_make((uint32_t)reward, terminated, legal);
 }
 
 /* ---- observation and legal actions --------------------------------------------------- */
@@ -425,12 +459,8 @@ void vfb_observe(const vf_backwards *restrict b, int32_t *restrict obs) {
     const int top = b->agent.y + VF_BORDER - VIEW_R, left = b->agent.x + VF_BORDER - VIEW_R;
     const uint8_t *tiles = &b->tiles[top][left], *status = &b->status[top][left];
     enum { PITCH = VF_BW_W + 2 * VF_BORDER };
-    for (int r = 0; r < VIEW_N; r++) {
-        for (int c = 0; c < VIEW_N; c++) {
-            obs[VF_BO_TERRAIN + r * VIEW_N + c] = tiles[r * PITCH + c];
-            obs[VF_BO_STATUS + r * VIEW_N + c] = status[r * PITCH + c];
-        }
-    }
+    vfg_view5(obs + VF_BO_TERRAIN, tiles, PITCH);
+    vfg_view5(obs + VF_BO_STATUS, status, PITCH);
     obs[VF_BO_X] = b->agent.x;
     obs[VF_BO_Y] = b->agent.y;
     obs[VF_BO_FACING] = b->facing;
@@ -668,5 +698,6 @@ bool vfb_load(vf_backwards *b, vfs_reader *r) {
     b->animal_health = (int32_t)meters[1];
     b->social_affinity = (int32_t)meters[2];
     b->step = (int32_t)step;
+    b->growing = growing_of(b);
     return true;
 }

@@ -51,6 +51,10 @@ bool vf_reset(vf_env *env, int kind, uint64_t seed, int32_t *obs) {
     return true;
 }
 
+void vf_rederive(vf_env *env) {
+    if (env->kind == VF_BACKWARDS) vfb_rederive(&env->u.backwards);
+}
+
 void vf_observe(const vf_env *env, int32_t *obs) {
     if (env->kind == VF_VALLEY)
         vfv_observe(&env->u.valley, obs);
@@ -59,24 +63,35 @@ void vf_observe(const vf_env *env, int32_t *obs) {
 }
 
 /* The hot path: one branch on the kind, the range and end checks, the rules, the
- * observation. Kept free of calls that re-derive per-kind constants. */
-vf_step_result vf_step(vf_env *env, int action, int32_t *obs) {
-    vf_step_result r = {0.0, true, false};
+ * observation. A finished episode reports terminated and nothing else; an action out of
+ * range is refused the same way as an illegal one (not legal, no change). */
+static inline vf_outcome step_env(vf_env *env, int action, int32_t *obs) {
     if (env->kind == VF_VALLEY) {
         vf_valley *v = &env->u.valley;
-        if (v->step >= VF_VALLEY_HORIZON) return r;
-        r.terminated = false;
-        if ((unsigned)action >= VF_VALLEY_ACTIONS) return r;
-        r = vfv_step(v, action);
+        if (v->step >= VF_VALLEY_HORIZON) return VF_OUT_TERMINATED;
+        if ((unsigned)action >= VF_VALLEY_ACTIONS) return 0;
+        vf_outcome o = vfv_step(v, action);
         if (obs) vfv_observe(v, obs);
-    } else {
-        vf_backwards *b = &env->u.backwards;
-        if (vf_terminated(env)) return r;
-        r.terminated = false;
-        if ((unsigned)action >= VF_BW_ACTIONS) return r;
-        r = vfb_step(b, action);
-        if (obs) vfb_observe(b, obs);
+        return o;
     }
+    vf_backwards *b = &env->u.backwards;
+    if (vf_terminated(env)) return VF_OUT_TERMINATED;
+    if ((unsigned)action >= VF_BW_ACTIONS) return 0;
+    vf_outcome o = vfb_step(b, action);
+    if (obs) vfb_observe(b, obs);
+    return o;
+}
+
+/* Valley rewards are counted in units of 0.05: one division gives the correctly rounded
+ * double of the exact value, the same on every platform. */
+static double reward_of(int kind, uint32_t units) {
+    return kind == VF_VALLEY ? units / 20.0 : (double)units;
+}
+
+vf_step_result vf_step(vf_env *env, int action, int32_t *obs) {
+    vf_outcome o = step_env(env, action, obs);
+    vf_step_result r = {reward_of(env->kind, vf_outcome_units(o)), o & VF_OUT_TERMINATED,
+                        (o & VF_OUT_LEGAL) != 0};
     return r;
 }
 
@@ -216,39 +231,43 @@ void vf_batch_reset(vf_env *envs, int n, int kind, uint64_t seed, int32_t *obs) 
 }
 
 /* One env of a batch: step, and reset at once if the episode ended (the seed rule is in
- * valley_farm.h). Returns the step's result. */
-static inline vf_step_result batch_step_one(vf_env *e, int action, int32_t *obs, int n) {
-    vf_step_result r = vf_step(e, action, obs);
-    if (r.terminated) vf_reset(e, e->kind, e->seed + (uint64_t)n, obs);
-    return r;
+ * valley_farm.h). Returns the step's outcome. */
+static inline vf_outcome batch_step_one(vf_env *e, int action, int32_t *obs, int n) {
+    vf_outcome o = step_env(e, action, obs);
+    if (o & VF_OUT_TERMINATED) vf_reset(e, e->kind, e->seed + (uint64_t)n, obs);
+    return o;
 }
 
 void vf_batch_step(vf_env *envs, int n, const int32_t *actions, int32_t *obs,
                    double *rewards, uint8_t *terminated) {
     for (int i = 0; i < n; i++) {
         vf_env *e = &envs[i];
-        bool valley = e->kind == VF_VALLEY;
+        int kind = e->kind;
+        bool valley = kind == VF_VALLEY;
         int size = valley ? VF_VALLEY_OBS_SIZE : VF_BW_OBS_SIZE;
         int a = actions[i];
         if (a < 0 || a >= (valley ? VF_VALLEY_ACTIONS : VF_BW_ACTIONS)) a = valley ? VF_VA_WAIT : VF_BA_WAIT;
-        vf_step_result r = batch_step_one(e, a, obs ? obs + (size_t)i * size : NULL, n);
-        if (rewards) rewards[i] = r.reward;
-        if (terminated) terminated[i] = r.terminated;
+        vf_outcome o = batch_step_one(e, a, obs ? obs + (size_t)i * size : NULL, n);
+        if (rewards) rewards[i] = reward_of(kind, vf_outcome_units(o));
+        if (terminated) terminated[i] = o & VF_OUT_TERMINATED;
     }
 }
 
 double vf_batch_run_random(vf_env *envs, int n, int64_t steps, uint64_t action_seed,
                            int32_t *obs) {
-    vf_rng rng = vf_rng_seeded(action_seed);
-    double total = 0.0;
+    vf_action_source src = vf_action_source_seeded(action_seed);
+    uint64_t units[VF_KIND_COUNT] = {0, 0}; /* exact sums, in each kind's reward unit */
     for (int64_t s = 0; s < steps; s++) {
         for (int i = 0; i < n; i++) {
             vf_env *e = &envs[i];
             bool valley = e->kind == VF_VALLEY;
             int size = valley ? VF_VALLEY_OBS_SIZE : VF_BW_OBS_SIZE;
-            int a = (int)vf_rng_below(&rng, valley ? VF_VALLEY_ACTIONS : VF_BW_ACTIONS);
-            total += batch_step_one(e, a, obs ? obs + (size_t)i * size : NULL, n).reward;
+            /* constant counts, so the rejection threshold folds to a constant too */
+            int a = valley ? vf_action_next(&src, VF_VALLEY_ACTIONS)
+                           : vf_action_next(&src, VF_BW_ACTIONS);
+            vf_outcome o = batch_step_one(e, a, obs ? obs + (size_t)i * size : NULL, n);
+            units[e->kind] += vf_outcome_units(o);
         }
     }
-    return total;
+    return (double)units[VF_VALLEY] / 20.0 + (double)units[VF_BACKWARDS];
 }

@@ -13,6 +13,8 @@
 #ifndef VF_INTERNAL_H
 #define VF_INTERNAL_H
 
+#include <string.h>
+
 #include "valley_farm.h"
 
 /* ---- grid.c ------------------------------------------------------------------------ */
@@ -20,6 +22,11 @@
 /* Unit steps per direction (VF_NORTH, VF_SOUTH, VF_EAST, VF_WEST). */
 extern const int8_t vfg_dx[4];
 extern const int8_t vfg_dy[4];
+
+/* The same by action: the moves are actions 0..3 in both farms, and every other action
+ * (up to 15) steps (0, 0), so a step can apply "the move" without branching on the action. */
+extern const int8_t vfg_move_dx[16];
+extern const int8_t vfg_move_dy[16];
 
 /* Row bitmasks: bit x of rows[y] is cell (x, y). Maps are at most 16 wide. */
 #define VFG_MAX_H 16
@@ -32,6 +39,22 @@ static inline bool vfg_has(const vfg_mask *m, int x, int y) {
 }
 static inline void vfg_set(vfg_mask *m, int x, int y) {
     m->rows[y] |= (uint16_t)(1u << x);
+}
+
+/* Copies the 5 x 5 window of a byte grid whose north-west cell is src (rows `pitch` bytes
+ * apart) into 25 int32s, north row first: the views both observations are made of. Each row
+ * widens four cells at once and then the fifth (GCC/Clang vector extensions: one SIMD load,
+ * widen and store where the target has them, plain code where it has not). */
+typedef uint8_t vfg_u8x4 __attribute__((vector_size(4)));
+typedef int32_t vfg_i32x4 __attribute__((vector_size(16)));
+static inline void vfg_view5(int32_t *restrict dst, const uint8_t *restrict src, int pitch) {
+    for (int r = 0; r < 5; r++, src += pitch, dst += 5) {
+        vfg_u8x4 bytes;
+        memcpy(&bytes, src, sizeof bytes);
+        vfg_i32x4 wide = __builtin_convertvector(bytes, vfg_i32x4);
+        memcpy(dst, &wide, sizeof wide);
+        dst[4] = src[4];
+    }
 }
 
 /* The cells reachable from (sx, sy) by 4-neighbour moves over `walkable` cells of a
@@ -96,11 +119,56 @@ void vfs_get_bytes(vfs_reader *r, uint8_t *dst, size_t n);
 uint32_t vfs_fnv1a32(const uint8_t *p, size_t n);
 uint64_t vfs_fnv1a64(const uint8_t *p, size_t n);
 
+/* ---- what a step did ------------------------------------------------------------------ */
+
+/* Packed in one word, so that it comes back in a register: a struct is returned through
+ * memory in WebAssembly, and the batch loops would pay a store and a load per step for it.
+ * Bit 0: terminated; bit 1: the action was legal; bits 2 and up: the reward in the kind's
+ * integer units (valley: 0.05, backwards: 1). */
+typedef uint32_t vf_outcome;
+#define VF_OUT_TERMINATED 1u
+#define VF_OUT_LEGAL 2u
+static inline vf_outcome vf_outcome_make(uint32_t reward_units, bool terminated, bool legal) {
+    return reward_units << 2 | (uint32_t)legal << 1 | (uint32_t)terminated;
+}
+static inline uint32_t vf_outcome_units(vf_outcome o) {
+    return o >> 2;
+}
+
+/* ---- env.c: the random actions of vf_batch_run_random ------------------------------- */
+
+/* Uniform actions, four from each 64-bit draw: each takes 16 bits, scaled to [0, n) by a
+ * multiply-shift, and is redrawn in the rare case (low part below 2^16 mod n) that would
+ * favour some actions. A whole draw per action cost as much as a quarter of a step. */
+typedef struct vf_action_source {
+    vf_rng rng;
+    uint64_t bits;
+    int left; /* 16-bit chunks left in bits */
+} vf_action_source;
+
+static inline vf_action_source vf_action_source_seeded(uint64_t seed) {
+    vf_action_source src = {vf_rng_seeded(seed), 0, 0};
+    return src;
+}
+
+static inline int vf_action_next(vf_action_source *src, uint32_t n) {
+    for (;;) {
+        if (src->left == 0) {
+            src->bits = vf_rng_next(&src->rng);
+            src->left = 4;
+        }
+        uint32_t m = (uint32_t)(src->bits & 0xFFFFu) * n;
+        src->bits >>= 16;
+        src->left--;
+        if ((m & 0xFFFFu) >= 65536u % n) return (int)(m >> 16);
+    }
+}
+
 /* ---- valley.c ---------------------------------------------------------------------- */
 
 extern const char *const vfv_action_names[VF_VALLEY_ACTIONS];
 void vfv_reset(vf_valley *v, uint64_t seed);
-vf_step_result vfv_step(vf_valley *v, int action); /* action already in range */
+vf_outcome vfv_step(vf_valley *v, int action); /* action in range, episode not over */
 void vfv_observe(const vf_valley *restrict v, int32_t *restrict obs);
 void vfv_legal_actions(const vf_valley *v, uint8_t *mask);
 void vfv_render(const vf_valley *v, vft_text *t);
@@ -114,12 +182,13 @@ bool vfv_load(vf_valley *v, vfs_reader *r);
 
 extern const char *const vfb_action_names[VF_BW_ACTIONS];
 void vfb_reset(vf_backwards *b, uint64_t seed);
-vf_step_result vfb_step(vf_backwards *b, int action);
+vf_outcome vfb_step(vf_backwards *b, int action); /* the same */
 void vfb_observe(const vf_backwards *restrict b, int32_t *restrict obs);
 void vfb_legal_actions(const vf_backwards *b, uint8_t *mask);
 void vfb_render(const vf_backwards *b, vft_text *t);
 void vfb_json(const vf_backwards *b, vft_text *t);
 void vfb_save(const vf_backwards *b, vfs_writer *w);
 bool vfb_load(vf_backwards *b, vfs_reader *r);
+void vfb_rederive(vf_backwards *b); /* recomputes b->growing from the statuses */
 
 #endif /* VF_INTERNAL_H */

@@ -297,24 +297,33 @@ void vfv_legal_actions(const vf_valley *v, uint8_t *mask) {
 
 /* ---- the step ------------------------------------------------------------------------ */
 
-vf_step_result vfv_step(vf_valley *v, int action) {
+/* For each action that works on the agent's tile, the tiles (a bit per tile code) on which
+ * it can do anything at all; on any other tile it is a wait. A filter, not the rule:
+ * act() checks the whole precondition. Gift looks at the neighbours too, so it always
+ * gets a look. Random play mostly stands on ground, where no action but a move or a gift
+ * acts, and the step then takes no branch that depends on the action. */
+#define ON(code) (1u << (code))
+static const uint16_t acts_on[VF_VALLEY_ACTIONS] = {
+    [VF_VA_PLANT] = ON(VF_VT_SOIL_EMPTY),
+    [VF_VA_WATER] = ON(VF_VT_SOIL_SEEDED) | ON(VF_VT_CROP_GROWING),
+    [VF_VA_HARVEST] = ON(VF_VT_CROP_MATURE),
+    [VF_VA_FEED] = ON(VF_VT_CHICKEN) | ON(VF_VT_COW) | ON(VF_VT_SHEEP),
+    [VF_VA_COLLECT] = ON(VF_VT_CHICKEN) | ON(VF_VT_COW) | ON(VF_VT_SHEEP),
+    [VF_VA_GIFT] = 0xFFFFu,
+    [VF_VA_SELL] = ON(VF_VT_MARKET),
+};
+#undef ON
+_Static_assert(VF_VT_COUNT <= 16, "acts_on holds a bit per tile code");
+_Static_assert(VF_VALLEY_ACTIONS <= 16, "vfg_move_dx covers every action");
+
+/* Plays one of the actions in acts_on: returns whether it was legal, and adds its reward
+ * to *units. *fed is the animal fed this step (its first tick is next step's). */
+static bool act(vf_valley *v, int action, int32_t *units, int *fed) {
     uint8_t *here = &TILE(v, v->agent.x, v->agent.y);
     int32_t *inv = v->inventory;
-    int32_t units = 0;
-    int fed = -1; /* the animal fed this step: its first tick is next step's */
-    bool legal;
+    bool legal = false;
 
     switch (action) {
-    case VF_VA_NORTH:
-    case VF_VA_SOUTH:
-    case VF_VA_EAST:
-    case VF_VA_WEST:
-        legal = can_move(v, action);
-        if (legal) {
-            v->agent.x = (uint8_t)(v->agent.x + vfg_dx[action]);
-            v->agent.y = (uint8_t)(v->agent.y + vfg_dy[action]);
-        }
-        break;
     case VF_VA_PLANT:
         legal = can_plant(v);
         if (legal) {
@@ -334,16 +343,16 @@ vf_step_result vfv_step(vf_valley *v, int action) {
         if (legal) {
             inv[VF_CROPS]++;
             *here = VF_VT_SOIL_EMPTY;
-            units = REWARD_HARVEST;
+            *units = REWARD_HARVEST;
         }
         break;
     case VF_VA_FEED:
-        fed = feed_target(v);
-        legal = fed >= 0;
+        *fed = feed_target(v);
+        legal = *fed >= 0;
         if (legal) {
             inv[VF_FEED]--;
-            v->animals[fed].sated_steps_left = SATED_TICKS;
-            v->animals[fed].counter = 0;
+            v->animals[*fed].sated_steps_left = SATED_TICKS;
+            v->animals[*fed].counter = 0;
         }
         break;
     case VF_VA_COLLECT: {
@@ -352,7 +361,7 @@ vf_step_result vfv_step(vf_valley *v, int action) {
         if (legal) {
             vf_valley_animal *an = &v->animals[a];
             inv[VF_PRODUCTS] += an->pending;
-            units = REWARD_PRODUCT * an->pending;
+            *units = REWARD_PRODUCT * an->pending;
             an->pending = 0;
             an->counter = 0;
         }
@@ -365,7 +374,7 @@ vf_step_result vfv_step(vf_valley *v, int action) {
             vf_valley_villager *h = &v->villagers[i];
             int r2 = h->relationship2 + GIFT_STEP2;
             if (r2 > RELATIONSHIP2_MAX) r2 = RELATIONSHIP2_MAX;
-            units = REWARD_GIFT2 * (r2 - h->relationship2);
+            *units = REWARD_GIFT2 * (r2 - h->relationship2);
             h->relationship2 = (uint8_t)r2;
             inv[VF_GIFTS]--;
         }
@@ -382,13 +391,27 @@ vf_step_result vfv_step(vf_valley *v, int action) {
             inv[VF_COINS] += coins;
             inv[VF_CROPS] = 0;
             inv[VF_PRODUCTS] = 0;
-            units = REWARD_COIN * coins;
+            *units = REWARD_COIN * coins;
         }
         break;
-    default: /* wait */
-        legal = true;
+    default:
         break;
     }
+    return legal;
+}
+
+vf_outcome vfv_step(vf_valley *v, int action) {
+    int32_t units = 0;
+    int fed = -1;
+
+    /* a move, without branching on the action (see acts_on) */
+    const int ax = v->agent.x, ay = v->agent.y;
+    const int nx = ax + vfg_move_dx[action], ny = ay + vfg_move_dy[action];
+    const bool moved = (action < 4) & walkable[TILE(v, nx, ny)];
+    v->agent.x = (uint8_t)(moved ? nx : ax);
+    v->agent.y = (uint8_t)(moved ? ny : ay);
+    bool legal = moved | (action == VF_VA_WAIT);
+    if ((acts_on[action] >> TILE(v, ax, ay)) & 1u) legal = act(v, action, &units, &fed);
 
     for (int i = 0; i < VF_VALLEY_ANIMALS; i++) {
         vf_valley_animal *an = &v->animals[i];
@@ -402,8 +425,7 @@ vf_step_result vfv_step(vf_valley *v, int action) {
 
     v->step++;
     v->reward_units += units;
-    vf_step_result r = {units / 20.0, v->step >= VF_VALLEY_HORIZON, legal};
-    return r;
+    return vf_outcome_make((uint32_t)units, v->step >= VF_VALLEY_HORIZON, legal);
 }
 
 /* ---- observation --------------------------------------------------------------------- */
@@ -427,9 +449,7 @@ static int center_value(const vf_valley *v) {
 void vfv_observe(const vf_valley *restrict v, int32_t *restrict obs) {
     /* padded row y + VF_BORDER is the agent's, so the view's rows start at padded row y */
     enum { PITCH = W + 2 * VF_BORDER };
-    const uint8_t *top = &v->tiles[v->agent.y][v->agent.x];
-    for (int dy = 0; dy < 5; dy++)
-        for (int dx = 0; dx < 5; dx++) obs[VF_VO_VIEW + 5 * dy + dx] = top[dy * PITCH + dx];
+    vfg_view5(obs + VF_VO_VIEW, &v->tiles[v->agent.y][v->agent.x], PITCH);
     obs[VF_VO_CENTER] = center_value(v);
     for (int i = 0; i < VF_ITEM_COUNT; i++) obs[VF_VO_INVENTORY + i] = v->inventory[i];
     for (int i = 0; i < VF_VALLEY_VILLAGERS; i++) /* nearest multiple of 5, halves up */

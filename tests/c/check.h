@@ -40,6 +40,16 @@ static int check_tests_run_ = 0;
         }                                                                                  \
     } while (0)
 
+/* In a loop: report only the first failure of this check, not a million of them. */
+#define CHECK_FIRST(cond)                                                                  \
+    do {                                                                                   \
+        static int shown_;                                                                 \
+        if (!(cond) && !shown_) {                                                          \
+            shown_ = 1;                                                                    \
+            CHECK(cond);                                                                   \
+        }                                                                                  \
+    } while (0)
+
 /* Integer equality that prints both sides. */
 #define CHECK_EQ(actual, expected)                                                         \
     do {                                                                                   \

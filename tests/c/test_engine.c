@@ -4,7 +4,7 @@
 #include <stdlib.h>
 
 #include "check.h"
-#include "valley_farm.h"
+#include "internal.h" /* the grid helpers and the action source, tested directly below */
 
 TEST(env_ids_action_counts_and_observation_sizes_follow_the_contracts) {
     CHECK(strcmp(vf_kind_name(VF_VALLEY), "ValleyFarm-v0") == 0);
@@ -248,6 +248,111 @@ TEST(the_random_batch_runner_is_deterministic_and_earns_reward) {
     }
 }
 
+TEST(the_random_batch_runner_plays_the_action_source_through_a_batch) {
+    /* the same rounds by hand: vf_action_next in env order, vf_step, a reset at seed + n */
+    enum { N = 5, ROUNDS = 400 };
+    for (int kind = 0; kind < VF_KIND_COUNT; kind++) {
+        int size = vf_obs_size(kind);
+        vf_env fast[N], slow[N];
+        int32_t fast_obs[N * VF_OBS_MAX], slow_obs[N * VF_OBS_MAX];
+        memset(fast, 0, sizeof fast); /* so that padding compares equal below */
+        memset(slow, 0, sizeof slow);
+        vf_batch_reset(fast, N, kind, 90, fast_obs);
+        vf_batch_reset(slow, N, kind, 90, slow_obs);
+        double fast_total = vf_batch_run_random(fast, N, ROUNDS, 1234, fast_obs);
+        vf_action_source src = vf_action_source_seeded(1234);
+        double slow_total = 0;
+        for (int r = 0; r < ROUNDS; r++) {
+            for (int i = 0; i < N; i++) {
+                int a = vf_action_next(&src, (uint32_t)vf_num_actions(kind));
+                vf_step_result res = vf_step(&slow[i], a, slow_obs + i * size);
+                slow_total += res.reward;
+                if (res.terminated)
+                    vf_reset(&slow[i], kind, slow[i].seed + N, slow_obs + i * size);
+            }
+        }
+        CHECK_REWARD(fast_total, slow_total);
+        CHECK(fast_total > 0);
+        CHECK(memcmp(fast, slow, sizeof fast) == 0);
+        CHECK(memcmp(fast_obs, slow_obs, (size_t)(N * size) * sizeof(int32_t)) == 0);
+    }
+}
+
+TEST(random_actions_are_uniform_over_every_action) {
+    /* chi-square over a million draws; 40 is far beyond the 0.1% point for 10 or 11
+     * degrees of freedom (29.6, 31.3), and the seed is fixed, so this cannot flake */
+    for (uint32_t n = 11; n <= 12; n++) {
+        long count[12] = {0};
+        enum { DRAWS = 1200000 };
+        vf_action_source src = vf_action_source_seeded(n);
+        for (int d = 0; d < DRAWS; d++) {
+            int a = vf_action_next(&src, n);
+            CHECK_FIRST(a >= 0 && a < (int)n);
+            count[a]++;
+        }
+        double expected = (double)DRAWS / n, chi2 = 0;
+        for (uint32_t a = 0; a < n; a++) {
+            double off = (double)count[a] - expected;
+            chi2 += off * off / expected;
+        }
+        CHECK(chi2 < 40.0);
+    }
+}
+
+/* ---- shared helpers ----------------------------------------------------------------------- */
+
+/* A plain breadth-first search, to check the row-mask flood fill against. */
+static vfg_mask bfs_reachable(const vfg_mask *walk, int w, int h, int sx, int sy) {
+    vfg_mask seen = {{0}};
+    int queue[256][2], head = 0, tail = 0;
+    vfg_set(&seen, sx, sy);
+    queue[tail][0] = sx, queue[tail][1] = sy, tail++;
+    while (head < tail) {
+        int x = queue[head][0], y = queue[head][1];
+        head++;
+        for (int d = 0; d < 4; d++) {
+            int nx = x + vfg_dx[d], ny = y + vfg_dy[d];
+            if (nx < 0 || nx >= w || ny < 0 || ny >= h || vfg_has(&seen, nx, ny)) continue;
+            if (!vfg_has(walk, nx, ny)) continue;
+            vfg_set(&seen, nx, ny);
+            queue[tail][0] = nx, queue[tail][1] = ny, tail++;
+        }
+    }
+    return seen;
+}
+
+TEST(reachability_on_row_masks_matches_a_breadth_first_search) {
+    static const int sizes[][2] = {{10, 10}, {15, 15}, {16, 16}, {3, 9}, {16, 1}};
+    vf_rng rng = vf_rng_seeded(5);
+    for (int t = 0; t < 20000; t++) {
+        int w = sizes[t % 5][0], h = sizes[t % 5][1];
+        uint32_t blocked_in_8 = 1 + vf_rng_below(&rng, 5); /* 1/8 .. 5/8 of cells closed */
+        vfg_mask walk = {{0}};
+        for (int y = 0; y < h; y++)
+            for (int x = 0; x < w; x++)
+                if (vf_rng_below(&rng, 8) >= blocked_in_8) vfg_set(&walk, x, y);
+        /* the start may be closed itself: it counts as reached, and paths leave it */
+        int sx = (int)vf_rng_below(&rng, (uint32_t)w), sy = (int)vf_rng_below(&rng, (uint32_t)h);
+        vfg_mask fast = vfg_reachable(&walk, w, h, sx, sy);
+        vfg_mask slow = bfs_reachable(&walk, w, h, sx, sy);
+        CHECK_FIRST(memcmp(&fast, &slow, sizeof fast) == 0);
+    }
+}
+
+TEST(rederive_changes_nothing_in_a_state_the_engine_made) {
+    for (int kind = 0; kind < VF_KIND_COUNT; kind++) {
+        vf_env env, copy;
+        vf_reset(&env, kind, 77, NULL);
+        vf_rng rng = vf_rng_seeded(3);
+        for (int s = 0; s < 30; s++) {
+            vf_step(&env, (int)vf_rng_below(&rng, (uint32_t)vf_num_actions(kind)), NULL);
+            memcpy(&copy, &env, sizeof env);
+            vf_rederive(&copy);
+            CHECK_FIRST(memcmp(&copy, &env, sizeof env) == 0);
+        }
+    }
+}
+
 /* ---- text ------------------------------------------------------------------------------ */
 
 TEST(render_and_state_json_fit_their_buffer_and_report_the_needed_length) {
@@ -276,6 +381,10 @@ int main(void) {
     RUN(an_action_out_of_range_or_a_step_after_the_end_changes_nothing);
     RUN(a_batch_equals_single_envs_stepped_alike_with_resets_at_seed_plus_n);
     RUN(the_random_batch_runner_is_deterministic_and_earns_reward);
+    RUN(the_random_batch_runner_plays_the_action_source_through_a_batch);
+    RUN(random_actions_are_uniform_over_every_action);
+    RUN(reachability_on_row_masks_matches_a_breadth_first_search);
+    RUN(rederive_changes_nothing_in_a_state_the_engine_made);
     RUN(render_and_state_json_fit_their_buffer_and_report_the_needed_length);
     return check_summary();
 }

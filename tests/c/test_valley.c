@@ -14,16 +14,6 @@
 
 #define T(v, x, y) ((v)->tiles[(y) + VF_BORDER][(x) + VF_BORDER])
 
-/* In a loop: report only the first failure of this check, not a million of them. */
-#define CHECK_FIRST(cond)                                                                  \
-    do {                                                                                   \
-        static int shown_;                                                                 \
-        if (!(cond) && !shown_) {                                                          \
-            shown_ = 1;                                                                    \
-            CHECK(cond);                                                                   \
-        }                                                                                  \
-    } while (0)
-
 static vf_step_result act(vf_env *e, int action) {
     return vf_step(e, action, NULL);
 }
