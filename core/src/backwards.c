@@ -310,6 +310,28 @@ void vfb_reset(vf_backwards *b, uint64_t seed) {
     b->growing = growing_of(b);
 }
 
+/* ---- observation ---------------------------------------------------------------------- */
+
+/* `restrict`: obs never overlaps the state, so the compiler may keep the grid pointers in
+ * registers instead of reloading them after every int32 store (uint8_t aliases anything). */
+VF_ALWAYS_INLINE void observe(const vf_backwards *restrict b, int32_t *restrict obs) {
+    /* padded-grid row/column of the view's north-west cell */
+    const int top = b->agent.y + VF_BORDER - VIEW_R, left = b->agent.x + VF_BORDER - VIEW_R;
+    const uint8_t *tiles = &b->tiles[top][left], *status = &b->status[top][left];
+    enum { PITCH = VF_BW_W + 2 * VF_BORDER };
+    vfg_view5(obs + VF_BO_TERRAIN, tiles, PITCH);
+    vfg_view5(obs + VF_BO_STATUS, status, PITCH);
+    obs[VF_BO_X] = b->agent.x;
+    obs[VF_BO_Y] = b->agent.y;
+    obs[VF_BO_FACING] = b->facing;
+    obs[VF_BO_STEPS_LEFT] = VF_BW_HORIZON - b->step;
+    obs[VF_BO_FARM_VALUE] = vf_bw_farm_value(b);
+}
+
+void vfb_observe(const vf_backwards *restrict b, int32_t *restrict obs) {
+    observe(b, obs);
+}
+
 /* ---- step ---------------------------------------------------------------------------- */
 
 /* The index in `list` (of `count`) of the entity standing on (x, y); there is one. */
@@ -351,7 +373,7 @@ static bool is_legal(const vf_backwards *b, int action) {
  * animals at Thriving until cared for, and the tick is then a test of an empty mask.
  * Meters, reward and the Farm Value end are touched only when a bonus is paid.
  */
-vf_outcome vfb_step(vf_backwards *b, int action) {
+vf_outcome vfb_step(vf_backwards *b, int action, int32_t *obs) {
     uint8_t *cared = NULL;          /* status of the crop or animal cared for */
     int cared_bit = 0;              /* its bit in `growing` */
     vf_bw_entity *befriended = NULL; /* the villager this step's insult made Friendly */
@@ -447,26 +469,11 @@ vf_outcome vfb_step(vf_backwards *b, int action) {
         reward = after - before;
         terminated |= after >= VF_BW_FARM_VALUE_END;
     }
+    if (obs) observe(b, obs); /* here, not in a second call: the state is at hand */
     return vf_outcome_make((uint32_t)reward, terminated, legal);
 }
 
-/* ---- observation and legal actions --------------------------------------------------- */
-
-/* `restrict`: obs never overlaps the state, so the compiler may keep the grid pointers in
- * registers instead of reloading them after every int32 store (uint8_t aliases anything). */
-void vfb_observe(const vf_backwards *restrict b, int32_t *restrict obs) {
-    /* padded-grid row/column of the view's north-west cell */
-    const int top = b->agent.y + VF_BORDER - VIEW_R, left = b->agent.x + VF_BORDER - VIEW_R;
-    const uint8_t *tiles = &b->tiles[top][left], *status = &b->status[top][left];
-    enum { PITCH = VF_BW_W + 2 * VF_BORDER };
-    vfg_view5(obs + VF_BO_TERRAIN, tiles, PITCH);
-    vfg_view5(obs + VF_BO_STATUS, status, PITCH);
-    obs[VF_BO_X] = b->agent.x;
-    obs[VF_BO_Y] = b->agent.y;
-    obs[VF_BO_FACING] = b->facing;
-    obs[VF_BO_STEPS_LEFT] = VF_BW_HORIZON - b->step;
-    obs[VF_BO_FARM_VALUE] = vf_bw_farm_value(b);
-}
+/* ---- legal actions ----------------------------------------------------------------------- */
 
 void vfb_legal_actions(const vf_backwards *b, uint8_t *mask) {
     for (int a = 0; a < VF_BW_ACTIONS; a++) mask[a] = is_legal(b, a);

@@ -70,16 +70,12 @@ static inline vf_outcome step_env(vf_env *env, int action, int32_t *obs) {
         vf_valley *v = &env->u.valley;
         if (v->step >= VF_VALLEY_HORIZON) return VF_OUT_TERMINATED;
         if ((unsigned)action >= VF_VALLEY_ACTIONS) return 0;
-        vf_outcome o = vfv_step(v, action);
-        if (obs) vfv_observe(v, obs);
-        return o;
+        return vfv_step(v, action, obs);
     }
     vf_backwards *b = &env->u.backwards;
     if (vf_terminated(env)) return VF_OUT_TERMINATED;
     if ((unsigned)action >= VF_BW_ACTIONS) return 0;
-    vf_outcome o = vfb_step(b, action);
-    if (obs) vfb_observe(b, obs);
-    return o;
+    return vfb_step(b, action, obs);
 }
 
 /* Valley rewards are counted in units of 0.05: one division gives the correctly rounded
@@ -253,20 +249,50 @@ void vf_batch_step(vf_env *envs, int n, const int32_t *actions, int32_t *obs,
     }
 }
 
+/* vf_batch_run_random's rounds on a batch of one kind; `kind` is a constant at each call,
+ * so each call compiles to a loop with no dispatch on the kind. */
+VF_ALWAYS_INLINE void run_random_kind(vf_env *envs, int n, int64_t steps, vf_action_source *src,
+                             int32_t *obs, const int kind, uint64_t *units) {
+    const int size = kind == VF_VALLEY ? VF_VALLEY_OBS_SIZE : VF_BW_OBS_SIZE;
+    const uint32_t actions = kind == VF_VALLEY ? VF_VALLEY_ACTIONS : VF_BW_ACTIONS;
+    for (int64_t s = 0; s < steps; s++) {
+        for (int i = 0; i < n; i++) {
+            vf_env *e = &envs[i];
+            int32_t *o = obs ? obs + (size_t)i * size : NULL;
+            int a = vf_action_next(src, actions);
+            vf_outcome out = kind == VF_VALLEY ? vfv_step(&e->u.valley, a, o)
+                                               : vfb_step(&e->u.backwards, a, o);
+            if (out & VF_OUT_TERMINATED) vf_reset(e, kind, e->seed + (uint64_t)n, o);
+            *units += vf_outcome_units(out);
+        }
+    }
+}
+
 double vf_batch_run_random(vf_env *envs, int n, int64_t steps, uint64_t action_seed,
                            int32_t *obs) {
     vf_action_source src = vf_action_source_seeded(action_seed);
     uint64_t units[VF_KIND_COUNT] = {0, 0}; /* exact sums, in each kind's reward unit */
-    for (int64_t s = 0; s < steps; s++) {
-        for (int i = 0; i < n; i++) {
-            vf_env *e = &envs[i];
-            bool valley = e->kind == VF_VALLEY;
-            int size = valley ? VF_VALLEY_OBS_SIZE : VF_BW_OBS_SIZE;
-            /* constant counts, so the rejection threshold folds to a constant too */
-            int a = valley ? vf_action_next(&src, VF_VALLEY_ACTIONS)
-                           : vf_action_next(&src, VF_BW_ACTIONS);
-            vf_outcome o = batch_step_one(e, a, obs ? obs + (size_t)i * size : NULL, n);
-            units[e->kind] += vf_outcome_units(o);
+    bool valley = true, backwards = true, running = true;
+    for (int i = 0; i < n; i++) {
+        valley &= envs[i].kind == VF_VALLEY;
+        backwards &= envs[i].kind == VF_BACKWARDS;
+        running &= !vf_terminated(&envs[i]);
+    }
+    if (running && valley) {
+        run_random_kind(envs, n, steps, &src, obs, VF_VALLEY, &units[VF_VALLEY]);
+    } else if (running && backwards) {
+        run_random_kind(envs, n, steps, &src, obs, VF_BACKWARDS, &units[VF_BACKWARDS]);
+    } else {
+        for (int64_t s = 0; s < steps; s++) {
+            for (int i = 0; i < n; i++) {
+                vf_env *e = &envs[i];
+                bool is_valley = e->kind == VF_VALLEY;
+                int size = is_valley ? VF_VALLEY_OBS_SIZE : VF_BW_OBS_SIZE;
+                int a = is_valley ? vf_action_next(&src, VF_VALLEY_ACTIONS)
+                                  : vf_action_next(&src, VF_BW_ACTIONS);
+                vf_outcome o = batch_step_one(e, a, obs ? obs + (size_t)i * size : NULL, n);
+                units[e->kind] += vf_outcome_units(o);
+            }
         }
     }
     return (double)units[VF_VALLEY] / 20.0 + (double)units[VF_BACKWARDS];

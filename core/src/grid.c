@@ -6,49 +6,38 @@ const int8_t vfg_dy[4] = {-1, 1, 0, 0};
 const int8_t vfg_move_dx[16] = {0, 0, 1, -1};
 const int8_t vfg_move_dy[16] = {-1, 1, 0, 0};
 
-/* The runs of `open` (a row's open cells) that hold a cell of `seed` (seed within open):
- * how far 4-neighbour moves along the row get from the seed cells. Eastward (towards
- * higher bits) the run fills with one addition: adding a seed's bit to the run carries
- * through every open cell above it, and the cells the carry flips are those cells. Westward
- * a short loop does the rest, one cell per pass. (A seed cell that is not open, the start
- * of a fill, is kept but starts no run.) */
-static uint32_t fill_row(uint32_t seed, uint32_t open) {
-    uint32_t grow = seed | (((open + (seed & open)) ^ open) & open);
-    for (;;) {
-        uint32_t next = grow | ((grow >> 1) & open);
-        if (next == grow) return grow;
-        grow = next;
-    }
-}
+/* Flood fill, bit-parallel. The 16 x 16 grid of row masks is four 64-bit words, rows
+ * interleaved: row y is the 16-bit lane y / 4 of word y % 4. So a row's north and south
+ * neighbours are the same lane of the words before and after it, and only the rows at a
+ * word boundary (y % 4 == 0 or 3) need a shift by a lane. Each round grows the reached set
+ * by one cell in every direction at once; it ends when a round adds nothing. No branch
+ * but the loop's: a fill is a few dozen rounds of a few dozen word operations. */
+enum { WORDS = VFG_MAX_H / 4 };
+#define COL0 0x0001000100010001ull  /* column 0 of every lane */
+#define COL15 0x8000800080008000ull /* column 15 */
 
-/* Flood fill on row bitmasks. Each row's reached cells are whole runs of its open cells
- * (fill_row); a row that grows marks its two neighbours to be looked at again, and the
- * fill ends when no row is marked. So the work follows the changes, instead of sweeping
- * every row until a sweep finds nothing new. Maps are small (<= 16 x 16) and reset
- * redraws layouts until they pass this check, so it must be cheap. */
 vfg_mask vfg_reachable(const vfg_mask *walkable, int w, int h, int sx, int sy) {
-    /* row y is at index y + 1: rows -1 and h are closed guards, so no bounds checks */
-    uint32_t open[VFG_MAX_H + 2] = {0}, reach[VFG_MAX_H + 2] = {0};
-    uint32_t full = (1u << w) - 1u;
-    for (int y = 0; y < h; y++) open[y + 1] = walkable->rows[y] & full;
-    uint32_t start = 1u << sx; /* reached even if not walkable: its open row-neighbours too */
-    reach[sy + 1] = fill_row(start | (((start << 1) | (start >> 1)) & open[sy + 1]), open[sy + 1]);
-    uint32_t marked = 1u << (sy + 1); /* rows whose neighbours may gain cells */
-    while (marked != 0) {
-        int i = __builtin_ctz(marked);
-        marked &= marked - 1;
-        uint32_t up = reach[i] & open[i - 1] & ~reach[i - 1];
-        uint32_t down = reach[i] & open[i + 1] & ~reach[i + 1];
-        if (up != 0) {
-            reach[i - 1] = fill_row(reach[i - 1] | up, open[i - 1]);
-            marked |= 1u << (i - 1);
-        }
-        if (down != 0) {
-            reach[i + 1] = fill_row(reach[i + 1] | down, open[i + 1]);
-            marked |= 1u << (i + 1);
-        }
+    uint64_t open[WORDS] = {0}, start[WORDS] = {0};
+    uint64_t full = (1u << w) - 1u;
+    for (int y = 0; y < h; y++) open[y % 4] |= (uint64_t)(walkable->rows[y] & full) << (16 * (y / 4));
+    start[sy % 4] = 1ull << (16 * (sy / 4) + sx);
+    uint64_t r0 = start[0], r1 = start[1], r2 = start[2], r3 = start[3];
+    for (;;) {
+        /* every cell next to a reached one, row by row: west and east in the lane, north
+         * and south from the neighbouring words (rows 4j - 1 and 4j + 4 across a lane) */
+#define SIDE(x) (((x) << 1 & ~COL0) | ((x) >> 1 & ~COL15))
+        uint64_t n0 = (r0 | SIDE(r0) | r3 << 16 | r1) & open[0];
+        uint64_t n1 = (r1 | SIDE(r1) | r0 | r2) & open[1];
+        uint64_t n2 = (r2 | SIDE(r2) | r1 | r3) & open[2];
+        uint64_t n3 = (r3 | SIDE(r3) | r2 | r0 >> 16) & open[3];
+#undef SIDE
+        n0 |= start[0], n1 |= start[1], n2 |= start[2], n3 |= start[3];
+        uint64_t changed = (n0 ^ r0) | (n1 ^ r1) | (n2 ^ r2) | (n3 ^ r3);
+        r0 = n0, r1 = n1, r2 = n2, r3 = n3;
+        if (changed == 0) break;
     }
+    const uint64_t reach[WORDS] = {r0, r1, r2, r3};
     vfg_mask reached;
-    for (int y = 0; y < VFG_MAX_H; y++) reached.rows[y] = (uint16_t)(y < h ? reach[y + 1] : 0);
+    for (int y = 0; y < VFG_MAX_H; y++) reached.rows[y] = (uint16_t)(reach[y % 4] >> (16 * (y / 4)));
     return reached;
 }

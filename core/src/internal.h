@@ -17,6 +17,10 @@
 
 #include "valley_farm.h"
 
+/* For the few helpers the hot path calls from two places: a call costs about ten cycles
+ * in WebAssembly (frame, stack check), a sizeable part of a step. */
+#define VF_ALWAYS_INLINE static inline __attribute__((always_inline))
+
 /* ---- grid.c ------------------------------------------------------------------------ */
 
 /* Unit steps per direction (VF_NORTH, VF_SOUTH, VF_EAST, VF_WEST). */
@@ -168,7 +172,9 @@ static inline int vf_action_next(vf_action_source *src, uint32_t n) {
 
 extern const char *const vfv_action_names[VF_VALLEY_ACTIONS];
 void vfv_reset(vf_valley *v, uint64_t seed);
-vf_outcome vfv_step(vf_valley *v, int action); /* action in range, episode not over */
+/* Plays `action` (in range; the episode not over), then writes the observation into obs
+ * unless it is NULL. */
+vf_outcome vfv_step(vf_valley *v, int action, int32_t *obs);
 void vfv_observe(const vf_valley *restrict v, int32_t *restrict obs);
 void vfv_legal_actions(const vf_valley *v, uint8_t *mask);
 void vfv_render(const vf_valley *v, vft_text *t);
@@ -182,7 +188,7 @@ bool vfv_load(vf_valley *v, vfs_reader *r);
 
 extern const char *const vfb_action_names[VF_BW_ACTIONS];
 void vfb_reset(vf_backwards *b, uint64_t seed);
-vf_outcome vfb_step(vf_backwards *b, int action); /* the same */
+vf_outcome vfb_step(vf_backwards *b, int action, int32_t *obs); /* the same */
 void vfb_observe(const vf_backwards *restrict b, int32_t *restrict obs);
 void vfb_legal_actions(const vf_backwards *b, uint8_t *mask);
 void vfb_render(const vf_backwards *b, vft_text *t);

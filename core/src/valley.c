@@ -295,6 +295,39 @@ void vfv_legal_actions(const vf_valley *v, uint8_t *mask) {
     mask[VF_VA_WAIT] = 1;
 }
 
+/* ---- observation --------------------------------------------------------------------- */
+
+static int center_value(const vf_valley *v) {
+    int code = TILE(v, v->agent.x, v->agent.y);
+    if (is_soil(code)) return code - VF_VT_SOIL_EMPTY;
+    int a = animal_on(v, code);
+    if (a >= 0) return v->animals[a].sated_steps_left > 0;
+    if (code == VF_VT_VILLAGER) {
+        for (int i = 0; i < VF_VALLEY_VILLAGERS; i++)
+            if (v->villagers[i].x == v->agent.x && v->villagers[i].y == v->agent.y)
+                return mood(v->villagers[i].relationship2);
+    }
+    return 0;
+}
+
+/* `restrict`: obs never overlaps the state. Without it the compiler must assume that
+ * each int32 store may change the map bytes (uint8_t may alias anything) and reloads
+ * them after every store; with it the copy becomes a few wide moves. */
+VF_ALWAYS_INLINE void observe(const vf_valley *restrict v, int32_t *restrict obs) {
+    /* padded row y + VF_BORDER is the agent's, so the view's rows start at padded row y */
+    enum { PITCH = W + 2 * VF_BORDER };
+    vfg_view5(obs + VF_VO_VIEW, &v->tiles[v->agent.y][v->agent.x], PITCH);
+    obs[VF_VO_CENTER] = center_value(v);
+    for (int i = 0; i < VF_ITEM_COUNT; i++) obs[VF_VO_INVENTORY + i] = v->inventory[i];
+    for (int i = 0; i < VF_VALLEY_VILLAGERS; i++) /* nearest multiple of 5, halves up */
+        obs[VF_VO_RELATIONSHIPS + i] = ((v->villagers[i].relationship2 + 5) * 205 >> 11) * 5;
+    obs[VF_VO_STEPS_LEFT] = VF_VALLEY_HORIZON - v->step;
+}
+
+void vfv_observe(const vf_valley *restrict v, int32_t *restrict obs) {
+    observe(v, obs);
+}
+
 /* ---- the step ------------------------------------------------------------------------ */
 
 /* For each action that works on the agent's tile, the tiles (a bit per tile code) on which
@@ -400,7 +433,7 @@ static bool act(vf_valley *v, int action, int32_t *units, int *fed) {
     return legal;
 }
 
-vf_outcome vfv_step(vf_valley *v, int action) {
+vf_outcome vfv_step(vf_valley *v, int action, int32_t *obs) {
     int32_t units = 0;
     int fed = -1;
 
@@ -425,36 +458,8 @@ vf_outcome vfv_step(vf_valley *v, int action) {
 
     v->step++;
     v->reward_units += units;
+    if (obs) observe(v, obs); /* here, not in a second call: the state is at hand */
     return vf_outcome_make((uint32_t)units, v->step >= VF_VALLEY_HORIZON, legal);
-}
-
-/* ---- observation --------------------------------------------------------------------- */
-
-static int center_value(const vf_valley *v) {
-    int code = TILE(v, v->agent.x, v->agent.y);
-    if (is_soil(code)) return code - VF_VT_SOIL_EMPTY;
-    int a = animal_on(v, code);
-    if (a >= 0) return v->animals[a].sated_steps_left > 0;
-    if (code == VF_VT_VILLAGER) {
-        for (int i = 0; i < VF_VALLEY_VILLAGERS; i++)
-            if (v->villagers[i].x == v->agent.x && v->villagers[i].y == v->agent.y)
-                return mood(v->villagers[i].relationship2);
-    }
-    return 0;
-}
-
-/* `restrict`: obs never overlaps the state. Without it the compiler must assume that
- * each int32 store may change the map bytes (uint8_t may alias anything) and reloads
- * them after every store; with it the copy becomes a few wide moves. */
-void vfv_observe(const vf_valley *restrict v, int32_t *restrict obs) {
-    /* padded row y + VF_BORDER is the agent's, so the view's rows start at padded row y */
-    enum { PITCH = W + 2 * VF_BORDER };
-    vfg_view5(obs + VF_VO_VIEW, &v->tiles[v->agent.y][v->agent.x], PITCH);
-    obs[VF_VO_CENTER] = center_value(v);
-    for (int i = 0; i < VF_ITEM_COUNT; i++) obs[VF_VO_INVENTORY + i] = v->inventory[i];
-    for (int i = 0; i < VF_VALLEY_VILLAGERS; i++) /* nearest multiple of 5, halves up */
-        obs[VF_VO_RELATIONSHIPS + i] = (v->villagers[i].relationship2 + 5) / 10 * 5;
-    obs[VF_VO_STEPS_LEFT] = VF_VALLEY_HORIZON - v->step;
 }
 
 /* ---- text ---------------------------------------------------------------------------- */
