@@ -314,22 +314,25 @@ void vfb_reset(vf_backwards *b, uint64_t seed) {
 
 /* `restrict`: obs never overlaps the state, so the compiler may keep the grid pointers in
  * registers instead of reloading them after every int32 store (uint8_t aliases anything). */
-VF_ALWAYS_INLINE void observe(const vf_backwards *restrict b, int32_t *restrict obs) {
+/* (x, y) and facing are the agent's: the step passes the ones it has just computed, so
+ * the view's address does not wait for them to be stored and read back. */
+VF_ALWAYS_INLINE void observe(const vf_backwards *restrict b, int32_t *restrict obs, int x,
+                              int y, int facing) {
     /* padded-grid row/column of the view's north-west cell */
-    const int top = b->agent.y + VF_BORDER - VIEW_R, left = b->agent.x + VF_BORDER - VIEW_R;
+    const int top = y + VF_BORDER - VIEW_R, left = x + VF_BORDER - VIEW_R;
     const uint8_t *tiles = &b->tiles[top][left], *status = &b->status[top][left];
     enum { PITCH = VF_BW_W + 2 * VF_BORDER };
     vfg_view5(obs + VF_BO_TERRAIN, tiles, PITCH);
     vfg_view5(obs + VF_BO_STATUS, status, PITCH);
-    obs[VF_BO_X] = b->agent.x;
-    obs[VF_BO_Y] = b->agent.y;
-    obs[VF_BO_FACING] = b->facing;
+    obs[VF_BO_X] = x;
+    obs[VF_BO_Y] = y;
+    obs[VF_BO_FACING] = facing;
     obs[VF_BO_STEPS_LEFT] = VF_BW_HORIZON - b->step;
     obs[VF_BO_FARM_VALUE] = vf_bw_farm_value(b);
 }
 
 void vfb_observe(const vf_backwards *restrict b, int32_t *restrict obs) {
-    observe(b, obs);
+    observe(b, obs, b->agent.x, b->agent.y, b->facing);
 }
 
 /* ---- step ---------------------------------------------------------------------------- */
@@ -341,13 +344,12 @@ static int entity_at(const vf_bw_entity *list, int count, int x, int y) {
     return i;
 }
 
-static int clamp_meter(int m) {
-    return m > VF_BW_METER_MAX ? VF_BW_METER_MAX : m;
-}
-
-/* Pays a bonus into a meter (meters only grow, and stop at 100). */
-static void pay(int32_t *meter, int bonus) {
-    *meter = clamp_meter(*meter + bonus);
+/* Pays a bonus into a meter, which stops at 100; returns what the meter gained, which is
+ * what Farm Value gains (the reward). */
+static int pay(int32_t *meter, int bonus) {
+    int before = *meter;
+    *meter = before + bonus > VF_BW_METER_MAX ? VF_BW_METER_MAX : before + bonus;
+    return *meter - before;
 }
 
 /* Whether `action` changes the state beyond the clock (the rules' "legal"). vfb_step
@@ -388,7 +390,8 @@ vf_outcome vfb_step(vf_backwards *b, int action, int32_t *obs) {
     const int ax = walk ? nx : ax0, ay = walk ? ny : ay0; /* where the agent ends up */
     b->agent.x = (uint8_t)ax;
     b->agent.y = (uint8_t)ay;
-    b->facing = (uint8_t)(is_move ? action : facing);
+    const int facing_now = is_move ? action : facing;
+    b->facing = (uint8_t)facing_now;
     bool legal = (is_move & (walk | (facing != action))) | (action == VF_BA_WAIT);
 
     const struct verb *v = &verbs[action];
@@ -434,11 +437,11 @@ vf_outcome vfb_step(vf_backwards *b, int action, int32_t *obs) {
     }
 
     /* 3..5: bonuses, each at most once per entity */
-    const int before = vf_bw_farm_value(b);
+    int reward = 0;
     bool paid = false;
     if (TILE(b, ax, ay) == VF_BT_FIELD && STATUS(b, ax, ay) == HARVEST_READY) {
         vf_bw_entity *c = &b->crops[entity_at(b->crops, VF_BW_CROPS, ax, ay)];
-        pay(&b->crop_yield, c->value);
+        reward += pay(&b->crop_yield, c->value);
         c->done = 1;
         TILE(b, ax, ay) = VF_BT_GROUND;
         STATUS(b, ax, ay) = 0;
@@ -449,13 +452,13 @@ vf_outcome vfb_step(vf_backwards *b, int action, int32_t *obs) {
         int dx = a->x - ax, dy = a->y - ay;
         if ((arrived & 1u) && !a->done && dx >= -VIEW_R && dx <= VIEW_R && dy >= -VIEW_R &&
             dy <= VIEW_R) {
-            pay(&b->animal_health, a->value);
+            reward += pay(&b->animal_health, a->value);
             a->done = 1;
             paid = true;
         }
     }
     if (befriended && !befriended->done) {
-        pay(&b->social_affinity, befriended->value);
+        reward += pay(&b->social_affinity, befriended->value);
         befriended->done = 1;
         paid = true;
     }
@@ -463,13 +466,8 @@ vf_outcome vfb_step(vf_backwards *b, int action, int32_t *obs) {
     /* 6, 7: reward and termination (Farm Value moves only when a bonus is paid) */
     b->step++;
     bool terminated = b->step >= VF_BW_HORIZON;
-    int reward = 0;
-    if (paid) {
-        int after = vf_bw_farm_value(b);
-        reward = after - before;
-        terminated |= after >= VF_BW_FARM_VALUE_END;
-    }
-    if (obs) observe(b, obs); /* here, not in a second call: the state is at hand */
+    if (paid) terminated |= vf_bw_farm_value(b) >= VF_BW_FARM_VALUE_END;
+    if (obs) observe(b, obs, ax, ay, facing_now); /* here, not in a second call */
     return vf_outcome_make((uint32_t)reward, terminated, legal);
 }
 

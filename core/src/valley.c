@@ -297,14 +297,14 @@ void vfv_legal_actions(const vf_valley *v, uint8_t *mask) {
 
 /* ---- observation --------------------------------------------------------------------- */
 
-static int center_value(const vf_valley *v) {
-    int code = TILE(v, v->agent.x, v->agent.y);
+static int center_value(const vf_valley *v, int x, int y) {
+    int code = TILE(v, x, y);
     if (is_soil(code)) return code - VF_VT_SOIL_EMPTY;
     int a = animal_on(v, code);
     if (a >= 0) return v->animals[a].sated_steps_left > 0;
     if (code == VF_VT_VILLAGER) {
         for (int i = 0; i < VF_VALLEY_VILLAGERS; i++)
-            if (v->villagers[i].x == v->agent.x && v->villagers[i].y == v->agent.y)
+            if (v->villagers[i].x == x && v->villagers[i].y == y)
                 return mood(v->villagers[i].relationship2);
     }
     return 0;
@@ -313,19 +313,23 @@ static int center_value(const vf_valley *v) {
 /* `restrict`: obs never overlaps the state. Without it the compiler must assume that
  * each int32 store may change the map bytes (uint8_t may alias anything) and reloads
  * them after every store; with it the copy becomes a few wide moves. */
-VF_ALWAYS_INLINE void observe(const vf_valley *restrict v, int32_t *restrict obs) {
+/* (x, y) is the agent's cell: the step passes the one it has just computed, so the view's
+ * address does not wait for the position to be stored and read back. */
+VF_ALWAYS_INLINE void observe(const vf_valley *restrict v, int32_t *restrict obs, int x, int y) {
     /* padded row y + VF_BORDER is the agent's, so the view's rows start at padded row y */
     enum { PITCH = W + 2 * VF_BORDER };
-    vfg_view5(obs + VF_VO_VIEW, &v->tiles[v->agent.y][v->agent.x], PITCH);
-    obs[VF_VO_CENTER] = center_value(v);
+    vfg_view5(obs + VF_VO_VIEW, &v->tiles[y][x], PITCH);
+    obs[VF_VO_CENTER] = center_value(v, x, y);
     for (int i = 0; i < VF_ITEM_COUNT; i++) obs[VF_VO_INVENTORY + i] = v->inventory[i];
-    for (int i = 0; i < VF_VALLEY_VILLAGERS; i++) /* nearest multiple of 5, halves up */
+    /* the nearest multiple of 5, halves up: (r2 + 5) / 10 * 5, the division written as a
+     * multiply and shift (exact for r2 + 5 < 1029), which WebAssembly engines do not do */
+    for (int i = 0; i < VF_VALLEY_VILLAGERS; i++)
         obs[VF_VO_RELATIONSHIPS + i] = ((v->villagers[i].relationship2 + 5) * 205 >> 11) * 5;
     obs[VF_VO_STEPS_LEFT] = VF_VALLEY_HORIZON - v->step;
 }
 
 void vfv_observe(const vf_valley *restrict v, int32_t *restrict obs) {
-    observe(v, obs);
+    observe(v, obs, v->agent.x, v->agent.y);
 }
 
 /* ---- the step ------------------------------------------------------------------------ */
@@ -441,8 +445,9 @@ vf_outcome vfv_step(vf_valley *v, int action, int32_t *obs) {
     const int ax = v->agent.x, ay = v->agent.y;
     const int nx = ax + vfg_move_dx[action], ny = ay + vfg_move_dy[action];
     const bool moved = (action < 4) & walkable[TILE(v, nx, ny)];
-    v->agent.x = (uint8_t)(moved ? nx : ax);
-    v->agent.y = (uint8_t)(moved ? ny : ay);
+    const int x = moved ? nx : ax, y = moved ? ny : ay; /* where the agent ends up */
+    v->agent.x = (uint8_t)x;
+    v->agent.y = (uint8_t)y;
     bool legal = moved | (action == VF_VA_WAIT);
     if ((acts_on[action] >> TILE(v, ax, ay)) & 1u) legal = act(v, action, &units, &fed);
 
@@ -458,7 +463,7 @@ vf_outcome vfv_step(vf_valley *v, int action, int32_t *obs) {
 
     v->step++;
     v->reward_units += units;
-    if (obs) observe(v, obs); /* here, not in a second call: the state is at hand */
+    if (obs) observe(v, obs, x, y); /* here, not in a second call: the state is at hand */
     return vf_outcome_make((uint32_t)units, v->step >= VF_VALLEY_HORIZON, legal);
 }
 
