@@ -23,7 +23,8 @@ export function ApiPage() {
     <article class="docs-page" data-page="api">
       <h1>API reference <code>valley-farm</code></h1>
       <p class="docs-lead">
-        One ES module, the same in Node ≥ 20 and in browsers, wrapping the C engine compiled to WebAssembly in a
+        One ES module, the same in Node ≥ 20 and in browsers (any with WebAssembly SIMD: Chrome 91, Firefox 89,
+        Safari 16.4 and later), wrapping the C engine compiled to WebAssembly in a
         Gymnasium-style API. Every example below runs here, in a Web Worker: edit it and press Run.
       </p>
       <pre class="docs-pre"><code>{`import { make, makeVec, envIds, envSpecs } from 'valley-farm';`}</code></pre>
