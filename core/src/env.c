@@ -249,8 +249,9 @@ void vf_batch_step(vf_env *envs, int n, const int32_t *actions, int32_t *obs,
     }
 }
 
-/* vf_batch_run_random's rounds on a batch of one kind; `kind` is a constant at each call,
- * so each call compiles to a loop with no dispatch on the kind. */
+/* vf_batch_run_random's rounds on a batch of one kind whose episodes are all running (each
+ * is reset the moment it ends, so no step ever meets a finished one). `kind` is a constant
+ * at each call, so each call compiles to a loop with no dispatch and no end check. */
 VF_ALWAYS_INLINE void run_random_kind(vf_env *envs, int n, int64_t steps, vf_action_source *src,
                              int32_t *obs, const int kind, uint64_t *units) {
     const int size = kind == VF_VALLEY ? VF_VALLEY_OBS_SIZE : VF_BW_OBS_SIZE;
@@ -282,7 +283,7 @@ double vf_batch_run_random(vf_env *envs, int n, int64_t steps, uint64_t action_s
         run_random_kind(envs, n, steps, &src, obs, VF_VALLEY, &units[VF_VALLEY]);
     } else if (running && backwards) {
         run_random_kind(envs, n, steps, &src, obs, VF_BACKWARDS, &units[VF_BACKWARDS]);
-    } else {
+    } else { /* mixed kinds, or an episode already over: each env through the checked step */
         for (int64_t s = 0; s < steps; s++) {
             for (int i = 0; i < n; i++) {
                 vf_env *e = &envs[i];

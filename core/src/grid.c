@@ -19,7 +19,8 @@ enum { WORDS = VFG_MAX_H / 4 };
 vfg_mask vfg_reachable(const vfg_mask *walkable, int w, int h, int sx, int sy) {
     uint64_t open[WORDS] = {0}, start[WORDS] = {0};
     uint64_t full = (1u << w) - 1u;
-    for (int y = 0; y < h; y++) open[y % 4] |= (uint64_t)(walkable->rows[y] & full) << (16 * (y / 4));
+    for (int y = 0; y < h; y++)
+        open[y % 4] |= (uint64_t)(walkable->rows[y] & full) << (16 * (y / 4));
     start[sy % 4] = 1ull << (16 * (sy / 4) + sx);
     uint64_t r0 = start[0], r1 = start[1], r2 = start[2], r3 = start[3];
     for (;;) {
@@ -38,6 +39,7 @@ vfg_mask vfg_reachable(const vfg_mask *walkable, int w, int h, int sx, int sy) {
     }
     const uint64_t reach[WORDS] = {r0, r1, r2, r3};
     vfg_mask reached;
-    for (int y = 0; y < VFG_MAX_H; y++) reached.rows[y] = (uint16_t)(reach[y % 4] >> (16 * (y / 4)));
+    for (int y = 0; y < VFG_MAX_H; y++)
+        reached.rows[y] = (uint16_t)(reach[y % 4] >> (16 * (y / 4)));
     return reached;
 }

@@ -310,11 +310,10 @@ static int center_value(const vf_valley *v, int x, int y) {
     return 0;
 }
 
-/* `restrict`: obs never overlaps the state. Without it the compiler must assume that
- * each int32 store may change the map bytes (uint8_t may alias anything) and reloads
- * them after every store; with it the copy becomes a few wide moves. */
 /* (x, y) is the agent's cell: the step passes the one it has just computed, so the view's
- * address does not wait for the position to be stored and read back. */
+ * address does not wait for the position to be stored and read back. `restrict`: obs never
+ * overlaps the state; without it the compiler must assume that each int32 store may change
+ * the map bytes (uint8_t may alias anything) and reload them after every store. */
 VF_ALWAYS_INLINE void observe(const vf_valley *restrict v, int32_t *restrict obs, int x, int y) {
     /* padded row y + VF_BORDER is the agent's, so the view's rows start at padded row y */
     enum { PITCH = W + 2 * VF_BORDER };
@@ -438,8 +437,8 @@ static bool act(vf_valley *v, int action, int32_t *units, int *fed) {
 }
 
 vf_outcome vfv_step(vf_valley *v, int action, int32_t *obs) {
-    int32_t units = 0;
-    int fed = -1;
+    int32_t units = 0; /* the reward, in units of 0.05 */
+    int fed = -1;      /* the animal fed this step, which does not tick yet */
 
     /* a move, without branching on the action (see acts_on) */
     const int ax = v->agent.x, ay = v->agent.y;
