@@ -34,7 +34,7 @@
 _Static_assert(VF_BORDER >= VIEW_R, "the view must read inside the padded grids");
 _Static_assert(VIEW_N == 5, "vfg_view5 copies 5 x 5 views");
 _Static_assert(W <= 16 && H <= VFG_MAX_H, "row bitmasks hold one row in 16 bits");
-_Static_assert(VF_BW_ACTIONS <= 16, "vfg_move_dx covers every action");
+_Static_assert(VF_BW_ACTIONS <= 16, "vfg_dx covers every action");
 
 /* Padded-grid access by map coordinates; x and y may be up to VF_BORDER off the map. */
 #define TILE(b, x, y) ((b)->tiles[(y) + VF_BORDER][(x) + VF_BORDER])
@@ -312,10 +312,10 @@ void vfb_reset(vf_backwards *b, uint64_t seed) {
 
 /* ---- observation ---------------------------------------------------------------------- */
 
-/* `restrict`: obs never overlaps the state, so the compiler may keep the grid pointers in
- * registers instead of reloading them after every int32 store (uint8_t aliases anything). */
-/* (x, y) and facing are the agent's: the step passes the ones it has just computed, so
- * the view's address does not wait for them to be stored and read back. */
+/* (x, y) and facing are the agent's: the step passes the ones it has just computed, so the
+ * view's address does not wait for them to be stored and read back. `restrict`: obs never
+ * overlaps the state, so the grid pointers stay in registers instead of being reloaded
+ * after every int32 store (uint8_t aliases anything). */
 VF_ALWAYS_INLINE void observe(const vf_backwards *restrict b, int32_t *restrict obs, int x,
                               int y, int facing) {
     /* padded-grid row/column of the view's north-west cell */
@@ -385,7 +385,7 @@ vf_outcome vfb_step(vf_backwards *b, int action, int32_t *obs) {
      * tile in front is its target, which is seldom. */
     const int ax0 = b->agent.x, ay0 = b->agent.y, facing = b->facing;
     const bool is_move = action < 4;
-    const int nx = ax0 + vfg_move_dx[action], ny = ay0 + vfg_move_dy[action];
+    const int nx = ax0 + vfg_dx[action], ny = ay0 + vfg_dy[action];
     const bool walk = is_move & tile_info[TILE(b, nx, ny)].walkable;
     const int ax = walk ? nx : ax0, ay = walk ? ny : ay0; /* where the agent ends up */
     b->agent.x = (uint8_t)ax;
@@ -436,16 +436,14 @@ vf_outcome vfb_step(vf_backwards *b, int action, int32_t *obs) {
         b->growing |= 1u << cared_bit;
     }
 
-    /* 3..5: bonuses, each at most once per entity */
+    /* 3..5: bonuses, each at most once per entity; the reward is what the meters gain */
     int reward = 0;
-    bool paid = false;
     if (TILE(b, ax, ay) == VF_BT_FIELD && STATUS(b, ax, ay) == HARVEST_READY) {
         vf_bw_entity *c = &b->crops[entity_at(b->crops, VF_BW_CROPS, ax, ay)];
         reward += pay(&b->crop_yield, c->value);
         c->done = 1;
         TILE(b, ax, ay) = VF_BT_GROUND;
         STATUS(b, ax, ay) = 0;
-        paid = true;
     }
     for (int i = 0; arrived != 0; i++, arrived >>= 1) { /* only an arrival the agent sees */
         vf_bw_entity *a = &b->animals[i];
@@ -454,19 +452,17 @@ vf_outcome vfb_step(vf_backwards *b, int action, int32_t *obs) {
             dy <= VIEW_R) {
             reward += pay(&b->animal_health, a->value);
             a->done = 1;
-            paid = true;
         }
     }
     if (befriended && !befriended->done) {
         reward += pay(&b->social_affinity, befriended->value);
         befriended->done = 1;
-        paid = true;
     }
 
-    /* 6, 7: reward and termination (Farm Value moves only when a bonus is paid) */
+    /* 6, 7: termination (Farm Value can only have reached 300 if it moved) */
     b->step++;
     bool terminated = b->step >= VF_BW_HORIZON;
-    if (paid) terminated |= vf_bw_farm_value(b) >= VF_BW_FARM_VALUE_END;
+    if (reward > 0) terminated |= vf_bw_farm_value(b) >= VF_BW_FARM_VALUE_END;
     if (obs) observe(b, obs, ax, ay, facing_now); /* here, not in a second call */
     return vf_outcome_make((uint32_t)reward, terminated, legal);
 }

@@ -80,8 +80,8 @@ static inline vf_outcome step_env(vf_env *env, int action, int32_t *obs) {
 
 /* Valley rewards are counted in units of 0.05: one division gives the correctly rounded
  * double of the exact value, the same on every platform. */
-static double reward_of(int kind, uint32_t units) {
-    return kind == VF_VALLEY ? units / 20.0 : (double)units;
+static double reward_of(int kind, uint64_t units) {
+    return kind == VF_VALLEY ? (double)units / 20.0 : (double)units;
 }
 
 vf_step_result vf_step(vf_env *env, int action, int32_t *obs) {
@@ -287,14 +287,12 @@ double vf_batch_run_random(vf_env *envs, int n, int64_t steps, uint64_t action_s
         for (int64_t s = 0; s < steps; s++) {
             for (int i = 0; i < n; i++) {
                 vf_env *e = &envs[i];
-                bool is_valley = e->kind == VF_VALLEY;
-                int size = is_valley ? VF_VALLEY_OBS_SIZE : VF_BW_OBS_SIZE;
-                int a = is_valley ? vf_action_next(&src, VF_VALLEY_ACTIONS)
-                                  : vf_action_next(&src, VF_BW_ACTIONS);
-                vf_outcome o = batch_step_one(e, a, obs ? obs + (size_t)i * size : NULL, n);
+                int32_t *o_i = obs ? obs + (size_t)i * (size_t)vf_obs_size(e->kind) : NULL;
+                int a = vf_action_next(&src, (uint32_t)vf_num_actions(e->kind));
+                vf_outcome o = batch_step_one(e, a, o_i, n);
                 units[e->kind] += vf_outcome_units(o);
             }
         }
     }
-    return (double)units[VF_VALLEY] / 20.0 + (double)units[VF_BACKWARDS];
+    return reward_of(VF_VALLEY, units[VF_VALLEY]) + reward_of(VF_BACKWARDS, units[VF_BACKWARDS]);
 }

@@ -1,10 +1,8 @@
 /* grid.c — what both farms' grids need: directions and the reachability check. */
 #include "internal.h"
 
-const int8_t vfg_dx[4] = {0, 0, 1, -1}; /* north, south, east, west */
-const int8_t vfg_dy[4] = {-1, 1, 0, 0};
-const int8_t vfg_move_dx[16] = {0, 0, 1, -1};
-const int8_t vfg_move_dy[16] = {-1, 1, 0, 0};
+const int8_t vfg_dx[16] = {0, 0, 1, -1}; /* north, south, east, west; the rest 0 */
+const int8_t vfg_dy[16] = {-1, 1, 0, 0};
 
 /* Flood fill, bit-parallel. The 16 x 16 grid of row masks is four 64-bit words, rows
  * interleaved: row y is the 16-bit lane y / 4 of word y % 4. So a row's north and south

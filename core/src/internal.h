@@ -23,14 +23,11 @@
 
 /* ---- grid.c ------------------------------------------------------------------------ */
 
-/* Unit steps per direction (VF_NORTH, VF_SOUTH, VF_EAST, VF_WEST). */
-extern const int8_t vfg_dx[4];
-extern const int8_t vfg_dy[4];
-
-/* The same by action: the moves are actions 0..3 in both farms, and every other action
- * (up to 15) steps (0, 0), so a step can apply "the move" without branching on the action. */
-extern const int8_t vfg_move_dx[16];
-extern const int8_t vfg_move_dy[16];
+/* Unit steps per direction (VF_NORTH, VF_SOUTH, VF_EAST, VF_WEST). The moves are actions
+ * 0..3 in both farms, so these are also the steps by action; every other index (up to 15)
+ * steps (0, 0), so a step can apply "the move" without branching on the action. */
+extern const int8_t vfg_dx[16];
+extern const int8_t vfg_dy[16];
 
 /* Row bitmasks: bit x of rows[y] is cell (x, y). Maps are at most 16 wide. */
 #define VFG_MAX_H 16

@@ -350,7 +350,7 @@ static const uint16_t acts_on[VF_VALLEY_ACTIONS] = {
 };
 #undef ON
 _Static_assert(VF_VT_COUNT <= 16, "acts_on holds a bit per tile code");
-_Static_assert(VF_VALLEY_ACTIONS <= 16, "vfg_move_dx covers every action");
+_Static_assert(VF_VALLEY_ACTIONS <= 16, "vfg_dx covers every action");
 
 /* Plays one of the actions in acts_on: returns whether it was legal, and adds its reward
  * to *units. *fed is the animal fed this step (its first tick is next step's). */
@@ -442,7 +442,7 @@ vf_outcome vfv_step(vf_valley *v, int action, int32_t *obs) {
 
     /* a move, without branching on the action (see acts_on) */
     const int ax = v->agent.x, ay = v->agent.y;
-    const int nx = ax + vfg_move_dx[action], ny = ay + vfg_move_dy[action];
+    const int nx = ax + vfg_dx[action], ny = ay + vfg_dy[action];
     const bool moved = (action < 4) & walkable[TILE(v, nx, ny)];
     const int x = moved ? nx : ax, y = moved ? ny : ay; /* where the agent ends up */
     v->agent.x = (uint8_t)x;
