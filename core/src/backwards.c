@@ -22,6 +22,7 @@
  *   crops 8 x {x, y, value, done} · animals 3 x 4 · villagers 3 x 4 ·
  *   crop_yield, animal_health, social_affinity (u32 each) · step (u32)
  */
+#include <stddef.h>
 #include <string.h>
 
 #include "internal.h"
@@ -33,7 +34,13 @@
 
 _Static_assert(VF_BORDER >= VIEW_R, "the view must read inside the padded grids");
 _Static_assert(VIEW_N == 5, "vfg_view5 copies 5 x 5 views");
-_Static_assert(W <= 16 && H <= VFG_MAX_H, "row bitmasks hold one row in 16 bits");
+_Static_assert(VF_BO_TERRAIN + 25 == VF_BO_STATUS &&
+                   VF_BO_STATUS + 25 + VFG_VIEW5_OVERRUN <= VF_BW_OBS_SIZE,
+               "vfg_view5 overruns each view into fields observe writes after it");
+_Static_assert(offsetof(vf_backwards, status) + sizeof(((vf_backwards *)0)->status) +
+                       VFG_VIEW5_OVERRUN <= sizeof(vf_backwards),
+               "vfg_view5 reads past the status grid's last row, inside the state");
+_Static_assert(W <= VFG_MAX_W && H <= VFG_MAX_H, "the map fits the row bitmasks");
 _Static_assert(VF_BW_ACTIONS <= 16, "vfg_dx covers every action");
 
 /* Padded-grid access by map coordinates; x and y may be up to VF_BORDER off the map. */
@@ -48,17 +55,18 @@ const char *const vfb_action_names[VF_BW_ACTIONS] = {
 
 /* Tile properties by tile code (the table of the rules file). */
 static const struct tile_info {
-    bool walkable;
     uint8_t status_max; /* status values run 0..status_max; 0 on tiles without status */
     uint8_t symbol;     /* index into symbols[] of status 0 (render) */
 } tile_info[VF_BT_COUNT] = {
-    [VF_BT_OUT_OF_BOUNDS] = {false, 0, 0},
-    [VF_BT_GROUND] = {true, 0, 0},
-    [VF_BT_FENCE] = {false, 0, 1},
-    [VF_BT_FIELD] = {true, 3, 2},
-    [VF_BT_PEN] = {false, 2, 6},
-    [VF_BT_HOUSE] = {false, 2, 9},
+    [VF_BT_OUT_OF_BOUNDS] = {0, 0},
+    [VF_BT_GROUND] = {0, 0},
+    [VF_BT_FENCE] = {0, 1},
+    [VF_BT_FIELD] = {3, 2},
+    [VF_BT_PEN] = {2, 6},
+    [VF_BT_HOUSE] = {2, 9},
 };
+/* The tiles one can walk on: the same table's "walkable" column, as a set. */
+static const uint32_t walkable = VF_TILE_BIT(VF_BT_GROUND) | VF_TILE_BIT(VF_BT_FIELD);
 
 /* The three entity lists: where their entities stand, how many there are, the ranges of
  * their values, their generator zone, and how the JSON names them. */
@@ -81,7 +89,7 @@ enum { HARVEST_READY = 3, THRIVING = 2, FRIENDLY = 2 };
  * targets: the same as a bit per tile code, so "does it act on the tile in front" is one
  * test, not a test of the action first (which random play would mispredict).
  * mood 0: care (crop -> Seed, animal -> Weak, no growth this step); else the mood step. */
-#define VERB(tile, mood_step) {tile, 1u << (tile), mood_step}
+#define VERB(tile, mood_step) {tile, VF_TILE_BIT(tile), mood_step}
 static const struct verb {
     uint8_t target;
     uint8_t targets;
@@ -92,7 +100,7 @@ static const struct verb {
     [VF_BA_COMPLIMENT] = VERB(VF_BT_HOUSE, -1), [VF_BA_INSULT] = VERB(VF_BT_HOUSE, +1),
 };
 #undef VERB
-_Static_assert(VF_BT_COUNT <= 8, "verb.targets holds a bit per tile code");
+_Static_assert(VF_BT_COUNT <= 8, "a set of tile codes in a uint8_t holds a bit per code");
 
 static vf_bw_entity *list_of(vf_backwards *b, int kind) {
     return kind == CROPS ? b->crops : kind == ANIMALS ? b->animals : b->villagers;
@@ -144,15 +152,19 @@ void vfb_rederive(vf_backwards *b) {
  * The layout generator. One SplitMix64 stream seeded with the episode seed, integer draws
  * only (vf_rng_below), in this order:
  *
- *  1. Zones, as three non-overlapping rectangles: the crop zone 4 x 4 with its top-left
- *     corner at (below(7), below(7)), then the pen zone 3 x 3 at (below(8), below(8)), then
- *     the village zone 3 x 3 the same way; a zone that overlaps an earlier one is redrawn
- *     (both coordinates). There is always room: the crop zone leaves a band of at least 3
- *     free rows above or below it, 10 columns wide, which holds both 3 x 3 zones.
- *  2. In each zone, in that order, a uniform subset of its cells (8 of 16 fields, 3 of 9
- *     pens, 3 of 9 houses) by a partial Fisher-Yates shuffle of the zone's cell indices
- *     (row-major). The zone's entities are then numbered row-major: that is the generator
- *     order the JSON and the snapshot keep. The zone's other cells stay GROUND.
+ *  1-2. For each kind in turn, crops, then animals, then villagers, its zone and then its
+ *     cells in it:
+ *     - The zone, a rectangle that overlaps no earlier zone: the crop zone 4 x 4 with its
+ *       top-left corner at (below(7), below(7)), the pen and village zones 3 x 3 at
+ *       (below(8), below(8)); a corner whose zone overlaps an earlier one is redrawn (both
+ *       coordinates). There is always room: the crop zone leaves a band of at least 3 free
+ *       rows above or below it, 10 columns wide, which holds both 3 x 3 zones.
+ *     - A uniform subset of the zone's cells (8 of 16 fields, 3 of 9 pens, 3 of 9 houses):
+ *       a partial Fisher-Yates shuffle of the cell indices 0..15 (row-major in the zone;
+ *       for i = 0.. count - 1 swap index i with index i + below(cells - i)); the first
+ *       `count` indices are the chosen cells. The zone's entities are numbered row-major:
+ *       that is the generator order the JSON and the snapshot keep. The zone's other cells
+ *       stay GROUND.
  *  3. Fences: n = 6 + below(7); each on a cell below(100) (row-major), redrawn while that
  *     cell is not GROUND.
  *  4. Check, by flood fill over GROUND and FIELD from the first field: every field reached,
@@ -192,30 +204,41 @@ static bool pick_cell(const vfg_mask *m, vf_rng *rng, int *px, int *py) {
     return true;
 }
 
-/* Steps 1 and 2 for one kind of entity: its zone, then its cells inside it. */
-static void place_zone(vf_backwards *b, vf_rng *rng, int k, vfg_mask *zones, vfg_mask *used,
-                       vfg_mask *kind_mask) {
+/* What a layout attempt keeps besides the map itself: the cells of each role as row
+ * masks, for the check of step 4 (word operations, not scans of the map). */
+typedef struct layout {
+    int zone_x[KINDS], zone_y[KINDS]; /* the zones' north-west corners, once drawn */
+    vfg_mask fields;  /* FIELD cells */
+    vfg_mask holders; /* PEN and HOUSE cells, which need a reachable neighbour */
+    vfg_mask blocked; /* PEN, HOUSE and FENCE cells: all that is not walkable */
+} layout;
+
+/* Steps 1 and 2 for one kind of entity: its zone, then its cells inside it. Inline, so
+ * that the generator's state stays in a register through all the draws of a reset. */
+VF_ALWAYS_INLINE void place_zone(vf_backwards *b, vf_rng *rng, int k, layout *lay) {
     const struct entity_kind *kd = &kinds[k];
     const int zw = kd->zone_w, zh = kd->zone_h, cells = zw * zh;
-    const unsigned zrow = (1u << zw) - 1u;
 
-    /* a corner, redrawn while the zone would overlap an earlier one */
+    /* a corner, redrawn while the zone would overlap an earlier one (rectangles overlap
+     * when both their column ranges and their row ranges do) */
     int zx, zy;
     bool clash;
     do {
         zx = (int)vf_rng_below(rng, (uint32_t)(W - zw + 1));
         zy = (int)vf_rng_below(rng, (uint32_t)(H - zh + 1));
-        unsigned overlap = 0;
-        for (int y = zy; y < zy + zh; y++) overlap |= zones->rows[y] & (zrow << zx);
-        clash = overlap != 0;
+        clash = false;
+        for (int j = 0; j < k; j++) {
+            const int ox = lay->zone_x[j], oy = lay->zone_y[j];
+            clash |= zx < ox + kinds[j].zone_w && ox < zx + zw && zy < oy + kinds[j].zone_h &&
+                     oy < zy + zh;
+        }
     } while (clash);
-    for (int y = zy; y < zy + zh; y++) zones->rows[y] |= (uint16_t)(zrow << zx);
+    lay->zone_x[k] = zx;
+    lay->zone_y[k] = zy;
 
     /* a uniform subset of kd->count of the zone's cells: partial Fisher-Yates */
-    static const uint8_t identity[16] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
-    uint8_t order[16];
+    uint8_t order[16] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
     unsigned chosen = 0;
-    memcpy(order, identity, sizeof order);
     for (int i = 0; i < kd->count; i++) {
         int j = i + (int)vf_rng_below(rng, (uint32_t)(cells - i));
         uint8_t swap = order[i];
@@ -224,62 +247,58 @@ static void place_zone(vf_backwards *b, vf_rng *rng, int k, vfg_mask *zones, vfg
         chosen |= 1u << order[i];
     }
 
-    /* the chosen cells, row by row: row-major is the entities' generator order */
+    /* the chosen cells in increasing index, which is row-major: the generator order */
     vf_bw_entity *e = list_of(b, k);
-    int n = 0;
-    for (int y = zy; y < zy + zh; y++, chosen >>= zw) {
-        unsigned row = chosen & zrow;
-        used->rows[y] |= (uint16_t)(row << zx);
-        kind_mask->rows[y] |= (uint16_t)(row << zx);
-        for (; row != 0; row &= row - 1, n++) {
-            int x = zx + __builtin_ctz(row);
-            e[n].x = (uint8_t)x;
-            e[n].y = (uint8_t)y;
-            TILE(b, x, y) = kd->tile;
-        }
+    vfg_mask *role = k == CROPS ? &lay->fields : &lay->holders;
+    for (int n = 0; chosen != 0; chosen &= chosen - 1, n++) {
+        int cell = __builtin_ctz(chosen);
+        int x = zx + cell % zw, y = zy + cell / zw;
+        e[n].x = (uint8_t)x;
+        e[n].y = (uint8_t)y;
+        TILE(b, x, y) = kd->tile;
+        vfg_set(role, x, y);
+        if (k != CROPS) vfg_set(&lay->blocked, x, y);
     }
 }
 
 /* Steps 1-4 once; true when the layout passes the check. On success *start holds the
  * GROUND cells reachable on foot from the fields: where the agent may start. */
 static bool draw_layout(vf_backwards *b, vf_rng *rng, vfg_mask *start) {
-    vfg_mask used = {{0}};   /* every cell that is not GROUND */
-    vfg_mask walk = {{0}};   /* walkable cells; the fields for now */
-    vfg_mask holder = {{0}}; /* pens and houses, which need a reachable neighbour */
-    vfg_mask zones = {{0}};  /* the zones drawn so far */
-
+    layout lay = {{0}, {0}, {{0}}, {{0}}, {{0}}};
     for (int y = 0; y < H; y++) memset(&TILE(b, 0, y), VF_BT_GROUND, W);
-    place_zone(b, rng, CROPS, &zones, &used, &walk);
-    place_zone(b, rng, ANIMALS, &zones, &used, &holder);
-    place_zone(b, rng, VILLAGERS, &zones, &used, &holder);
+    place_zone(b, rng, CROPS, &lay);
+    place_zone(b, rng, ANIMALS, &lay);
+    place_zone(b, rng, VILLAGERS, &lay);
 
+    /* fences, on GROUND only: the map itself says which cells are taken */
     int fences = VF_BW_FENCES_MIN + (int)vf_rng_below(rng, VF_BW_FENCES_MAX - VF_BW_FENCES_MIN + 1);
     while (fences > 0) {
         int c = (int)vf_rng_below(rng, W * H);
         int x = c % W, y = c / W;
-        if (vfg_has(&used, x, y)) continue;
+        if (TILE(b, x, y) != VF_BT_GROUND) continue;
         TILE(b, x, y) = VF_BT_FENCE;
-        vfg_set(&used, x, y);
+        vfg_set(&lay.blocked, x, y);
         fences--;
     }
 
     const uint16_t full = (uint16_t)((1u << W) - 1u);
-    vfg_mask fields = walk;
-    for (int y = 0; y < H; y++) walk.rows[y] |= (uint16_t)(full & ~used.rows[y]);
+    vfg_mask walk;
+    for (int y = 0; y < VFG_MAX_H; y++) walk.rows[y] = (uint16_t)(full & ~lay.blocked.rows[y]);
     vfg_mask reach = vfg_reachable(&walk, W, H, b->crops[0].x, b->crops[0].y);
 
-    bool any = false;
+    /* the check, row by row without a branch: a field out of reach, a pen or house with
+     * no reached neighbour (rows past H are empty, so row y + 1 is always there) */
+    unsigned bad = 0, any = 0, above = 0;
     for (int y = 0; y < H; y++) {
-        uint16_t r = reach.rows[y];
-        uint16_t near = (uint16_t)(r | r << 1 | r >> 1);
-        if (y > 0) near |= reach.rows[y - 1];
-        if (y + 1 < H) near |= reach.rows[y + 1];
-        if (fields.rows[y] & ~r) return false;    /* a field out of reach */
-        if (holder.rows[y] & ~near) return false; /* a pen or house with no way to it */
-        start->rows[y] = (uint16_t)(r & ~used.rows[y]);
-        any |= start->rows[y] != 0;
+        unsigned r = reach.rows[y];
+        unsigned near = r | r << 1 | r >> 1 | above | reach.rows[y + 1];
+        bad |= lay.fields.rows[y] & ~r;
+        bad |= lay.holders.rows[y] & ~near;
+        start->rows[y] = (uint16_t)(r & ~lay.fields.rows[y]); /* reached and not a field */
+        any |= start->rows[y];
+        above = r;
     }
-    return any;
+    return bad == 0 && any != 0;
 }
 
 void vfb_reset(vf_backwards *b, uint64_t seed) {
@@ -297,14 +316,14 @@ void vfb_reset(vf_backwards *b, uint64_t seed) {
     b->facing = VF_NORTH;
 
     /* step 6: initial values */
-    for (int kd = 0; kd < KINDS; kd++) {
-        const struct entity_kind *info = &kinds[kd];
-        uint32_t status_span = tile_info[info->tile].status_max + 1u;
-        uint32_t value_span = info->value_max - info->value_min + 1u;
-        vf_bw_entity *e = list_of(b, kd);
-        for (int i = 0; i < info->count; i++) {
-            STATUS(b, e[i].x, e[i].y) = (uint8_t)vf_rng_below(&rng, status_span);
-            e[i].value = (uint8_t)(info->value_min + vf_rng_below(&rng, value_span));
+    for (int k = 0; k < KINDS; k++) {
+        const struct entity_kind *kd = &kinds[k];
+        const uint32_t status_max = tile_info[kd->tile].status_max;
+        const uint32_t value_span = kd->value_max - kd->value_min + 1u;
+        vf_bw_entity *e = list_of(b, k);
+        for (int i = 0; i < kd->count; i++) {
+            STATUS(b, e[i].x, e[i].y) = (uint8_t)vf_rng_below(&rng, status_max + 1u);
+            e[i].value = (uint8_t)(kd->value_min + vf_rng_below(&rng, value_span));
         }
     }
     b->growing = growing_of(b);
@@ -322,6 +341,7 @@ VF_ALWAYS_INLINE void observe(const vf_backwards *restrict b, int32_t *restrict 
     const int top = y + VF_BORDER - VIEW_R, left = x + VF_BORDER - VIEW_R;
     const uint8_t *tiles = &b->tiles[top][left], *status = &b->status[top][left];
     enum { PITCH = VF_BW_W + 2 * VF_BORDER };
+    /* in this order: each view overruns into what is written after it */
     vfg_view5(obs + VF_BO_TERRAIN, tiles, PITCH);
     vfg_view5(obs + VF_BO_STATUS, status, PITCH);
     obs[VF_BO_X] = x;
@@ -357,7 +377,7 @@ static int pay(int32_t *meter, int bonus) {
 static bool is_legal(const vf_backwards *b, int action) {
     int x = b->agent.x, y = b->agent.y;
     if (action < 4) /* a move, or at least a turn */
-        return tile_info[TILE(b, x + vfg_dx[action], y + vfg_dy[action])].walkable ||
+        return vf_tile_in(walkable, TILE(b, x + vfg_dx[action], y + vfg_dy[action])) ||
                b->facing != action;
     const struct verb *v = &verbs[action];
     if (v->target == 0) return true; /* wait */
@@ -386,7 +406,7 @@ vf_outcome vfb_step(vf_backwards *b, int action, int32_t *obs) {
     const int ax0 = b->agent.x, ay0 = b->agent.y, facing = b->facing;
     const bool is_move = action < 4;
     const int nx = ax0 + vfg_dx[action], ny = ay0 + vfg_dy[action];
-    const bool walk = is_move & tile_info[TILE(b, nx, ny)].walkable;
+    const bool walk = is_move & vf_tile_in(walkable, TILE(b, nx, ny));
     const int ax = walk ? nx : ax0, ay = walk ? ny : ay0; /* where the agent ends up */
     b->agent.x = (uint8_t)ax;
     b->agent.y = (uint8_t)ay;
@@ -396,7 +416,7 @@ vf_outcome vfb_step(vf_backwards *b, int action, int32_t *obs) {
 
     const struct verb *v = &verbs[action];
     const int fx = ax0 + vfg_dx[facing], fy = ay0 + vfg_dy[facing];
-    if ((1u << TILE(b, fx, fy)) & v->targets) {
+    if (vf_tile_in(v->targets, TILE(b, fx, fy))) {
         uint8_t *s = &STATUS(b, fx, fy);
         legal = true;
         if (v->mood == 0) { /* care: back to Seed / Weak, and no growth this step */
@@ -420,17 +440,16 @@ vf_outcome vfb_step(vf_backwards *b, int action, int32_t *obs) {
      * cared for goes back to 0, which is "not cared for: grows" without comparing every
      * entity with the care target. One that reaches its top leaves the mask; an animal
      * that does has arrived at Thriving in this tick. */
-    unsigned arrived = 0; /* bit i: animal i reached Thriving in this tick */
-    for (unsigned m = b->growing; m != 0; m &= m - 1) {
+    uint32_t topped = 0; /* bit i: grower i reached its top in this tick */
+    for (uint32_t m = b->growing; m != 0; m &= m - 1) {
         int i = __builtin_ctz(m);
         const vf_bw_entity *e = grower(b, i);
         uint8_t *s = &STATUS(b, e->x, e->y);
-        bool crop = i < GROW_ANIMAL0;
-        if (++*s == (crop ? HARVEST_READY : THRIVING)) {
-            b->growing &= ~(1u << i);
-            if (!crop) arrived |= 1u << (i - GROW_ANIMAL0);
-        }
+        int grown = ++*s;
+        topped |= (uint32_t)(grown == (i < GROW_ANIMAL0 ? HARVEST_READY : THRIVING)) << i;
     }
+    b->growing &= ~topped;
+    unsigned arrived = topped >> GROW_ANIMAL0; /* bit i: animal i reached Thriving */
     if (cared) {
         *cared = 0;
         b->growing |= 1u << cared_bit;
@@ -640,7 +659,7 @@ bool vfb_load(vf_backwards *b, vfs_reader *r) {
             if (tile < VF_BT_GROUND || tile >= VF_BT_COUNT) return false;
             if (STATUS(b, x, y) > tile_info[tile].status_max) return false;
             count[tile]++;
-            if (tile_info[tile].walkable) vfg_set(&walk, x, y);
+            if (vf_tile_in(walkable, tile)) vfg_set(&walk, x, y);
         }
     }
     if (count[VF_BT_FENCE] < VF_BW_FENCES_MIN || count[VF_BT_FENCE] > VF_BW_FENCES_MAX)
@@ -669,7 +688,7 @@ bool vfb_load(vf_backwards *b, vfs_reader *r) {
 
     /* the agent, and reachability (which no step can break) */
     int ax = b->agent.x, ay = b->agent.y;
-    if (ax >= W || ay >= H || !tile_info[TILE(b, ax, ay)].walkable || b->facing > VF_WEST)
+    if (ax >= W || ay >= H || !vf_tile_in(walkable, TILE(b, ax, ay)) || b->facing > VF_WEST)
         return false;
     vfg_mask reach = vfg_reachable(&walk, W, H, ax, ay);
     for (int k = 0; k < KINDS; k++) {

@@ -14,6 +14,7 @@
  *  - Rewards are integers in units of 0.05 (see REWARD_*), summed in reward_units and
  *    divided by 20 once on the way out, so every build reports the same exact doubles.
  */
+#include <stddef.h>
 #include <string.h>
 
 #include "internal.h"
@@ -68,13 +69,14 @@ static const int32_t max_inventory[VF_ITEM_COUNT] = {
 
 /* ---- tile properties (data, indexed by tile code) ----------------------------------- */
 
-static const uint8_t walkable[VF_VT_COUNT] = {
-    [VF_VT_GROUND] = 1,
-    [VF_VT_SOIL_EMPTY] = 1, [VF_VT_SOIL_SEEDED] = 1, [VF_VT_CROP_GROWING] = 1,
-    [VF_VT_CROP_MATURE] = 1,
-    [VF_VT_CHICKEN] = 1, [VF_VT_COW] = 1, [VF_VT_SHEEP] = 1,
-    [VF_VT_VILLAGER] = 1, [VF_VT_MARKET] = 1,
-};
+#define T VF_TILE_BIT
+static const uint32_t walkable = T(VF_VT_GROUND) | T(VF_VT_SOIL_EMPTY) | T(VF_VT_SOIL_SEEDED) |
+                                 T(VF_VT_CROP_GROWING) | T(VF_VT_CROP_MATURE) |
+                                 T(VF_VT_CHICKEN) | T(VF_VT_COW) | T(VF_VT_SHEEP) |
+                                 T(VF_VT_VILLAGER) | T(VF_VT_MARKET);
+#undef T
+_Static_assert(VF_VT_COUNT <= 16, "a set of tile codes holds a bit per code");
+_Static_assert(W <= VFG_MAX_W && H <= VFG_MAX_H, "the map fits the row bitmasks");
 
 static const char tile_symbol[VF_VT_COUNT] = {
     [VF_VT_OUT_OF_BOUNDS] = ' ', [VF_VT_GROUND] = '.', [VF_VT_OBSTACLE] = '#',
@@ -233,7 +235,7 @@ static int animal_on(const vf_valley *v, int code) {
 }
 
 static bool can_move(const vf_valley *v, int dir) {
-    return walkable[TILE(v, v->agent.x + vfg_dx[dir], v->agent.y + vfg_dy[dir])];
+    return vf_tile_in(walkable, TILE(v, v->agent.x + vfg_dx[dir], v->agent.y + vfg_dy[dir]));
 }
 
 static bool can_plant(const vf_valley *v) {
@@ -314,10 +316,15 @@ static int center_value(const vf_valley *v, int x, int y) {
  * address does not wait for the position to be stored and read back. `restrict`: obs never
  * overlaps the state; without it the compiler must assume that each int32 store may change
  * the map bytes (uint8_t may alias anything) and reload them after every store. */
+_Static_assert(VF_VO_VIEW + 25 + VFG_VIEW5_OVERRUN <= VF_VALLEY_OBS_SIZE,
+               "vfg_view5 overruns the view into fields written after it");
+_Static_assert(offsetof(vf_valley, tiles) + sizeof(((vf_valley *)0)->tiles) +
+                       VFG_VIEW5_OVERRUN <= sizeof(vf_valley),
+               "vfg_view5 reads past the map's last row, inside the state");
 VF_ALWAYS_INLINE void observe(const vf_valley *restrict v, int32_t *restrict obs, int x, int y) {
     /* padded row y + VF_BORDER is the agent's, so the view's rows start at padded row y */
     enum { PITCH = W + 2 * VF_BORDER };
-    vfg_view5(obs + VF_VO_VIEW, &v->tiles[y][x], PITCH);
+    vfg_view5(obs + VF_VO_VIEW, &v->tiles[y][x], PITCH); /* overruns into what follows */
     obs[VF_VO_CENTER] = center_value(v, x, y);
     for (int i = 0; i < VF_ITEM_COUNT; i++) obs[VF_VO_INVENTORY + i] = v->inventory[i];
     /* the nearest multiple of 5, halves up: (r2 + 5) / 10 * 5, the division written as a
@@ -338,7 +345,7 @@ void vfv_observe(const vf_valley *restrict v, int32_t *restrict obs) {
  * act() checks the whole precondition. Gift looks at the neighbours too, so it always
  * gets a look. Random play mostly stands on ground, where no action but a move or a gift
  * acts, and the step then takes no branch that depends on the action. */
-#define ON(code) (1u << (code))
+#define ON VF_TILE_BIT
 static const uint16_t acts_on[VF_VALLEY_ACTIONS] = {
     [VF_VA_PLANT] = ON(VF_VT_SOIL_EMPTY),
     [VF_VA_WATER] = ON(VF_VT_SOIL_SEEDED) | ON(VF_VT_CROP_GROWING),
@@ -349,7 +356,6 @@ static const uint16_t acts_on[VF_VALLEY_ACTIONS] = {
     [VF_VA_SELL] = ON(VF_VT_MARKET),
 };
 #undef ON
-_Static_assert(VF_VT_COUNT <= 16, "acts_on holds a bit per tile code");
 _Static_assert(VF_VALLEY_ACTIONS <= 16, "vfg_dx covers every action");
 
 /* Plays one of the actions in acts_on: returns whether it was legal, and adds its reward
@@ -443,12 +449,12 @@ vf_outcome vfv_step(vf_valley *v, int action, int32_t *obs) {
     /* a move, without branching on the action (see acts_on) */
     const int ax = v->agent.x, ay = v->agent.y;
     const int nx = ax + vfg_dx[action], ny = ay + vfg_dy[action];
-    const bool moved = (action < 4) & walkable[TILE(v, nx, ny)];
+    const bool moved = (action < 4) & vf_tile_in(walkable, TILE(v, nx, ny));
     const int x = moved ? nx : ax, y = moved ? ny : ay; /* where the agent ends up */
     v->agent.x = (uint8_t)x;
     v->agent.y = (uint8_t)y;
     bool legal = moved | (action == VF_VA_WAIT);
-    if ((acts_on[action] >> TILE(v, ax, ay)) & 1u) legal = act(v, action, &units, &fed);
+    if (vf_tile_in(acts_on[action], TILE(v, ax, ay))) legal = act(v, action, &units, &fed);
 
     for (int i = 0; i < VF_VALLEY_ANIMALS; i++) {
         vf_valley_animal *an = &v->animals[i];
@@ -657,8 +663,8 @@ bool vfv_load(vf_valley *v, vfs_reader *r) {
             int code = TILE(v, x, y);
             if (code < VF_VT_GROUND || code >= VF_VT_COUNT) return false;
             counts[code]++;
-            if (walkable[code]) vfg_set(&open, x, y);
-            if (code != VF_VT_GROUND && walkable[code]) vfg_set(&need, x, y);
+            if (vf_tile_in(walkable, code)) vfg_set(&open, x, y);
+            if (code != VF_VT_GROUND && vf_tile_in(walkable, code)) vfg_set(&need, x, y);
         }
     }
     int soil = counts[VF_VT_SOIL_EMPTY] + counts[VF_VT_SOIL_SEEDED] +
@@ -670,7 +676,7 @@ bool vfv_load(vf_valley *v, vfs_reader *r) {
 
     v->agent = get_point(r);
     v->market = get_point(r);
-    if (!on_map(v->agent.x, v->agent.y) || !walkable[TILE(v, v->agent.x, v->agent.y)])
+    if (!on_map(v->agent.x, v->agent.y) || !vf_tile_in(walkable, TILE(v, v->agent.x, v->agent.y)))
         return false;
     if (!claim(&taken, v->market.x, v->market.y) ||
         TILE(v, v->market.x, v->market.y) != VF_VT_MARKET)

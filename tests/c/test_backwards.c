@@ -945,6 +945,110 @@ TEST(initial_values_are_in_range_uniform_and_every_meter_starts_at_zero) {
 #undef NEAR
 }
 
+/* The generator as backwards.c's comment documents it, written again from that text with
+ * plain arrays and the breadth-first search above: a reader who reimplements the comment
+ * gets the engine's layouts, draw for draw. False when the check of step 4 fails. */
+static bool documented_layout(vf_rng *rng, vf_backwards *b) {
+    static const struct {
+        int tile, count, size, status_max, value_min, value_max;
+    } kind[3] = {{VF_BT_FIELD, 8, 4, 3, 2, 5}, {VF_BT_PEN, 3, 3, 2, 1, 3}, {VF_BT_HOUSE, 3, 3, 2, 3, 6}};
+    vf_bw_entity *lists[3] = {b->crops, b->animals, b->villagers};
+    int zone_of[VF_BW_H][VF_BW_W]; /* 1 + the kind whose zone holds the cell, or 0 */
+    memset(zone_of, 0, sizeof zone_of);
+    for (int y = 0; y < VF_BW_H; y++)
+        for (int x = 0; x < VF_BW_W; x++) TL(b, x, y) = VF_BT_GROUND;
+
+    for (int k = 0; k < 3; k++) { /* 1-2 */
+        int size = kind[k].size, zx, zy;
+        bool overlap;
+        do {
+            zx = (int)vf_rng_below(rng, (uint32_t)(VF_BW_W - size + 1));
+            zy = (int)vf_rng_below(rng, (uint32_t)(VF_BW_H - size + 1));
+            overlap = false;
+            for (int y = zy; y < zy + size; y++)
+                for (int x = zx; x < zx + size; x++) overlap |= zone_of[y][x] != 0;
+        } while (overlap);
+        for (int y = zy; y < zy + size; y++)
+            for (int x = zx; x < zx + size; x++) zone_of[y][x] = 1 + k;
+        int index[16];
+        for (int i = 0; i < 16; i++) index[i] = i;
+        for (int i = 0; i < kind[k].count; i++) {
+            int j = i + (int)vf_rng_below(rng, (uint32_t)(size * size - i));
+            int t = index[i];
+            index[i] = index[j];
+            index[j] = t;
+        }
+        bool chosen[16] = {false};
+        for (int i = 0; i < kind[k].count; i++) chosen[index[i]] = true;
+        for (int cell = 0, n = 0; cell < size * size; cell++) { /* row-major numbering */
+            if (!chosen[cell]) continue;
+            int x = zx + cell % size, y = zy + cell / size;
+            lists[k][n].x = (uint8_t)x;
+            lists[k][n].y = (uint8_t)y;
+            n++;
+            TL(b, x, y) = (uint8_t)kind[k].tile;
+        }
+    }
+    int fences = 6 + (int)vf_rng_below(rng, 7); /* 3 */
+    while (fences > 0) {
+        int c = (int)vf_rng_below(rng, 100);
+        if (TL(b, c % 10, c / 10) != VF_BT_GROUND) continue;
+        TL(b, c % 10, c / 10) = VF_BT_FENCE;
+        fences--;
+    }
+    bool reached[VF_BW_H][VF_BW_W]; /* 4 */
+    bfs(b, b->crops[0].x, b->crops[0].y, reached);
+    int ground = 0;
+    for (int y = 0; y < VF_BW_H; y++)
+        for (int x = 0; x < VF_BW_W; x++) {
+            int t = TL(b, x, y);
+            if (t == VF_BT_FIELD && !reached[y][x]) return false;
+            if ((t == VF_BT_PEN || t == VF_BT_HOUSE) && !beside_reached(reached, x, y)) return false;
+            ground += t == VF_BT_GROUND && reached[y][x];
+        }
+    if (ground == 0) return false;
+
+    int pick = (int)vf_rng_below(rng, (uint32_t)ground); /* 5 */
+    for (int c = 0; c < 100; c++) {
+        int x = c % 10, y = c / 10;
+        if (TL(b, x, y) != VF_BT_GROUND || !reached[y][x] || pick-- != 0) continue;
+        b->agent.x = (uint8_t)x;
+        b->agent.y = (uint8_t)y;
+    }
+    b->facing = VF_NORTH;
+    for (int k = 0; k < 3; k++) /* 6 */
+        for (int i = 0; i < kind[k].count; i++) {
+            vf_bw_entity *e = &lists[k][i];
+            ST(b, e->x, e->y) = (uint8_t)vf_rng_below(rng, (uint32_t)kind[k].status_max + 1);
+            e->value = (uint8_t)(kind[k].value_min +
+                                 (int)vf_rng_below(rng, (uint32_t)(kind[k].value_max -
+                                                                   kind[k].value_min + 1)));
+        }
+    return true;
+}
+
+TEST(layouts_follow_the_documented_generator) {
+    int redraws = 0;
+    for (uint64_t seed = 0; seed < 3000; seed++) {
+        vf_rng rng = vf_rng_seeded(seed);
+        vf_env want;
+        memset(&want, 0, sizeof want);
+        want.seed = seed;
+        want.kind = VF_BACKWARDS;
+        while (!documented_layout(&rng, &want.u.backwards)) {
+            redraws++;
+            memset(&want.u.backwards, 0, sizeof want.u.backwards);
+        }
+        vf_rederive(&want); /* the derived `growing` mask, from the statuses just drawn */
+        vf_env got;
+        memset(&got, 0xA5, sizeof got); /* whatever was there before must not matter */
+        vf_reset(&got, VF_BACKWARDS, seed, NULL);
+        CHECK_FIRST(got.seed == seed && got.kind == VF_BACKWARDS &&
+                    memcmp(&got.u.backwards, &want.u.backwards, sizeof want.u.backwards) == 0);
+    }
+    CHECK(redraws > 0); /* the redraw path was taken at least once */
+}
+
 TEST(different_seeds_give_different_layouts) {
     enum { N = 300 };
     static uint8_t maps[N][VF_BW_H + 2 * VF_BORDER][VF_BW_W + 2 * VF_BORDER];
@@ -1443,6 +1547,7 @@ int main(void) {
     RUN(every_layout_has_8_fields_3_pens_3_houses_and_6_to_12_fences);
     RUN(the_agent_starts_on_reachable_ground_facing_north_and_reaches_every_entity);
     RUN(initial_values_are_in_range_uniform_and_every_meter_starts_at_zero);
+    RUN(layouts_follow_the_documented_generator);
     RUN(different_seeds_give_different_layouts);
     RUN(the_same_seed_gives_the_same_layout_and_trajectory);
     RUN(a_million_random_steps_keep_every_rule_invariant);

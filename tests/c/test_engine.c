@@ -334,10 +334,13 @@ static vfg_mask bfs_reachable(const vfg_mask *walk, int w, int h, int sx, int sy
 }
 
 TEST(reachability_on_row_masks_matches_a_breadth_first_search) {
-    static const int sizes[][2] = {{10, 10}, {15, 15}, {16, 16}, {3, 9}, {16, 1}};
+    /* the farms' maps, and the shapes at the limits: 1 to 4 words, lanes of 2 to 16 bits */
+    static const int sizes[][2] = {{10, 10}, {15, 15}, {15, 16}, {12, 16}, {7, 16},
+                                   {3, 9},   {15, 1},  {1, 16},  {1, 1}};
+    enum { SIZES = sizeof sizes / sizeof sizes[0] };
     vf_rng rng = vf_rng_seeded(5);
     for (int t = 0; t < 20000; t++) {
-        int w = sizes[t % 5][0], h = sizes[t % 5][1];
+        int w = sizes[t % SIZES][0], h = sizes[t % SIZES][1];
         uint32_t blocked_in_8 = 1 + vf_rng_below(&rng, 5); /* 1/8 .. 5/8 of cells closed */
         vfg_mask walk = {{0}};
         for (int y = 0; y < h; y++)
