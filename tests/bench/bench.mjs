@@ -6,8 +6,9 @@
 //   4. the single env through the JS API (make(...).step)
 //
 // Random actions, automatic resets, every observation written. Each measurement is
-// repeated (median and min–max reported). `--json` prints one JSON object per line
-// instead of the table; `--quick` runs shorter measurements (for a smoke run).
+// repeated (median and min–max reported), then the ratios and the targets (TARGETS, met
+// or not). `--json` prints one JSON object per line instead of the table (results, then
+// "ratio", "target" and "machine" lines); `--quick` runs shorter measurements (a smoke run).
 // (`npm run -s bench -- --json` keeps npm's own banner out of stdout too.)
 // This is a benchmark, not a test: nothing here passes or fails on speed.
 import { execFileSync } from 'node:child_process';
@@ -32,6 +33,15 @@ function buildAll() {
   run('cmake', ['--build', 'build', '-j2', '--target', 'valley-farm-bench'], quiet);
   buildWasm({ stdio: ['ignore', 2, 2] });
 }
+
+// The targets of the benchmark issue (#6), for one core of the CI machine kind. Reported
+// next to the results, never enforced: speed depends on the machine.
+const TARGETS = [
+  { name: 'wasm batch of 1024, steps/s', goal: 30e6, rate: true, of: (e) => e.wasm.stepsPerSec },
+  { name: 'wasm / native (1024)', goal: 0.8, of: (e) => e.wasm.stepsPerSec / e.native.stepsPerSec },
+  { name: 'vec 1024 / native (1024)', goal: 0.7, of: (e) => e.vec.stepsPerSec / e.native.stepsPerSec },
+  { name: 'single step, steps/s', goal: 3e6, rate: true, of: (e) => e.single.stepsPerSec },
+];
 
 function summarize(rates) {
   const sorted = [...rates].sort((a, b) => a - b);
@@ -117,15 +127,19 @@ async function main() {
 
   const wasmSize = statSync(`${root}wasm/valley_farm.wasm`).size;
   const ratios = [];
+  const targets = [];
   for (const id of api.envIds) {
-    const native = results.find((r) => r.env === id && r.path === 'native' && r.envs === 1024);
-    const wasm = results.find((r) => r.env === id && r.path === 'wasm');
-    const vec = results.find((r) => r.env === id && r.path === 'vec' && r.envs === 1024);
-    ratios.push({ env: id, path: 'ratio', wasmOverNative: wasm.stepsPerSec / native.stepsPerSec, vec1024OverNative: vec.stepsPerSec / native.stepsPerSec });
+    const find = (path, envs) => results.find((r) => r.env === id && r.path === path && r.envs === envs);
+    const e = { native: find('native', 1024), wasm: find('wasm', 1024), vec: find('vec', 1024), single: find('single', 1) };
+    ratios.push({ env: id, path: 'ratio', wasmOverNative: e.wasm.stepsPerSec / e.native.stepsPerSec, vec1024OverNative: e.vec.stepsPerSec / e.native.stepsPerSec });
+    for (const t of TARGETS) {
+      const value = t.of(e);
+      targets.push({ env: id, path: 'target', target: t.name, goal: t.goal, value: t.rate ? Math.round(value) : Number(value.toFixed(3)), met: value >= t.goal });
+    }
   }
   const machine = { path: 'machine', cpu: cpus()[0]?.model ?? 'unknown', cores: cpus().length, node: process.version, wasmBytes: wasmSize };
   if (json) {
-    for (const r of ratios) console.log(JSON.stringify(r));
+    for (const r of [...ratios, ...targets]) console.log(JSON.stringify(r));
     console.log(JSON.stringify(machine));
     return;
   }
@@ -138,6 +152,11 @@ async function main() {
   console.log('');
   for (const r of ratios) {
     console.log(`${r.env}: wasm / native (1024) = ${r.wasmOverNative.toFixed(2)}, vec 1024 / native (1024) = ${r.vec1024OverNative.toFixed(2)}`);
+  }
+  console.log('\nTargets (issue #6; on one core of the CI machine kind, so only a guide elsewhere):');
+  for (const t of targets) {
+    const show = (x) => (x >= 1e6 ? fmt(x) : x.toFixed(2));
+    console.log(`  ${t.met ? 'met    ' : 'NOT MET'}  ${t.env}: ${t.target} = ${show(t.value)} (goal ≥ ${show(t.goal)})`);
   }
 }
 
