@@ -91,8 +91,9 @@ static inline void vfg_view5(int32_t *restrict dst, const uint8_t *restrict src,
  * The cells reachable from (sx, sy) by 4-neighbour moves over `walkable` cells of a
  * w x h grid (the start counts as reached even if not walkable).
  *
- * A bit-parallel flood fill. The grid lives in K <= 4 64-bit words, rows interleaved: row
- * y is lane y / K of word y % K, and a lane is w + 1 bits, the last always closed. So
+ * A bit-parallel flood fill. The grid lives in K 64-bit words, rows interleaved: row y is
+ * lane y / K of word y % K, and a lane is w + 1 bits, the last always closed (w <= 15 and
+ * h <= 16 leave at least 4 lanes a word, so K <= 4). So
  *  - a row's north and south neighbours are the same lane of the words before and after
  *    it; only the first and last word need a shift by a lane to reach across;
  *  - moving a whole lane one cell east or west is a shift by 1, and the closed column
