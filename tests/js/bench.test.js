@@ -1,0 +1,77 @@
+// `npm run bench` is a benchmark, not a test: nothing here looks at how fast anything ran.
+// These tests pin what it prints (a quick run), because people compare its JSON lines
+// across machines and commits: every path of every env, the ratios, the targets and the
+// machine, in a shape that stays put.
+import { execFileSync } from 'node:child_process';
+import { statSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { envIds } from '../../wasm/index.js';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const bench = (...args) =>
+  execFileSync(process.execPath, ['tests/bench/bench.mjs', '--quick', ...args], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+
+// Every measurement the benchmark issue asks for, per env.
+const PATHS = [
+  ['native', 1],
+  ['native', 1024],
+  ['wasm', 1024],
+  ['vec', 1],
+  ['vec', 64],
+  ['vec', 1024],
+  ['single', 1],
+];
+
+describe('npm run bench -- --json', () => {
+  const lines = bench('--json').trim().split('\n').map((line) => JSON.parse(line));
+
+  it.each(envIds)('%s: one line per path, with a median inside its min and max', (env) => {
+    for (const [path, envs] of PATHS) {
+      const found = lines.filter((l) => l.env === env && l.path === path && l.envs === envs);
+      expect(found, `${path} ${envs}`).toHaveLength(1);
+      const { stepsPerSec, min, max, repeats } = found[0];
+      expect(Number.isFinite(stepsPerSec) && stepsPerSec > 0).toBe(true);
+      expect(min).toBeLessThanOrEqual(stepsPerSec);
+      expect(stepsPerSec).toBeLessThanOrEqual(max);
+      expect(repeats).toBe(3);
+    }
+  });
+
+  it.each(envIds)('%s: the ratios are the quotients of the lines they name', (env) => {
+    const rate = (path, envs) => lines.find((l) => l.env === env && l.path === path && l.envs === envs).stepsPerSec;
+    const ratio = lines.find((l) => l.env === env && l.path === 'ratio');
+    expect(ratio.wasmOverNative).toBeCloseTo(rate('wasm', 1024) / rate('native', 1024), 6);
+    expect(ratio.vec1024OverNative).toBeCloseTo(rate('vec', 1024) / rate('native', 1024), 6);
+  });
+
+  it.each(envIds)('%s: each of the four targets says its goal and whether the value reaches it', (env) => {
+    const targets = lines.filter((l) => l.env === env && l.path === 'target');
+    expect(targets.map((t) => [t.target, t.goal])).toEqual([
+      ['wasm batch of 1024, steps/s', 30e6],
+      ['wasm / native (1024)', 0.8],
+      ['vec 1024 / native (1024)', 0.7],
+      ['single step, steps/s', 3e6],
+    ]);
+    for (const t of targets) expect(t.met).toBe(t.value >= t.goal);
+    const wasm = lines.find((l) => l.env === env && l.path === 'wasm');
+    expect(targets[0].value).toBe(wasm.stepsPerSec);
+  });
+
+  it('ends with the machine and the size of the module it measured', () => {
+    const machine = lines.at(-1);
+    expect(machine.path).toBe('machine');
+    expect(machine.cores).toBeGreaterThan(0);
+    expect(machine.wasmBytes).toBe(statSync(`${root}wasm/valley_farm.wasm`).size);
+  });
+});
+
+it('npm run bench prints the table, the ratios and the targets', () => {
+  const out = bench();
+  expect(out).toContain('| env | path | envs | steps/s (median) | min – max |');
+  for (const env of envIds) {
+    for (const [path, envs] of PATHS) expect(out).toMatch(new RegExp(`\\| ${env} \\| ${path} \\| ${envs} \\| [\\d.]+ [Mk] \\|`));
+    expect(out).toMatch(new RegExp(`${env}: wasm / native \\(1024\\) = \\d+\\.\\d\\d`));
+    expect(out.match(new RegExp(`(met    |NOT MET)  ${env}: `, 'g'))).toHaveLength(4);
+  }
+});
