@@ -3,7 +3,8 @@
  *
  * Modules and their prefixes:
  *   (valley_farm.h) vf_rng_  the SplitMix64 generator, inline in the public header
- *   grid.c       vfg_      directions, reachability on a small grid
+ *   grid.c       vfg_      directions; below, inline: row masks, views, reachability
+ *   (here)       vf_tile_  sets of tile codes
  *   text.c       vft_      a bounded text builder for render / JSON
  *   snapshot.c   vfs_      byte writer / reader and the snapshot frame
  *   valley.c     vfv_      ValleyFarm-v0 rules
