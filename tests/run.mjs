@@ -1,7 +1,7 @@
 // run.mjs — `npm test`: sets up what is missing, builds, and runs every suite in order,
 // stopping at the first failure:
-//   1. native engine, gcc, optimised            ctest   (tests/c)
-//   2. native engine, clang, ASan + UBSan       ctest   (tests/c)
+//   1. native engine, gcc -O3 (on x86, its SSE2 paths)                          ctest
+//   2. native engine, clang, ASan + UBSan, portable paths (no x86 intrinsics)   ctest
 //   3. WebAssembly build, then the page build (Vite, into dist/)
 //   4. the type declarations (wasm/index.d.ts) checked against tests/types/usage.ts by tsc
 //   5. Vitest: JS API in Node, page components, end to end in Chromium (tests/js, web, browser)
@@ -26,8 +26,9 @@ try {
   ensureNativeTools();
   const chromium = ensureChromium();
 
-  nativeSuite('build', 'gcc', ['-DCMAKE_BUILD_TYPE=Release'], 'gcc -O2 (build/)');
-  nativeSuite('build-asan', 'clang', ['-DCMAKE_BUILD_TYPE=RelWithDebInfo', '-DVF_SANITIZE=ON'], 'clang with AddressSanitizer + UndefinedBehaviorSanitizer (build-asan/)');
+  nativeSuite('build', 'gcc', ['-DCMAKE_BUILD_TYPE=Release'], 'gcc -O3 (build/)');
+  // the portable code paths here, the x86 ones above (on x86), the WebAssembly ones in Vitest
+  nativeSuite('build-asan', 'clang', ['-DCMAKE_BUILD_TYPE=RelWithDebInfo', '-DVF_SANITIZE=ON', '-DVF_PORTABLE=ON'], 'clang, portable code paths, AddressSanitizer + UndefinedBehaviorSanitizer (build-asan/)');
 
   buildWasm();
   const { buildSite } = await import('../web/build.mjs');
