@@ -62,11 +62,11 @@ static inline void vfg_set(vfg_mask *m, int x, int y) {
  *  - it reads 3 bytes past each row's fifth cell: they must lie inside the same object;
  *  - it writes 3 int32s past each row: the next row's first three, which it writes next,
  *    and after the last row dst[25..27], which the caller must write after it.
- * That is about 6 cycles of a step faster than a fifth cell on its own. The same pattern
- * on both, so that the native sanitizer runs check the over-read and the spill too.
- * Elsewhere (and with VF_PORTABLE), GCC/Clang vector extensions copy four cells and then
- * the fifth; callers keep to the wider contract regardless. (gcc compiles the vector extension into a cell
- * by cell shuffle at baseline x86-64, a fifth slower per step, hence the intrinsics.) */
+ * That is about 6 cycles of a step faster than a fifth cell on its own. Elsewhere, and
+ * with VF_PORTABLE, GCC/Clang vector extensions copy four cells and then the fifth;
+ * callers keep to the wider contract regardless. (On x86, gcc compiles the vector
+ * extension into a cell-by-cell shuffle that made a whole step a fifth slower, hence the
+ * intrinsics there.) */
 enum { VFG_VIEW5_OVERRUN = 3 }; /* bytes read, and int32s written, past the view */
 #if defined(__wasm_simd128__)
 #include <wasm_simd128.h>
