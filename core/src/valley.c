@@ -69,6 +69,7 @@ static const int32_t max_inventory[VF_ITEM_COUNT] = {
 
 /* ---- tile properties (data, indexed by tile code) ----------------------------------- */
 
+/* The tiles one can walk on, as a set (vf_tile_in). */
 #define T VF_TILE_BIT
 static const uint32_t walkable = T(VF_VT_GROUND) | T(VF_VT_SOIL_EMPTY) | T(VF_VT_SOIL_SEEDED) |
                                  T(VF_VT_CROP_GROWING) | T(VF_VT_CROP_MATURE) |
@@ -312,15 +313,16 @@ static int center_value(const vf_valley *v, int x, int y) {
     return 0;
 }
 
-/* (x, y) is the agent's cell: the step passes the one it has just computed, so the view's
- * address does not wait for the position to be stored and read back. `restrict`: obs never
- * overlaps the state; without it the compiler must assume that each int32 store may change
- * the map bytes (uint8_t may alias anything) and reload them after every store. */
 _Static_assert(VF_VO_VIEW + 25 + VFG_VIEW5_OVERRUN <= VF_VALLEY_OBS_SIZE,
                "vfg_view5 overruns the view into fields written after it");
 _Static_assert(offsetof(vf_valley, tiles) + sizeof(((vf_valley *)0)->tiles) +
                        VFG_VIEW5_OVERRUN <= sizeof(vf_valley),
                "vfg_view5 reads past the map's last row, inside the state");
+
+/* (x, y) is the agent's cell: the step passes the one it has just computed, so the view's
+ * address does not wait for the position to be stored and read back. `restrict`: obs never
+ * overlaps the state; without it the compiler must assume that each int32 store may change
+ * the map bytes (uint8_t may alias anything) and reload them after every store. */
 VF_ALWAYS_INLINE void observe(const vf_valley *restrict v, int32_t *restrict obs, int x, int y) {
     /* padded row y + VF_BORDER is the agent's, so the view's rows start at padded row y */
     enum { PITCH = W + 2 * VF_BORDER };
