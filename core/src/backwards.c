@@ -394,11 +394,15 @@ static bool is_legal(const vf_backwards *b, int action) {
  * after the first few steps of an episode most crops sit at Harvest-Ready and most
  * animals at Thriving until cared for, and the tick is then a test of an empty mask.
  * Meters, reward and the Farm Value end are touched only when a bonus is paid.
+ *
+ * Each rare case finishes where it happens instead of leaving a pointer or a flag for later
+ * (the care's entity, the befriended villager): values that live across the whole step
+ * cost WebAssembly registers, and V8 then spills others on the common path (about 5
+ * cycles a step, measured).
  */
 vf_outcome vfb_step(vf_backwards *b, int action, int32_t *obs) {
-    uint8_t *cared = NULL;          /* status of the crop or animal cared for */
-    int cared_bit = 0;              /* its bit in `growing` */
-    vf_bw_entity *befriended = NULL; /* the villager this step's insult made Friendly */
+    uint32_t cared = 0; /* the bit in `growing` of the crop or animal cared for, if any */
+    int reward = 0;     /* what the meters gain (rules 3-6) */
 
     /* 1. the action's local effect. A move or a turn without branching on the action
      * (random play would mispredict such a branch every third step); a verb only when the
@@ -421,25 +425,31 @@ vf_outcome vfb_step(vf_backwards *b, int action, int32_t *obs) {
         legal = true;
         if (v->mood == 0) { /* care: back to Seed / Weak, and no growth this step */
             *s = 0;
-            cared = s;
-            cared_bit = v->target == VF_BT_FIELD
-                            ? entity_at(b->crops, VF_BW_CROPS, fx, fy)
-                            : GROW_ANIMAL0 + entity_at(b->animals, VF_BW_ANIMALS, fx, fy);
+            cared = 1u << (v->target == VF_BT_FIELD
+                               ? entity_at(b->crops, VF_BW_CROPS, fx, fy)
+                               : GROW_ANIMAL0 + entity_at(b->animals, VF_BW_ANIMALS, fx, fy));
+            b->growing &= ~cared; /* it sits out this tick, and grows again from the next */
         } else {
             int mood = *s + v->mood;
             legal = mood >= 0 && mood <= FRIENDLY;
             if (legal) {
                 *s = (uint8_t)mood;
-                if (mood == FRIENDLY)
-                    befriended = &b->villagers[entity_at(b->villagers, VF_BW_VILLAGERS, fx, fy)];
+                /* rule 5, paid here: each bonus has its own meter, so the order of the
+                 * payments cannot change the sum, and nothing stays live to the end */
+                const int i = entity_at(b->villagers, VF_BW_VILLAGERS, fx, fy);
+                vf_bw_entity *villager = &b->villagers[i];
+                if (mood == FRIENDLY && !villager->done) {
+                    reward += pay(&b->social_affinity, villager->value);
+                    villager->done = 1;
+                }
             }
         }
     }
 
-    /* 2. background tick: every growing entity grows (villagers never drift), then the one
-     * cared for goes back to 0, which is "not cared for: grows" without comparing every
-     * entity with the care target. One that reaches its top leaves the mask; an animal
-     * that does has arrived at Thriving in this tick. */
+    /* 2. background tick: every growing entity grows (villagers never drift; the one
+     * cared for is out of the mask for this tick). One that reaches its top leaves the
+     * mask; an animal that does has arrived at Thriving in this tick, and pays its bonus
+     * (rule 4) if the agent sees it. */
     uint32_t topped = 0; /* bit i: grower i reached its top in this tick */
     for (uint32_t m = b->growing; m != 0; m &= m - 1) {
         int i = __builtin_ctz(m);
@@ -449,23 +459,8 @@ vf_outcome vfb_step(vf_backwards *b, int action, int32_t *obs) {
         topped |= (uint32_t)(grown == (i < GROW_ANIMAL0 ? HARVEST_READY : THRIVING)) << i;
     }
     b->growing &= ~topped;
-    unsigned arrived = topped >> GROW_ANIMAL0; /* bit i: animal i reached Thriving */
-    if (cared) {
-        *cared = 0;
-        b->growing |= 1u << cared_bit;
-    }
-
-    /* 3..5: bonuses, each at most once per entity; the reward is what the meters gain */
-    int reward = 0;
-    if (TILE(b, ax, ay) == VF_BT_FIELD && STATUS(b, ax, ay) == HARVEST_READY) {
-        vf_bw_entity *c = &b->crops[entity_at(b->crops, VF_BW_CROPS, ax, ay)];
-        reward += pay(&b->crop_yield, c->value);
-        c->done = 1;
-        TILE(b, ax, ay) = VF_BT_GROUND;
-        STATUS(b, ax, ay) = 0;
-    }
-    for (int i = 0; arrived != 0; i++, arrived >>= 1) { /* only an arrival the agent sees */
-        vf_bw_entity *a = &b->animals[i];
+    for (unsigned arrived = topped >> GROW_ANIMAL0, i = 0; arrived != 0; i++, arrived >>= 1) {
+        vf_bw_entity *a = &b->animals[i]; /* an arrival the agent sees pays, once */
         int dx = a->x - ax, dy = a->y - ay;
         if ((arrived & 1u) && !a->done && dx >= -VIEW_R && dx <= VIEW_R && dy >= -VIEW_R &&
             dy <= VIEW_R) {
@@ -473,9 +468,16 @@ vf_outcome vfb_step(vf_backwards *b, int action, int32_t *obs) {
             a->done = 1;
         }
     }
-    if (befriended && !befriended->done) {
-        reward += pay(&b->social_affinity, befriended->value);
-        befriended->done = 1;
+    b->growing |= cared;
+
+    /* 3. harvest: a status of 3 can only be a crop's (an unharvested one: a harvested
+     * crop's tile is GROUND, status 0), so it alone says "a ready FIELD" */
+    if (STATUS(b, ax, ay) == HARVEST_READY) {
+        vf_bw_entity *c = &b->crops[entity_at(b->crops, VF_BW_CROPS, ax, ay)];
+        reward += pay(&b->crop_yield, c->value);
+        c->done = 1;
+        TILE(b, ax, ay) = VF_BT_GROUND;
+        STATUS(b, ax, ay) = 0;
     }
 
     /* 6, 7: termination (Farm Value can only have reached 300 if it moved) */
