@@ -442,11 +442,13 @@ vf_outcome vfb_step(vf_backwards *b, int action, int32_t *obs) {
                 *s = (uint8_t)mood;
                 /* rule 5, paid here: each bonus has its own meter, so the order of the
                  * payments cannot change the sum, and nothing stays live to the end */
-                const int i = entity_at(b->villagers, VF_BW_VILLAGERS, fx, fy);
-                vf_bw_entity *villager = &b->villagers[i];
-                if (mood == FRIENDLY && !villager->done) {
-                    reward += pay(&b->social_affinity, villager->value);
-                    villager->done = 1;
+                if (mood == FRIENDLY) {
+                    const int i = entity_at(b->villagers, VF_BW_VILLAGERS, fx, fy);
+                    vf_bw_entity *villager = &b->villagers[i];
+                    if (!villager->done) {
+                        reward += pay(&b->social_affinity, villager->value);
+                        villager->done = 1;
+                    }
                 }
             }
         }
