@@ -33,18 +33,46 @@ void vfw_seed(const vf_env *env, uint32_t *out) {
     out[1] = (uint32_t)(env->seed >> 32);
 }
 
+/* Restores and, when it succeeds, writes what the JS env tracks, in one call:
+ * out[0..1] the seed (low, high), out[2] the step count, out[3] terminated. */
+int vfw_restore(vf_env *env, int kind, const uint8_t *buf, size_t len, uint32_t *out) {
+    vf_error code = vf_restore(env, kind, buf, len);
+    if (code == VF_OK) {
+        out[0] = (uint32_t)env->seed;
+        out[1] = (uint32_t)(env->seed >> 32);
+        out[2] = (uint32_t)vf_step_count(env);
+        out[3] = vf_terminated(env);
+    }
+    return code;
+}
+
 void vfw_state_hash(const vf_env *env, uint32_t *out) {
     uint64_t h = vf_state_hash(env);
     out[0] = (uint32_t)h;
     out[1] = (uint32_t)(h >> 32);
 }
 
-void vfw_batch_reset(vf_env *envs, int n, int kind, uint32_t seed_lo, uint32_t seed_hi,
-                     int32_t *obs) {
-    vf_batch_reset(envs, n, kind, join64(seed_lo, seed_hi), obs);
+int vfw_batch_reset(vf_env *envs, int n, int kind, uint32_t seed_lo, uint32_t seed_hi,
+                    int32_t *obs) {
+    return vf_batch_reset(envs, n, kind, join64(seed_lo, seed_hi), obs);
 }
 
 double vfw_batch_run_random(vf_env *envs, int n, int steps, uint32_t action_seed,
                             int32_t *obs) {
     return vf_batch_run_random(envs, n, steps, action_seed, obs);
+}
+
+/* The vector env keeps one vf_batch_io in module memory and fills it here once, so JS never
+ * needs the struct's layout. */
+size_t vfw_batch_io_size(void) {
+    return sizeof(vf_batch_io);
+}
+
+void vfw_batch_io_init(vf_batch_io *io, const int32_t *actions, const uint64_t *next_seeds,
+                       int32_t *obs, double *rewards, uint8_t *terminated, uint8_t *masks,
+                       int32_t *final_obs, double *episode_returns, int32_t *episode_lengths,
+                       uint64_t *episode_seeds) {
+    vf_batch_io v = {actions, next_seeds, obs, rewards, terminated, masks,
+                     final_obs, episode_returns, episode_lengths, episode_seeds};
+    *io = v;
 }

@@ -10,10 +10,13 @@
 // Memory: each env is one block of the module's memory (its C state and its output
 // buffers), freed by close() or, as a safety net, when the env object is garbage collected.
 import { envSpecs, envIds } from './specs.js';
+import { actionSpace, batchedObservationSpace, observationFrom, observationSpace, flatObservationSpace } from './spaces.js';
 
 export { envSpecs, envIds };
+export { Box, Dict, Discrete, flatten, unflatten, observationSpace, flatObservationSpace, actionSpace } from './spaces.js';
 
 const SNAPSHOT_MAX = 512; // VF_SNAPSHOT_MAX in core/include/valley_farm.h
+const OBS_MAX = 55; // VF_OBS_MAX
 const TEXT_MAX = 4096; // VF_TEXT_MAX
 const TWO_32 = 2 ** 32;
 const MAX_BIGINT_SEED = (1n << 64n) - 1n;
@@ -165,7 +168,13 @@ function specFor(id) {
   return spec;
 }
 
+// Errors say what they got, but never echo more than a line of it.
 function describe(value) {
+  const text = describeFull(value);
+  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
+}
+
+function describeFull(value) {
   if (typeof value === 'string') return `'${value}'`;
   if (typeof value === 'bigint') return `${value}n`;
   if (Array.isArray(value)) return 'an array';
@@ -187,9 +196,32 @@ function seedHalves(seed) {
   return [seed % TWO_32, Math.floor(seed / TWO_32)];
 }
 
+// Fresh seeds (a reset without one) lie in [2^32, 2^53 - 2^40]: above every named
+// validation and test seed (wasm/splits.js), and low enough that an autoreset's seed + i +
+// k * n stays below 2^53 for the first 2^40 episodes. So default training never reaches a
+// held-out seed, and every seed it plays is a plain Number.
+export const FRESH_SEED_MIN = 2 ** 32;
+export const FRESH_SEED_MAX = 2 ** 53 - 2 ** 40;
+
 function randomSeed() {
   const words = crypto.getRandomValues(new Uint32Array(2));
-  return (words[0] & 0x1fffff) * TWO_32 + words[1]; // 53 random bits: a plain Number
+  const span = FRESH_SEED_MAX - FRESH_SEED_MIN; // just under 2^53: draw 53 bits, fold the excess
+  const r = (words[0] & 0x1fffff) * TWO_32 + words[1];
+  return FRESH_SEED_MIN + (r % (span + 1));
+}
+
+/** Throws unless `options` is undefined or an object whose keys are all in `known`. */
+function checkOptions(where, options, known) {
+  if (options === undefined) return {};
+  if (options === null || typeof options !== 'object' || Array.isArray(options)) {
+    throw new TypeError(`valley-farm: ${where} takes an options object (${known.length ? known.join(', ') : 'no options yet'}), got ${describe(options)}`);
+  }
+  for (const key of Object.keys(options)) {
+    if (!known.includes(key)) {
+      throw new TypeError(`valley-farm: ${where} has no option ${describe(key)}; the options are ${known.length ? known.join(', ') : '(none)'}`);
+    }
+  }
+  return options;
 }
 
 function checkAction(action, spec) {
@@ -201,7 +233,7 @@ function checkAction(action, spec) {
 
 // ---- one environment ----------------------------------------------------------------------
 
-// Layout of an env's block: [vf_env][obs: 55 x i32][flags: 2 bytes][mask: 12 bytes][u64 out]
+// Layout of an env's block: [vf_env][obs: VF_OBS_MAX x i32][flags: 8][mask: 16][out: 16]
 const align8 = (n) => (n + 7) & ~7;
 
 class FarmEnv {
@@ -215,28 +247,33 @@ class FarmEnv {
   #seed = null; // the seed of the episode in progress, null before the first reset
   #step = 0;
   #terminated = false;
+  #build; // the observation object from the flat one (spaces.js)
 
   constructor(engine, spec) {
     this.#engine = engine;
     this.#spec = spec;
     const envBytes = align8(engine.envSize);
-    this.#ptr = engine.alloc(envBytes + 55 * 4 + 8 + 16 + 8);
+    this.#ptr = engine.alloc(envBytes + OBS_MAX * 4 + 8 + 16 + 16);
     this.#obs = this.#ptr + envBytes;
-    this.#flags = this.#obs + 55 * 4;
+    this.#flags = this.#obs + OBS_MAX * 4;
     this.#mask = this.#flags + 8;
     this.#out64 = this.#mask + 16;
     engine.registry.register(this, this.#ptr, this);
+    this.#build = observationFrom(spec.id);
     this.id = spec.id;
-    this.actionSpace = Object.freeze({ n: spec.actions.length, names: spec.actions });
-    this.observationSpace = spec.observation;
+    this.actionSpace = actionSpace(spec.id);
+    this.observationSpace = observationSpace(spec.id);
+    this.renderMode = 'ansi';
+    this.snapshotSize = engine.x.vf_snapshot_size(spec.kind);
   }
 
   /** Starts an episode; without a seed, a fresh random one (reported in info.seed). */
   reset(options = {}) {
     this.#open();
-    if (options === null || typeof options !== 'object') {
+    if (options === null || typeof options !== 'object' || Array.isArray(options)) {
       throw new TypeError(`valley-farm: reset takes an options object such as { seed: 42 }, got ${describe(options)}`);
     }
+    checkOptions('reset', options, ['seed']);
     const seed = options.seed ?? randomSeed();
     const [lo, hi] = seedHalves(seed);
     this.#engine.x.vfw_reset(this.#ptr, this.#spec.kind, lo, hi, this.#obs);
@@ -297,25 +334,94 @@ class FarmEnv {
     return e.u8.slice(e.scratch, e.scratch + n);
   }
 
-  /** Puts the env back into a snapshot's state; a bad snapshot throws and changes nothing. */
-  restore(bytes) {
+  /**
+   * Writes the snapshot into `buffer` (a Uint8Array of at least snapshotSize bytes) and
+   * returns its length: snapshot() without an allocation, for search.
+   */
+  snapshotInto(buffer) {
+    this.#started('snapshotInto');
+    if (!(buffer instanceof Uint8Array) || buffer.length < this.snapshotSize) {
+      throw new TypeError(`valley-farm: snapshotInto takes a Uint8Array of at least ${this.snapshotSize} bytes (env.snapshotSize), got ${describe(buffer)}${buffer instanceof Uint8Array ? ` of ${buffer.length}` : ''}`);
+    }
+    const e = this.#engine;
+    const n = e.x.vf_snapshot(this.#ptr, e.scratch, SNAPSHOT_MAX);
+    e.refresh();
+    buffer.set(e.u8.subarray(e.scratch, e.scratch + n));
+    return n;
+  }
+
+  /** The engine's 64-bit hash of the full state (equal states, equal hashes), as a BigInt. */
+  stateHash() {
+    this.#started('stateHash');
+    const e = this.#engine;
+    e.x.vfw_state_hash(this.#ptr, this.#out64);
+    e.refresh();
+    return (BigInt(e.u32[(this.#out64 >> 2) + 1]) << 32n) | BigInt(e.u32[this.#out64 >> 2]);
+  }
+
+  /**
+   * Copies the full state into engine memory and returns it as an EnvState (or into
+   * `into`, an EnvState this env's id made earlier, without allocating): the fast, trusted
+   * path for search, tens of times faster than snapshot(). Only saveState makes EnvStates,
+   * so loadState never meets a state the engine did not produce. free() releases one.
+   */
+  saveState(into) {
+    this.#started('saveState');
+    const e = this.#engine;
+    const state = into === undefined ? new EnvState(STATE_TOKEN, e, this.id) : into;
+    if (!(state instanceof EnvState) || state.id !== this.id || state.freed) {
+      throw new TypeError(`valley-farm: saveState(into) takes an unfreed EnvState that saveState() returned on a ${this.id} env, got ${describe(into)}`);
+    }
+    e.refresh();
+    e.u8.copyWithin(state.ptr, this.#ptr, this.#ptr + e.envSize);
+    state.seed = this.#seed;
+    state.step = this.#step;
+    state.terminated = this.#terminated;
+    return state;
+  }
+
+  /** Puts the env back into a state saveState() returned (on any env of this id). */
+  loadState(state) {
+    this.#open();
+    if (!(state instanceof EnvState) || state.id !== this.id || state.freed) {
+      throw new TypeError(`valley-farm: loadState takes an unfreed EnvState that saveState() returned on a ${this.id} env, got ${describe(state)}`);
+    }
+    const e = this.#engine;
+    e.refresh();
+    e.u8.copyWithin(this.#ptr, state.ptr, state.ptr + e.envSize);
+    this.#seed = state.seed;
+    this.#step = state.step;
+    this.#terminated = state.terminated;
+  }
+
+  /**
+   * Puts the env back into a snapshot's state; a bad snapshot throws and changes nothing.
+   * `bytes` may be longer than the snapshot when `length` says how much of it to read (a
+   * buffer that snapshotInto filled).
+   */
+  restore(bytes, length = bytes?.length) {
     this.#open();
     const expected = `restore takes the Uint8Array that snapshot() returned on a ${this.id} env`;
     if (!(bytes instanceof Uint8Array)) throw new TypeError(`valley-farm: ${expected}, got ${describe(bytes)}`);
+    if (!Number.isInteger(length) || length < 0 || length > bytes.length) {
+      throw new RangeError(`valley-farm: restore length ${describe(length)} must be an integer from 0 to the buffer's ${bytes.length} bytes`);
+    }
     const e = this.#engine;
-    if (bytes.length > SNAPSHOT_MAX) {
-      throw new Error(`valley-farm: not a snapshot (${bytes.length} bytes, longer than any snapshot); ${expected}`);
+    if (length > SNAPSHOT_MAX) {
+      throw new Error(`valley-farm: not a snapshot (${length} bytes, longer than any snapshot); ${expected}`);
     }
     e.refresh();
-    e.u8.set(bytes, e.scratch);
-    const code = e.x.vf_restore(this.#ptr, this.#spec.kind, e.scratch, bytes.length);
+    e.u8.set(length === bytes.length ? bytes : bytes.subarray(0, length), e.scratch);
+    const code = e.x.vfw_restore(this.#ptr, this.#spec.kind, e.scratch, length, this.#out64);
     if (code !== 0) {
       throw new Error(`valley-farm: cannot restore: ${e.cString(e.x.vf_error_message(code))}; ${expected}`);
     }
-    e.x.vfw_seed(this.#ptr, this.#out64);
-    this.#seed = e.readU64(this.#out64);
-    this.#step = e.x.vf_step_count(this.#ptr);
-    this.#terminated = e.x.vf_terminated(this.#ptr) === 1;
+    e.refresh();
+    const o = this.#out64 >> 2;
+    const hi = e.u32[o + 1];
+    this.#seed = hi < 2 ** 21 ? hi * TWO_32 + e.u32[o] : (BigInt(hi) << 32n) | BigInt(e.u32[o]);
+    this.#step = e.u32[o + 2];
+    this.#terminated = e.u32[o + 3] === 1;
   }
 
   /** Frees the engine memory; every later call throws. */
@@ -343,138 +449,279 @@ class FarmEnv {
   #observation() {
     const e = this.#engine;
     e.refresh();
-    return this.#spec.kind === 0 ? valleyObservation(e.i32, this.#obs >> 2) : backwardsObservation(e.i32, this.#obs >> 2);
+    return this.#build(e.i32, this.#obs >> 2);
   }
 }
 
-// 25 cells as a plain array. Written out as a literal because V8 builds an array literal
-// about twice as fast as it fills a new Array(25): this runs on every single-env step.
-// prettier-ignore
-const cells25 = (a, o) => [
-  a[o], a[o + 1], a[o + 2], a[o + 3], a[o + 4], a[o + 5], a[o + 6], a[o + 7], a[o + 8],
-  a[o + 9], a[o + 10], a[o + 11], a[o + 12], a[o + 13], a[o + 14], a[o + 15], a[o + 16],
-  a[o + 17], a[o + 18], a[o + 19], a[o + 20], a[o + 21], a[o + 22], a[o + 23], a[o + 24],
-];
+const STATE_TOKEN = Symbol('EnvState');
 
-function valleyObservation(i32, o) {
-  return {
-    view: cells25(i32, o),
-    center: i32[o + 25],
-    inventory: {
-      seeds: i32[o + 26],
-      water: i32[o + 27],
-      crops: i32[o + 28],
-      feed: i32[o + 29],
-      products: i32[o + 30],
-      coins: i32[o + 31],
-      gifts: i32[o + 32],
-    },
-    relationships: [i32[o + 33], i32[o + 34], i32[o + 35]],
-    stepsLeft: i32[o + 36],
-  };
-}
+/** A copy of one env's full state in engine memory (see FarmEnv.saveState). */
+class EnvState {
+  #engine;
+  constructor(token, engine, id) {
+    if (token !== STATE_TOKEN) throw new TypeError('valley-farm: EnvStates come only from env.saveState()');
+    this.#engine = engine;
+    this.id = id;
+    this.ptr = engine.alloc(engine.envSize);
+    this.seed = null;
+    this.step = 0;
+    this.terminated = false;
+    engine.registry.register(this, this.ptr, this);
+  }
 
-function backwardsObservation(i32, o) {
-  return {
-    terrain: cells25(i32, o),
-    status: cells25(i32, o + 25),
-    x: i32[o + 50],
-    y: i32[o + 51],
-    facing: i32[o + 52],
-    stepsLeft: i32[o + 53],
-    farmValue: i32[o + 54],
-  };
+  get freed() {
+    return this.ptr === 0;
+  }
+
+  /** Releases its memory; a freed state cannot be loaded. */
+  free() {
+    if (this.ptr) this.ptr = this.#engine.release(this, this.ptr);
+  }
 }
 
 /**
  * Makes one environment. Rejects with an Error listing envIds for an unknown id.
  * @param {string} id
  */
-export async function make(id) {
+export async function make(id, options) {
   const spec = specFor(id);
+  const { render_mode: renderMode } = checkOptions('make', options, ['render_mode']);
+  if (renderMode !== undefined && renderMode !== 'ansi') {
+    throw new RangeError(`valley-farm: render_mode ${describe(renderMode)} is not supported; the only render mode is 'ansi' (env.render() returns the map as text)`);
+  }
   return new FarmEnv(await loadEngine(), spec);
 }
 
 // ---- vector environments ------------------------------------------------------------------
 
-// Layout of a vector env's block: [envs][obs][rewards f64][actions i32][terminated][truncated]
+const MAX_ENVS = 65536; // VF_BATCH_MAX
+
+function checkNumEnvs(numEnvs, where) {
+  if (!Number.isInteger(numEnvs) || numEnvs < 1 || numEnvs > MAX_ENVS) {
+    throw new RangeError(`valley-farm: ${where}: numEnvs ${describe(numEnvs)} is not allowed; it must be an integer from 1 to ${MAX_ENVS}`);
+  }
+}
+
+/** A seed as a BigInt (its checks are seedHalves'). */
+function seedBig(seed) {
+  const [lo, hi] = seedHalves(seed);
+  return (BigInt(hi) << 32n) | BigInt(lo);
+}
+
+/** A seed as it was given back to the user: a Number when it is one exactly, else a BigInt. */
+const seedOut = (big) => (big <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(big) : big);
+
+// Integer typed arrays whose every element is an integer: only the range needs checking.
+const INTEGER_ARRAYS = [Int32Array, Uint8Array, Int8Array, Uint16Array, Int16Array, Uint32Array, Uint8ClampedArray];
+
+// Layout of a vector env's block (every part 8-aligned):
+//   [envs][obs][final obs][rewards f64][returns f64][seeds u64][next seeds u64]
+//   [lengths i32][actions i32][masks u8][terminated u8][truncated u8][io struct][out 16]
 class FarmVecEnv {
   #engine;
   #spec;
-  #ptr = 0;
+  #n;
+  #ptr = 0; // the block; 0 once closed
   #envs;
   #obs;
+  #final;
   #rewards;
+  #returns;
+  #seeds;
+  #nextSeeds;
+  #lengths;
   #actions;
+  #masks;
   #terminated;
   #truncated;
+  #io;
+  #out;
+  #withMasks;
+  #levels; // null: fresh seeds (last seed + n); else BigInt level seeds cycled over
+  #episodeIndex; // per env, with levels: which episode it plays (k in levels[(i + k n) mod L])
   #started = false;
   #views = null; // the result object, re-made only when the memory grows
   #buffer = null;
 
-  constructor(engine, spec, numEnvs) {
+  constructor(engine, spec, numEnvs, { masks = true, levels = null }) {
     this.#engine = engine;
     this.#spec = spec;
+    this.#n = numEnvs;
+    this.#withMasks = masks;
+    this.#levels = levels;
+    this.#episodeIndex = levels ? new Float64Array(numEnvs) : null;
     this.id = spec.id;
-    this.numEnvs = numEnvs;
     this.obsSize = spec.obsSize;
-    this.actionSpace = Object.freeze({ n: spec.actions.length, names: spec.actions });
-    this.observationSpace = spec.observation;
-    const envBytes = align8(engine.envSize) * numEnvs;
-    const obsBytes = align8(numEnvs * spec.obsSize * 4);
-    const rewardBytes = numEnvs * 8;
-    const actionBytes = align8(numEnvs * 4);
-    this.#ptr = engine.alloc(envBytes + obsBytes + rewardBytes + actionBytes + 2 * align8(numEnvs));
-    this.#envs = this.#ptr;
-    this.#obs = this.#envs + envBytes;
-    this.#rewards = this.#obs + obsBytes;
-    this.#actions = this.#rewards + rewardBytes;
-    this.#terminated = this.#actions + actionBytes;
-    this.#truncated = this.#terminated + align8(numEnvs);
+    this.actionSpace = actionSpace(spec.id);
+    this.singleActionSpace = this.actionSpace;
+    this.singleObservationSpace = observationSpace(spec.id);
+    this.observationSpace = batchedObservationSpace(spec.id, numEnvs);
+    const n = numEnvs;
+    const na = spec.actions.length;
+    const parts = [
+      ['envs', align8(engine.envSize) * n],
+      ['obs', n * spec.obsSize * 4],
+      ['final', n * spec.obsSize * 4],
+      ['rewards', n * 8],
+      ['returns', n * 8],
+      ['seeds', n * 8],
+      ['nextSeeds', n * 8],
+      ['lengths', n * 4],
+      ['actions', n * 4],
+      ['masks', n * na],
+      ['terminated', n],
+      ['truncated', n],
+      ['io', engine.x.vfw_batch_io_size()],
+      ['out', 16],
+    ];
+    const at = {};
+    let bytes = 0;
+    for (const [name, size] of parts) {
+      at[name] = bytes;
+      bytes += align8(size);
+    }
+    this.#ptr = engine.alloc(bytes);
+    const p = (name) => this.#ptr + at[name];
+    this.#envs = p('envs');
+    this.#obs = p('obs');
+    this.#final = p('final');
+    this.#rewards = p('rewards');
+    this.#returns = p('returns');
+    this.#seeds = p('seeds');
+    this.#nextSeeds = p('nextSeeds');
+    this.#lengths = p('lengths');
+    this.#actions = p('actions');
+    this.#masks = p('masks');
+    this.#terminated = p('terminated');
+    this.#truncated = p('truncated');
+    this.#io = p('io');
+    this.#out = p('out');
     engine.refresh();
-    engine.u8.fill(0, this.#truncated, this.#truncated + numEnvs);
+    engine.u8.fill(0, this.#ptr, this.#ptr + bytes);
+    engine.x.vfw_batch_io_init(this.#io, this.#actions, levels ? this.#nextSeeds : 0, this.#obs, this.#rewards, this.#terminated,
+      masks ? this.#masks : 0, this.#final, this.#returns, this.#lengths, this.#seeds);
     engine.registry.register(this, this.#ptr, this);
   }
 
-  /**
-   * Resets env i with seed + i (default: a random seed). Returns { observations }, a view
-   * into the engine's memory that the next call overwrites.
-   */
-  reset(seed = randomSeed()) {
-    this.#open();
-    const [lo, hi] = seedHalves(seed);
-    this.#engine.x.vfw_batch_reset(this.#envs, this.numEnvs, this.#spec.kind, lo, hi, this.#obs);
-    this.#started = true;
-    return { observations: this.#result().observations };
+  /** The number of envs (read-only: the batch size the engine was given). */
+  get numEnvs() {
+    return this.#n;
   }
 
   /**
-   * Steps every env in one call into the engine. An env that terminates is reset at once
-   * with its last episode's seed + numEnvs (env i's k-th episode: seed + i + k * numEnvs),
-   * and its observation is the first of the new episode. The returned object and its typed
-   * arrays are reused: the next step() overwrites them; copy what you keep.
+   * Starts a new episode in every env. Fresh-seed schedule: env i gets seed + i, where
+   * seed is given (`reset({ seed })` or `reset(seed)`) or drawn (reported as `seed`). With a
+   * fixed level list (makeVec's `levels`), env i plays levels[i mod L] and no seed is taken.
+   * Returns the result views (observations, masks, ...) and the base `seed` used.
+   */
+  reset(options) {
+    this.#open();
+    let seed;
+    if (typeof options === 'number' || typeof options === 'bigint') seed = options;
+    else seed = checkOptions('vec.reset', options, ['seed']).seed;
+    const e = this.#engine;
+    if (this.#levels) {
+      if (seed !== undefined) throw new Error(`valley-farm: this vector env plays a fixed list of ${this.#levels.length} levels (makeVec's levels option), so reset() takes no seed`);
+      for (let i = 0; i < this.#n; i++) this.#resetOne(i, this.#levelSeed(i, 0));
+      this.#episodeIndex.fill(0);
+      this.#queueLevelSeeds();
+      this.#started = true;
+      return { ...this.#result(), seed: null };
+    }
+    seed ??= randomSeed();
+    const [lo, hi] = seedHalves(seed);
+    const code = e.x.vfw_batch_reset(this.#envs, this.#n, this.#spec.kind, lo, hi, this.#obs);
+    if (code !== 0) throw new Error(`valley-farm: vec.reset: ${e.cString(e.x.vf_error_message(code))}`);
+    this.#fillMasks();
+    this.#started = true;
+    return { ...this.#result(), seed };
+  }
+
+  /**
+   * Starts a new episode in the chosen envs only: env indices[j] with seeds[j] (or, without
+   * seeds, the next seed its schedule gives: a fresh random seed, or its next level). Other
+   * envs are untouched. Returns the result views, whose rows for these envs are updated.
+   */
+  resetEnvs(indices, seeds) {
+    this.#open();
+    const n = this.#n;
+    const rule = `indices must be an array of distinct integers from 0 to ${n - 1}`;
+    if (!(Array.isArray(indices) || INTEGER_ARRAYS.some((T) => indices instanceof T))) throw new TypeError(`valley-farm: resetEnvs: ${rule}, got ${describe(indices)}`);
+    const seen = new Set();
+    for (const i of indices) {
+      if (!Number.isInteger(i) || i < 0 || i >= n) throw new RangeError(`valley-farm: resetEnvs: index ${describe(i)} is out of range; ${rule}`);
+      if (seen.has(i)) throw new RangeError(`valley-farm: resetEnvs: index ${i} appears twice; ${rule}`);
+      seen.add(i);
+    }
+    let bigSeeds;
+    if (seeds !== undefined) {
+      if (!Array.isArray(seeds) || seeds.length !== indices.length) throw new TypeError(`valley-farm: resetEnvs: seeds must be an array with one seed per index (${indices.length}), got ${describe(seeds)}`);
+      bigSeeds = seeds.map((s, j) => {
+        try {
+          return seedBig(s);
+        } catch (err) {
+          throw new err.constructor(`valley-farm: resetEnvs: seeds[${j}]: ${err.message.replace('valley-farm: ', '')}`);
+        }
+      });
+    }
+    if (!this.#started && indices.length < n) throw new Error('valley-farm: resetEnvs() before the first reset(): call reset() first, which starts every env');
+    indices.forEach((i, j) => {
+      let seed = bigSeeds?.[j];
+      if (seed === undefined && this.#levels) seed = this.#levelSeed(i, ++this.#episodeIndex[i]);
+      this.#resetOne(i, seed ?? seedBig(randomSeed()));
+    });
+    if (this.#levels) this.#queueLevelSeeds();
+    if (indices.length === n) this.#started = true;
+    return this.#result();
+  }
+
+  /** The seed of env i's episode in progress (a Number, or a BigInt above 2^53 - 1). */
+  episodeSeed(i) {
+    this.#open();
+    if (!Number.isInteger(i) || i < 0 || i >= this.#n) throw new RangeError(`valley-farm: episodeSeed: index ${describe(i)} must be an integer from 0 to ${this.#n - 1}`);
+    const e = this.#engine;
+    e.x.vfw_seed(this.#envs + i * align8(e.envSize), this.#out);
+    e.refresh();
+    return seedOut((BigInt(e.u32[(this.#out >> 2) + 1]) << 32n) | BigInt(e.u32[this.#out >> 2]));
+  }
+
+  /**
+   * Steps every env in one call into the engine (same-step autoreset). For an env whose
+   * episode ends in this step (terminated[i] = 1):
+   *   - rewards[i] is the last step's reward;
+   *   - observations row i is the FIRST observation of its next episode, masks row i its mask;
+   *   - finalObservations row i is the LAST observation of the episode that ended, and
+   *     episodeReturns[i], episodeLengths[i], episodeSeeds[i] (BigUint64Array) its return,
+   *     number of steps and seed.
+   * Rows of the bookkeeping views where terminated[i] = 0 hold stale values: read them only
+   * where terminated[i] = 1. The next episode's seed is the schedule's: the last seed +
+   * numEnvs (env i's k-th episode has seed + i + k numEnvs), or the next level.
+   * The returned object and its typed arrays are views into the engine's memory that the
+   * next call overwrites: copy what you keep.
    */
   step(actions) {
     this.#open();
     if (!this.#started) throw new Error('valley-farm: step() before the first episodes: call reset() first');
     const e = this.#engine;
-    const n = this.numEnvs;
-    const allowed = `actions must be an Int32Array or an array of ${n} integers from 0 to ${this.#spec.actions.length - 1}`;
-    if (!(actions instanceof Int32Array || Array.isArray(actions))) throw new TypeError(`valley-farm: ${allowed}, got ${describe(actions)}`);
-    if (actions.length !== n) throw new RangeError(`valley-farm: ${actions.length} actions for ${n} envs; ${allowed}`);
+    const n = this.#n;
     const max = this.#spec.actions.length;
-    const typed = actions instanceof Int32Array; // integers already: one unsigned compare each
+    const allowed = `actions must be an integer typed array (Int32Array, Uint8Array, ...) or an array of ${n} integers from 0 to ${max - 1}`;
+    const typed = actions instanceof Int32Array || INTEGER_ARRAYS.some((T) => actions instanceof T);
+    if (!typed && !Array.isArray(actions)) throw new TypeError(`valley-farm: ${allowed}, got ${describe(actions)}`);
+    if (actions.length !== n) throw new RangeError(`valley-farm: ${actions.length} actions for ${n} envs; ${allowed}`);
     for (let i = 0; i < n; i++) {
       const a = actions[i];
-      if (typed ? a >>> 0 >= max : !Number.isInteger(a) || a < 0 || a >= max) {
+      if (typed ? a < 0 || a >= max : !Number.isInteger(a) || a < 0 || a >= max) {
         const Err = typeof a === 'number' ? RangeError : TypeError;
         throw new Err(`valley-farm: actions[${i}] is ${describe(a)}; ${allowed}`);
       }
     }
-    const result = this.#result();
+    let result = this.#result();
     e.i32.set(actions, this.#actions >> 2);
-    e.x.vf_batch_step(this.#envs, n, this.#actions, this.#obs, this.#rewards, this.#terminated);
-    return this.#buffer === e.memory.buffer ? result : this.#result();
+    e.x.vf_batch_step_io(this.#envs, n, this.#spec.kind, this.#io);
+    if (this.#buffer !== e.memory.buffer) result = this.#result();
+    if (this.#levels) this.#advanceLevels(result.terminated);
+    return result;
   }
 
   /** Frees the engine memory; every later call throws. */
@@ -487,17 +734,58 @@ class FarmVecEnv {
     if (this.#ptr === 0) throw new Error(`valley-farm: this ${this.id} vector env is closed; make a new one with makeVec('${this.id}', n)`);
   }
 
+  #resetOne(i, seed) {
+    const e = this.#engine;
+    const row = this.#obs + i * this.obsSize * 4;
+    e.x.vfw_reset(this.#envs + i * align8(e.envSize), this.#spec.kind, Number(seed & 0xffffffffn), Number(seed >> 32n), row);
+    if (this.#withMasks) e.x.vf_legal_actions(this.#envs + i * align8(e.envSize), this.#masks + i * this.#spec.actions.length);
+  }
+
+  #fillMasks() {
+    if (this.#withMasks) this.#engine.x.vf_batch_legal_actions(this.#envs, this.#n, this.#masks);
+  }
+
+  #levelSeed(i, k) {
+    const L = this.#levels.length;
+    return this.#levels[(i + k * this.#n) % L];
+  }
+
+  /** Writes each env's next level seed where the engine reads it at an autoreset. */
+  #queueLevelSeeds() {
+    const e = this.#engine;
+    e.refresh();
+    const next = new BigUint64Array(e.buffer, this.#nextSeeds, this.#n);
+    for (let i = 0; i < this.#n; i++) next[i] = this.#levelSeed(i, this.#episodeIndex[i] + 1);
+  }
+
+  #advanceLevels(terminated) {
+    const e = this.#engine;
+    let next = null;
+    for (let i = 0; i < this.#n; i++) {
+      if (terminated[i] !== 1) continue;
+      next ??= new BigUint64Array(e.buffer, this.#nextSeeds, this.#n);
+      this.#episodeIndex[i]++;
+      next[i] = this.#levelSeed(i, this.#episodeIndex[i] + 1);
+    }
+  }
+
   #result() {
     const e = this.#engine;
     e.refresh();
     if (this.#buffer !== e.buffer) {
-      const n = this.numEnvs;
-      this.#buffer = e.buffer;
+      const n = this.#n;
+      const b = e.buffer;
+      this.#buffer = b;
       this.#views = {
-        observations: new Int32Array(e.buffer, this.#obs, n * this.obsSize),
-        rewards: new Float64Array(e.buffer, this.#rewards, n),
-        terminated: new Uint8Array(e.buffer, this.#terminated, n),
-        truncated: new Uint8Array(e.buffer, this.#truncated, n),
+        observations: new Int32Array(b, this.#obs, n * this.obsSize),
+        rewards: new Float64Array(b, this.#rewards, n),
+        terminated: new Uint8Array(b, this.#terminated, n),
+        truncated: new Uint8Array(b, this.#truncated, n),
+        masks: this.#withMasks ? new Uint8Array(b, this.#masks, n * this.#spec.actions.length) : null,
+        finalObservations: new Int32Array(b, this.#final, n * this.obsSize),
+        episodeReturns: new Float64Array(b, this.#returns, n),
+        episodeLengths: new Int32Array(b, this.#lengths, n),
+        episodeSeeds: new BigUint64Array(b, this.#seeds, n),
       };
     }
     return this.#views;
@@ -506,24 +794,45 @@ class FarmVecEnv {
 
 /**
  * Makes numEnvs environments stepped together in one call per step.
+ * Options: masks (default true: legal masks in every result), levels (an array of seeds:
+ * every episode plays one of them, env i's k-th episode levels[(i + k numEnvs) mod L]).
  * @param {string} id
  * @param {number} numEnvs an integer from 1 to 65536
  */
-export async function makeVec(id, numEnvs) {
+export async function makeVec(id, numEnvs, options) {
   const spec = specFor(id);
-  if (!Number.isInteger(numEnvs) || numEnvs < 1 || numEnvs > 65536) {
-    throw new RangeError(`valley-farm: numEnvs ${describe(numEnvs)} is not allowed; it must be an integer from 1 to 65536`);
+  checkNumEnvs(numEnvs, 'makeVec');
+  const { masks = true, levels } = checkOptions('makeVec', options, ['masks', 'levels']);
+  if (typeof masks !== 'boolean') throw new TypeError(`valley-farm: makeVec's masks option must be true or false, got ${describe(masks)}`);
+  let levelSeeds = null;
+  if (levels !== undefined) {
+    if (!Array.isArray(levels) || levels.length === 0 || levels.length > 1e7) {
+      throw new TypeError(`valley-farm: makeVec's levels option must be a non-empty array of seeds (at most 10^7), got ${describe(levels)}`);
+    }
+    levelSeeds = levels.map((s, j) => {
+      try {
+        return seedBig(s);
+      } catch (err) {
+        throw new err.constructor(`valley-farm: makeVec: levels[${j}]: ${err.message.replace('valley-farm: ', '')}`);
+      }
+    });
   }
-  return new FarmVecEnv(await loadEngine(), spec, numEnvs);
+  return new FarmVecEnv(await loadEngine(), spec, numEnvs, { masks, levels: levelSeeds });
 }
 
 /**
  * For benchmarks: numEnvs envs whose run(steps) plays `steps` rounds of uniformly random
  * actions entirely inside the module (one call from JS, the C function the native
  * benchmark calls) and returns the sum of rewards. close() frees them.
+ * numEnvs: 1 to 65536; seed: an integer from 0 to 2^32 - 1 (envs reset with seed + i, the
+ * actions of the k-th run drawn from seed + k); steps: an integer from 0 to 2^31 - 1.
  */
 export async function makeRandomRunner(id, numEnvs, seed = 1) {
   const spec = specFor(id);
+  checkNumEnvs(numEnvs, 'makeRandomRunner');
+  if (!Number.isInteger(seed) || seed < 0 || seed >= TWO_32) {
+    throw new RangeError(`valley-farm: makeRandomRunner: seed ${describe(seed)} is not allowed; it must be an integer from 0 to 2^32 - 1`);
+  }
   const e = await loadEngine();
   const envBytes = align8(e.envSize) * numEnvs;
   let ptr = e.alloc(envBytes + numEnvs * spec.obsSize * 4);
@@ -532,10 +841,13 @@ export async function makeRandomRunner(id, numEnvs, seed = 1) {
   return {
     run(steps) {
       if (!ptr) throw new Error('valley-farm: this runner is closed');
-      return e.x.vfw_batch_run_random(ptr, numEnvs, steps, seed + round++, ptr + envBytes);
+      if (!Number.isInteger(steps) || steps < 0 || steps > 2 ** 31 - 1) {
+        throw new RangeError(`valley-farm: run(steps): steps ${describe(steps)} must be an integer from 0 to 2^31 - 1`);
+      }
+      return e.x.vfw_batch_run_random(ptr, numEnvs, steps, (seed + round++) >>> 0, ptr + envBytes);
     },
     close() {
-      if (ptr) e.x.free(ptr);
+      if (ptr) e.release(this, ptr);
       ptr = 0;
     },
   };

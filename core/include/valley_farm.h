@@ -344,7 +344,8 @@ typedef enum vf_error {
     VF_ERR_VERSION = 3,  /* written by another snapshot format version */
     VF_ERR_KIND = 4,     /* a snapshot of the other env */
     VF_ERR_CHECKSUM = 5, /* the bytes were changed after they were written */
-    VF_ERR_INVALID = 6   /* well framed, but describes a state the rules cannot reach */
+    VF_ERR_INVALID = 6,  /* well framed, but describes a state the rules cannot reach */
+    VF_ERR_ARGUMENT = 7  /* a batch call got a bad argument (kind, size, NULL, mixed kinds) */
 } vf_error;
 
 /* A sentence saying what the error means. */
@@ -371,22 +372,57 @@ uint64_t vf_state_hash(const vf_env *env);
  * Batches: many envs stepped in one call (the vector env and the benchmark use these)
  * ==================================================================================== */
 
-/* Resets envs[i] with seed + i (mod 2^64) and writes the observations, obs_size apart. */
-void vf_batch_reset(vf_env *envs, int n, int kind, uint64_t seed, int32_t *obs);
+/* Every batch call checks its arguments before it touches anything and returns VF_OK, or
+ * VF_ERR_ARGUMENT having changed nothing: n must be 1..VF_BATCH_MAX, kind a vf_kind, envs
+ * non-NULL, and (for calls on running envs) every env already of that kind. A batch is
+ * always of one kind, so row i of any output starts at i * (its row size for that kind). */
+#define VF_BATCH_MAX 65536
+
+/* Resets envs[i] with seed + i (mod 2^64) and writes the observations (unless obs is NULL),
+ * obs_size apart. envs need not have been initialised before. */
+vf_error vf_batch_reset(vf_env *envs, int n, int kind, uint64_t seed, int32_t *obs);
 
 /* Steps envs[i] with actions[i]. An env that terminates is reset at once with the seed
  * of its last episode + n (so env i's k-th episode has seed + i + k * n: no two episodes
  * of a batch share a seed); its observation is then the first of the new episode, while
  * rewards[i] and terminated[i] describe the step that ended the old one. Any output
- * pointer may be NULL. An action out of range is played as a wait. */
-void vf_batch_step(vf_env *envs, int n, const int32_t *actions, int32_t *obs,
-                   double *rewards, uint8_t *terminated);
+ * pointer may be NULL. An action out of range is played as a wait. Every env must be of
+ * the kind of envs[0]. */
+vf_error vf_batch_step(vf_env *envs, int n, const int32_t *actions, int32_t *obs,
+                       double *rewards, uint8_t *terminated);
+
+/* The vector env's step: the inputs and every output of one batch step, as pointers the
+ * caller sets once and reuses. Rows are per env (row i of obs starts at i * obs_size).
+ * Every output may be NULL (not written). */
+typedef struct vf_batch_io {
+    const int32_t *actions;     /* in: n actions; out of range plays a wait */
+    const uint64_t *next_seeds; /* in, optional: the seed env i's next episode starts from if
+                                   its episode ends in this step; NULL: last seed + n */
+    int32_t *obs;               /* out: the observation each env now shows (after an autoreset,
+                                   the new episode's first) */
+    double *rewards;            /* out: the reward of this step */
+    uint8_t *terminated;        /* out: 1 where this step ended the episode */
+    uint8_t *masks;             /* out: legal masks (vf_num_actions bytes a row) for obs */
+    /* Episode bookkeeping, written only in the rows where terminated[i] (others untouched): */
+    int32_t *final_obs;         /* the episode's last observation */
+    double *episode_returns;    /* its total reward (vf_total_reward) */
+    int32_t *episode_lengths;   /* its number of steps */
+    uint64_t *episode_seeds;    /* the seed it was reset with */
+} vf_batch_io;
+
+/* One vector-env step of n envs of `kind` (see vf_batch_io). Returns VF_ERR_ARGUMENT, having
+ * changed nothing, for a bad n or kind, NULL envs/io/io->actions, or an env of another kind. */
+vf_error vf_batch_step_io(vf_env *envs, int n, int kind, const vf_batch_io *io);
+
+/* Legal masks of n envs of one kind, vf_num_actions(kind) bytes apart. */
+vf_error vf_batch_legal_actions(const vf_env *envs, int n, uint8_t *masks);
 
 /* Plays `steps` rounds of uniformly random actions on all n envs (with automatic resets
  * as above), drawing actions from a SplitMix64 stream seeded with action_seed (four actions
  * from each draw, 16 bits each, unbiased by rejection), env 0 first; writes each env's
  * observation into obs (n * obs_size integers, or NULL) after every round, as a vector env
- * would. Returns the sum of all rewards, so no work can be optimised away. For benchmarks. */
+ * would. Returns the sum of all rewards (>= 0), so no work can be optimised away; -1, having
+ * changed nothing, for a bad n (1..VF_BATCH_MAX), NULL envs or steps < 0. For benchmarks. */
 double vf_batch_run_random(vf_env *envs, int n, int64_t steps, uint64_t action_seed,
                            int32_t *obs);
 

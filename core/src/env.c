@@ -156,23 +156,20 @@ static size_t write_snapshot(const vf_env *env, uint8_t *buf, size_t cap) {
     return (size_t)(w.p - buf);
 }
 
+/* The frame around a payload of the seed and the farm's fields. */
+static size_t snapshot_bytes(int kind) {
+    return FRAME_HEAD + 8 + (kind == VF_VALLEY ? VFV_SAVE_BYTES : VFB_SAVE_BYTES) + FRAME_TAIL;
+}
+
 size_t vf_snapshot_size(int kind) {
-    if (!kind_ok(kind)) return 0;
-    /* the size is fixed per kind: measure it on a blank env rather than keep a constant
-     * that could drift from the payload writers */
-    vf_env blank;
-    memset(&blank, 0, sizeof blank);
-    blank.kind = kind;
-    uint8_t scratch[VF_SNAPSHOT_MAX];
-    return write_snapshot(&blank, scratch, sizeof scratch);
+    return kind_ok(kind) ? snapshot_bytes(kind) : 0;
 }
 
 size_t vf_snapshot(const vf_env *env, uint8_t *buf, size_t cap) {
-    uint8_t scratch[VF_SNAPSHOT_MAX];
-    size_t n = write_snapshot(env, scratch, sizeof scratch);
-    if (n == 0 || n > cap) return 0;
-    memcpy(buf, scratch, n);
-    return n;
+    /* the length is known in advance, so a short buffer is refused before anything is
+     * written and a long enough one is written in place */
+    if (!kind_ok(env->kind) || cap < snapshot_bytes(env->kind)) return 0;
+    return write_snapshot(env, buf, cap);
 }
 
 vf_error vf_restore(vf_env *env, int kind, const uint8_t *buf, size_t len) {
@@ -209,6 +206,7 @@ const char *vf_error_message(int error) {
     case VF_ERR_KIND: return "the snapshot is of the other environment";
     case VF_ERR_CHECKSUM: return "the snapshot is corrupted (its checksum does not match)";
     case VF_ERR_INVALID: return "the snapshot describes a state the rules cannot reach";
+    case VF_ERR_ARGUMENT: return "a bad argument to a batch call (kind, size, NULL pointer or an env of another kind)";
     default: return "unknown error";
     }
 }
@@ -221,9 +219,36 @@ uint64_t vf_state_hash(const vf_env *env) {
 
 /* ---- batches ---------------------------------------------------------------------- */
 
-void vf_batch_reset(vf_env *envs, int n, int kind, uint64_t seed, int32_t *obs) {
-    int size = vf_obs_size(kind);
+/* The checks every batch call makes before touching anything (see valley_farm.h): a size
+ * whose byte count could overflow never reaches a loop. `need_kind` also checks that every
+ * env is already of that kind, so all rows share one stride. */
+static bool batch_ok(const vf_env *envs, int n, int kind, bool need_kind) {
+    if (envs == NULL || n < 1 || n > VF_BATCH_MAX || !kind_ok(kind)) return false;
+    if (need_kind)
+        for (int i = 0; i < n; i++)
+            if (envs[i].kind != kind) return false;
+    return true;
+}
+
+/* The kind of a batch whose envs all share it, or -1 (bad size, NULL, mixed kinds). */
+static int batch_kind(const vf_env *envs, int n) {
+    if (envs == NULL || n < 1 || n > VF_BATCH_MAX) return -1;
+    int kind = envs[0].kind;
+    return batch_ok(envs, n, kind, true) ? kind : -1;
+}
+
+vf_error vf_batch_reset(vf_env *envs, int n, int kind, uint64_t seed, int32_t *obs) {
+    if (!batch_ok(envs, n, kind, false)) return VF_ERR_ARGUMENT;
+    size_t size = (size_t)vf_obs_size(kind);
     for (int i = 0; i < n; i++) vf_reset(&envs[i], kind, seed + (uint64_t)i, obs ? obs + (size_t)i * size : NULL);
+    return VF_OK;
+}
+
+vf_error vf_batch_legal_actions(const vf_env *envs, int n, uint8_t *masks) {
+    if (masks == NULL || batch_kind(envs, n) < 0) return VF_ERR_ARGUMENT;
+    size_t a = (size_t)vf_num_actions(envs[0].kind);
+    for (int i = 0; i < n; i++) vf_legal_actions(&envs[i], masks + (size_t)i * a);
+    return VF_OK;
 }
 
 /* One env of a batch: step, and reset at once if the episode ended (the seed rule is in
@@ -234,19 +259,46 @@ static inline vf_outcome batch_step_one(vf_env *e, int action, int32_t *obs, int
     return o;
 }
 
-void vf_batch_step(vf_env *envs, int n, const int32_t *actions, int32_t *obs,
-                   double *rewards, uint8_t *terminated) {
+vf_error vf_batch_step(vf_env *envs, int n, const int32_t *actions, int32_t *obs,
+                       double *rewards, uint8_t *terminated) {
+    if (actions == NULL || batch_kind(envs, n) < 0) return VF_ERR_ARGUMENT;
+    vf_batch_io io = {.actions = actions, .obs = obs, .rewards = rewards, .terminated = terminated};
+    return vf_batch_step_io(envs, n, envs[0].kind, &io);
+}
+
+/* The vector env's step. The common case (no episode ends) is the step and, if asked, the
+ * mask; the bookkeeping runs only in the rows whose episode ended. */
+vf_error vf_batch_step_io(vf_env *envs, int n, int kind, const vf_batch_io *io) {
+    if (io == NULL || io->actions == NULL || !batch_ok(envs, n, kind, true)) return VF_ERR_ARGUMENT;
+    const size_t size = (size_t)vf_obs_size(kind), na = (size_t)vf_num_actions(kind);
+    const int wait = kind == VF_VALLEY ? VF_VA_WAIT : VF_BA_WAIT;
     for (int i = 0; i < n; i++) {
         vf_env *e = &envs[i];
-        int kind = e->kind;
-        bool valley = kind == VF_VALLEY;
-        int size = valley ? VF_VALLEY_OBS_SIZE : VF_BW_OBS_SIZE;
-        int a = actions[i];
-        if (a < 0 || a >= (valley ? VF_VALLEY_ACTIONS : VF_BW_ACTIONS)) a = valley ? VF_VA_WAIT : VF_BA_WAIT;
-        vf_outcome o = batch_step_one(e, a, obs ? obs + (size_t)i * size : NULL, n);
-        if (rewards) rewards[i] = reward_of(kind, vf_outcome_units(o));
-        if (terminated) terminated[i] = o & VF_OUT_TERMINATED;
+        int a = io->actions[i];
+        if ((unsigned)a >= na) a = wait;
+        /* the step writes its observation straight into the output row (or the final row,
+         * when the caller keeps final observations, since the reset then overwrites it) */
+        int32_t *row = io->obs ? io->obs + (size_t)i * size : NULL;
+        vf_outcome o = step_env(e, a, row);
+        bool ended = (o & VF_OUT_TERMINATED) != 0;
+        if (ended) {
+            if (io->final_obs) {
+                if (row)
+                    memcpy(io->final_obs + (size_t)i * size, row, size * sizeof(int32_t));
+                else
+                    vf_observe(e, io->final_obs + (size_t)i * size);
+            }
+            if (io->episode_returns) io->episode_returns[i] = vf_total_reward(e);
+            if (io->episode_lengths) io->episode_lengths[i] = vf_step_count(e);
+            if (io->episode_seeds) io->episode_seeds[i] = e->seed;
+            uint64_t next = io->next_seeds ? io->next_seeds[i] : e->seed + (uint64_t)n;
+            vf_reset(e, kind, next, row);
+        }
+        if (io->rewards) io->rewards[i] = reward_of(kind, vf_outcome_units(o));
+        if (io->terminated) io->terminated[i] = ended;
+        if (io->masks) vf_legal_actions(e, io->masks + (size_t)i * na);
     }
+    return VF_OK;
 }
 
 /* vf_batch_run_random's rounds on a batch of one kind whose episodes are all running (each
@@ -271,26 +323,24 @@ VF_ALWAYS_INLINE void run_random_kind(vf_env *envs, int n, int64_t steps, vf_act
 
 double vf_batch_run_random(vf_env *envs, int n, int64_t steps, uint64_t action_seed,
                            int32_t *obs) {
+    if (steps < 0 || batch_kind(envs, n) < 0) return -1;
     vf_action_source src = vf_action_source_seeded(action_seed);
     uint64_t units[VF_KIND_COUNT] = {0, 0}; /* exact sums, in each kind's reward unit */
-    bool valley = true, backwards = true, running = true;
-    for (int i = 0; i < n; i++) {
-        valley &= envs[i].kind == VF_VALLEY;
-        backwards &= envs[i].kind == VF_BACKWARDS;
-        running &= !vf_terminated(&envs[i]);
-    }
-    if (running && valley) {
+    const int kind = envs[0].kind; /* one kind: batch_ok checked every env */
+    bool running = true;
+    for (int i = 0; i < n; i++) running &= !vf_terminated(&envs[i]);
+    if (running && kind == VF_VALLEY) {
         run_random_kind(envs, n, steps, &src, obs, VF_VALLEY, &units[VF_VALLEY]);
-    } else if (running && backwards) {
+    } else if (running) {
         run_random_kind(envs, n, steps, &src, obs, VF_BACKWARDS, &units[VF_BACKWARDS]);
-    } else { /* mixed kinds, or an episode already over: each env through the checked step */
+    } else { /* an episode already over: each env through the checked step */
+        const size_t size = (size_t)vf_obs_size(kind);
         for (int64_t s = 0; s < steps; s++) {
             for (int i = 0; i < n; i++) {
                 vf_env *e = &envs[i];
-                int32_t *o_i = obs ? obs + (size_t)i * (size_t)vf_obs_size(e->kind) : NULL;
-                int a = vf_action_next(&src, (uint32_t)vf_num_actions(e->kind));
-                vf_outcome o = batch_step_one(e, a, o_i, n);
-                units[e->kind] += vf_outcome_units(o);
+                int a = vf_action_next(&src, (uint32_t)vf_num_actions(kind));
+                vf_outcome o = batch_step_one(e, a, obs ? obs + (size_t)i * size : NULL, n);
+                units[kind] += vf_outcome_units(o);
             }
         }
     }

@@ -174,18 +174,33 @@ void vft_json_grid(vft_text *t, const char *key, const uint8_t *cells, int width
 
 /* ---- snapshot.c -------------------------------------------------------------------- */
 
-/* Little-endian byte writer over a caller buffer. */
+/* Little-endian byte writer over a caller buffer. Inline, with one bounds check per field
+ * or run of bytes: snapshots and restores are what a search calls most after step. */
 typedef struct vfs_writer {
     uint8_t *p;
     uint8_t *end;
     bool overflow;
 } vfs_writer;
 
-void vfs_put_u8(vfs_writer *w, uint32_t v);
-void vfs_put_u16(vfs_writer *w, uint32_t v);
-void vfs_put_u32(vfs_writer *w, uint32_t v);
-void vfs_put_u64(vfs_writer *w, uint64_t v);
-void vfs_put_bytes(vfs_writer *w, const uint8_t *src, size_t n);
+static inline void vfs_put_le(vfs_writer *w, uint64_t v, int bytes) {
+    if (w->end - w->p < bytes) {
+        w->overflow = true;
+        return;
+    }
+    for (int i = 0; i < bytes; i++) *w->p++ = (uint8_t)(v >> (8 * i));
+}
+static inline void vfs_put_u8(vfs_writer *w, uint32_t v) { vfs_put_le(w, v, 1); }
+static inline void vfs_put_u16(vfs_writer *w, uint32_t v) { vfs_put_le(w, v, 2); }
+static inline void vfs_put_u32(vfs_writer *w, uint32_t v) { vfs_put_le(w, v, 4); }
+static inline void vfs_put_u64(vfs_writer *w, uint64_t v) { vfs_put_le(w, v, 8); }
+static inline void vfs_put_bytes(vfs_writer *w, const uint8_t *src, size_t n) {
+    if ((size_t)(w->end - w->p) < n) {
+        w->overflow = true;
+        return;
+    }
+    memcpy(w->p, src, n);
+    w->p += n;
+}
 
 /* The matching reader; reading past the end sets `bad` and yields zeros. */
 typedef struct vfs_reader {
@@ -194,11 +209,30 @@ typedef struct vfs_reader {
     bool bad;
 } vfs_reader;
 
-uint32_t vfs_get_u8(vfs_reader *r);
-uint32_t vfs_get_u16(vfs_reader *r);
-uint32_t vfs_get_u32(vfs_reader *r);
-uint64_t vfs_get_u64(vfs_reader *r);
-void vfs_get_bytes(vfs_reader *r, uint8_t *dst, size_t n);
+static inline uint64_t vfs_get_le(vfs_reader *r, int bytes) {
+    if (r->end - r->p < bytes) {
+        r->bad = true;
+        r->p = r->end;
+        return 0;
+    }
+    uint64_t v = 0;
+    for (int i = 0; i < bytes; i++) v |= (uint64_t)*r->p++ << (8 * i);
+    return v;
+}
+static inline uint32_t vfs_get_u8(vfs_reader *r) { return (uint32_t)vfs_get_le(r, 1); }
+static inline uint32_t vfs_get_u16(vfs_reader *r) { return (uint32_t)vfs_get_le(r, 2); }
+static inline uint32_t vfs_get_u32(vfs_reader *r) { return (uint32_t)vfs_get_le(r, 4); }
+static inline uint64_t vfs_get_u64(vfs_reader *r) { return vfs_get_le(r, 8); }
+static inline void vfs_get_bytes(vfs_reader *r, uint8_t *dst, size_t n) {
+    if ((size_t)(r->end - r->p) < n) {
+        r->bad = true;
+        r->p = r->end;
+        memset(dst, 0, n);
+        return;
+    }
+    memcpy(dst, r->p, n);
+    r->p += n;
+}
 
 uint32_t vfs_fnv1a32(const uint8_t *p, size_t n);
 uint64_t vfs_fnv1a64(const uint8_t *p, size_t n);
@@ -259,6 +293,12 @@ void vfv_observe(const vf_valley *restrict v, int32_t *restrict obs);
 void vfv_legal_actions(const vf_valley *v, uint8_t *mask);
 void vfv_render(const vf_valley *v, vft_text *t);
 void vfv_json(const vf_valley *v, vft_text *t);
+/* The bytes vfv_save writes, field by field in its order; a test checks it against what
+ * the writer produces, so restore can check a length without writing a snapshot. */
+enum {
+    VFV_SAVE_BYTES = VF_VALLEY_W * VF_VALLEY_H + 2 * (2 + VF_VALLEY_CROPS) +
+                     6 * VF_VALLEY_ANIMALS + 3 * VF_VALLEY_VILLAGERS + 4 * (VF_ITEM_COUNT + 2)
+};
 void vfv_save(const vf_valley *v, vfs_writer *w);
 /* Reads a payload written by vfv_save into v; false when a field is out of the range the
  * rules allow (a tile code, a count, an inconsistency between map and entities). */
@@ -273,6 +313,11 @@ void vfb_observe(const vf_backwards *restrict b, int32_t *restrict obs);
 void vfb_legal_actions(const vf_backwards *b, uint8_t *mask);
 void vfb_render(const vf_backwards *b, vft_text *t);
 void vfb_json(const vf_backwards *b, vft_text *t);
+/* The bytes vfb_save writes (checked by a test, as VFV_SAVE_BYTES). */
+enum {
+    VFB_SAVE_BYTES = 2 * VF_BW_W * VF_BW_H + 3 +
+                     4 * (VF_BW_CROPS + VF_BW_ANIMALS + VF_BW_VILLAGERS) + 4 * 4
+};
 void vfb_save(const vf_backwards *b, vfs_writer *w);
 bool vfb_load(vf_backwards *b, vfs_reader *r);
 void vfb_rederive(vf_backwards *b); /* recomputes b->growing from the statuses */

@@ -25,9 +25,17 @@ describe.each([
   it('knows its id, its action space and its observation space', async () => {
     const env = await make(id);
     expect(env.id).toBe(id);
-    expect(env.actionSpace).toEqual({ n, names });
-    expect(env.observationSpace).toBe(envSpecs[id].observation);
-    for (const field of Object.keys(env.observationSpace)) expect(env.observationSpace[field]).toBeTypeOf('object');
+    expect(env.actionSpace.n).toBe(n);
+    expect(env.actionSpace.names).toEqual(names);
+    // the observation space is a Dict whose fields read like envSpecs' description
+    const leaves = (space, desc) => {
+      for (const [field, d] of Object.entries(desc)) {
+        if ('shape' in d) expect({ shape: space[field].shape, min: space[field].min, max: space[field].max }).toEqual({ shape: d.shape, min: d.min, max: d.max });
+        else leaves(space[field], d);
+      }
+    };
+    expect(Object.keys(env.observationSpace)).toEqual(Object.keys(envSpecs[id].observation));
+    leaves(env.observationSpace, envSpecs[id].observation);
   });
 
   it('resets with a seed and reports step 0 and that seed', async () => {

@@ -1,0 +1,264 @@
+// spaces.js — observation and action spaces in Gymnasium's terms (Discrete, Box, Dict),
+// and the one flatten / unflatten pair that the single env, the vector env and the page
+// share, so that a policy trained on flat vector observations runs anywhere.
+//
+// Bounds come from envSpecs (wasm/specs.js), which tests check against the engine. Some are
+// the rules' own (tile codes, steps left, Farm Value 300); the inventory bounds are what
+// the rules let an episode reach, derived in specs.js, not what play usually reaches.
+import { envSpecs } from './specs.js';
+
+// ---- seeded sampling -------------------------------------------------------------------
+
+/** A sampler from a seed (SplitMix32-style, plain numbers), a function returning [0, 1), or an object with random(). */
+function samplerOf(rng) {
+  if (typeof rng === 'function') return rng;
+  if (rng && typeof rng.random === 'function') return () => rng.random();
+  if (rng === undefined) rng = Math.floor(Math.random() * 2 ** 32);
+  if (!Number.isSafeInteger(rng) || rng < 0) {
+    throw new TypeError(`valley-farm: sample() takes a seed (an integer from 0 to 2^53 - 1), a function returning numbers in [0, 1), or an object with random(); got ${describeShort(rng)}`);
+  }
+  let state = (rng ^ Math.floor(rng / 2 ** 32)) >>> 0;
+  return () => {
+    // mulberry32: small, fast and good enough to draw test inputs; not for layouts
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
+  };
+}
+
+function describeShort(v) {
+  const s = typeof v === 'string' ? `'${v}'` : typeof v === 'bigint' ? `${v}n` : v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v === 'object' ? 'an object' : String(v);
+  return s.length > 60 ? `${s.slice(0, 57)}...` : s;
+}
+
+const drawInt = (random, low, high) => low + Math.floor(random() * (high - low + 1));
+
+// ---- the spaces --------------------------------------------------------------------------
+
+/** Integers 0 .. n - 1 (an action). */
+export class Discrete {
+  constructor(n, names) {
+    this.n = n;
+    this.dtype = 'int32';
+    if (names) this.names = names;
+    Object.freeze(this);
+  }
+  sample(rng) {
+    return Math.floor(samplerOf(rng)() * this.n);
+  }
+  contains(x) {
+    return Number.isInteger(x) && x >= 0 && x < this.n;
+  }
+}
+
+/**
+ * Integers (dtype 'int32') in [low, high] elementwise, of a shape. `low` and `high` are
+ * numbers (the same bound everywhere) or arrays of the flattened length. A scalar has
+ * shape [] and is a plain number; anything else is an array (or Int32Array) of its size.
+ * `min` and `max` repeat uniform bounds, as the rules files and envSpecs name them.
+ */
+export class Box {
+  constructor(low, high, shape, dtype = 'int32') {
+    this.shape = Object.freeze([...shape]);
+    this.size = shape.reduce((a, b) => a * b, 1);
+    this.dtype = dtype;
+    this.low = typeof low === 'number' ? low : Object.freeze([...low]);
+    this.high = typeof high === 'number' ? high : Object.freeze([...high]);
+    if (typeof low === 'number') this.min = low;
+    if (typeof high === 'number') this.max = high;
+    Object.freeze(this);
+  }
+  lowAt(i) {
+    return typeof this.low === 'number' ? this.low : this.low[i];
+  }
+  highAt(i) {
+    return typeof this.high === 'number' ? this.high : this.high[i];
+  }
+  sample(rng) {
+    const random = samplerOf(rng);
+    if (this.shape.length === 0) return drawInt(random, this.lowAt(0), this.highAt(0));
+    const out = new Int32Array(this.size);
+    for (let i = 0; i < this.size; i++) out[i] = drawInt(random, this.lowAt(i), this.highAt(i));
+    return out;
+  }
+  contains(x) {
+    if (this.shape.length === 0) return Number.isInteger(x) && x >= this.lowAt(0) && x <= this.highAt(0);
+    if (!(Array.isArray(x) || ArrayBuffer.isView(x)) || x.length !== this.size) return false;
+    for (let i = 0; i < this.size; i++) {
+      const v = x[i];
+      if (!Number.isInteger(v) || v < this.lowAt(i) || v > this.highAt(i)) return false;
+    }
+    return true;
+  }
+}
+
+/**
+ * Named sub-spaces. Each one is also an own, enumerable property (`space.view`,
+ * `space.inventory.coins`), so the space reads like the observation it describes.
+ */
+export class Dict {
+  #keys;
+  constructor(spaces) {
+    this.#keys = Object.keys(spaces);
+    for (const k of this.#keys) this[k] = spaces[k];
+    Object.defineProperty(this, 'spaces', { value: Object.freeze({ ...spaces }), enumerable: false });
+    Object.freeze(this);
+  }
+  sample(rng) {
+    const random = samplerOf(rng);
+    const out = {};
+    for (const k of this.#keys) {
+      const v = this[k].sample(random);
+      out[k] = v instanceof Int32Array ? Array.from(v) : v;
+    }
+    return out;
+  }
+  contains(x) {
+    if (x === null || typeof x !== 'object') return false;
+    const keys = Object.keys(x);
+    if (keys.length !== this.#keys.length) return false;
+    return this.#keys.every((k) => Object.hasOwn(x, k) && this[k].contains(x[k]));
+  }
+}
+
+/** A Dict space from envSpecs' plain description ({ shape, min, max } leaves). */
+function fromDescription(desc) {
+  if ('shape' in desc) return new Box(desc.min, desc.max, desc.shape);
+  return new Dict(Object.fromEntries(Object.entries(desc).map(([k, v]) => [k, fromDescription(v)])));
+}
+
+function specOf(id) {
+  const spec = typeof id === 'string' && Object.hasOwn(envSpecs, id) ? envSpecs[id] : null;
+  if (!spec) throw new Error(`valley-farm: unknown env id ${describeShort(id)}; the env ids are ${Object.keys(envSpecs).map((i) => `'${i}'`).join(', ')}`);
+  return spec;
+}
+
+const observationSpaces = {};
+const flatBounds = {};
+
+/** The single env's observation space (a Dict), the same object for every env of an id. */
+export function observationSpace(id) {
+  return (observationSpaces[id] ??= fromDescription(specOf(id).observation));
+}
+
+/** Per-element [low, high] of the flat observation, from the layout and the Dict's leaves. */
+function flatLowHigh(id) {
+  if (flatBounds[id]) return flatBounds[id];
+  const spec = specOf(id);
+  const low = new Array(spec.obsSize);
+  const high = new Array(spec.obsSize);
+  const dict = observationSpace(id);
+  for (const { name, offset, length } of spec.layout) {
+    const leaf = dict[name] ?? dict.inventory[name]; // valley inventory items are flat fields
+    for (let j = 0; j < length; j++) {
+      low[offset + j] = leaf.lowAt(j);
+      high[offset + j] = leaf.highAt(j);
+    }
+  }
+  return (flatBounds[id] = { low, high });
+}
+
+/** The flat observation of one env: Box(obsSize) of int32. */
+export function flatObservationSpace(id) {
+  const { low, high } = flatLowHigh(id);
+  return new Box(low, high, [low.length]);
+}
+
+/** n flat observations, row after row: Box([n, obsSize]) of int32 (a vector env's observations). */
+export function batchedObservationSpace(id, n) {
+  const { low, high } = flatLowHigh(id);
+  const lows = [];
+  const highs = [];
+  for (let i = 0; i < n; i++) lows.push(...low), highs.push(...high);
+  return new Box(lows, highs, [n, low.length]);
+}
+
+/** The action space: Discrete(n) with the rules' action names. */
+export function actionSpace(id) {
+  const spec = specOf(id);
+  return new Discrete(spec.actions.length, spec.actions);
+}
+
+// ---- flatten / unflatten -------------------------------------------------------------------
+
+// 25 cells as a plain array. Written out as a literal because V8 builds an array literal
+// about twice as fast as it fills a new Array(25): this runs on every single-env step.
+// prettier-ignore
+const cells25 = (a, o) => [
+  a[o], a[o + 1], a[o + 2], a[o + 3], a[o + 4], a[o + 5], a[o + 6], a[o + 7], a[o + 8],
+  a[o + 9], a[o + 10], a[o + 11], a[o + 12], a[o + 13], a[o + 14], a[o + 15], a[o + 16],
+  a[o + 17], a[o + 18], a[o + 19], a[o + 20], a[o + 21], a[o + 22], a[o + 23], a[o + 24],
+];
+
+function valleyObservation(a, o) {
+  return {
+    view: cells25(a, o),
+    center: a[o + 25],
+    inventory: {
+      seeds: a[o + 26],
+      water: a[o + 27],
+      crops: a[o + 28],
+      feed: a[o + 29],
+      products: a[o + 30],
+      coins: a[o + 31],
+      gifts: a[o + 32],
+    },
+    relationships: [a[o + 33], a[o + 34], a[o + 35]],
+    stepsLeft: a[o + 36],
+  };
+}
+
+function backwardsObservation(a, o) {
+  return {
+    terrain: cells25(a, o),
+    status: cells25(a, o + 25),
+    x: a[o + 50],
+    y: a[o + 51],
+    facing: a[o + 52],
+    stepsLeft: a[o + 53],
+    farmValue: a[o + 54],
+  };
+}
+
+const unflatteners = { 'ValleyFarm-v0': valleyObservation, 'BackwardsValleyFarm-v0': backwardsObservation };
+
+/**
+ * The observation object of env `id` from its flat form: row `row` of `flat` (an
+ * Int32Array or array of obsSize integers per row: a vector env's observations, or one
+ * flattened observation).
+ */
+export function unflatten(id, flat, row = 0) {
+  const spec = specOf(id);
+  if (!(Array.isArray(flat) || ArrayBuffer.isView(flat))) throw new TypeError(`valley-farm: unflatten takes an Int32Array or array of ${spec.obsSize} integers per row, got ${describeShort(flat)}`);
+  if (!Number.isInteger(row) || row < 0 || (row + 1) * spec.obsSize > flat.length) {
+    throw new RangeError(`valley-farm: row ${describeShort(row)} is not in this array of ${Math.floor(flat.length / spec.obsSize)} rows of ${spec.obsSize}`);
+  }
+  return unflatteners[id](flat, row * spec.obsSize);
+}
+
+/** For index.js's hot path: the unchecked builder of one env's observation. */
+export const observationFrom = (id) => unflatteners[id];
+
+/**
+ * The flat form of an observation object (the single env's, the page's): an Int32Array of
+ * obsSize integers in the layout of envSpecs[id].layout, written into `out` if given.
+ */
+export function flatten(id, observation, out = new Int32Array(specOf(id).obsSize)) {
+  const spec = specOf(id);
+  if (observation === null || typeof observation !== 'object') throw new TypeError(`valley-farm: flatten takes a ${id} observation object, got ${describeShort(observation)}`);
+  for (const { name, offset, length } of spec.layout) {
+    const value = name in observation ? observation[name] : observation.inventory?.[name];
+    if (length === 1) {
+      if (!Number.isInteger(value)) throw new TypeError(`valley-farm: observation field ${name} must be an integer, got ${describeShort(value)}`);
+      out[offset] = value;
+    } else {
+      if (!(Array.isArray(value) || ArrayBuffer.isView(value)) || value.length !== length) {
+        throw new TypeError(`valley-farm: observation field ${name} must be ${length} integers, got ${describeShort(value)}`);
+      }
+      for (let j = 0; j < length; j++) out[offset + j] = value[j];
+    }
+  }
+  return out;
+}
