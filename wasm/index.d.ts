@@ -13,11 +13,77 @@ export type Seed = number | bigint;
 
 // ---- descriptions ------------------------------------------------------------------------
 
-export interface Box {
+/** A plain description of one observation field in envSpecs (bounds inclusive). */
+export interface FieldBounds {
   shape: number[];
   min: number;
   max: number;
 }
+
+// ---- spaces (wasm/spaces.js), in Gymnasium's terms ----------------------------------------
+
+/**
+ * Something sample() can draw from: a seed (an integer 0 … 2^53 − 1: the same seed, the
+ * same sample), a function returning numbers in [0, 1), or an object with random().
+ */
+export type SampleSource = number | (() => number) | { random(): number };
+
+/** Integers 0 … n − 1. */
+export class Discrete {
+  readonly n: number;
+  readonly dtype: 'int32';
+  /** The action names, for action spaces. */
+  readonly names?: readonly string[];
+  sample(rng?: SampleSource): number;
+  contains(x: unknown): boolean;
+}
+
+/**
+ * int32 values in [low, high] elementwise (inclusive), of a shape. low/high are one number
+ * for every element, or arrays of the flattened length (then min/max are absent).
+ * A scalar (shape []) is a number; anything else an array or Int32Array of `size` integers.
+ */
+export class Box {
+  readonly shape: readonly number[];
+  readonly size: number;
+  readonly dtype: 'int32';
+  readonly low: number | readonly number[];
+  readonly high: number | readonly number[];
+  readonly min?: number;
+  readonly max?: number;
+  sample(rng?: SampleSource): number | Int32Array;
+  contains(x: unknown): boolean;
+}
+
+/** Named sub-spaces, each also an own property (space.view, space.inventory.coins). */
+export class Dict {
+  readonly spaces: Readonly<Record<string, Box | Dict>>;
+  readonly [field: string]: unknown;
+  sample(rng?: SampleSource): Record<string, unknown>;
+  contains(x: unknown): boolean;
+}
+
+/** The single env's observation space (a Dict of Boxes, bounds from envSpecs). */
+export function observationSpace(id: EnvId): Dict;
+/** One flat observation: Box([obsSize]) with per-element bounds. */
+export function flatObservationSpace(id: EnvId): FieldBounds;
+/** Discrete(n) with the action names. */
+export function actionSpace(id: EnvId): Discrete;
+/** The flat form (envSpecs[id].layout) of an observation object, into `out` if given. */
+export function flatten(id: EnvId, observation: Observation, out?: Int32Array): Int32Array;
+/** The observation object of row `row` (default 0) of flat observations (a vector env's). */
+export function unflatten(id: 'ValleyFarm-v0', flat: ArrayLike<number>, row?: number): ValleyObservation;
+export function unflatten(id: 'BackwardsValleyFarm-v0', flat: ArrayLike<number>, row?: number): BackwardsObservation;
+export function unflatten(id: EnvId, flat: ArrayLike<number>, row?: number): Observation;
+
+/**
+ * Fresh seeds (drawn by any reset without a seed) lie in [FRESH_SEED_MIN, FRESH_SEED_MAX] =
+ * [2^32, 2^53 − 2^40]: above every named validation and test seed, so default training never
+ * plays a held-out level, and an autoreset's seed + i + k × numEnvs stays a safe integer for
+ * the first 2^40 episodes.
+ */
+export const FRESH_SEED_MIN: number;
+export const FRESH_SEED_MAX: number;
 
 export interface TileSpec {
   code: number;
@@ -43,6 +109,7 @@ export interface EnvSpec {
   obsSize: number;
   actions: readonly string[];
   tiles: readonly TileSpec[];
+  /** Plain bounds of every observation field (the spaces are built from these). */
   observation: ValleyObservationSpace | BackwardsObservationSpace;
   /** Named fields of the flat observation. */
   layout: readonly FlatField[];
@@ -54,28 +121,29 @@ export interface EnvSpec {
 /** Plain data about both farms, usable before any env is made. */
 export const envSpecs: Readonly<Record<EnvId, EnvSpec>>;
 
-export interface ActionSpace {
+/** The action space: Discrete(n) with the rules' action names. */
+export interface ActionSpace extends Discrete {
   /** 12 (valley) or 11 (backwards). */
-  n: number;
-  names: readonly string[];
+  readonly n: number;
+  readonly names: readonly string[];
 }
 
 export interface ValleyObservationSpace {
-  view: Box;
-  center: Box;
-  inventory: Record<keyof Inventory, Box>;
-  relationships: Box;
-  stepsLeft: Box;
+  view: FieldBounds;
+  center: FieldBounds;
+  inventory: Record<keyof Inventory, FieldBounds>;
+  relationships: FieldBounds;
+  stepsLeft: FieldBounds;
 }
 
 export interface BackwardsObservationSpace {
-  terrain: Box;
-  status: Box;
-  x: Box;
-  y: Box;
-  facing: Box;
-  stepsLeft: Box;
-  farmValue: Box;
+  terrain: FieldBounds;
+  status: FieldBounds;
+  x: FieldBounds;
+  y: FieldBounds;
+  facing: FieldBounds;
+  stepsLeft: FieldBounds;
+  farmValue: FieldBounds;
 }
 
 // ---- observations ------------------------------------------------------------------------
@@ -186,11 +254,24 @@ export interface BackwardsState {
 
 // ---- environments ------------------------------------------------------------------------
 
+/** A copy of one env's full state in engine memory, made only by env.saveState(). */
+export interface EnvState {
+  readonly id: EnvId;
+  readonly freed: boolean;
+  /** Releases its memory; a freed state cannot be loaded. */
+  free(): void;
+}
+
 export interface Env<O = Observation, S = ValleyState | BackwardsState> {
   readonly id: EnvId;
   readonly actionSpace: ActionSpace;
-  readonly observationSpace: ValleyObservationSpace | BackwardsObservationSpace;
-  /** Starts an episode; without a seed, a random one (reported in info.seed). */
+  /** A Dict space whose fields are Boxes with shape, min and max (a FieldBounds each). */
+  readonly observationSpace: Dict & (ValleyObservationSpace | BackwardsObservationSpace);
+  /** 'ansi': render() returns the map as text. */
+  readonly renderMode: 'ansi';
+  /** The length of every snapshot of this env id, in bytes. */
+  readonly snapshotSize: number;
+  /** Starts an episode; without a seed, a fresh one in [FRESH_SEED_MIN, FRESH_SEED_MAX] (reported in info.seed). Unknown options throw. */
   reset(options?: { seed?: Seed }): ResetResult<O>;
   /**
    * Plays one action (an integer 0 … n − 1). Throws RangeError/TypeError for a bad action
@@ -204,53 +285,118 @@ export interface Env<O = Observation, S = ValleyState | BackwardsState> {
   state(): S;
   /** The complete state as bytes. */
   snapshot(): Uint8Array;
-  /** Puts the env back into a snapshot's state (of the same env id); throws and changes nothing otherwise. */
-  restore(bytes: Uint8Array): void;
+  /** Writes the snapshot into buffer (at least snapshotSize bytes) and returns its length: no allocation. */
+  snapshotInto(buffer: Uint8Array): number;
+  /**
+   * Puts the env back into a snapshot's state (of the same env id); throws and changes
+   * nothing otherwise. `length` reads only a prefix of bytes (a snapshotInto buffer).
+   * A snapshot is checked to be well formed and consistent, not proven reachable by play:
+   * never accept one from an agent you evaluate.
+   */
+  restore(bytes: Uint8Array, length?: number): void;
+  /** The engine's 64-bit hash of the full state: FNV-1a 64 of the snapshot bytes. */
+  stateHash(): bigint;
+  /** Copies the full state into engine memory (into `into`, if given, without allocating): the fast path for search. */
+  saveState(into?: EnvState): EnvState;
+  /** Puts the env back into a state saveState() returned on an env of the same id. */
+  loadState(state: EnvState): void;
   /** A text picture of the full map. */
   render(): string;
   /** Frees the engine's memory; every later call throws. */
   close(): void;
 }
 
-export function make(id: 'ValleyFarm-v0'): Promise<Env<ValleyObservation, ValleyState>>;
-export function make(id: 'BackwardsValleyFarm-v0'): Promise<Env<BackwardsObservation, BackwardsState>>;
-export function make(id: EnvId): Promise<Env>;
+/** Options of make(): render_mode may only be 'ansi' (text); any other key throws, naming the known ones. */
+export interface MakeOptions {
+  render_mode?: 'ansi';
+}
 
-export interface VecStepResult {
-  /** numEnvs × obsSize integers, env i at i × obsSize (the flat layout of envSpecs[id].layout). */
+export function make(id: 'ValleyFarm-v0', options?: MakeOptions): Promise<Env<ValleyObservation, ValleyState>>;
+export function make(id: 'BackwardsValleyFarm-v0', options?: MakeOptions): Promise<Env<BackwardsObservation, BackwardsState>>;
+export function make(id: EnvId, options?: MakeOptions): Promise<Env>;
+
+/**
+ * What reset(), resetEnvs() and step() return: views into the engine's memory, the same
+ * objects every call, overwritten by the next call (copy what you keep). Rows are per env:
+ * row i of observations is observations.subarray(i × obsSize, (i + 1) × obsSize).
+ *
+ * On a step where env i's episode ends (terminated[i] = 1), with same-step autoreset:
+ *   rewards[i]            the reward of the step that ended it
+ *   observations row i    the FIRST observation of env i's next episode (masks row i: its mask)
+ *   finalObservations row i  the LAST observation of the episode that ended
+ *   episodeReturns[i], episodeLengths[i], episodeSeeds[i]  that episode's return, steps, seed
+ * Where terminated[i] = 0, the bookkeeping rows hold stale values from an earlier boundary.
+ *
+ * Worked example (ValleyFarm-v0, 2 envs, reset({ seed: 10 })): after step 50 both episodes
+ * end: terminated = [1, 1], episodeSeeds = [10n, 11n], episodeLengths = [50, 50],
+ * finalObservations rows show stepsLeft 0, observations rows show stepsLeft 50 of the
+ * episodes with seeds 12 and 13 (seed + i + k × numEnvs), and episodeSeed(0) is now 12.
+ */
+export interface VecResult {
+  /** numEnvs × obsSize integers (the flat layout of envSpecs[id].layout). */
   observations: Int32Array;
   rewards: Float64Array;
   terminated: Uint8Array;
   /** Always zeros. */
   truncated: Uint8Array;
+  /** numEnvs × n legal masks (1 = legal) for the observations shown; null when makeVec's masks option is false. */
+  masks: Uint8Array | null;
+  finalObservations: Int32Array;
+  episodeReturns: Float64Array;
+  episodeLengths: Int32Array;
+  /** Exact 64-bit seeds: Number(episodeSeeds[i]) for a plain number. */
+  episodeSeeds: BigUint64Array;
+}
+
+/** @deprecated the same as VecResult */
+export type VecStepResult = VecResult;
+
+export interface VecOptions {
+  /** Legal masks in every result (default true; false saves their cost). */
+  masks?: boolean;
+  /**
+   * A fixed list of level seeds (Procgen-style fixed-level training): env i's k-th episode
+   * plays levels[(i + k × numEnvs) mod levels.length]; reset() then takes no seed.
+   */
+  levels?: Seed[];
 }
 
 /**
- * numEnvs envs stepped together in one call into the engine. Returned arrays are views into
- * the engine's memory, reused by every call: the next reset()/step() overwrites them.
+ * numEnvs envs of one id stepped together in one call into the engine, with same-step
+ * autoreset. Seeds: env i's k-th episode has seed + i + k × numEnvs (fresh schedule), or
+ * the fixed level list's.
  */
 export interface VecEnv {
   readonly id: EnvId;
+  /** Read-only. */
   readonly numEnvs: number;
   /** 37 or 55. */
   readonly obsSize: number;
   readonly actionSpace: ActionSpace;
-  readonly observationSpace: ValleyObservationSpace | BackwardsObservationSpace;
-  /** Resets env i with seed + i (default: a random seed). */
-  reset(seed?: Seed): { observations: Int32Array };
-  /**
-   * Steps env i with actions[i]. An env that terminates is reset within the same call with
-   * its previous episode's seed + numEnvs (env i's k-th episode has seed + i + k × numEnvs);
-   * its observation is then the first of its next episode.
-   */
-  step(actions: Int32Array | ArrayLike<number>): VecStepResult;
+  readonly singleActionSpace: ActionSpace;
+  /** The batched flat observations: Box([numEnvs, obsSize]). */
+  readonly observationSpace: Box;
+  /** One env's observation object (as the single env returns it). */
+  readonly singleObservationSpace: Dict;
+  /** Resets env i with seed + i (default: a fresh seed, reported as `seed`). */
+  reset(options?: Seed | { seed?: Seed }): VecResult & { seed: Seed | null };
+  /** Resets only envs indices[j] (with seeds[j], or their schedule's next seed); the others play on. */
+  resetEnvs(indices: ArrayLike<number>, seeds?: Seed[]): VecResult;
+  /** The seed of env i's episode in progress. */
+  episodeSeed(i: number): Seed;
+  /** Steps env i with actions[i] (any integer typed array or array of numbers). */
+  step(actions: ArrayLike<number>): VecResult;
   close(): void;
 }
 
-/** numEnvs: an integer 1 … 65536. */
-export function makeVec(id: EnvId, numEnvs: number): Promise<VecEnv>;
+/** numEnvs: an integer 1 … 65536. Unknown options throw, naming the known ones. */
+export function makeVec(id: EnvId, numEnvs: number, options?: VecOptions): Promise<VecEnv>;
 
-/** For benchmarks: run(steps) plays `steps` rounds of random actions on numEnvs envs inside the engine (one call) and returns the summed reward. */
+/**
+ * For benchmarks: run(steps) plays `steps` rounds of random actions on numEnvs envs inside
+ * the engine (one call) and returns the summed reward. numEnvs 1 … 65536, seed 0 … 2^32 − 1,
+ * steps 0 … 2^31 − 1; anything else throws.
+ */
 export function makeRandomRunner(id: EnvId, numEnvs: number, seed?: number): Promise<{ run(steps: number): number; close(): void }>;
 
 /** The engine's WebAssembly memory size in bytes. */

@@ -163,6 +163,20 @@ describe.each(IDS)('%s vector env for learners', (id) => {
   });
 });
 
+it('the worked example of index.d.ts holds: a boundary step of two valley envs', async () => {
+  const vec = await makeVec('ValleyFarm-v0', 2);
+  vec.reset({ seed: 10 });
+  let r;
+  for (let t = 0; t < 50; t++) r = vec.step([11, 11]);
+  const stepsLeft = envSpecs['ValleyFarm-v0'].layout.find((f) => f.name === 'stepsLeft').offset;
+  expect(Array.from(r.terminated)).toEqual([1, 1]);
+  expect(Array.from(r.episodeSeeds)).toEqual([10n, 11n]);
+  expect(Array.from(r.episodeLengths)).toEqual([50, 50]);
+  expect([r.finalObservations[stepsLeft], r.finalObservations[37 + stepsLeft]]).toEqual([0, 0]);
+  expect([r.observations[stepsLeft], r.observations[37 + stepsLeft]]).toEqual([50, 50]);
+  expect([vec.episodeSeed(0), vec.episodeSeed(1)]).toEqual([12, 13]);
+});
+
 describe('fresh seeds and the named splits', () => {
   it('fresh seeds lie above every validation and test seed, and 2^40 episodes later are still safe integers', () => {
     expect(FRESH_SEED_MIN).toBeGreaterThan(2_000_199); // the highest named held-out seed (wasm/splits.js)

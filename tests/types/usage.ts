@@ -1,7 +1,7 @@
 // Type-checked by `tsc -p tests/types` in npm test: the declarations in wasm/index.d.ts
 // must accept the API as api.md documents it, and reject misuse (the @ts-expect-error
 // lines fail the check if the declarations ever stop rejecting them).
-import { envIds, envSpecs, make, makeVec, type BackwardsState, type ValleyObservation } from 'valley-farm';
+import { envIds, envSpecs, flatten, make, makeVec, unflatten, type BackwardsState, type EnvState, type ValleyObservation } from 'valley-farm';
 
 const id: 'ValleyFarm-v0' = envIds[0];
 const valley = await make(id);
@@ -30,6 +30,19 @@ const result = vec.step(new Int32Array(64));
 const rewards: Float64Array = result.rewards;
 vec.step([0, 1, 2]);
 const size: number = vec.obsSize + envSpecs['ValleyFarm-v0'].layout[0].offset;
+const masks: Uint8Array | null = result.masks;
+const finalSeed: bigint = result.episodeSeeds[0];
+const drawn = vec.reset({ seed: 3 }).seed;
+vec.resetEnvs([0, 5], [1, 2n]);
+const levelVec = await makeVec('ValleyFarm-v0', 4, { masks: false, levels: [1, 2, 3] });
+const again: ValleyObservation = unflatten('ValleyFarm-v0', flatten('ValleyFarm-v0', observation));
+const hash: bigint = (await make('ValleyFarm-v0', { render_mode: 'ansi' })).stateHash();
+const saved: EnvState = valley.saveState();
+const inside: boolean = valley.observationSpace.contains(observation);
+// @ts-expect-error: numEnvs is read-only
+vec.numEnvs = 6;
+// @ts-expect-error: no such render mode
+await make('ValleyFarm-v0', { render_mode: 'rgb_array' });
 
 // @ts-expect-error: not an env id
 await make('CartPole-v1');
@@ -38,4 +51,4 @@ const nope: number = (observation as ValleyObservation).farmValue;
 // @ts-expect-error: seeds are numbers or BigInts
 valley.reset({ seed: '42' });
 
-export { seeds, seed, legal, truncated, firstVillager, mask, text, facing, meters, obs, rewards, size, nope };
+export { masks, finalSeed, drawn, levelVec, again, hash, saved, inside, seeds, seed, legal, truncated, firstVillager, mask, text, facing, meters, obs, rewards, size, nope };
