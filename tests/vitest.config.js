@@ -5,6 +5,7 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 import preact from '@preact/preset-vite';
+import { packageAliases } from '../web/aliases.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -17,7 +18,7 @@ export default defineConfig({
       },
       {
         plugins: [preact()],
-        resolve: { alias: { 'valley-farm': `${root}wasm/index.js` } },
+        resolve: { alias: packageAliases(root) },
         test: { name: 'web', include: ['tests/web/**/*.test.{js,jsx}'], environment: 'happy-dom', testTimeout: 30_000 },
       },
       {

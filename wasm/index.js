@@ -43,15 +43,29 @@ function loadEngine() {
   return enginePromise;
 }
 
+// What to do when the engine file is missing or damaged, for each way of running.
+const WASM_FIX =
+  'In a checkout of the repository, build it with `npm run build:wasm` (or `npm test`, which sets up everything); ' +
+  'in an installed package, reinstall valley-farm (the published package always ships it)';
+
 async function instantiate() {
   const fileUrl = new URL(WASM_FILE, import.meta.url);
   let source;
   if (fileUrl.protocol === 'file:') {
-    source = await readLocalFile(fileUrl);
+    try {
+      source = await readLocalFile(fileUrl);
+    } catch (err) {
+      if (err.code !== 'ENOENT') throw err;
+      throw new Error(`valley-farm: the engine file ${fileUrl.pathname} is missing. ${WASM_FIX}.`, { cause: err });
+    }
   } else {
     const response = await fetch(wasmUrl);
     if (!response.ok) throw new Error(`valley-farm: could not load ${wasmUrl} (HTTP ${response.status})`);
     source = await response.arrayBuffer();
+  }
+  const bytes = new Uint8Array(source instanceof ArrayBuffer ? source : source.buffer, source.byteOffset ?? 0, 4);
+  if (bytes.length < 4 || bytes[0] !== 0 || bytes[1] !== 0x61 || bytes[2] !== 0x73 || bytes[3] !== 0x6d) {
+    throw new Error(`valley-farm: ${fileUrl.protocol === 'file:' ? fileUrl.pathname : wasmUrl} is not a WebAssembly module (it does not start with "\\0asm"; a server may have sent an HTML page, or the file is damaged). ${WASM_FIX}.`);
   }
   const module = await compileEngine(source);
   const instance = await WebAssembly.instantiate(module, stubImports(module));
@@ -68,8 +82,8 @@ async function compileEngine(source) {
   } catch (err) {
     if (!(err instanceof WebAssembly.CompileError)) throw err;
     throw new Error(
-      'valley-farm: this JavaScript engine cannot compile valley_farm.wasm. It needs WebAssembly ' +
-        `SIMD (Chrome 91+, Firefox 89+, Safari 16.4+, Node 16.4+). The engine said: ${err.message}`,
+      'valley-farm: this JavaScript engine cannot compile valley_farm.wasm. Either it lacks WebAssembly ' +
+        `SIMD (it needs Chrome 91+, Firefox 89+, Safari 16.4+, Node 16.4+), or the file is damaged (${WASM_FIX}). The engine said: ${err.message}`,
       { cause: err },
     );
   }

@@ -3,6 +3,7 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import preact from '@preact/preset-vite';
+import { packageAliases } from './aliases.mjs';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -11,7 +12,7 @@ export default defineConfig({
   root: here,
   base: './',
   plugins: [preact()],
-  resolve: { alias: { 'valley-farm': `${root}wasm/index.js` } },
+  resolve: { alias: packageAliases(root) },
   worker: { format: 'es' },
   server: { host: 'localhost', fs: { allow: [root] } },
   preview: { host: 'localhost' },

@@ -1,7 +1,7 @@
 // The package as npm would publish it (package.json "files" and "exports"): packed,
 // unpacked into a fresh project's node_modules, and imported by its name.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,21 +11,38 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'valley-farm-pack-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-it('the packed package imports by name in a fresh project and plays an episode', () => {
-  const [{ filename, files }] = JSON.parse(execFileSync('npm', ['pack', '--json', '--pack-destination', dir], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }));
-  expect(files.map((f) => f.path).sort()).toEqual(
-    ['LICENSE', 'README.md', 'core/include/valley_farm.h', 'package.json', 'wasm/index.d.ts', 'wasm/index.js', 'wasm/specs.js', 'wasm/valley_farm.wasm'].sort(),
+const readme = readFileSync(join(root, 'README.md'), 'utf8');
+const quickStart = [...readme.slice(readme.indexOf('## Node quick start')).matchAll(/```js\n([\s\S]*?)```/g)][0][1];
+
+it('npm pack ships the engine, the types, the agents and nothing else', () => {
+  const [{ files }] = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }));
+  const paths = files.map((f) => f.path).sort();
+  expect(paths).toEqual(
+    [
+      'LICENSE', 'README.md', 'core/include/valley_farm.h', 'package.json', 'wasm/index.d.ts', 'wasm/index.js', 'wasm/spaces.js', 'wasm/specs.js', 'wasm/valley_farm.wasm',
+      'wasm/agents/backwardsHeuristic.js', 'wasm/agents/grid.js', 'wasm/agents/index.d.ts', 'wasm/agents/index.js', 'wasm/agents/random.js', 'wasm/agents/valleyHeuristic.js',
+    ].sort(),
   );
-  const installed = join(dir, 'project/node_modules/valley-farm');
-  mkdirSync(installed, { recursive: true });
-  execFileSync('tar', ['-xzf', join(dir, filename), '-C', installed, '--strip-components=1']);
-  const script = `
-    import { make, envIds } from 'valley-farm';
-    const env = await make(envIds[0]);
-    env.reset({ seed: 3 });
-    let steps = 0;
-    while (!env.step(11).terminated) steps++;
-    console.log(steps + 1);`;
-  const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: join(dir, 'project'), encoding: 'utf8' });
-  expect(out.trim()).toBe('50');
+});
+
+it("the README's Node quick start, pasted into a fresh project after installing the packed package, prints both agents' returns", () => {
+  const [{ filename }] = JSON.parse(execFileSync('npm', ['pack', '--json', '--pack-destination', dir], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }));
+  const project = join(dir, 'project');
+  mkdirSync(project, { recursive: true });
+  writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'fresh', version: '1.0.0', type: 'module' }));
+  execFileSync('npm', ['install', '--offline', '--no-audit', '--no-fund', join(dir, filename)], { cwd: project, stdio: 'ignore' });
+  writeFileSync(join(project, 'quickstart.mjs'), quickStart);
+  const out = execFileSync(process.execPath, ['quickstart.mjs'], { cwd: project, encoding: 'utf8' });
+  const mean = (name) => Number(out.match(new RegExp(`${name}\\s+mean return (\\d+\\.\\d+) over seeds 1-20`))[1]);
+  expect(mean('heuristic')).toBeGreaterThan(mean('random') + 5);
+});
+
+it('a missing engine file is an error that names the file and the fix', () => {
+  const installed = join(dir, 'broken/node_modules/valley-farm');
+  mkdirSync(join(installed, 'wasm'), { recursive: true });
+  for (const f of ['package.json', 'wasm/index.js', 'wasm/specs.js', 'wasm/spaces.js']) writeFileSync(join(installed, f), readFileSync(join(root, f)));
+  const run = () => execFileSync(process.execPath, ['--input-type=module', '-e', "import { make } from 'valley-farm'; await make('ValleyFarm-v0');"], { cwd: join(dir, 'broken'), encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  expect(run).toThrow(/valley_farm\.wasm is missing.*npm run build:wasm.*reinstall valley-farm/s);
+  writeFileSync(join(installed, 'wasm/valley_farm.wasm'), '<!doctype html>');
+  expect(run).toThrow(/is not a WebAssembly module/);
 });

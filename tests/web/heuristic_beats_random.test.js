@@ -1,7 +1,7 @@
 // The built-in heuristic agents must clearly beat random on mean return (100 seeds each).
 import { describe, it, expect, afterAll } from 'vitest';
 import { make, envIds } from 'valley-farm';
-import { createAgent } from '../../web/src/agents/index.js';
+import { createAgent } from 'valley-farm/agents';
 import { meanReturn } from '../../web/src/model/evaluate.js';
 
 const SEEDS = 100;

@@ -12,7 +12,7 @@ import { keyIntent } from './keys.js';
 import { starterCode } from './starterCode.js';
 import { WorkerAgent } from './workerAgent.js';
 import { meanReturnSliced } from './evaluate.js';
-import { createAgent } from '../agents/index.js';
+import { createAgent } from 'valley-farm/agents';
 import { decodeShareData, parseReplayJson, validateReplay, shareUrl, ReplayError } from '../replay.js';
 
 export const MEASURE_SEEDS = 100;

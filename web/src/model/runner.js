@@ -5,7 +5,7 @@
 // their own; their returns feed the plot. Measures steps/s and episodes/s.
 import { Emitter } from './emitter.js';
 import { actionId, allowedActions } from './envMeta.js';
-import { createAgent } from '../agents/index.js';
+import { createAgent } from 'valley-farm/agents';
 import { yieldToBrowser, sleep } from './schedule.js';
 
 export const SPEEDS = [1, 2, 5, 10, 30, 100, 1000, Infinity];

@@ -4,7 +4,7 @@
 import { useState } from 'preact/hooks';
 import { make, envSpecs } from 'valley-farm';
 import { ReturnsPlot } from '../../components/ReturnsPlot.jsx';
-import { createAgent } from '../../agents/index.js';
+import { createAgent } from 'valley-farm/agents';
 import { meanReturn } from '../../model/evaluate.js';
 import { runInWorker, AGENT_TIME_LIMIT_MS } from '../model/runner.js';
 import { TUTORIAL_STEPS } from '../model/tutorial.js';

@@ -9,7 +9,7 @@
 //    Friendly is complimented once first).
 // Between tasks it walks to the nearest field, pen or house it has not finished, else
 // explores, else waits.
-import { envSpecs } from 'valley-farm';
+import { envSpecs } from '../specs.js';
 import { STEPS, key, distances } from './grid.js';
 
 const A = Object.fromEntries(envSpecs['BackwardsValleyFarm-v0'].actions.map((name, i) => [name, i]));

@@ -8,7 +8,7 @@
 // sell), else walk towards the cell with the best value per step of walking and work —
 // villagers while it holds gifts (+3.75 a gift), animals to feed and collect, crops, the
 // market when it carries goods (and, near the end, the market first), unexplored edges.
-import { envSpecs } from 'valley-farm';
+import { envSpecs } from '../specs.js';
 import { STEPS, key, distances } from './grid.js';
 
 const A = Object.fromEntries(envSpecs['ValleyFarm-v0'].actions.map((name, i) => [name, i]));

@@ -1,6 +1,6 @@
 // random.js — the baseline: a uniformly random action every step. Seeded (mulberry32), so a
 // test or a measurement can repeat it exactly.
-import { envSpecs } from 'valley-farm';
+import { envSpecs } from '../specs.js';
 
 /** A small seeded PRNG returning floats in [0, 1). */
 export function mulberry32(seed) {
