@@ -378,22 +378,6 @@ static int pay(int32_t *meter, int bonus) {
     return *meter - before;
 }
 
-/* Whether `action` changes the state beyond the clock (the rules' "legal"). vfb_step
- * decides the same inline, as it acts; a test plays every action against this mask. */
-static bool is_legal(const vf_backwards *b, int action) {
-    int x = b->agent.x, y = b->agent.y;
-    if (action < 4) /* a move, or at least a turn */
-        return vf_tile_in(walkable, TILE(b, x + vfg_dx[action], y + vfg_dy[action])) ||
-               b->facing != action;
-    const struct verb *v = &verbs[action];
-    if (v->target == 0) return true; /* wait */
-    int fx = x + vfg_dx[b->facing], fy = y + vfg_dy[b->facing];
-    if (TILE(b, fx, fy) != v->target) return false;
-    if (v->mood == 0) return true; /* care always acts: it resets and blocks growth */
-    int mood = STATUS(b, fx, fy);
-    return v->mood < 0 ? mood > 0 : mood < FRIENDLY;
-}
-
 /*
  * Most steps change little: a move or a turn, or a verb at nothing. So the step does only
  * what its action asks, and the background tick visits only the entities in `growing`:
@@ -498,8 +482,22 @@ vf_outcome vfb_step(vf_backwards *b, int action, int32_t *obs) {
 
 /* ---- legal actions ----------------------------------------------------------------------- */
 
+/* Whether each action changes the state beyond the clock (the rules' "legal"): a move that
+ * walks or at least turns; a verb whose target is the tile in front (care always acts; a
+ * compliment needs a mood to lower, an insult one to raise); wait always. vfb_step decides
+ * the same inline, as it acts, and a test plays every action against this mask. The tiles
+ * are read once because the vector env computes this after every step. */
 void vfb_legal_actions(const vf_backwards *b, uint8_t *mask) {
-    for (int a = 0; a < VF_BW_ACTIONS; a++) mask[a] = is_legal(b, a);
+    const int x = b->agent.x, y = b->agent.y;
+    for (int d = 0; d < 4; d++)
+        mask[d] = vf_tile_in(walkable, TILE(b, x + vfg_dx[d], y + vfg_dy[d])) | (b->facing != d);
+    const int fx = x + vfg_dx[b->facing], fy = y + vfg_dy[b->facing];
+    const int front = TILE(b, fx, fy), mood = STATUS(b, fx, fy);
+    mask[VF_BA_WAIT] = 1;
+    mask[VF_BA_WATER] = mask[VF_BA_FERTILIZE] = front == VF_BT_FIELD;
+    mask[VF_BA_FEED] = mask[VF_BA_CLEAN] = front == VF_BT_PEN;
+    mask[VF_BA_COMPLIMENT] = front == VF_BT_HOUSE && mood > 0;
+    mask[VF_BA_INSULT] = front == VF_BT_HOUSE && mood < FRIENDLY;
 }
 
 /* ---- text ---------------------------------------------------------------------------- */

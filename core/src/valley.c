@@ -286,16 +286,31 @@ static bool can_sell(const vf_valley *v) {
            v->inventory[VF_CROPS] + v->inventory[VF_PRODUCTS] > 0;
 }
 
+/* The same preconditions as above, dispatched once on the tile under the agent (only one
+ * of plant, water, harvest, feed, collect and sell can hold on any tile): the vector env
+ * computes this after every step, so it must cost a fraction of one. */
 void vfv_legal_actions(const vf_valley *v, uint8_t *mask) {
     for (int d = 0; d < 4; d++) mask[d] = can_move(v, d);
-    mask[VF_VA_PLANT] = can_plant(v);
-    mask[VF_VA_WATER] = can_water(v);
-    mask[VF_VA_HARVEST] = can_harvest(v);
-    mask[VF_VA_FEED] = feed_target(v) >= 0;
-    mask[VF_VA_COLLECT] = collect_target(v) >= 0;
-    mask[VF_VA_GIFT] = gift_target(v) >= 0;
-    mask[VF_VA_SELL] = can_sell(v);
+    /* one store each, not memset: in WebAssembly memset is a call */
+    mask[VF_VA_PLANT] = mask[VF_VA_WATER] = mask[VF_VA_HARVEST] = mask[VF_VA_FEED] = 0;
+    mask[VF_VA_COLLECT] = mask[VF_VA_GIFT] = mask[VF_VA_SELL] = 0;
     mask[VF_VA_WAIT] = 1;
+    int code = TILE(v, v->agent.x, v->agent.y);
+    switch (code) {
+    case VF_VT_SOIL_EMPTY: mask[VF_VA_PLANT] = can_plant(v); break;
+    case VF_VT_SOIL_SEEDED:
+    case VF_VT_CROP_GROWING: mask[VF_VA_WATER] = can_water(v); break;
+    case VF_VT_CROP_MATURE: mask[VF_VA_HARVEST] = 1; break;
+    case VF_VT_CHICKEN:
+    case VF_VT_COW:
+    case VF_VT_SHEEP:
+        mask[VF_VA_FEED] = feed_target(v) >= 0;
+        mask[VF_VA_COLLECT] = collect_target(v) >= 0;
+        break;
+    case VF_VT_MARKET: mask[VF_VA_SELL] = can_sell(v); break;
+    default: break;
+    }
+    if (v->inventory[VF_GIFTS] > 0) mask[VF_VA_GIFT] = gift_target(v) >= 0;
 }
 
 /* ---- observation --------------------------------------------------------------------- */

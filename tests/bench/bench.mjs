@@ -4,6 +4,11 @@
 //   2. WebAssembly, the same loop inside the module, one call from JS       batch of 1024
 //   3. the vector env through the JS API (makeVec)           1, 64 and 1024 envs
 //   4. the single env through the JS API (make(...).step)
+//   5. search support: snapshot() / restore() (bytes) and saveState() / loadState()
+//      (in-memory copies), operations per second
+//
+// The vector env runs as learners use it: legal masks and episode bookkeeping on (the
+// default); `vec-nomask` is the same at 1024 envs with masks off, to show their cost.
 //
 // Random actions, automatic resets, every observation written. Each measurement is
 // repeated (median and min–max reported), then the ratios and the targets (TARGETS, met
@@ -96,15 +101,15 @@ async function main() {
     // drawing them here, one xorshift chain per action, took 4 ns each, as much as a sixth
     // of a vector step, and that is the action source's time, not the env's. 1024 batches
     // of actions, used in turn.
-    for (const envs of [1, 64, 1024]) {
+    for (const [envs, masks] of [[1, true], [64, true], [1024, true], [1024, false]]) {
       const rand = makeRandom(7);
       const pool = Int32Array.from({ length: 1024 * envs }, () => rand(n));
       const batches = Array.from({ length: 1024 }, (_, k) => pool.subarray(k * envs, (k + 1) * envs));
-      const vec = await api.makeVec(id, envs);
+      const vec = await api.makeVec(id, envs, { masks });
       vec.reset(1);
       add({
         env: id,
-        path: 'vec',
+        path: masks ? 'vec' : 'vec-nomask',
         envs,
         ...measure((steps) => {
           for (let t = 0, rounds = Math.ceil(steps / envs); t < rounds; t++) vec.step(batches[t & 1023]);
@@ -124,6 +129,26 @@ async function main() {
         for (let t = 0; t < steps; t++) if (env.step(rand(n)).terminated) env.reset({ seed: t });
       }, JS_STEPS),
     });
+    // search support: the state after a few steps, saved and put back over and over
+    env.reset({ seed: 2 });
+    for (let t = 0; t < 5; t++) env.step(t % n);
+    const bytes = env.snapshot();
+    const saved = env.saveState();
+    const ops = quick ? 100_000 : 500_000;
+    const per = (name, fn) => add({ env: id, path: name, envs: 1, unit: 'ops/s', ...measure(fn, ops) });
+    per('snapshot', (k) => {
+      for (let i = 0; i < k; i++) env.snapshot();
+    });
+    per('restore', (k) => {
+      for (let i = 0; i < k; i++) env.restore(bytes);
+    });
+    per('saveState', (k) => {
+      for (let i = 0; i < k; i++) env.saveState(saved);
+    });
+    per('loadState', (k) => {
+      for (let i = 0; i < k; i++) env.loadState(saved);
+    });
+    saved.free();
     env.close();
   }
 
@@ -150,7 +175,10 @@ async function main() {
   console.log(`median of ${REPEATS} repeats, random actions, automatic resets\n`);
   console.log('| env | path | envs | steps/s (median) | min – max |');
   console.log('|---|---|---:|---:|---:|');
-  for (const r of results) console.log(`| ${r.env} | ${r.path} | ${r.envs} | ${fmt(r.stepsPerSec)} | ${fmt(r.min)} – ${fmt(r.max)} |`);
+  for (const r of results.filter((r) => !r.unit)) console.log(`| ${r.env} | ${r.path} | ${r.envs} | ${fmt(r.stepsPerSec)} | ${fmt(r.min)} – ${fmt(r.max)} |`);
+  console.log('\n| env | search operation | ops/s (median) | min – max |');
+  console.log('|---|---|---:|---:|');
+  for (const r of results.filter((r) => r.unit)) console.log(`| ${r.env} | ${r.path} | ${fmt(r.stepsPerSec)} | ${fmt(r.min)} – ${fmt(r.max)} |`);
   console.log('');
   for (const r of ratios) {
     console.log(`${r.env}: wasm / native (1024) = ${r.wasmOverNative.toFixed(2)}, vec 1024 / native (1024) = ${r.vec1024OverNative.toFixed(2)}`);

@@ -1,7 +1,7 @@
 // ObservationView.jsx — an observation as its named fields (5 × 5 grids for the views) and
 // as the flat vector of a vector env, indexed by envSpecs.layout.
 import { envSpecs } from 'valley-farm';
-import { flatten } from '../model/rules.js';
+import { flatten } from 'valley-farm';
 
 function Grid5({ label, values }) {
   return (
@@ -22,7 +22,7 @@ function Grid5({ label, values }) {
 
 export function ObservationView({ envId, observation }) {
   const spec = envSpecs[envId];
-  const flat = flatten(envId, observation);
+  const flat = Array.from(flatten(envId, observation));
   const grids = envId === 'ValleyFarm-v0' ? [['view', observation.view]] : [['terrain', observation.terrain], ['status', observation.status]];
   return (
     <div class="docs-obs">

@@ -151,14 +151,3 @@ export function tileRows(envId) {
 export function layoutRows(envId) {
   return envSpecs[envId].layout.map((f) => ({ ...f, last: f.offset + f.length - 1 }));
 }
-
-/** Flattens an observation into the vector layout (what a vector env returns for it). */
-export function flatten(envId, obs) {
-  const out = [];
-  for (const { name, length } of envSpecs[envId].layout) {
-    const v = name in obs ? obs[name] : obs.inventory?.[name];
-    if (length === 1) out.push(v);
-    else out.push(...Array.from(v));
-  }
-  return out;
-}
