@@ -80,13 +80,17 @@ try {
 
 const vec = await makeVec('ValleyFarm-v0', 4);
 console.log(vec.numEnvs, vec.obsSize);
-let { observations } = vec.reset(100);   // env i gets seed 100 + i
+let { observations, masks } = vec.reset({ seed: 100 });   // env i gets seed 100 + i
+console.log('legal in env 0:', vec.actionSpace.names.filter((_, a) => masks[a] === 1));
 const stepsLeft = envSpecs['ValleyFarm-v0'].layout.find((f) => f.name === 'stepsLeft').offset;
 for (let t = 0; t < 50; t++) {
   const r = vec.step([11, 11, 11, 11]);   // everyone waits
-  if (t >= 48) console.log('step', t + 1, 'terminated', r.terminated, 'stepsLeft of env 0', r.observations[stepsLeft]);
+  if (r.terminated[0]) {
+    console.log('episode of seed', r.episodeSeeds[0], 'ended after', r.episodeLengths[0], 'steps, return', r.episodeReturns[0]);
+    console.log('stepsLeft: last observation', r.finalObservations[stepsLeft], 'next episode', r.observations[stepsLeft]);
+  }
 }
-// after 50 steps each env was reset with seed + numEnvs (100 + i + 4)
+console.log('env 0 now plays seed', vec.episodeSeed(0));   // 100 + 0 + 4
 vec.close();`,
   observation: `${IMPORT}
 

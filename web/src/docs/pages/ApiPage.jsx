@@ -87,6 +87,12 @@ export function ApiPage() {
           env back exactly, so the next steps repeat exactly. It also works on an env that was never reset. Bytes that are
           not a snapshot of this env id throw and change nothing (<DocLink to="/api/snapshot-format">format</DocLink>).
         </p>
+        <p>
+          For search: <code>env.snapshotInto(buffer)</code> writes into your buffer without allocating;{' '}
+          <code>env.stateHash()</code> is the engine's 64-bit state hash (a BigInt); <code>env.saveState()</code> and{' '}
+          <code>env.loadState(state)</code> copy the state within the engine's memory, many times faster than bytes (
+          <code>npm run bench</code> reports both rates).
+        </p>
         <Ex id="snapshot" />
       </Sec>
       <Sec id="close">
@@ -105,6 +111,29 @@ export function ApiPage() {
             <strong>Auto-reset:</strong> an env that terminates is reset within the same call with its previous episode's seed
             + numEnvs (env <var>i</var>'s <var>k</var>-th episode has seed + <var>i</var> + <var>k</var> × numEnvs); its observation is
             the first of the new episode, while its reward and terminated describe the step that ended the old one.
+          </li>
+          <li>
+            <strong>Masks:</strong> <code>masks</code> (numEnvs × n bytes, 1 = legal) come from the same call, for the
+            observation each env now shows; <code>makeVec(id, n, {'{ masks: false }'})</code> turns them off for speed.
+          </li>
+          <li>
+            <strong>At a boundary</strong> (<code>terminated[i] = 1</code>): <code>observations</code> row <var>i</var> is the
+            next episode's first, <code>finalObservations</code> row <var>i</var> the ended episode's last, and{' '}
+            <code>episodeReturns[i]</code>, <code>episodeLengths[i]</code>, <code>episodeSeeds[i]</code> (a{' '}
+            <code>BigUint64Array</code>) its return, length and seed. Other rows of these views hold stale values.
+          </li>
+          <li>
+            <strong>Seeds:</strong> <code>vec.reset({'{ seed }'})</code> (or <code>vec.reset(seed)</code>); without one a fresh
+            seed is drawn and returned as <code>seed</code>, always above every validation and test seed.{' '}
+            <code>vec.resetEnvs(indices, seeds)</code> restarts chosen envs; <code>vec.episodeSeed(i)</code> tells an env's seed;{' '}
+            <code>makeVec(id, n, {'{ levels: [...] }'})</code> plays a fixed list of levels (env <var>i</var>'s <var>k</var>-th
+            episode: levels[(<var>i</var> + <var>k</var> n) mod L]).
+          </li>
+          <li>
+            <strong>Spaces:</strong> <code>vec.observationSpace</code> is the batched flat <code>Box([n, obsSize])</code>,{' '}
+            <code>vec.singleObservationSpace</code> one env's <code>Dict</code>; every space has <code>sample(seed)</code> and{' '}
+            <code>contains(x)</code>. <code>flatten(id, observation)</code> and <code>unflatten(id, observations, i)</code>{' '}
+            convert between the two, so one policy runs on single envs, vector envs and this page.
           </li>
           <li><strong>Views:</strong> the returned arrays are views into the engine's memory that the next call overwrites: copy what you keep.</li>
           <li>
