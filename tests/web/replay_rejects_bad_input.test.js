@@ -84,7 +84,9 @@ describe('share links', () => {
 describe('seeds', () => {
   it('are numbers up to 2^53 − 1 and BigInts above', () => {
     expect(parseSeed('0')).toBe(0);
-    expect(parseSeed(' 9007199254740991 ')).toBe(9007199254740991);
+    expect(parseSeed('9007199254740991')).toBe(9007199254740991);
+    // decimal digits only: no padding, no hex, not empty (the seed box trims what is typed)
+    for (const bad of ['', ' 12 ', '0x10', '1e3', '-1', '+5']) expect(() => parseSeed(bad)).toThrow(/a seed must be a whole number/);
     expect(parseSeed('9007199254740992')).toBe(9007199254740992n);
     expect(rejects(() => parseSeed('12ab', 'seed you typed'))).toBe(
       'The seed you typed is "12ab"; a seed must be a whole number from 0 to 18446744073709551615.',

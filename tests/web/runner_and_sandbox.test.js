@@ -33,7 +33,7 @@ describe('runner', () => {
   it('stops and says why when an agent returns something that is not an action', async () => {
     const { runner, session } = await setup();
     runner.setCustomAgent({ act: () => undefined });
-    await runner.run({ episodes: 1 });
+    await expect(runner.run({ episodes: 1 })).rejects.toThrow(/act\(\) returned undefined/);
     expect(runner.playing).toBe(false);
     expect(runner.error).toMatch(/act\(\) returned undefined \(did you forget `return`\?\); it must return an integer 0 … 11 or an action name/);
     expect(session.actions).toEqual([]);
@@ -42,7 +42,7 @@ describe('runner', () => {
   it('stops and shows the message when an agent throws', async () => {
     const { runner } = await setup();
     runner.setCustomAgent({ act: () => { throw new Error('boom'); } });
-    await runner.run({ episodes: 1 });
+    await expect(runner.run({ episodes: 1 })).rejects.toThrow('Your agent (custom): boom');
     expect(runner.error).toBe('Your agent (custom): boom');
   });
 });

@@ -44,8 +44,8 @@ function show(value) {
 export function parseSeed(value, what = 'seed') {
   if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return value;
   if (typeof value === 'bigint' && value >= 0n && value <= MAX_SEED) return normalSeed(value);
-  if (typeof value === 'string' && /^\d{1,20}$/.test(value.trim())) {
-    const big = BigInt(value.trim());
+  if (typeof value === 'string' && /^\d{1,20}$/.test(value)) {
+    const big = BigInt(value);
     if (big <= MAX_SEED) return normalSeed(big);
   }
   throw new ReplayError(`The ${what} is ${show(value)}; a seed must be ${SEED_RULE}.`);

@@ -2,6 +2,7 @@
 // (documented in web/README.md). Every method acts on the game shown on the page, so what a
 // script does is what a visitor sees.
 import { envIds, envSpecs } from './envMeta.js';
+import { parseSeed } from '../replay.js';
 
 export function createHandle(app) {
   const { session, runner } = app;
@@ -19,8 +20,12 @@ export function createHandle(app) {
     envSpecs,
 
     /** Switches the page to a farm and starts an episode; resolves with { observation, info }. */
-    async make(id, { seed } = {}) {
-      if (!envIds.includes(id)) throw new Error(`Unknown farm ${JSON.stringify(id)}; allowed: ${envIds.join(', ')}`);
+    async make(id, options = {}) {
+      if (!envIds.includes(id)) throw new Error(`Unknown farm ${short(id)}; allowed: ${envIds.join(', ')}`);
+      if (options === null || typeof options !== 'object' || Array.isArray(options)) {
+        throw new TypeError(`make(id, options): options must be an object such as { seed: 42 }, got ${short(options)}`);
+      }
+      const seed = options.seed === undefined ? undefined : parseSeed(options.seed, 'seed');
       runner.pause();
       await session.open(id, { seed });
       app.measure(id);
@@ -29,8 +34,9 @@ export function createHandle(app) {
     },
     /** New episode (seed: number, BigInt or decimal string; none = random). */
     reset(seed) {
+      const parsed = seed === undefined ? undefined : parseSeed(seed, 'seed'); // the replays' rule: decimal strings only
       runner.pause();
-      const r = session.reset(seed === undefined ? undefined : typeof seed === 'string' ? BigInt(seed) : seed);
+      const r = session.reset(parsed);
       if (!r) throw new Error(session.message?.text ?? 'reset failed');
       return r;
     },
@@ -64,8 +70,14 @@ export function createHandle(app) {
       if (agent && typeof agent.act === 'function') return runner.setCustomAgent(agent, 'console');
       throw new TypeError("setAgent takes 'heuristic', 'random', a function act(obs, info), an object { act, reset }, or { code: '...' }");
     },
-    /** Plays whole episodes with the agent; resolves with their returns. */
-    run: ({ episodes = 1, speed = Infinity } = {}) => runner.run({ episodes, speed }),
+    /** Plays whole episodes with the agent; resolves with their returns, rejects with the agent's error. */
+    run(options = {}) {
+      if (options === null || typeof options !== 'object' || Array.isArray(options)) {
+        throw new TypeError(`run(options): options must be an object such as { episodes: 5, speed: Infinity }, got ${short(options)}`);
+      }
+      const { episodes = 1, speed = Infinity } = options;
+      return runner.run({ episodes, speed });
+    },
     play: () => runner.play(),
     pause: () => runner.pause(),
     setSpeed: (stepsPerSecond) => runner.setSpeed(stepsPerSecond),
@@ -92,4 +104,15 @@ export function createHandle(app) {
     subscribe: (fn) => session.subscribe(() => fn(snapshotOf())),
     app,
   };
+}
+
+// A value as an error message shows it: never more than a line.
+function short(value) {
+  let text;
+  try {
+    text = typeof value === 'string' ? JSON.stringify(value.slice(0, 60)) : typeof value === 'bigint' ? `${value}n` : String(JSON.stringify(value) ?? value);
+  } catch {
+    text = Object.prototype.toString.call(value);
+  }
+  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
 }

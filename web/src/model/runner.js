@@ -120,7 +120,10 @@ export class Runner extends Emitter {
     const start = this.returns.length;
     if (this.session.done || this.session.actions.length > 0) this.session.reset();
     this.episodeTarget = this.totalEpisodes + episodes;
-    const finished = new Promise((resolve) => this.#waiters.push(() => resolve(this.returns.slice(start).map((r) => r.ret))));
+    // a run the agent's error stopped rejects with that error (a pause by hand resolves with what was played)
+    const finished = new Promise((resolve, reject) =>
+      this.#waiters.push(() => (this.error ? reject(new Error(this.error)) : resolve(this.returns.slice(start).map((r) => r.ret)))),
+    );
     this.play();
     return finished;
   }
@@ -151,9 +154,13 @@ export class Runner extends Emitter {
         const r = agent.reset?.();
         if (r && typeof r.then === 'function') await r;
       }
+      // What the action is for: if any of it changes while the agent thinks (the visitor
+      // pressed a key or N, opened a replay or another farm, paused or restarted the run),
+      // the answer is for a game that is gone and is dropped.
+      const asked = this.#moment(s);
       let action = agent.act(s.observation, s.info);
       if (action && typeof action.then === 'function') action = await action;
-      if (this.session !== s || s.done) return true; // the visitor reset meanwhile
+      if (this.session !== s || s.done || !this.#same(asked, this.#moment(s))) return true;
       const id = actionId(s.envId, action);
       if (id < 0) throw new Error(`act() returned ${describe(action)}; it must return ${allowedActions(s.envId)}`);
       s.act(id, { by: this.agentName === 'custom' ? (this.customLabel ?? 'custom') : this.agentName, quiet: true });
@@ -161,12 +168,21 @@ export class Runner extends Emitter {
       this.#rate.steps++;
       return true;
     } catch (err) {
-      this.error = `${agentLabel(this)}: ${err.message}`;
+      this.error = cut(`${agentLabel(this)}: ${err?.message ?? String(err)}`, MAX_ERROR_CHARS);
       this.pause();
       return false;
     } finally {
       this.busy = false;
     }
+  }
+
+  /** The game an agent step is asked for (see #step). */
+  #moment(s) {
+    return { episode: s.episodeId, env: s.envId, steps: s.actions.length, replay: s.replay, loop: this.playing ? this.#loopId : -1, agent: this.agent };
+  }
+
+  #same(a, b) {
+    return a.episode === b.episode && a.env === b.env && a.steps === b.steps && a.replay === b.replay && a.loop === b.loop && a.agent === b.agent;
   }
 
   #episodeEnded(record) {
@@ -225,8 +241,12 @@ export class Runner extends Emitter {
   }
 }
 
+// An agent's error or odd answer is shown, but never more than this of it.
+const MAX_ERROR_CHARS = 500;
+const cut = (text, max) => (text.length <= max ? text : `${text.slice(0, max)}… (${text.length - max} more characters)`);
+
 function describe(value) {
-  if (typeof value === 'string') return JSON.stringify(value);
+  if (typeof value === 'string') return cut(JSON.stringify(value.length > 100 ? value.slice(0, 100) : value), 120) + (value.length > 100 ? `… (${value.length} characters)` : '');
   if (value === undefined) return 'undefined (did you forget `return`?)';
   if (typeof value === 'object') return value === null ? 'null' : 'an object';
   return String(value);

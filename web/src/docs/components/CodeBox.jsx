@@ -13,12 +13,14 @@ export function CodeBox({ id, title, code: initial, rows }) {
     const result = await runInWorker({ type: 'example', code }, {
       onMessage: (m) => {
         if (m.type === 'log') {
+          // the array is shared, not copied per line (the runner caps its length); Preact
+          // batches these updates into one render
           lines.push(m.text);
-          setOut({ lines: [...lines], status: 'running' });
+          setOut({ lines, status: 'running', count: lines.length });
         }
       },
     });
-    setOut({ lines: [...lines], status: result.type, error: result.message });
+    setOut({ lines, status: result.type, error: result.message });
   }
   const onKey = (e) => {
     if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {

@@ -3,6 +3,21 @@
 export const EXAMPLE_TIME_LIMIT_MS = 3000;
 export const AGENT_TIME_LIMIT_MS = 15000;
 
+// What a run may print (the code is the reader's, so the page trusts none of it): a line is
+// cut at MAX_LINE_CHARS, and past MAX_LINES lines or MAX_OUTPUT_CHARS characters in all the
+// worker is stopped with a message. Checked here, on the page side, because code in the
+// worker can post messages of its own.
+export const MAX_LINES = 1000;
+export const MAX_LINE_CHARS = 2000;
+export const MAX_OUTPUT_CHARS = 200_000;
+export const MAX_MESSAGE_CHARS = 2000; // an error message from the worker
+
+/** `text` cut to `max` characters, with an ellipsis saying how much was left out. */
+export function cut(text, max) {
+  const s = typeof text === 'string' ? text : String(text);
+  return s.length <= max ? s : `${s.slice(0, max)}… (${s.length - max} more characters)`;
+}
+
 const defaultWorker = () => new Worker(new URL('../worker/docsWorker.js', import.meta.url), { type: 'module' });
 
 /**
@@ -28,9 +43,20 @@ export function runInWorker(message, { onMessage = () => {}, timeLimitMs = EXAMP
       finish({ type: 'error', message: `Could not start the worker: ${err.message}` });
       return;
     }
+    let lines = 0;
+    let chars = 0;
     worker.onmessage = ({ data }) => {
-      if (data.type === 'done' || data.type === 'error') finish(data);
-      else onMessage(data);
+      if (data === null || typeof data !== 'object') return; // not one of the worker's messages
+      if (data.type === 'done') finish({ ...data, type: 'done' });
+      else if (data.type === 'error') finish({ type: 'error', message: cut(data.message, MAX_MESSAGE_CHARS) });
+      else if (data.type === 'log') {
+        const text = cut(data.text, MAX_LINE_CHARS);
+        lines++;
+        chars += text.length;
+        if (lines > MAX_LINES || chars > MAX_OUTPUT_CHARS) {
+          finish({ type: 'error', message: `Stopped: the output passed ${lines > MAX_LINES ? `${MAX_LINES} lines` : `${MAX_OUTPUT_CHARS} characters`}, the most one run may print` });
+        } else onMessage({ type: 'log', text });
+      } else onMessage(data);
     };
     worker.onerror = (e) => {
       e.preventDefault?.();

@@ -1,0 +1,129 @@
+// A slow agent's answer is for the game it was asked about: if the visitor takes over while
+// the agent thinks (a key, N, a share link, another farm, pause), the late answer is dropped
+// and never lands in the new game. Each test fails if the runner checks only the session.
+import { beforeEach, describe, expect, it } from 'vitest';
+import { FarmApp } from '../../web/src/model/app.js';
+import { createHandle } from '../../web/src/model/handle.js';
+import { answer } from '../../web/src/model/messages.js';
+
+/** An agent whose answers arrive only when the test releases them. */
+function slowAgent(action = 'wait') {
+  const pending = [];
+  return {
+    pending,
+    act: () => new Promise((resolve) => pending.push(() => resolve(action))),
+    releaseAll() {
+      while (pending.length) pending.shift()();
+    },
+  };
+}
+
+const settle = () => new Promise((r) => setTimeout(r, 5));
+
+let app;
+beforeEach(async () => {
+  app = new FarmApp();
+  app.measure = async () => {};
+  await app.start('');
+  app.newEpisode(7);
+});
+
+describe('a slow agent step that the visitor overtakes', () => {
+  it('an arrow key during the wait: the agent step is dropped and the pause holds', async () => {
+    const agent = slowAgent('wait');
+    app.runner.setCustomAgent(agent);
+    app.runner.setSpeed(Infinity);
+    app.runner.play();
+    await settle();
+    expect(agent.pending.length).toBe(1); // asked, waiting
+    expect(agent.pending.length).toBe(1);
+    app.playByHand('north'); // the visitor's move pauses the runner
+    agent.releaseAll();
+    await settle();
+    agent.releaseAll();
+    await settle();
+    expect(app.session.actions).toEqual([0]);
+    expect(app.runner.playing).toBe(false);
+  });
+
+  it('pressing N during the wait: the old action is not step 1 of the new episode', async () => {
+    const agent = slowAgent('wait');
+    app.runner.setCustomAgent(agent);
+    app.runner.setSpeed(Infinity);
+    app.runner.play();
+    await settle();
+    expect(agent.pending.length).toBe(1); // asked, waiting
+    app.newEpisode(8);
+    agent.releaseAll();
+    await settle();
+    expect(app.session.seed).toBe(8);
+    expect(app.session.actions).toEqual([]);
+  });
+
+  it('opening a share link during the wait: the replay just opened is kept', async () => {
+    const agent = slowAgent('wait');
+    const link = app.shareLink('http://localhost/');
+    app.runner.setCustomAgent(agent);
+    app.runner.setSpeed(Infinity);
+    app.runner.play();
+    await settle();
+    expect(agent.pending.length).toBe(1); // asked, waiting
+    expect(await app.loadReplay(link)).toBe(true);
+    const before = { ...app.session.replay, cursor: app.session.replay.cursor };
+    agent.releaseAll();
+    await settle();
+    expect(app.session.replay).not.toBeNull();
+    expect(app.session.replay.cursor).toBe(before.cursor);
+  });
+
+  it('switching farms during the wait: a valley action never lands on the backwards farm', async () => {
+    const agent = slowAgent(11); // valley's wait; on the backwards farm 11 is out of range
+    app.runner.setCustomAgent(agent);
+    app.runner.setSpeed(Infinity);
+    app.runner.play();
+    await settle();
+    expect(agent.pending.length).toBe(1); // asked, waiting
+    await app.switchEnv('BackwardsValleyFarm-v0');
+    agent.releaseAll();
+    await settle();
+    expect(app.session.envId).toBe('BackwardsValleyFarm-v0');
+    expect(app.session.actions).toEqual([]);
+    expect(app.runner.error).toBeNull();
+  });
+});
+
+describe('the console handle and messages check their arguments', () => {
+  it("refuses seeds that are not decimal strings or integers: '', '0x10', ' 12 '", async () => {
+    const handle = createHandle(app);
+    const seed = app.session.seed;
+    for (const bad of ['', '0x10', ' 12 ', 1.5, -1, {}]) expect(() => handle.reset(bad)).toThrow(/a seed must be/);
+    expect(app.session.seed).toBe(seed);
+    expect(handle.reset('12').info.seed).toBe(12);
+  });
+
+  it('make(id, null) and run(null) get clear errors, not internal TypeErrors', async () => {
+    const handle = createHandle(app);
+    await expect(handle.make('ValleyFarm-v0', null)).rejects.toThrow(/options must be an object/);
+    expect(() => handle.run(null)).toThrow(/options must be an object/);
+  });
+
+  it('run() rejects with the agent\'s error, through messages too', async () => {
+    const handle = createHandle(app);
+    await handle.setAgent(() => {
+      throw new Error('boom');
+    });
+    await expect(handle.run({ episodes: 1 })).rejects.toThrow(/boom/);
+    const reply = await answer(handle, { type: 'valley-farm', id: 1, method: 'run', args: [{ episodes: 1 }] });
+    expect(reply.ok).toBe(false);
+    expect(reply.error).toMatch(/boom/);
+  });
+
+  it('an agent that throws a 10 M-character message shows at most a few hundred characters', async () => {
+    const handle = createHandle(app);
+    await handle.setAgent(() => {
+      throw new Error('x'.repeat(10e6));
+    });
+    await expect(handle.run({ episodes: 1 })).rejects.toThrow();
+    expect(app.runner.error.length).toBeLessThan(700);
+  });
+});
