@@ -344,7 +344,7 @@ typedef enum vf_error {
     VF_ERR_VERSION = 3,  /* written by another snapshot format version */
     VF_ERR_KIND = 4,     /* a snapshot of the other env */
     VF_ERR_CHECKSUM = 5, /* the bytes were changed after they were written */
-    VF_ERR_INVALID = 6,  /* well framed, but describes a state the rules cannot reach */
+    VF_ERR_INVALID = 6,  /* well framed, but not a state of the rules (see vf_restore) */
     VF_ERR_ARGUMENT = 7  /* a batch call got a bad argument (kind, size, NULL, mixed kinds) */
 } vf_error;
 
@@ -361,7 +361,15 @@ size_t vf_snapshot(const vf_env *env, uint8_t *buf, size_t cap);
 /* Puts env back into the state the snapshot holds. `kind` is the kind the caller expects;
  * a snapshot of another kind is refused. On any error env is left exactly as it was, so a
  * corrupted or foreign snapshot never costs the episode in progress. env need not have
- * been reset before. */
+ * been reset before.
+ *
+ * What an accepted snapshot guarantees: a well-formed state (every field in range, the map
+ * and its entities where the rules put them, every target reachable) whose accounts add
+ * up (no more crops, products, coins, reward or meter than the resources spent could have
+ * made), and so a state from which vf_step only ever leads to states restore accepts too.
+ * It does not prove that play can reach the state: the checksum is not a signature, so
+ * whoever holds the bytes can write any such state. An evaluation must never restore a
+ * state an agent hands it. */
 vf_error vf_restore(vf_env *env, int kind, const uint8_t *buf, size_t len);
 
 /* A 64-bit FNV-1a hash of the env's snapshot: equal states, equal hashes. The golden

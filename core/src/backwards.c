@@ -716,11 +716,16 @@ bool vfb_load(vf_backwards *b, vfs_reader *r) {
         }
     }
 
-    /* meters and clock. Only their ranges: with these counts each meter is exactly the sum
-     * of what was paid, but the rules (the clamp, the end at 300) are written for meters
-     * that can be full, and a state set up by hand to exercise them must still restore. */
-    for (int m = 0; m < 3; m++)
-        if (meters[m] > VF_BW_METER_MAX) return false;
+    /* meters and clock. Every meter gains exactly the bonuses paid (each paid once, then
+     * `done`), clamped at VF_BW_METER_MAX: so a meter is min(100, the values of its done
+     * entities), which step keeps true. A snapshot whose meters say otherwise was forged.
+     * (Play never reaches the clamp; tests that exercise it edit a state by hand.) */
+    for (int k = 0; k < KINDS; k++) {
+        const vf_bw_entity *e = list_of(b, k);
+        uint32_t paid = 0;
+        for (int i = 0; i < kinds[k].count; i++) paid += e[i].done ? e[i].value : 0;
+        if (meters[k] != (paid > VF_BW_METER_MAX ? VF_BW_METER_MAX : paid)) return false;
+    }
     if (step > VF_BW_HORIZON) return false;
     b->crop_yield = (int32_t)meters[0];
     b->animal_health = (int32_t)meters[1];

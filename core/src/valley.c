@@ -670,6 +670,47 @@ static bool claim(vfg_mask *taken, int x, int y) {
     return true;
 }
 
+/* The accounts every reachable state keeps, for vfv_load. Each holds at reset and no step
+ * can break it (the comments say why), so the states restore accepts are closed under
+ * step: what a restored state does next can always be snapshotted and restored again.
+ * They do not prove a state reachable; they refuse what could only have been forged, such
+ * as more crops, products, coins or reward than the resources spent could have made. */
+static bool resources_add_up(const vf_valley *v) {
+    const int32_t *inv = v->inventory;
+    int planted = 0, waterings = 0; /* crops in the ground, and the waterings they hold */
+    for (int i = 0; i < VF_VALLEY_CROPS; i++) {
+        int stage = TILE(v, v->crops[i].x, v->crops[i].y) - VF_VT_SOIL_EMPTY;
+        planted += stage > 0;
+        waterings += stage > 1 ? stage - 1 : 0;
+    }
+    /* products still to come from each animal: pending ones, and one per PRODUCT_TICKS of
+     * its counter plus the ticks it stays sated (a tick moves one from the second term to
+     * the first; a collection moves them to the inventory and may lose some, never gain) */
+    int to_come = 0;
+    for (int i = 0; i < VF_VALLEY_ANIMALS; i++) {
+        const vf_valley_animal *a = &v->animals[i];
+        to_come += a->pending + (a->counter + a->sated_steps_left) / PRODUCT_TICKS;
+    }
+    /* plant moves a seed into the ground, harvest a ground crop into the inventory */
+    if (inv[VF_CROPS] + planted > START_SEEDS - inv[VF_SEEDS]) return false;
+    /* each watering adds a stage; a harvested crop took two */
+    if (2 * inv[VF_CROPS] + waterings > START_WATER - inv[VF_WATER]) return false;
+    /* a feeding lasts SATED_TICKS: at most SATED_TICKS / PRODUCT_TICKS products */
+    int per_feeding = SATED_TICKS / PRODUCT_TICKS;
+    if (inv[VF_PRODUCTS] + to_come > per_feeding * (START_FEED - inv[VF_FEED])) return false;
+    /* coins and reward so far, plus the most what is left could still earn, stay within
+     * the bounds derived above from the start inventory (a sale pays at most twice its
+     * base price, and lowers this potential by twice the base) */
+    int32_t crops_left = inv[VF_CROPS] + planted + inv[VF_SEEDS];
+    int32_t products_left = inv[VF_PRODUCTS] + to_come + per_feeding * inv[VF_FEED];
+    int32_t coins_left = 2 * (PRICE_CROP * crops_left + PRICE_PRODUCT * products_left);
+    if (inv[VF_COINS] + coins_left > MAX_COINS) return false;
+    int32_t units_left = REWARD_HARVEST * (planted + inv[VF_SEEDS]) +
+                         REWARD_PRODUCT * (to_come + per_feeding * inv[VF_FEED]) +
+                         inv[VF_GIFTS] * GIFT_STEP2 * REWARD_GIFT2 + REWARD_COIN * coins_left;
+    return v->reward_units + units_left <= MAX_REWARD_UNITS;
+}
+
 bool vfv_load(vf_valley *v, vfs_reader *r) {
     int counts[VF_VT_COUNT] = {0};
     vfg_mask open = {{0}}, need = {{0}}, taken = {{0}};
@@ -736,6 +777,7 @@ bool vfv_load(vf_valley *v, vfs_reader *r) {
     if (step > VF_VALLEY_HORIZON || units > MAX_REWARD_UNITS) return false;
     v->step = (int32_t)step;
     v->reward_units = (int32_t)units;
+    if (!resources_add_up(v)) return false;
 
     /* the agent only ever walks within its start's region, which reaches every target */
     vfg_mask reached = vfg_reachable(&open, W, H, v->agent.x, v->agent.y);

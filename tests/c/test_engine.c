@@ -195,6 +195,121 @@ TEST(an_action_out_of_range_or_a_step_after_the_end_changes_nothing) {
     }
 }
 
+/* ---- restore accepts what play could reach, and a set that step never leaves ---------- */
+
+/* Restores `env`'s current state through its snapshot bytes (the restore checks run). */
+static vf_error round_trip(vf_env *env) {
+    uint8_t snap[VF_SNAPSHOT_MAX];
+    size_t n = vf_snapshot(env, snap, sizeof snap);
+    vf_env out;
+    return vf_restore(&out, env->kind, snap, n);
+}
+
+/* The valley env of seed 5 with the agent on crop 0, the crop at `stage`. */
+static vf_env valley_on_crop(int stage) {
+    vf_env e;
+    vf_reset(&e, VF_VALLEY, 5, NULL);
+    vf_valley *v = &e.u.valley;
+    v->agent = v->crops[0];
+    v->tiles[v->agent.y + VF_BORDER][v->agent.x + VF_BORDER] = (uint8_t)(VF_VT_SOIL_EMPTY + stage);
+    return e;
+}
+
+TEST(forged_valley_snapshots_whose_resources_do_not_add_up_are_refused) {
+    /* five crops in hand and a sixth ripe in the ground, from five seeds */
+    vf_env e = valley_on_crop(3);
+    e.u.valley.inventory[VF_SEEDS] = 0;
+    e.u.valley.inventory[VF_WATER] = 0;
+    e.u.valley.inventory[VF_CROPS] = 5;
+    CHECK_EQ(round_trip(&e), VF_ERR_INVALID);
+    /* six products pending and six in hand, from three feedings at most */
+    vf_reset(&e, VF_VALLEY, 5, NULL);
+    e.u.valley.inventory[VF_FEED] = 0;
+    e.u.valley.inventory[VF_PRODUCTS] = 6;
+    e.u.valley.animals[0].pending = 6;
+    CHECK_EQ(round_trip(&e), VF_ERR_INVALID);
+    /* a full sale's worth of products without a single feeding spent (the +14.6 forgery) */
+    vf_reset(&e, VF_VALLEY, 5, NULL);
+    e.u.valley.inventory[VF_PRODUCTS] = 6;
+    for (int i = 0; i < VF_VALLEY_VILLAGERS; i++) e.u.valley.villagers[i].relationship2 = 200;
+    CHECK_EQ(round_trip(&e), VF_ERR_INVALID);
+    /* a ripe crop that no watering made */
+    e = valley_on_crop(3);
+    CHECK_EQ(round_trip(&e), VF_ERR_INVALID);
+    /* the honest versions restore: a seed planted and watered twice */
+    e = valley_on_crop(3);
+    e.u.valley.inventory[VF_SEEDS] = 4;
+    e.u.valley.inventory[VF_WATER] = 3;
+    CHECK_EQ(round_trip(&e), VF_OK);
+    vf_reset(&e, VF_VALLEY, 5, NULL);
+    e.u.valley.inventory[VF_FEED] = 2;
+    e.u.valley.animals[0].sated_steps_left = 3;
+    e.u.valley.animals[0].counter = 2;
+    e.u.valley.animals[0].pending = 1;
+    CHECK_EQ(round_trip(&e), VF_OK);
+}
+
+TEST(forged_backwards_meters_that_are_not_the_bonuses_paid_are_refused) {
+    vf_env e;
+    vf_reset(&e, VF_BACKWARDS, 8, NULL);
+    CHECK_EQ(round_trip(&e), VF_OK);
+    e.u.backwards.social_affinity = 100; /* nothing was paid */
+    CHECK_EQ(round_trip(&e), VF_ERR_INVALID);
+    vf_reset(&e, VF_BACKWARDS, 8, NULL);
+    e.u.backwards.villagers[1].done = 1; /* paid, but the meter says not */
+    CHECK_EQ(round_trip(&e), VF_ERR_INVALID);
+    e.u.backwards.social_affinity = e.u.backwards.villagers[1].value;
+    CHECK_EQ(round_trip(&e), VF_OK);
+}
+
+/* Over many states from play, each changed in one payload byte: whenever restore accepts the
+ * changed state, every action played from it leads to a state restore accepts again. */
+TEST(restorable_states_stay_restorable_after_every_action) {
+    int accepted = 0;
+    for (int kind = 0; kind < VF_KIND_COUNT; kind++) {
+        vf_rng rng = vf_rng_seeded(77 + (uint64_t)kind);
+        for (int trial = 0; trial < 4000; trial++) {
+            vf_env env;
+            vf_reset(&env, kind, 1000 + (uint64_t)trial, NULL);
+            int steps = (int)vf_rng_below(&rng, 35);
+            for (int t = 0; t < steps; t++) vf_step(&env, (int)vf_rng_below(&rng, (uint32_t)vf_num_actions(kind)), NULL);
+            if (kind == VF_VALLEY && trial % 2) {
+                /* half the valley trials push counts to the edges the old bounds allowed
+                 * (five crops, six products, six pending), where closure broke before */
+                static const int32_t edge[VF_ITEM_COUNT] = {5, 5, 5, 3, 6, 146, 3};
+                vf_valley *v = &env.u.valley;
+                for (int item = 0; item < VF_ITEM_COUNT; item++)
+                    if (vf_rng_below(&rng, 3) == 0) v->inventory[item] = edge[item];
+                vf_valley_animal *an = &v->animals[vf_rng_below(&rng, 3)];
+                if (vf_rng_below(&rng, 2)) an->pending = (uint8_t)(1 + vf_rng_below(&rng, 6));
+                /* and the agent where the next action can use them: on a crop or an animal */
+                if (vf_rng_below(&rng, 2)) {
+                    v->agent = v->crops[vf_rng_below(&rng, VF_VALLEY_CROPS)];
+                    v->tiles[v->agent.y + VF_BORDER][v->agent.x + VF_BORDER] = (uint8_t)(VF_VT_SOIL_EMPTY + vf_rng_below(&rng, 4));
+                } else {
+                    v->agent.x = an->x;
+                    v->agent.y = an->y;
+                }
+            }
+            uint8_t snap[VF_SNAPSHOT_MAX];
+            size_t n = vf_snapshot(&env, snap, sizeof snap);
+            /* one payload byte (after the frame head and the seed) set to a small value */
+            size_t at = 16 + vf_rng_below(&rng, (uint32_t)(n - 16 - 4));
+            if (trial % 3 == 0) snap[at] = (uint8_t)vf_rng_below(&rng, 8);
+            refresh_checksum(snap, n);
+            vf_env forged;
+            if (vf_restore(&forged, kind, snap, n) != VF_OK) continue;
+            accepted++;
+            for (int a = 0; a < vf_num_actions(kind); a++) {
+                vf_env next = forged;
+                vf_step(&next, a, NULL);
+                CHECK_EQ(round_trip(&next), VF_OK);
+            }
+        }
+    }
+    CHECK(accepted > 1000); /* the mutations must leave many states to step from */
+}
+
 /* ---- batches ------------------------------------------------------------------------- */
 
 TEST(a_batch_equals_single_envs_stepped_alike_with_resets_at_seed_plus_n) {
@@ -476,6 +591,9 @@ int main(void) {
     RUN(a_bad_snapshot_is_refused_with_its_reason_and_the_env_is_unchanged);
     RUN(an_action_out_of_range_or_a_step_after_the_end_changes_nothing);
     RUN(a_batch_equals_single_envs_stepped_alike_with_resets_at_seed_plus_n);
+    RUN(forged_valley_snapshots_whose_resources_do_not_add_up_are_refused);
+    RUN(forged_backwards_meters_that_are_not_the_bonuses_paid_are_refused);
+    RUN(restorable_states_stay_restorable_after_every_action);
     RUN(a_vector_step_reports_masks_final_observations_and_episode_statistics_like_single_envs);
     RUN(batch_calls_refuse_bad_arguments_and_change_nothing);
     RUN(the_random_batch_runner_is_deterministic_and_earns_reward);
