@@ -127,3 +127,41 @@ describe('the console handle and messages check their arguments', () => {
     expect(app.runner.error.length).toBeLessThan(700);
   });
 });
+
+describe('replay files and links that are too large or carry markup', () => {
+  it('a 50 MB file is refused before it is read, and the game goes on', async () => {
+    const seed = app.session.seed;
+    app.playByHand('wait');
+    let read = false;
+    const file = { name: 'big.json', size: 50e6, text: async () => { read = true; return ''; } };
+    const t0 = performance.now();
+    expect(await app.importReplayFile(file)).toBe(false);
+    expect(performance.now() - t0).toBeLessThan(100);
+    expect(read).toBe(false);
+    expect(app.session.message.text).toMatch(/50000000 bytes; a replay file is at most 65536/);
+    expect(app.session.seed).toBe(seed);
+    expect(app.session.actions).toEqual([11]);
+  });
+
+  it('a link with a million actions is refused quickly, and the game goes on', async () => {
+    const link = `http://localhost/#replay=1.V.7.${'b'.repeat(1e6)}`;
+    const t0 = performance.now();
+    expect(await app.loadReplay(link)).toBe(false);
+    expect(performance.now() - t0).toBeLessThan(200);
+    expect(app.session.message.text).toMatch(/at most/);
+    expect(app.session.replay).toBeNull();
+  });
+
+  it('markup in a replay reaches the page only as text', async () => {
+    const { render } = await import('preact');
+    const { h } = await import('preact');
+    const { App } = await import('../../web/src/components/App.jsx');
+    const host = document.createElement('div');
+    document.body.replaceChildren(host);
+    render(h(App, { app }), host);
+    await app.loadReplay('{"env":"<img src=x onerror=alert(1)>","seed":1,"actions":[]}');
+    await settle(50);
+    expect(app.session.message.text).toContain('<img src=x');
+    expect(host.querySelector('img')).toBeNull();
+  });
+});

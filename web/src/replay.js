@@ -106,8 +106,17 @@ export function validateReplay(data, specs = envSpecs, ids = envIds) {
   return { env: spec.id, seed, actions };
 }
 
+// A replay is at most a horizon of actions: its file is a few KB and its link under 100
+// characters. Anything far larger is refused before it is read or parsed, so a 50 MB file
+// or a link of a million actions costs the page nothing.
+export const MAX_REPLAY_FILE_CHARS = 64 * 1024;
+export const MAX_LINK_CHARS = 2048;
+
 /** Parses the text of a replay file. */
 export function parseReplayJson(text, specs = envSpecs, ids = envIds) {
+  if (typeof text === 'string' && text.length > MAX_REPLAY_FILE_CHARS) {
+    throw new ReplayError(`The replay file has ${text.length} characters; a replay file is at most ${MAX_REPLAY_FILE_CHARS} (a whole episode takes about 2,000).`);
+  }
   if (typeof text !== 'string' || text.trim() === '') throw new ReplayError('The replay file is empty.');
   let data;
   try {
@@ -137,6 +146,10 @@ export function encodeShareData({ env, seed, actions }) {
 /** Decodes the data part of a share link into { env, seed, actions }. */
 export function decodeShareData(raw, specs = envSpecs) {
   let data = raw ?? '';
+  if (typeof data !== 'string') throw new ReplayError('The share link is not text.');
+  if (data.length > MAX_LINK_CHARS) {
+    throw new ReplayError(`The share link's replay has ${data.length} characters; a share link is at most ${MAX_LINK_CHARS} (a whole episode takes under 100).`);
+  }
   try {
     data = decodeURIComponent(data);
   } catch {

@@ -44,7 +44,7 @@ export function ReplayBar({ app }) {
   const onFile = async (e) => {
     const file = e.currentTarget.files?.[0];
     e.currentTarget.value = '';
-    if (file) await app.importReplayText(await file.text(), `"${file.name}"`);
+    if (file) await app.importReplayFile(file);
   };
   return (
     <section class="panel replay" aria-labelledby="replay-title">

@@ -13,7 +13,7 @@ import { starterCode } from './starterCode.js';
 import { WorkerAgent } from './workerAgent.js';
 import { meanReturnSliced } from './evaluate.js';
 import { createAgent } from 'valley-farm/agents';
-import { decodeShareData, parseReplayJson, validateReplay, shareUrl, ReplayError } from '../replay.js';
+import { decodeShareData, parseReplayJson, validateReplay, shareUrl, ReplayError, MAX_REPLAY_FILE_CHARS, MAX_LINK_CHARS } from '../replay.js';
 
 export const MEASURE_SEEDS = 100;
 
@@ -77,9 +77,22 @@ export class FarmApp extends Emitter {
     return this.#openReplay(() => parseReplayJson(text), `Could not open ${name}.`);
   }
 
+  /** Opens a replay file (a File or Blob): too large a file is refused before it is read. */
+  async importReplayFile(file, name = `"${file?.name ?? 'the file'}"`) {
+    if (typeof file?.size === 'number' && file.size > MAX_REPLAY_FILE_CHARS) {
+      this.runner.pause();
+      this.session.notify('error', `Could not open ${name}. It has ${file.size} bytes; a replay file is at most ${MAX_REPLAY_FILE_CHARS}.`);
+      return false;
+    }
+    return this.importReplayText(await file.text(), name);
+  }
+
   /** Opens a replay from a record object, JSON text or a share link / its data. */
   async loadReplay(source) {
     const parse = () => {
+      if (typeof source === 'string' && source.length > MAX_REPLAY_FILE_CHARS) {
+        throw new ReplayError(`It has ${source.length} characters; a replay is at most ${MAX_REPLAY_FILE_CHARS} as JSON and ${MAX_LINK_CHARS} as a link.`);
+      }
       if (typeof source === 'string') {
         const s = source.trim();
         if (s.startsWith('{')) return parseReplayJson(s);
