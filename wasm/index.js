@@ -24,12 +24,40 @@ const MAX_BIGINT_SEED = (1n << 64n) - 1n;
 // ---- loading ------------------------------------------------------------------------------
 
 // Bundlers (Vite, webpack, Parcel) see this literal pattern and ship the .wasm beside the
-// bundle, rewriting the URL to where they put it.
-const wasmUrl = new URL('./valley_farm.wasm', import.meta.url);
+// bundle, rewriting the URL to where they put it. (Where no URL can be formed, as in a
+// script bundled without modules, the engine comes from useEngineBytes instead.)
+const wasmUrl = urlOrNull(() => new URL('./valley_farm.wasm', import.meta.url));
 // The same file named through a variable, which bundlers leave alone: where this module
 // is a file on disk (Node, and test runners that rewrite the URL above) it is read from there.
 const WASM_FILE = 'valley_farm.wasm';
 let enginePromise = null;
+let engineBytes = null; // set by useEngineBytes
+
+function urlOrNull(make) {
+  try {
+    return make();
+  } catch {
+    return null;
+  }
+}
+
+/** Where the engine (valley_farm.wasm) is fetched from, as a URL string (null if unknown). */
+export function engineUrl() {
+  return wasmUrl?.href ?? null;
+}
+
+/**
+ * Loads the engine from these bytes (an ArrayBuffer or Uint8Array of valley_farm.wasm)
+ * instead of fetching or reading the file: for sandboxes that cannot fetch, bundlers
+ * without asset support, or offline use. Call it before the first make().
+ */
+export function useEngineBytes(bytes) {
+  if (!(bytes instanceof ArrayBuffer || bytes instanceof Uint8Array)) {
+    throw new TypeError(`valley-farm: useEngineBytes takes the bytes of valley_farm.wasm (an ArrayBuffer or Uint8Array), got ${describe(bytes)}`);
+  }
+  if (enginePromise) throw new Error('valley-farm: useEngineBytes() after the engine was loaded: call it before the first make()');
+  engineBytes = bytes;
+}
 
 /** Loads and instantiates the engine once; every make/makeVec awaits the same promise. */
 function loadEngine() {
@@ -49,9 +77,11 @@ const WASM_FIX =
   'in an installed package, reinstall valley-farm (the published package always ships it)';
 
 async function instantiate() {
-  const fileUrl = new URL(WASM_FILE, import.meta.url);
+  const fileUrl = engineBytes ? null : urlOrNull(() => new URL(WASM_FILE, import.meta.url));
   let source;
-  if (fileUrl.protocol === 'file:') {
+  if (engineBytes) {
+    source = engineBytes;
+  } else if (fileUrl?.protocol === 'file:') {
     try {
       source = await readLocalFile(fileUrl);
     } catch (err) {
@@ -59,13 +89,14 @@ async function instantiate() {
       throw new Error(`valley-farm: the engine file ${fileUrl.pathname} is missing. ${WASM_FIX}.`, { cause: err });
     }
   } else {
+    if (!wasmUrl) throw new Error(`valley-farm: no URL for valley_farm.wasm here; pass its bytes to useEngineBytes() first`);
     const response = await fetch(wasmUrl);
     if (!response.ok) throw new Error(`valley-farm: could not load ${wasmUrl} (HTTP ${response.status})`);
     source = await response.arrayBuffer();
   }
   const bytes = new Uint8Array(source instanceof ArrayBuffer ? source : source.buffer, source.byteOffset ?? 0, 4);
   if (bytes.length < 4 || bytes[0] !== 0 || bytes[1] !== 0x61 || bytes[2] !== 0x73 || bytes[3] !== 0x6d) {
-    throw new Error(`valley-farm: ${fileUrl.protocol === 'file:' ? fileUrl.pathname : wasmUrl} is not a WebAssembly module (it does not start with "\\0asm"; a server may have sent an HTML page, or the file is damaged). ${WASM_FIX}.`);
+    throw new Error(`valley-farm: ${engineBytes ? 'the bytes given to useEngineBytes' : fileUrl?.protocol === 'file:' ? fileUrl.pathname : wasmUrl} is not a WebAssembly module (it does not start with "\\0asm"; a server may have sent an HTML page, or the file is damaged). ${WASM_FIX}.`);
   }
   const module = await compileEngine(source);
   const instance = await WebAssembly.instantiate(module, stubImports(module));

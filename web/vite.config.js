@@ -4,14 +4,39 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import preact from '@preact/preset-vite';
 import { packageAliases } from './aliases.mjs';
+import { sandboxPlugin } from './sandboxPlugin.mjs';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
+
+// The built site's Content Security Policy: only the site's own scripts (no inline script,
+// no eval: visitors' code runs in sandbox.html, which has a policy of its own), the engine
+// compiled from the site's .wasm, styles from the site (and style attributes, which Preact
+// sets), images from the site and data: URLs (the favicon), the sandbox frame from the site.
+// Added at build time only: Vite's dev server injects scripts of its own.
+export const CSP = [
+  "default-src 'self'",
+  "script-src 'self' 'wasm-unsafe-eval'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "frame-src 'self'",
+  "worker-src 'self' blob:",
+  "object-src 'none'",
+  "base-uri 'self'",
+  "form-action 'none'",
+].join('; ');
+
+const cspPlugin = {
+  name: 'valley-farm-csp',
+  apply: 'build',
+  transformIndexHtml: (html) => html.replace('<meta charset="utf-8" />', `<meta charset="utf-8" />\n    <meta http-equiv="Content-Security-Policy" content="${CSP}" />`),
+};
 const root = fileURLToPath(new URL('..', import.meta.url));
 
 export default defineConfig({
   root: here,
   base: './',
-  plugins: [preact()],
+  plugins: [preact(), sandboxPlugin(root), cspPlugin],
   resolve: { alias: packageAliases(root) },
   worker: { format: 'es' },
   server: { host: 'localhost', fs: { allow: [root] } },

@@ -1,11 +1,13 @@
-// workerAgent.js — an agent whose act() runs the visitor's code in a Web Worker. Every call
+// workerAgent.js — an agent whose act() runs the visitor's code in a sandboxed Web Worker. Every call
 // has a time limit; past it the worker is terminated (so an endless loop costs the page
 // nothing) and the call fails with a message saying so. Errors thrown by the code come back
 // as failed calls with the code's own message.
+import { createSandboxedWorker } from './sandboxedWorker.js';
 export const ACT_TIME_LIMIT_MS = 1000;
 export const LOAD_TIME_LIMIT_MS = 3000;
 
-const defaultWorker = () => new Worker(new URL('../worker/agentWorker.js', import.meta.url), { type: 'module' });
+// The visitor's code runs in the sandbox's opaque origin (sandboxedWorker.js).
+const defaultWorker = () => createSandboxedWorker();
 
 export class WorkerAgent {
   constructor(code, { createWorker = defaultWorker, timeLimitMs = ACT_TIME_LIMIT_MS } = {}) {

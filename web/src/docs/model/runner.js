@@ -1,5 +1,6 @@
-// runner.js — runs one docs example or tutorial agent in a fresh Web Worker with a time
+// runner.js — runs one docs example or tutorial agent in a fresh sandboxed Web Worker with a time
 // limit. Past the limit the worker is terminated and the run fails with a message saying so.
+import { createSandboxedWorker } from '../../model/sandboxedWorker.js';
 export const EXAMPLE_TIME_LIMIT_MS = 3000;
 export const AGENT_TIME_LIMIT_MS = 15000;
 
@@ -18,7 +19,8 @@ export function cut(text, max) {
   return s.length <= max ? s : `${s.slice(0, max)}… (${s.length - max} more characters)`;
 }
 
-const defaultWorker = () => new Worker(new URL('../worker/docsWorker.js', import.meta.url), { type: 'module' });
+// Examples are editable, so they run in the sandbox's opaque origin, with the engine.
+const defaultWorker = () => createSandboxedWorker({ engine: true });
 
 /**
  * Posts `message` to a new worker; onMessage gets every intermediate message ({ type: 'log' }

@@ -1,0 +1,80 @@
+// sandboxedWorker.js — a Worker-like object ({ postMessage, onmessage, onerror, terminate })
+// whose code runs inside sandbox.html, in an <iframe sandbox="allow-scripts"> without
+// allow-same-origin: an opaque origin, so code the site did not ship (the editor, setAgent
+// with code, the docs' examples) never runs with the site's origin. See
+// web/src/sandbox/entry.js for the other side. terminate() removes the iframe, which stops
+// its Worker however busy it is.
+import { engineUrl } from 'valley-farm';
+
+let scriptText = null; // sandbox.js, fetched once (the site's own file, same origin)
+
+const siteUrl = (file) => new URL(file, document.baseURI).href;
+
+async function sandboxScript() {
+  scriptText ??= fetch(siteUrl('sandbox.js')).then((r) => {
+    if (!r.ok) throw new Error(`could not load the code sandbox (sandbox.js: HTTP ${r.status})`);
+    return r.text();
+  });
+  try {
+    return await scriptText;
+  } catch (err) {
+    scriptText = null; // a failed load may be retried
+    throw err;
+  }
+}
+
+async function engineBytes() {
+  const r = await fetch(engineUrl());
+  if (!r.ok) throw new Error(`could not load the engine for the sandbox (HTTP ${r.status})`);
+  return r.arrayBuffer();
+}
+
+/** Starts a sandboxed worker; `engine: true` hands it the engine (for code that uses the API). */
+export function createSandboxedWorker({ engine = false } = {}) {
+  const iframe = document.createElement('iframe');
+  iframe.setAttribute('sandbox', 'allow-scripts');
+  iframe.setAttribute('aria-hidden', 'true');
+  iframe.title = 'code sandbox';
+  iframe.hidden = true;
+  iframe.src = siteUrl('sandbox.html');
+  const queue = [];
+  let started = false;
+  let dead = false;
+  const worker = {
+    onmessage: null,
+    onerror: null,
+    postMessage(msg) {
+      if (dead) return;
+      if (started) iframe.contentWindow?.postMessage({ type: 'sandbox:post', data: msg }, '*');
+      else queue.push(msg);
+    },
+    terminate() {
+      dead = true;
+      window.removeEventListener('message', onMessage);
+      iframe.remove();
+    },
+  };
+  const fail = (message) => worker.onerror?.({ message, preventDefault() {} });
+  async function onMessage(event) {
+    if (dead || event.source !== iframe.contentWindow) return; // only our own frame speaks here
+    const data = event.data;
+    if (data?.type === 'sandbox:ready' && !started) {
+      try {
+        const [source, bytes] = await Promise.all([sandboxScript(), engine ? engineBytes() : null]);
+        if (dead) return;
+        iframe.contentWindow.postMessage({ type: 'sandbox:start', source, engine: bytes }, '*', bytes ? [bytes] : []);
+        started = true;
+        for (const msg of queue.splice(0)) worker.postMessage(msg);
+      } catch (err) {
+        fail(err.message);
+      }
+    } else if (data?.type === 'sandbox:message') {
+      worker.onmessage?.({ data: data.data });
+    } else if (data?.type === 'sandbox:error') {
+      fail(String(data.message).slice(0, 500));
+    }
+  }
+  window.addEventListener('message', onMessage);
+  document.body.append(iframe);
+  return worker;
+}
