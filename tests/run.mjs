@@ -2,13 +2,17 @@
 // stopping at the first failure:
 //   1. native engine, gcc -O3 (on x86, its SSE2 paths)                          ctest
 //   2. native engine, clang, ASan + UBSan, portable paths (no x86 intrinsics)   ctest
-//   3. WebAssembly build, then the page build (Vite, into dist/)
-//   4. the type declarations (wasm/index.d.ts) checked against tests/types/usage.ts by tsc
-//   5. Vitest: JS API in Node, page components, end to end in Chromium (tests/js, web, browser)
+//   3. the C API fuzzed for FUZZ_SECONDS (libFuzzer, ASan + UBSan; `npm run fuzz` for longer)
+//   4. WebAssembly build, then the page build (Vite, into dist/)
+//   5. the type declarations (wasm/index.d.ts) checked against tests/types/usage.ts by tsc
+//   6. Vitest: JS API in Node, page components, end to end in Chromium (tests/js, web, browser)
 // Only Node built-ins until setup has installed node_modules.
 import { readFileSync } from 'node:fs';
 import { ensureChromium, ensureNodeModules, ensureNativeTools, root, run, say } from '../wasm/setup.mjs';
 import { buildWasm } from '../wasm/build.mjs';
+import { fuzz } from './fuzz/run.mjs';
+
+const FUZZ_SECONDS = 30;
 
 const started = Date.now();
 const quietConfigure = { stdio: ['ignore', 'ignore', 'inherit'] };
@@ -29,6 +33,8 @@ try {
   nativeSuite('build', 'gcc', ['-DCMAKE_BUILD_TYPE=Release'], 'gcc -O3 (build/)');
   // the portable code paths here, the x86 ones above (on x86), the WebAssembly ones in Vitest
   nativeSuite('build-asan', 'clang', ['-DCMAKE_BUILD_TYPE=RelWithDebInfo', '-DVF_SANITIZE=ON', '-DVF_PORTABLE=ON'], 'clang, portable code paths, AddressSanitizer + UndefinedBehaviorSanitizer (build-asan/)');
+
+  fuzz(FUZZ_SECONDS);
 
   buildWasm();
   const { buildSite } = await import('../web/build.mjs');

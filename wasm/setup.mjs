@@ -51,7 +51,7 @@ export function ensureNodeModules() {
 
 let aptUpdated = false;
 
-function canUseApt() {
+export function canUseApt() {
   return process.platform === 'linux' && process.getuid?.() === 0 && existsSync('/etc/debian_version') && has('apt-get');
 }
 

@@ -1,0 +1,238 @@
+/*
+ * fuzz_engine.c — a libFuzzer harness over the public C API (core/include/valley_farm.h).
+ *
+ * The input is a little program: each op byte picks a call and the bytes after it are its
+ * arguments. Every call gets whatever the fuzzer makes up: kinds and actions out of range,
+ * seeds of all 64 bits, snapshot bytes arbitrary or a valid snapshot with bytes changed,
+ * batches of odd sizes. After every state the engine accepts, the harness checks what the
+ * header promises: the JSON state parses, the map renders within VF_TEXT_MAX, the masks are
+ * 0/1 with wait legal, every action from the state steps, and what it leads to restores
+ * again (restore's states are closed under step). ASan and UBSan catch the rest.
+ *
+ *   npm run fuzz -- 60          (tests/fuzz/run.mjs builds it with clang and runs it)
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "valley_farm.h"
+
+#define REQUIRE(cond) \
+    do {              \
+        if (!(cond)) abort(); \
+    } while (0)
+
+typedef struct reader {
+    const uint8_t *p, *end;
+} reader;
+
+static uint8_t u8(reader *r) {
+    return r->p < r->end ? *r->p++ : 0;
+}
+static uint64_t u64(reader *r) {
+    uint64_t v = 0;
+    for (int i = 0; i < 8; i++) v |= (uint64_t)u8(r) << (8 * i);
+    return v;
+}
+
+/* ---- a JSON validator (the state JSON must parse) --------------------------------- */
+
+static const char *json_value(const char *s, int depth);
+
+static const char *skip_ws(const char *s) {
+    while (*s == ' ' || *s == '\n' || *s == '\t' || *s == '\r') s++;
+    return s;
+}
+
+static const char *json_string(const char *s) {
+    if (*s != '"') return NULL;
+    for (s++; *s && *s != '"'; s++) {
+        if ((unsigned char)*s < 0x20) return NULL;
+        if (*s == '\\') {
+            s++;
+            if (!*s || !strchr("\"\\/bfnrtu", *s)) return NULL;
+        }
+    }
+    return *s == '"' ? s + 1 : NULL;
+}
+
+static const char *json_number(const char *s) {
+    const char *start = s;
+    if (*s == '-') s++;
+    if (*s < '0' || *s > '9') return NULL;
+    while ((*s >= '0' && *s <= '9') || *s == '.' || *s == 'e' || *s == 'E' || *s == '+' || *s == '-') s++;
+    return s > start ? s : NULL;
+}
+
+static const char *json_list(const char *s, char close, int depth, int object) {
+    s = skip_ws(s + 1);
+    if (*s == close) return s + 1;
+    for (;;) {
+        if (object) {
+            s = json_string(skip_ws(s));
+            if (!s) return NULL;
+            s = skip_ws(s);
+            if (*s++ != ':') return NULL;
+        }
+        s = json_value(s, depth + 1);
+        if (!s) return NULL;
+        s = skip_ws(s);
+        if (*s == ',') {
+            s++;
+            continue;
+        }
+        return *s == close ? s + 1 : NULL;
+    }
+}
+
+static const char *json_value(const char *s, int depth) {
+    if (depth > 16) return NULL;
+    s = skip_ws(s);
+    if (*s == '{') return json_list(s, '}', depth, 1);
+    if (*s == '[') return json_list(s, ']', depth, 0);
+    if (*s == '"') return json_string(s);
+    if (!strncmp(s, "true", 4)) return s + 4;
+    if (!strncmp(s, "false", 5)) return s + 5;
+    if (!strncmp(s, "null", 4)) return s + 4;
+    return json_number(s);
+}
+
+static int json_ok(const char *text) {
+    const char *end = json_value(text, 0);
+    return end && *skip_ws(end) == '\0';
+}
+
+/* ---- what every accepted state must satisfy ------------------------------------------ */
+
+static void check_state(const vf_env *env) {
+    static char text[VF_TEXT_MAX];
+    size_t n = vf_state_json(env, text, sizeof text);
+    REQUIRE(n < sizeof text);
+    REQUIRE(json_ok(text));
+    REQUIRE(vf_render(env, text, sizeof text) < sizeof text);
+    int kind = env->kind, na = vf_num_actions(kind);
+    uint8_t mask[VF_ACTIONS_MAX];
+    vf_legal_actions(env, mask);
+    for (int a = 0; a < na; a++) REQUIRE(mask[a] <= 1);
+    REQUIRE(mask[kind == VF_VALLEY ? VF_VA_WAIT : VF_BA_WAIT] == 1);
+    int32_t obs[VF_OBS_MAX + 4];
+    vf_observe(env, obs);
+    if (vf_terminated(env)) return;
+    for (int a = 0; a < na; a++) {
+        vf_env next = *env;
+        vf_step_result r = vf_step(&next, a, obs);
+        REQUIRE(r.reward >= 0);
+        REQUIRE(r.action_was_legal == (mask[a] == 1));
+        uint8_t snap[VF_SNAPSHOT_MAX];
+        size_t len = vf_snapshot(&next, snap, sizeof snap);
+        REQUIRE(len == vf_snapshot_size(kind));
+        vf_env back;
+        REQUIRE(vf_restore(&back, kind, snap, len) == VF_OK);
+        REQUIRE(vf_state_hash(&back) == vf_state_hash(&next));
+    }
+}
+
+static void refresh_checksum(uint8_t *snap, size_t n) {
+    uint32_t h = 2166136261u;
+    for (size_t i = 0; i + 4 < n; i++) h = (h ^ snap[i]) * 16777619u;
+    for (int b = 0; b < 4; b++) snap[n - 4 + (size_t)b] = (uint8_t)(h >> (8 * b));
+}
+
+/* ---- the program ---------------------------------------------------------------------- */
+
+enum { BATCH = 9 };
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+    reader r = {data, data + size};
+    vf_env env;
+    int live = 0; /* env holds a state the engine made or accepted */
+    vf_env batch[BATCH];
+    int batch_live = 0;
+    int32_t obs[BATCH * VF_OBS_MAX];
+    for (int ops = 0; ops < 64 && r.p < r.end; ops++) {
+        switch (u8(&r) % 6) {
+        case 0: { /* reset with any kind and seed */
+            int kind = (int8_t)u8(&r) % 4;
+            uint64_t seed = u64(&r);
+            vf_env before = env;
+            int ok = vf_reset(&env, kind, seed, obs);
+            REQUIRE(ok == (kind == 0 || kind == 1));
+            if (!ok && live) REQUIRE(memcmp(&before, &env, sizeof env) == 0);
+            if (ok) {
+                live = 1;
+                check_state(&env);
+            }
+            break;
+        }
+        case 1: { /* steps with any action id */
+            if (!live) break;
+            int count = u8(&r) % 16;
+            for (int i = 0; i < count; i++) vf_step(&env, (int8_t)u8(&r), obs);
+            check_state(&env);
+            break;
+        }
+        case 2: { /* restore arbitrary bytes */
+            uint8_t buf[VF_SNAPSHOT_MAX + 8];
+            size_t len = (size_t)u8(&r) * 2;
+            if (len > sizeof buf) len = sizeof buf;
+            for (size_t i = 0; i < len; i++) buf[i] = u8(&r);
+            if (u8(&r) & 1) refresh_checksum(buf, len >= 4 ? len : 4);
+            vf_env target = env;
+            vf_error e = vf_restore(&target, u8(&r) % 3, buf, len);
+            if (e == VF_OK) {
+                env = target;
+                live = 1;
+                check_state(&env);
+            } else {
+                REQUIRE(memcmp(&target, &env, sizeof env) == 0);
+                REQUIRE(vf_error_message(e) != NULL);
+            }
+            break;
+        }
+        case 3: { /* a valid snapshot with bytes changed, checksum fixed */
+            if (!live) break;
+            uint8_t snap[VF_SNAPSHOT_MAX];
+            size_t len = vf_snapshot(&env, snap, sizeof snap);
+            int changes = 1 + u8(&r) % 4;
+            for (int i = 0; i < changes; i++) snap[8 + u8(&r) % (len - 12)] = u8(&r);
+            refresh_checksum(snap, len);
+            vf_env target;
+            if (vf_restore(&target, env.kind, snap, len) == VF_OK) {
+                env = target;
+                check_state(&env);
+            }
+            break;
+        }
+        case 4: { /* batch calls with odd sizes and kinds */
+            /* sizes the engine must refuse (below 1, above VF_BATCH_MAX) and ones that fit
+             * this harness's arrays; never a valid size larger than them */
+            static const int sizes[] = {-1, 0, VF_BATCH_MAX + 1, INT32_MIN, 1, 2, 3, 5, 8, BATCH};
+            int n = sizes[u8(&r) % (sizeof sizes / sizeof sizes[0])];
+            int kind = (int8_t)u8(&r) % 3;
+            uint64_t seed = u64(&r);
+            vf_error e = vf_batch_reset(batch, n, kind, seed, obs);
+            int ok = n >= 1 && n <= BATCH && (kind == 0 || kind == 1);
+            REQUIRE((e == VF_OK) == ok);
+            if (ok) batch_live = n;
+            break;
+        }
+        case 5: { /* a vector step on the batch, with masks and bookkeeping */
+            if (!batch_live) break;
+            int32_t actions[BATCH];
+            double rewards[BATCH], returns[BATCH];
+            uint8_t term[BATCH], masks[BATCH * VF_ACTIONS_MAX];
+            int32_t finals[BATCH * VF_OBS_MAX], lengths[BATCH];
+            uint64_t seeds[BATCH];
+            for (int i = 0; i < batch_live; i++) actions[i] = (int8_t)u8(&r);
+            vf_batch_io io = {actions, NULL, obs, rewards, term, masks, finals, returns, lengths, seeds};
+            int rounds = u8(&r) % 64;
+            for (int t = 0; t < rounds; t++) REQUIRE(vf_batch_step_io(batch, batch_live, batch[0].kind, &io) == VF_OK);
+            REQUIRE(vf_batch_step_io(batch, batch_live, 1 - batch[0].kind, &io) == VF_ERR_ARGUMENT);
+            REQUIRE(vf_batch_run_random(batch, batch_live, u8(&r), u64(&r), obs) >= 0);
+            check_state(&batch[u8(&r) % batch_live]);
+            break;
+        }
+        }
+    }
+    return 0;
+}
