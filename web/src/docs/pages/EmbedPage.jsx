@@ -4,7 +4,7 @@ import { useState } from 'preact/hooks';
 import { envSpecs } from 'valley-farm';
 import { Section, Toc } from '../components/Section.jsx';
 
-export const EMBED_SECTIONS = [['line', 'The line'], ['parameters', 'Parameters'], ['builder', 'Build your line'], ['notes', 'Notes']];
+export const EMBED_SECTIONS = [['line', 'The line'], ['parameters', 'Parameters'], ['builder', 'Build your line'], ['safety', 'Safety'], ['notes', 'Notes']];
 
 /** The embed's address relative to the site (what the docs' own iframes use). */
 export const embedSrc = ({ env, seed, view, controls }) =>
@@ -81,6 +81,23 @@ export function EmbedPage() {
         <EmbedFrame opts={{ env: 'BackwardsValleyFarm-v0', seed: 3, view: 'eyes', controls: false }} title="Backwards farm, seed 3, agent's eyes" />
       </Section>
       <Section page="embed" id="builder" title="Build your line"><Builder /></Section>
+      <Section page="embed" id="safety" title="Safety">
+        <p>
+          Any page can frame this site and send it messages, and the site runs code that visitors paste, so it assumes
+          neither is friendly. Code the site did not ship (the editor, <code>setAgent({'{ code }'})</code>, these docs'
+          examples) runs in a Worker inside a sandboxed frame with an opaque origin: it cannot read this site's storage or
+          cookies, and its requests here carry no credentials and get no readable answer. The game page (the{' '}
+          <code>postMessage</code> interface) answers only reads and play unless its iframe URL opts in:
+        </p>
+        <ul>
+          <li><code>?allow=code</code>: messages may also run code with <code>setAgent({'{ code }'})</code>;</li>
+          <li><code>?origin=https://your.site</code>: only these parent origins may send messages, and only they hear back.</li>
+        </ul>
+        <p>
+          Messages are refused past 64 KiB or 256 waiting; replay files past 64 KiB and links past 2,048 characters. The
+          built site has a Content Security Policy with no inline script. Details: <code>web/README.md</code>, Embedding.
+        </p>
+      </Section>
       <Section page="embed" id="notes" title="Notes">
         <ul>
           <li>The line works from any page, including a blank HTML file opened from disk, as long as this site is served over http(s) (the engine is loaded with <code>fetch</code>).</li>
