@@ -435,6 +435,42 @@ double vf_batch_run_random(vf_env *envs, int n, int64_t steps, uint64_t action_s
                            int32_t *obs);
 
 /* ======================================================================================
+ * Planning: the best play found from a full state, and a bound on any play
+ * (core/src/planner.c; used to publish each evaluation seed's best-known return)
+ * ==================================================================================== */
+
+#define VF_PLAN_MAX 50          /* the longest plan: a whole valley episode */
+#define VF_PLAN_WIDTH_MAX 65536 /* the widest beam */
+
+typedef struct vf_plan {
+    int32_t length;               /* actions in the plan: played from the start state in order */
+    uint8_t actions[VF_PLAN_MAX];
+    double best_return;           /* the reward those actions earn from the start state */
+    double upper_bound;           /* no play from the start state earns more (vf_plan_bound) */
+} vf_plan;
+
+/* An upper bound on the reward any play from `start` can still earn:
+ *  - BackwardsValleyFarm-v0: every bonus is paid at most once, so the sum of the values of
+ *    the crops not yet harvested and the animals and villagers not yet rewarded;
+ *  - ValleyFarm-v0: everything the inventory and the map could still turn into reward,
+ *    each counted at its best (every seed planted and harvested, every feeding's products
+ *    collected, every gift at a full step, and all of it sold at the highest price).
+ * When a plan's best_return equals the bound, the plan is optimal. */
+double vf_plan_bound(const vf_env *start);
+
+/* Bytes of work memory vf_plan_beam needs for a beam of `width` states of `kind` (about
+ * 1.1 KB a state), or 0 for a bad kind or width (1..VF_PLAN_WIDTH_MAX). */
+size_t vf_plan_work_size(int kind, int width);
+
+/* Beam search with the full state: depth by depth, every legal action of every state kept,
+ * equal states merged, the `width` children with the most reward kept. Writes the best plan
+ * found into *out (start is not changed). Wider beams find more and cost proportionally
+ * more (about width x actions steps per depth). Deterministic: the same state and width
+ * give the same plan everywhere. Returns VF_ERR_ARGUMENT for NULLs, a bad width or too
+ * little work memory. No allocation. */
+vf_error vf_plan_beam(const vf_env *start, int width, void *work, size_t work_size, vf_plan *out);
+
+/* ======================================================================================
  * The random generator (exposed so that users and tests can reproduce a layout draw)
  *
  * SplitMix64 (Steele, Lea & Flood 2014): state += 0x9E3779B97F4A7C15, then the output is

@@ -291,6 +291,10 @@ void vfv_reset(vf_valley *v, uint64_t seed);
 vf_outcome vfv_step(vf_valley *v, int action, int32_t *obs);
 void vfv_observe(const vf_valley *restrict v, int32_t *restrict obs);
 void vfv_legal_actions(const vf_valley *v, uint8_t *mask);
+/* The most reward (in units of 0.05) play from v could still earn: planner.c's bound. */
+int32_t vfv_reward_bound_units(const vf_valley *v);
+/* What the planner adds to the reward so far to rank valley states (units of 0.05). */
+int32_t vfv_plan_potential_units(const vf_valley *v);
 void vfv_render(const vf_valley *v, vft_text *t);
 void vfv_json(const vf_valley *v, vft_text *t);
 /* The bytes vfv_save writes, field by field in its order; a test checks it against what

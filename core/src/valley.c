@@ -670,45 +670,76 @@ static bool claim(vfg_mask *taken, int x, int y) {
     return true;
 }
 
-/* The accounts every reachable state keeps, for vfv_load. Each holds at reset and no step
- * can break it (the comments say why), so the states restore accepts are closed under
- * step: what a restored state does next can always be snapshotted and restored again.
- * They do not prove a state reachable; they refuse what could only have been forged, such
- * as more crops, products, coins or reward than the resources spent could have made. */
-static bool resources_add_up(const vf_valley *v) {
+/* What is left to earn, from the inventory and the map: crops in the ground and seeds still
+ * to plant; products pending, to come from the animals' satiation, and from the feed left;
+ * one gift step per gift. Shared by the restore checks and the planner's upper bound. */
+typedef struct resources {
+    int planted, waterings; /* crops in the ground, and the waterings they hold */
+    int to_come;            /* products pending or still to come from current feedings */
+    int32_t crops_left, products_left, coins_left, units_left;
+} resources;
+
+static resources resources_of(const vf_valley *v) {
     const int32_t *inv = v->inventory;
-    int planted = 0, waterings = 0; /* crops in the ground, and the waterings they hold */
+    resources r = {0};
     for (int i = 0; i < VF_VALLEY_CROPS; i++) {
         int stage = TILE(v, v->crops[i].x, v->crops[i].y) - VF_VT_SOIL_EMPTY;
-        planted += stage > 0;
-        waterings += stage > 1 ? stage - 1 : 0;
+        r.planted += stage > 0;
+        r.waterings += stage > 1 ? stage - 1 : 0;
     }
     /* products still to come from each animal: pending ones, and one per PRODUCT_TICKS of
      * its counter plus the ticks it stays sated (a tick moves one from the second term to
      * the first; a collection moves them to the inventory and may lose some, never gain) */
-    int to_come = 0;
     for (int i = 0; i < VF_VALLEY_ANIMALS; i++) {
         const vf_valley_animal *a = &v->animals[i];
-        to_come += a->pending + (a->counter + a->sated_steps_left) / PRODUCT_TICKS;
+        r.to_come += a->pending + (a->counter + a->sated_steps_left) / PRODUCT_TICKS;
     }
+    const int per_feeding = SATED_TICKS / PRODUCT_TICKS;
+    r.crops_left = inv[VF_CROPS] + r.planted + inv[VF_SEEDS];
+    r.products_left = inv[VF_PRODUCTS] + r.to_come + per_feeding * inv[VF_FEED];
+    /* a sale pays at most twice its base price */
+    r.coins_left = 2 * (PRICE_CROP * r.crops_left + PRICE_PRODUCT * r.products_left);
+    r.units_left = REWARD_HARVEST * (r.planted + inv[VF_SEEDS]) +
+                   REWARD_PRODUCT * (r.to_come + per_feeding * inv[VF_FEED]) +
+                   inv[VF_GIFTS] * GIFT_STEP2 * REWARD_GIFT2 + REWARD_COIN * r.coins_left;
+    return r;
+}
+
+/* For the planner's ranking (not a bound): the reward a sale of the inventory would pay
+ * now, plus half the collection reward of the products still to come. A beam ranked by
+ * reward alone walks away from unsold goods and fed animals. */
+int32_t vfv_plan_potential_units(const vf_valley *v) {
+    const int32_t *inv = v->inventory;
+    int r2sum = v->villagers[0].relationship2 + v->villagers[1].relationship2 + v->villagers[2].relationship2;
+    int32_t base = PRICE_CROP * inv[VF_CROPS] + PRICE_PRODUCT * inv[VF_PRODUCTS];
+    int32_t sale = REWARD_COIN * (base * (PRICE_DIVISOR + r2sum) / PRICE_DIVISOR);
+    return sale + REWARD_PRODUCT * resources_of(v).to_come / 2;
+}
+
+int32_t vfv_reward_bound_units(const vf_valley *v) {
+    return resources_of(v).units_left;
+}
+
+/* The accounts every reachable state keeps, for vfv_load. Each holds at reset and no step
+ * can break it, so the states restore accepts are closed under step: what a restored state
+ * does next can always be snapshotted and restored again. They do not prove a state
+ * reachable; they refuse what could only have been forged, such as more crops, products,
+ * coins or reward than the resources spent could have made. */
+static bool resources_add_up(const vf_valley *v) {
+    const int32_t *inv = v->inventory;
+    resources r = resources_of(v);
     /* plant moves a seed into the ground, harvest a ground crop into the inventory */
-    if (inv[VF_CROPS] + planted > START_SEEDS - inv[VF_SEEDS]) return false;
+    if (inv[VF_CROPS] + r.planted > START_SEEDS - inv[VF_SEEDS]) return false;
     /* each watering adds a stage; a harvested crop took two */
-    if (2 * inv[VF_CROPS] + waterings > START_WATER - inv[VF_WATER]) return false;
+    if (2 * inv[VF_CROPS] + r.waterings > START_WATER - inv[VF_WATER]) return false;
     /* a feeding lasts SATED_TICKS: at most SATED_TICKS / PRODUCT_TICKS products */
-    int per_feeding = SATED_TICKS / PRODUCT_TICKS;
-    if (inv[VF_PRODUCTS] + to_come > per_feeding * (START_FEED - inv[VF_FEED])) return false;
+    if (inv[VF_PRODUCTS] + r.to_come > (SATED_TICKS / PRODUCT_TICKS) * (START_FEED - inv[VF_FEED]))
+        return false;
     /* coins and reward so far, plus the most what is left could still earn, stay within
-     * the bounds derived above from the start inventory (a sale pays at most twice its
-     * base price, and lowers this potential by twice the base) */
-    int32_t crops_left = inv[VF_CROPS] + planted + inv[VF_SEEDS];
-    int32_t products_left = inv[VF_PRODUCTS] + to_come + per_feeding * inv[VF_FEED];
-    int32_t coins_left = 2 * (PRICE_CROP * crops_left + PRICE_PRODUCT * products_left);
-    if (inv[VF_COINS] + coins_left > MAX_COINS) return false;
-    int32_t units_left = REWARD_HARVEST * (planted + inv[VF_SEEDS]) +
-                         REWARD_PRODUCT * (to_come + per_feeding * inv[VF_FEED]) +
-                         inv[VF_GIFTS] * GIFT_STEP2 * REWARD_GIFT2 + REWARD_COIN * coins_left;
-    return v->reward_units + units_left <= MAX_REWARD_UNITS;
+     * the bounds derived above from the start inventory (a sale lowers coins_left by twice
+     * its base price and pays at most that) */
+    if (inv[VF_COINS] + r.coins_left > MAX_COINS) return false;
+    return v->reward_units + r.units_left <= MAX_REWARD_UNITS;
 }
 
 bool vfv_load(vf_valley *v, vfs_reader *r) {

@@ -310,6 +310,79 @@ TEST(restorable_states_stay_restorable_after_every_action) {
     CHECK(accepted > 1000); /* the mutations must leave many states to step from */
 }
 
+/* ---- the planner ----------------------------------------------------------------------- */
+
+TEST(a_plan_replays_to_its_return_which_the_bound_never_exceeds) {
+    size_t bytes = vf_plan_work_size(VF_VALLEY, 200);
+    CHECK(bytes > 0 && bytes >= vf_plan_work_size(VF_BACKWARDS, 200));
+    void *work = malloc(bytes);
+    for (int kind = 0; kind < VF_KIND_COUNT; kind++) {
+        for (uint64_t seed = 1; seed <= 6; seed++) {
+            vf_env start, env;
+            vf_reset(&start, kind, seed, NULL);
+            vf_plan plan, again;
+            CHECK_EQ(vf_plan_beam(&start, 200, work, bytes, &plan), VF_OK);
+            CHECK(plan.length > 0 && plan.length <= (kind == VF_VALLEY ? VF_VALLEY_HORIZON : VF_BW_HORIZON));
+            env = start;
+            for (int i = 0; i < plan.length; i++) CHECK(vf_step(&env, plan.actions[i], NULL).action_was_legal);
+            CHECK(vf_total_reward(&env) == plan.best_return);
+            CHECK(plan.best_return > 0);
+            CHECK(plan.best_return <= plan.upper_bound);
+            CHECK(plan.upper_bound == vf_plan_bound(&start));
+            /* the same state and width give the same plan */
+            CHECK_EQ(vf_plan_beam(&start, 200, work, bytes, &again), VF_OK);
+            CHECK(memcmp(&plan, &again, sizeof plan) == 0);
+        }
+    }
+    free(work);
+}
+
+TEST(a_wider_beam_finds_at_least_as_much_on_average_and_a_width_of_one_still_plans) {
+    size_t bytes = vf_plan_work_size(VF_VALLEY, 400);
+    void *work = malloc(bytes);
+    for (int kind = 0; kind < VF_KIND_COUNT; kind++) {
+        double narrow = 0, wide = 0;
+        for (uint64_t seed = 20; seed < 26; seed++) {
+            vf_env start;
+            vf_reset(&start, kind, seed, NULL);
+            vf_plan p1, p400;
+            CHECK_EQ(vf_plan_beam(&start, 1, work, bytes, &p1), VF_OK);
+            CHECK_EQ(vf_plan_beam(&start, 400, work, bytes, &p400), VF_OK);
+            narrow += p1.best_return;
+            wide += p400.best_return;
+        }
+        CHECK(wide >= narrow);
+    }
+    free(work);
+}
+
+TEST(the_planner_refuses_bad_arguments) {
+    vf_env start;
+    vf_reset(&start, VF_BACKWARDS, 3, NULL);
+    vf_plan plan;
+    uint8_t small[64];
+    CHECK_EQ(vf_plan_work_size(VF_BACKWARDS, 0), 0);
+    CHECK_EQ(vf_plan_work_size(2, 10), 0);
+    CHECK_EQ(vf_plan_work_size(VF_BACKWARDS, VF_PLAN_WIDTH_MAX + 1), 0);
+    CHECK_EQ(vf_plan_beam(&start, 10, small, sizeof small, &plan), VF_ERR_ARGUMENT);
+    CHECK_EQ(vf_plan_beam(NULL, 10, small, sizeof small, &plan), VF_ERR_ARGUMENT);
+    CHECK_EQ(vf_plan_beam(&start, 0, small, sizeof small, &plan), VF_ERR_ARGUMENT);
+}
+
+TEST(the_backwards_bound_is_the_bonuses_not_yet_paid) {
+    vf_env e;
+    vf_reset(&e, VF_BACKWARDS, 4, NULL);
+    int total = 0;
+    for (int i = 0; i < VF_BW_CROPS; i++) total += e.u.backwards.crops[i].value;
+    for (int i = 0; i < VF_BW_ANIMALS; i++) total += e.u.backwards.animals[i].value;
+    for (int i = 0; i < VF_BW_VILLAGERS; i++) total += e.u.backwards.villagers[i].value;
+    CHECK(vf_plan_bound(&e) == total);
+    e.u.backwards.crops[2].done = 1;
+    CHECK(vf_plan_bound(&e) == total - e.u.backwards.crops[2].value);
+    vf_reset(&e, VF_VALLEY, 4, NULL); /* the valley's at reset: the start inventory's worth */
+    CHECK(vf_plan_bound(&e) == 27.55);
+}
+
 /* ---- batches ------------------------------------------------------------------------- */
 
 TEST(a_batch_equals_single_envs_stepped_alike_with_resets_at_seed_plus_n) {
@@ -594,6 +667,10 @@ int main(void) {
     RUN(forged_valley_snapshots_whose_resources_do_not_add_up_are_refused);
     RUN(forged_backwards_meters_that_are_not_the_bonuses_paid_are_refused);
     RUN(restorable_states_stay_restorable_after_every_action);
+    RUN(a_plan_replays_to_its_return_which_the_bound_never_exceeds);
+    RUN(a_wider_beam_finds_at_least_as_much_on_average_and_a_width_of_one_still_plans);
+    RUN(the_planner_refuses_bad_arguments);
+    RUN(the_backwards_bound_is_the_bonuses_not_yet_paid);
     RUN(a_vector_step_reports_masks_final_observations_and_episode_statistics_like_single_envs);
     RUN(batch_calls_refuse_bad_arguments_and_change_nothing);
     RUN(the_random_batch_runner_is_deterministic_and_earns_reward);

@@ -21,6 +21,7 @@ it('npm pack ships the engine, the types, the agents and nothing else', () => {
     [
       'LICENSE', 'README.md', 'core/include/valley_farm.h', 'package.json', 'wasm/index.d.ts', 'wasm/index.js', 'wasm/spaces.js', 'wasm/specs.js', 'wasm/valley_farm.wasm',
       'wasm/agents/backwardsHeuristic.js', 'wasm/agents/grid.js', 'wasm/agents/index.d.ts', 'wasm/agents/index.js', 'wasm/agents/random.js', 'wasm/agents/valleyHeuristic.js',
+      'wasm/evaluate.js', 'wasm/evaluate.d.ts', 'wasm/splits.js', 'wasm/splits.d.ts', 'wasm/data/best-known.json', 'wasm/data/baselines.json', 'wasm/cli/index.mjs', 'wasm/cli/eval.mjs',
     ].sort(),
   );
 });
@@ -35,6 +36,9 @@ it("the README's Node quick start, pasted into a fresh project after installing 
   const out = execFileSync(process.execPath, ['quickstart.mjs'], { cwd: project, encoding: 'utf8' });
   const mean = (name) => Number(out.match(new RegExp(`${name}\\s+mean return (\\d+\\.\\d+) over seeds 1-20`))[1]);
   expect(mean('heuristic')).toBeGreaterThan(mean('random') + 5);
+  // the command line comes with the package: npx valley-farm eval
+  const evalOut = execFileSync('npx', ['--no-install', 'valley-farm', 'eval', 'heuristic', '--env', 'BackwardsValleyFarm-v0', '--episodes', '5', '--json'], { cwd: project, encoding: 'utf8' });
+  expect(JSON.parse(evalOut).returns).toHaveLength(5);
 });
 
 it('a missing engine file is an error that names the file and the fix', () => {

@@ -28,6 +28,6 @@ export interface BatchAgents {
   readonly name: string;
   readonly agents: readonly Agent[];
   /** Actions for every env (a reused Int32Array); resets agent i where terminated[i]. */
-  act(observations: Int32Array, masks?: Uint8Array | null, terminated?: Uint8Array | null): Int32Array;
+  actBatch(observations: Int32Array, masks?: Uint8Array | null, terminated?: Uint8Array | null): Int32Array;
 }
 export function batchAgents(name: 'heuristic' | 'random', envId: EnvId, numEnvs: number, options?: { seed?: number }): BatchAgents;

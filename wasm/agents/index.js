@@ -23,7 +23,7 @@ export function createAgent(name, envId, options = {}) {
 }
 
 /**
- * One agent per env of a vector env, as a batched policy: act(observations, masks, terminated)
+ * One agent per env of a vector env, as a batched policy: actBatch(observations, masks, terminated)
  * takes the vector env's flat observations (and, optionally, its masks and the last step's
  * terminated flags, so each agent is reset when its env starts a new episode) and returns
  * an Int32Array of actions. Each agent sees the observation object the single env would show
@@ -36,7 +36,7 @@ export function batchAgents(name, envId, numEnvs, options = {}) {
   return {
     name,
     agents,
-    act(observations, masks = null, terminated = null) {
+    actBatch(observations, masks = null, terminated = null) {
       const n = masks ? masks.length / numEnvs : 0;
       for (let i = 0; i < numEnvs; i++) {
         if (terminated && terminated[i]) agents[i].reset();

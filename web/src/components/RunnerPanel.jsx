@@ -8,15 +8,17 @@ const speedLabel = (s) => (s === Infinity ? 'as fast as possible' : `${s} step${
 const rate = (v) => (v >= 100 ? Math.round(v).toLocaleString('en') : v.toFixed(1));
 
 function Means({ means }) {
-  if (!means || means === 'measuring') return <p class="means" data-testid="means">Measuring the built-in agents over 100 seeds…</p>;
-  if (means.error) return <p class="means">Could not measure the agents: {means.error}</p>;
-  const { heuristic, random } = means;
-  const top = Math.max(heuristic.mean, random.mean, 1e-9);
+  if (!means || means === 'measuring') return <p class="means" data-testid="means">Loading the reference returns…</p>;
+  if (means.error) return <p class="means">Could not load the reference returns: {means.error}</p>;
+  const rows = [['best known', means.bestKnown], ['heuristic', means.heuristic], ['random', means.random]];
+  const top = Math.max(...rows.map(([, m]) => m.mean), 1e-9);
   return (
     <div class="means" data-testid="means">
-      <p>Mean return over seeds 1–{means.seeds}:</p>
-      {[['heuristic', heuristic], ['random', random]].map(([name, m]) => (
-        <div class={`mean-row mean-${name}`}>
+      <p>
+        Mean return on the {means.seeds.toLocaleString('en')} test seeds (<a href="#/docs/benchmark">the benchmark</a>):
+      </p>
+      {rows.map(([name, m]) => (
+        <div class={`mean-row mean-${name.replace(' ', '-')}`}>
           <span class="mean-name">{name}</span>
           <span class="mean-bar" aria-hidden="true"><span style={{ width: `${(100 * m.mean) / top}%` }} /></span>
           <span class="mean-value" data-mean={name}>{formatReturn(m.mean)}</span>

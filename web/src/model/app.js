@@ -11,11 +11,8 @@ import { parseHash } from './route.js';
 import { keyIntent } from './keys.js';
 import { starterCode } from './starterCode.js';
 import { WorkerAgent } from './workerAgent.js';
-import { meanReturnSliced } from './evaluate.js';
-import { createAgent } from 'valley-farm/agents';
 import { decodeShareData, parseReplayJson, validateReplay, shareUrl, ReplayError, MAX_REPLAY_FILE_CHARS, MAX_LINK_CHARS } from '../replay.js';
 
-export const MEASURE_SEEDS = 100;
 
 export class FarmApp extends Emitter {
   constructor({ makeEnv = make, createWorker } = {}) {
@@ -174,17 +171,19 @@ export class FarmApp extends Emitter {
     return true;
   }
 
-  /** Measures the built-in agents' mean return on seeds 1 … 100 (once per farm). */
+  /**
+   * The reference agents' mean returns on the test split, from the evaluation protocol's
+   * committed data (wasm/data/baselines.json, the numbers of the Benchmark docs page):
+   * { random, heuristic, bestKnown } as { mean, ci95 }, and the number of seeds.
+   */
   async measure(envId) {
     if (!envId || this.means[envId]) return;
     this.means[envId] = 'measuring';
     this.inform();
     try {
-      const env = await this.makeEnv(envId);
-      const heuristic = await meanReturnSliced(env, createAgent('heuristic', envId), { seeds: MEASURE_SEEDS });
-      const random = await meanReturnSliced(env, createAgent('random', envId, { seed: 7 }), { seeds: MEASURE_SEEDS });
-      env.close();
-      this.means[envId] = { heuristic, random, seeds: MEASURE_SEEDS };
+      const { default: data } = await import('../../../wasm/data/baselines.json');
+      const rows = Object.fromEntries(data.table[envId].map((r) => [r.agent.split(' ')[0], r]));
+      this.means[envId] = { random: rows.random, heuristic: rows.heuristic, bestKnown: rows.best, seeds: data.perSeed[envId].test.length, split: 'test' };
     } catch (err) {
       this.means[envId] = { error: err.message };
     }

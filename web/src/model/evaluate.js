@@ -1,7 +1,5 @@
-// evaluate.js — mean episode return of an agent over a range of seeds. The page measures
-// the built-in agents this way (seeds 1 … 100) to show how far the heuristic beats random;
-// tests/web measures the same numbers.
-import { yieldToBrowser } from './schedule.js';
+// evaluate.js — mean episode return of an agent over a range of seeds, for the tutorial's
+// quick comparisons and tests (the evaluation protocol itself is valley-farm/evaluate).
 
 /** Plays one episode of `agent` on `env` from `seed`; returns its return. */
 export function playEpisode(env, agent, seed) {
@@ -28,19 +26,5 @@ const summary = (returns) => ({
 export function meanReturn(env, agent, { seeds = 100, firstSeed = 1 } = {}) {
   const returns = [];
   for (let s = firstSeed; s < firstSeed + seeds; s++) returns.push(playEpisode(env, agent, s));
-  return summary(returns);
-}
-
-/** The same, yielding to the browser every few milliseconds so the page stays responsive. */
-export async function meanReturnSliced(env, agent, { seeds = 100, firstSeed = 1, sliceMs = 6 } = {}) {
-  const returns = [];
-  let sliceEnd = performance.now() + sliceMs;
-  for (let s = firstSeed; s < firstSeed + seeds; s++) {
-    returns.push(playEpisode(env, agent, s));
-    if (performance.now() > sliceEnd) {
-      await yieldToBrowser();
-      sliceEnd = performance.now() + sliceMs;
-    }
-  }
   return summary(returns);
 }

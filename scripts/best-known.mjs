@@ -1,0 +1,56 @@
+// best-known.mjs — `npm run best-known [-- --width W]`: plans every test and validation seed
+// of both farms with the engine's beam search (scripts/best_known.c, vf_plan_beam) and
+// writes wasm/data/best-known.json: for each seed its best-known return, the plan that
+// earns it (one base-36 character per action) and the upper bound (vf_plan_bound). The
+// two farms run side by side, one process each. tests/js/best_known.test.js replays every
+// plan, so the file cannot go stale when the rules change: regenerate it then.
+import { spawn } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { ensureNativeTools, root, run, say } from '../wasm/setup.mjs';
+import { SPLITS } from '../wasm/splits.js';
+
+const arg = (name, fallback) => {
+  const i = process.argv.indexOf(name);
+  return i >= 0 ? process.argv[i + 1] : fallback;
+};
+const WIDTH = Number(arg('--width', '3000'));
+if (!Number.isInteger(WIDTH) || WIDTH < 1 || WIDTH > 65536) {
+  console.error('[valley-farm] best-known: --width must be a whole number from 1 to 65536');
+  process.exit(2);
+}
+const ENVS = ['ValleyFarm-v0', 'BackwardsValleyFarm-v0'];
+
+function plan(env, first, count) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(`${root}build/valley-farm-best-known`, [env, String(first), String(count), String(WIDTH)]);
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => process.stderr.write(d));
+    child.on('close', (code) => (code === 0 ? resolve(out.trim().split('\n').map((l) => JSON.parse(l))) : reject(new Error(`${env}: exit ${code}`))));
+  });
+}
+
+const started = Date.now();
+ensureNativeTools();
+run('cmake', ['-S', '.', '-B', 'build', '-DCMAKE_C_COMPILER=gcc', '-DCMAKE_BUILD_TYPE=Release'], { stdio: ['ignore', 'ignore', 'inherit'] });
+run('cmake', ['--build', 'build', '-j2', '--target', 'valley-farm-best-known'], { stdio: ['ignore', 'ignore', 'inherit'] });
+say(`Planning ${Object.values(SPLITS).reduce((a, s) => a + s.count, 0)} seeds of each farm with a beam of ${WIDTH}`);
+const data = { format: 'valley-farm-best-known', version: 1, planner: { method: 'beam search over full states (vf_plan_beam)', width: WIDTH }, envs: {} };
+await Promise.all(
+  ENVS.map(async (env) => {
+    data.envs[env] = {};
+    for (const [name, { first, count }] of Object.entries(SPLITS)) {
+      const rows = await plan(env, first, count);
+      data.envs[env][name] = rows.map((r) => [r.seed, r.best, r.bound, r.actions]);
+      const mean = rows.reduce((a, r) => a + r.best, 0) / rows.length;
+      const proven = rows.filter((r) => r.best >= r.bound - 1e-9).length;
+      say(`${env} ${name}: mean best-known ${mean.toFixed(2)}, proven optimal ${proven}/${rows.length}`);
+    }
+  }),
+);
+data.seconds = Math.round((Date.now() - started) / 1000);
+mkdirSync(`${root}wasm/data`, { recursive: true });
+// one seed per line: small diffs when a few plans improve
+const lines = JSON.stringify(data, null, 1).replace(/\[\n\s+(\d+),\n\s+([\d.]+),\n\s+([\d.]+),\n\s+("[0-9a-z]*")\n\s+\]/g, '[$1, $2, $3, $4]');
+writeFileSync(`${root}wasm/data/best-known.json`, `${lines}\n`);
+say(`wasm/data/best-known.json written in ${data.seconds} s`);

@@ -1,0 +1,55 @@
+/*
+ * best_known.c — plans every seed of a range with the engine's beam search (vf_plan_beam)
+ * and prints one JSON line per seed: its best return, the plan, and the upper bound.
+ * scripts/best-known.mjs runs it over the evaluation splits and writes the data file.
+ *
+ *   valley-farm-best-known ENV FIRST_SEED COUNT WIDTH
+ *   ENV: ValleyFarm-v0 | BackwardsValleyFarm-v0; WIDTH: the beam (1..65536)
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "valley_farm.h"
+
+static int usage(const char *why) {
+    fprintf(stderr, "valley-farm-best-known: %s\nusage: valley-farm-best-known ENV FIRST_SEED COUNT WIDTH\n", why);
+    return 2;
+}
+
+static int parse_u64(const char *s, unsigned long long *out) {
+    char *end;
+    errno = 0;
+    *out = strtoull(s, &end, 10);
+    return errno == 0 && *s >= '0' && *s <= '9' && *end == '\0';
+}
+
+int main(int argc, char **argv) {
+    if (argc != 5) return usage("four arguments are needed");
+    int kind = vf_kind_from_name(argv[1]);
+    if (kind < 0) return usage("ENV must be ValleyFarm-v0 or BackwardsValleyFarm-v0");
+    unsigned long long first, count, width;
+    if (!parse_u64(argv[2], &first) || !parse_u64(argv[3], &count) || !parse_u64(argv[4], &width))
+        return usage("FIRST_SEED, COUNT and WIDTH must be whole numbers");
+    size_t bytes = vf_plan_work_size(kind, (int)(width > VF_PLAN_WIDTH_MAX ? 0 : width));
+    if (bytes == 0) return usage("WIDTH must be 1 to 65536");
+    void *work = malloc(bytes);
+    if (!work) return usage("out of memory for the beam");
+    static const char digits[] = "0123456789abcdefghijklmnopqrstuvwxyz";
+    for (unsigned long long k = 0; k < count; k++) {
+        vf_env env;
+        vf_reset(&env, kind, first + k, NULL);
+        clock_t t0 = clock();
+        vf_plan plan;
+        if (vf_plan_beam(&env, (int)width, work, bytes, &plan) != VF_OK) return usage("the planner refused its arguments");
+        char actions[VF_PLAN_MAX + 1];
+        for (int i = 0; i < plan.length; i++) actions[i] = digits[plan.actions[i]];
+        actions[plan.length] = '\0';
+        printf("{\"seed\":%llu,\"best\":%.2f,\"bound\":%.2f,\"actions\":\"%s\",\"ms\":%.0f}\n", first + k,
+               plan.best_return, plan.upper_bound, actions, 1000.0 * (double)(clock() - t0) / CLOCKS_PER_SEC);
+        fflush(stdout);
+    }
+    free(work);
+    return 0;
+}

@@ -1,0 +1,37 @@
+// The published baseline numbers come from the data, and the data from the agents: the
+// README's table is the one scripts/baselines.mjs makes from wasm/data/baselines.json, the
+// stored heuristic and random returns are what those agents earn now, and the table's
+// best-known row is the mean of the replayed plans (tests/js/best_known.test.js).
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { createAgent } from '../../wasm/agents/index.js';
+import { evaluate } from '../../wasm/evaluate.js';
+import { envIds } from '../../wasm/index.js';
+import { readmeTable } from '../../scripts/baselines.mjs';
+
+const read = (p) => readFileSync(new URL(`../../${p}`, import.meta.url), 'utf8');
+const baselines = JSON.parse(read('wasm/data/baselines.json'));
+const best = JSON.parse(read('wasm/data/best-known.json'));
+
+it("the README's baseline table is the data's", () => {
+  const readme = read('README.md');
+  const table = readme.slice(readme.indexOf('<!-- baselines:start -->') + 24, readme.indexOf('<!-- baselines:end -->')).trim();
+  expect(table).toBe(readmeTable(baselines.table));
+});
+
+describe.each(envIds)('%s reference data', (id) => {
+  it("the stored heuristic returns are what the heuristic earns now (first 40 test seeds)", async () => {
+    const rows = baselines.perSeed[id].test.slice(0, 40);
+    const r = await evaluate(createAgent('heuristic', id), { env: id, seeds: rows.map((x) => x[0]) });
+    r.returns.forEach((ret, i) => expect(ret).toBeCloseTo(rows[i][2], 3));
+  });
+
+  it("the table's best-known mean is the mean of the stored plans' returns, and it beats the heuristic", () => {
+    const rows = best.envs[id].test;
+    const mean = rows.reduce((a, r) => a + r[1], 0) / rows.length;
+    const line = baselines.table[id].find((l) => l.agent.startsWith('best'));
+    expect(line.mean).toBeCloseTo(mean, 3);
+    expect(line.normalized).toBeCloseTo(1, 6);
+    expect(line.mean).toBeGreaterThan(baselines.table[id].find((l) => l.agent === 'heuristic').mean);
+  });
+});

@@ -1,0 +1,31 @@
+// splits.js — the named seed ranges of the evaluation protocol (docs: #/docs/benchmark).
+//
+//   test        seeds 1,000,000 … 1,000,999 (1,000): the numbers to report
+//   validation  seeds 2,000,000 … 2,000,199 (200): for choosing settings while training
+//   train       every other seed
+//
+// The guarantee: a reset without a seed draws a fresh seed in [FRESH_SEED_MIN,
+// FRESH_SEED_MAX] = [2^32, 2^53 − 2^40] (wasm/index.js), far above both held-out ranges, and
+// every seed a vector env's autoreset derives from it (seed + i + k × numEnvs) stays below
+// 2^53 for the first 2^40 episodes. So training with default seeds never meets a
+// validation or test seed (tests/js/evaluate.test.js checks it).
+const range = (first, count) => Object.freeze({ first, count, last: first + count - 1 });
+
+export const SPLITS = Object.freeze({
+  test: range(1_000_000, 1000),
+  validation: range(2_000_000, 200),
+});
+
+/** The seeds of a named split ('test' or 'validation'), in order. */
+export function splitSeeds(name) {
+  const split = Object.hasOwn(SPLITS, name) ? SPLITS[name] : null;
+  if (!split) throw new RangeError(`valley-farm: unknown split ${JSON.stringify(String(name).slice(0, 40))}; the splits are ${Object.keys(SPLITS).join(', ')} (train is every other seed)`);
+  return Array.from({ length: split.count }, (_, i) => split.first + i);
+}
+
+/** The split a seed belongs to: 'test', 'validation' or 'train'. */
+export function splitOf(seed) {
+  const s = typeof seed === 'bigint' ? seed : BigInt(seed);
+  for (const [name, { first, last }] of Object.entries(SPLITS)) if (s >= BigInt(first) && s <= BigInt(last)) return name;
+  return 'train';
+}

@@ -1,0 +1,82 @@
+// BenchmarkPage.jsx — the evaluation protocol and its baseline table, generated from the
+// committed data (wasm/data/baselines.json and best-known.json; no number typed here).
+import baselines from '../../../../wasm/data/baselines.json';
+import bestKnown from '../../../../wasm/data/best-known.json';
+import { SPLITS } from 'valley-farm/splits';
+import { Section, Toc } from '../components/Section.jsx';
+
+export const BENCHMARK_SECTIONS = [['protocol', 'The protocol'], ['table', 'Baselines'], ['ceiling', 'The ceiling'], ['run', 'Evaluate your agent']];
+
+const fmt = (x) => x.toFixed(2);
+
+/** Rows of the baseline table for an env: { agent, mean, ci95, normalized }. */
+export const baselineRows = (envId) => baselines.table[envId];
+
+/** How many test seeds' best-known returns are proven optimal (equal to their bound). */
+export function provenOptimal(envId) {
+  const rows = bestKnown.envs[envId].test;
+  return { proven: rows.filter(([, best, bound]) => best >= bound - 1e-9).length, of: rows.length };
+}
+
+const range = ({ first, last, count }) => `${first.toLocaleString('en')} … ${last.toLocaleString('en')} (${count.toLocaleString('en')} seeds)`;
+
+export function BenchmarkPage() {
+  return (
+    <article class="docs-page">
+      <h1>Benchmark</h1>
+      <Toc page="benchmark" sections={BENCHMARK_SECTIONS} />
+      <Section page="benchmark" id="protocol" title="The protocol">
+        <ul>
+          <li><strong>test</strong>: seeds {range(SPLITS.test)}. Report these.</li>
+          <li><strong>validation</strong>: seeds {range(SPLITS.validation)}. Tune on these.</li>
+          <li><strong>train</strong>: every other seed. A reset without a seed draws above 2<sup>32</sup>, so default training never meets a held-out seed.</li>
+        </ul>
+        <p>
+          Each agent plays each seed once. The table gives the mean return with its 95 % interval and the{' '}
+          <strong>normalised score</strong>: per seed (return − random) / (best known − random), averaged. 0 is random play, 1 the
+          best known play; where there is no room (best known ≤ random) a seed counts 1 if the return reaches the best known, else 0.
+          Random is the mean of {baselines.randomRuns} seeded runs of the random agent on that seed.
+        </p>
+      </Section>
+      <Section page="benchmark" id="table" title="Baselines">
+        {Object.keys(baselines.table).map((envId) => (
+          <table class="docs-table" data-table={`baselines-${envId}`}>
+            <caption>{envId}, test split</caption>
+            <thead>
+              <tr><th>agent</th><th>mean return</th><th>95 % interval</th><th>normalised score</th></tr>
+            </thead>
+            <tbody>
+              {baselineRows(envId).map((r) => (
+                <tr>
+                  <td>{r.agent}</td><td>{fmt(r.mean)}</td><td>{fmt(r.ci95[0])} – {fmt(r.ci95[1])}</td><td>{fmt(r.normalized)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        ))}
+      </Section>
+      <Section page="benchmark" id="ceiling" title="The ceiling">
+        <p>
+          The best-known returns come from the engine's planner (<code>vf_plan_beam</code>): a beam search over full states, {bestKnown.planner.width}{' '}
+          states wide, that sees what no agent sees. Each seed's plan is stored with it and replayed by the tests, so the numbers are
+          always reachable. Its upper bound (<code>vf_plan_bound</code>) is what the seed's resources could pay at most (backwards: the sum of
+          every bonus, each paid once; valley: every seed, feeding and gift turned into reward at its best price).
+        </p>
+        <ul>
+          {Object.keys(bestKnown.envs).map((envId) => {
+            const { proven, of } = provenOptimal(envId);
+            return <li data-proven={envId}>{envId}: {proven} of {of} test seeds proven optimal (best known = upper bound).</li>;
+          })}
+        </ul>
+      </Section>
+      <Section page="benchmark" id="run" title="Evaluate your agent">
+        <pre class="docs-pre"><code>{`npx valley-farm eval my-agent.mjs --env ValleyFarm-v0 --split test
+npx valley-farm eval heuristic --env BackwardsValleyFarm-v0 --json`}</code></pre>
+        <pre class="docs-pre"><code>{`import { evaluate } from 'valley-farm/evaluate';
+const r = await evaluate({ act: (observation, info) => 11 }, { env: 'ValleyFarm-v0', split: 'test' });
+console.log(r.mean, r.ci95, r.normalized.mean);`}</code></pre>
+        <p>Regenerate the data with <code>npm run best-known</code> (the planner, minutes) and <code>npm run baselines</code>.</p>
+      </Section>
+    </article>
+  );
+}
