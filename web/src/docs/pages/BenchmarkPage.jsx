@@ -22,7 +22,7 @@ const range = ({ first, last, count }) => `${first.toLocaleString('en')} … ${l
 
 export function BenchmarkPage() {
   return (
-    <article class="docs-page">
+    <article class="docs-page" data-page="benchmark">
       <h1>Benchmark</h1>
       <Toc page="benchmark" sections={BENCHMARK_SECTIONS} />
       <Section page="benchmark" id="protocol" title="The protocol">
