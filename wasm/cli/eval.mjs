@@ -1,6 +1,7 @@
 // eval.mjs — `npx valley-farm eval AGENT --env ENV [--split test|validation] [--episodes N] [--json]`
 // Evaluates an agent with the protocol (wasm/evaluate.js) and prints a table, or JSON.
-// AGENT: a built-in agent ('heuristic', 'random') or a module file exporting act(observation,
+// AGENT: a built-in agent ('heuristic', 'random'), a saved policy (.json, from `valley-farm
+// train`), or a module file exporting act(observation,
 // info) (and optionally reset()), a default { act, reset }, or a default function that
 // returns one.
 import { resolve } from 'node:path';
@@ -9,7 +10,7 @@ import { createAgent } from '../agents/index.js';
 import { envIds } from '../index.js';
 import { evaluate } from '../evaluate.js';
 
-const USAGE = 'usage: valley-farm eval AGENT --env ENV [--split test|validation] [--episodes N] [--json]\n  AGENT: heuristic, random, or a .mjs/.js file exporting act(observation, info)';
+const USAGE = 'usage: valley-farm eval AGENT --env ENV [--split test|validation] [--episodes N] [--json]\n  AGENT: heuristic, random, a policy .json, or a .mjs/.js file exporting act(observation, info)';
 
 function parse(argv) {
   const opts = { json: false };
@@ -36,6 +37,14 @@ function parse(argv) {
 
 async function loadAgent(name, env) {
   if (name === 'heuristic' || name === 'random') return createAgent(name, env, { seed: 1 });
+  if (name.endsWith('.json')) {
+    // a saved policy (npx valley-farm train)
+    const { readFile } = await import('node:fs/promises');
+    const { loadPolicy } = await import('../learn/index.js');
+    const policy = await loadPolicy(JSON.parse(await readFile(name, 'utf8')));
+    if (policy.env !== env) throw new Error(`${name} is a policy for ${policy.env}, not ${env}`);
+    return policy;
+  }
   const mod = await import(pathToFileURL(resolve(name)).href);
   let agent = typeof mod.act === 'function' ? { act: mod.act, reset: mod.reset } : mod.default;
   if (typeof agent === 'function' && typeof agent.act !== 'function') agent = await agent(env);

@@ -2,7 +2,8 @@
 // index.mjs — the `valley-farm` command (package.json "bin"): `npx valley-farm <command>`.
 // Each command is a file of this folder exporting main(argv); this table is the list.
 const COMMANDS = {
-  eval: { file: './eval.mjs', what: 'evaluate an agent with the protocol (splits, normalised score)' },
+  eval: { file: './eval.mjs', what: 'evaluate an agent or a saved policy with the protocol (splits, normalised score)' },
+  train: { file: './train.mjs', what: 'train a learner (tabular-q, ppo) and save its policy' },
 };
 
 export async function main(argv) {

@@ -1,0 +1,98 @@
+// index.js — learners (`valley-farm/learn`): the same code in Node and in a Web Worker.
+//
+//   import { createLearner, loadPolicy } from 'valley-farm/learn';
+//   const learner = await createLearner({ env: 'BackwardsValleyFarm-v0', algo: 'tabular-q', seed: 1 });
+//   await learner.trainFor(200_000);        // -> progress { steps, episodes, meanReturn, stepsPerSec, losses }
+//   const policy = learner.policy();        // act(observation, info), toJSON()
+//   const again = await loadPolicy(JSON.parse(JSON.stringify(policy)));
+//
+// Algorithms: 'tabular-q' (tabularQ.js, no dependencies) and 'ppo' (ppo.js, TensorFlow.js,
+// loaded only when used). Both train on the vector env with legal masks, from training
+// seeds only (never a validation or test seed: wasm/splits.js).
+import { envSpecs, flatten } from '../index.js';
+import { createTabularQ, defaults as tabularDefaults, docs as tabularDocs, TablePolicy } from './tabularQ.js';
+
+export const algorithms = Object.freeze({
+  'tabular-q': { defaults: tabularDefaults, docs: tabularDocs },
+  ppo: { get defaults() { return PPO_DEFAULTS; }, get docs() { return PPO_DOCS; } },
+});
+
+// ppo.js imports TensorFlow.js lazily; its defaults are plain data, repeated here so that
+// reading them loads nothing (tests/js/learn.test.js checks they equal ppo.js's).
+const PPO_DEFAULTS = Object.freeze({
+  numEnvs: 64, nSteps: 64, epochs: 3, minibatch: 2048, learningRate: 1e-3, gamma: 0.99, lambda: 0.95,
+  clip: 0.2, entropyCoef: 0.01, valueCoef: 0.5, hidden: [64, 64],
+});
+const PPO_DOCS = Object.freeze({ see: 'wasm/learn/ppo.js: docs' });
+
+function checkConfig(algo, config) {
+  const known = Object.keys(algorithms[algo].defaults);
+  for (const [k, v] of Object.entries(config)) {
+    if (!known.includes(k)) throw new TypeError(`valley-farm/learn: ${algo} has no setting '${String(k).slice(0, 40)}'; its settings are ${known.join(', ')}`);
+    const d = algorithms[algo].defaults[k];
+    const ok = Array.isArray(d) ? Array.isArray(v) && v.every((u) => Number.isInteger(u) && u > 0 && u <= 4096) : typeof v === 'number' && Number.isFinite(v) && v >= 0;
+    if (!ok) throw new TypeError(`valley-farm/learn: ${algo} setting ${k} must be ${Array.isArray(d) ? 'an array of layer sizes' : 'a non-negative number'}, got ${JSON.stringify(v)?.slice(0, 40)}`);
+  }
+}
+
+/** A learner for { env, algo, seed, ...settings } (see algorithms[algo].defaults). */
+export async function createLearner({ env, algo = 'tabular-q', seed = 1, ...settings } = {}) {
+  if (!Object.hasOwn(envSpecs, env)) throw new Error(`valley-farm/learn: unknown env ${JSON.stringify(String(env)).slice(0, 40)}; the env ids are ${Object.keys(envSpecs).join(', ')}`);
+  if (!Object.hasOwn(algorithms, algo)) throw new Error(`valley-farm/learn: unknown algo ${JSON.stringify(String(algo)).slice(0, 40)}; the algorithms are ${Object.keys(algorithms).join(', ')}`);
+  if (!Number.isInteger(seed) || seed < 0 || seed > 2 ** 31) throw new RangeError('valley-farm/learn: seed must be an integer from 0 to 2^31');
+  checkConfig(algo, settings);
+  const inner = algo === 'ppo' ? await (await import('./ppo.js')).createPPO(env, settings, seed) : await createTabularQ(env, settings, seed);
+  const config = { env, algo, seed, ...inner.config };
+  return {
+    env,
+    algo,
+    config,
+    trainFor: (steps) => {
+      if (!Number.isInteger(steps) || steps < 1) throw new RangeError('valley-farm/learn: trainFor(steps) takes a positive whole number of env steps');
+      return inner.trainFor(steps);
+    },
+    progress: () => inner.progress(),
+    policy: () => wrapPolicy(inner.policy(), config),
+    dispose: () => inner.dispose(),
+  };
+}
+
+/** A policy as agents are used: act(observation, info) on the single env's observation. */
+function wrapPolicy(p, config) {
+  if (p instanceof TablePolicy) {
+    return {
+      env: p.env,
+      algo: p.algo,
+      act(observation, info = {}) {
+        flatten(p.env, observation, p.flat);
+        return p.actFlat(p.flat, 0, info.legal ?? null);
+      },
+      toJSON: () => p.toJSON(config),
+    };
+  }
+  return { env: p.env, algo: p.algo, act: (o, info) => p.act(o, info), toJSON: () => p.toJSON() };
+}
+
+/** A policy from what toJSON() gave (parsed JSON); clear errors for anything else. */
+export async function loadPolicy(json) {
+  if (!json || typeof json !== 'object' || json.format !== 'valley-farm-policy') throw new TypeError('valley-farm/learn: not a valley-farm policy (its "format" must be "valley-farm-policy")');
+  if (json.version !== 1) throw new Error(`valley-farm/learn: policy version ${String(json.version).slice(0, 10)}; this package reads version 1`);
+  if (!Object.hasOwn(envSpecs, json.env)) throw new Error(`valley-farm/learn: the policy's env ${JSON.stringify(String(json.env)).slice(0, 40)} is unknown`);
+  if (json.algo === 'tabular-q') {
+    if (!Array.isArray(json.table)) throw new TypeError('valley-farm/learn: a tabular-q policy needs its "table"');
+    const A = envSpecs[json.env].actions.length;
+    const table = new Map();
+    for (const row of json.table) {
+      if (!Array.isArray(row) || typeof row[0] !== 'string' || !Array.isArray(row[1]) || row[1].length !== A || !row[1].every(Number.isFinite)) {
+        throw new TypeError(`valley-farm/learn: a table row must be [key, ${A} numbers]`);
+      }
+      table.set(row[0], Float32Array.from(row[1]));
+    }
+    return wrapPolicy(new TablePolicy(json.env, table, A), json.config ?? {});
+  }
+  if (json.algo === 'ppo') {
+    const { netPolicyFromJSON } = await import('./ppo.js');
+    return wrapPolicy(await netPolicyFromJSON(json), json.config);
+  }
+  throw new Error(`valley-farm/learn: unknown algo ${JSON.stringify(String(json.algo)).slice(0, 40)} in the policy`);
+}

@@ -1,0 +1,282 @@
+// ppo.js — Proximal Policy Optimization (Schulman et al. 2017) with action masking, on the
+// vector env: rollouts of numEnvs x nSteps, advantages by GAE(λ), then epochs of minibatch
+// updates of the clipped objective, a value loss and an entropy bonus, with Adam. Illegal
+// actions get a logit of −1e9 before the softmax, so their probability is exactly 0 and the
+// policy never wastes a step on them. Built on TensorFlow.js (tf.js); no hand-written
+// gradients.
+import { envSpecs, makeVec, flatten } from '../index.js';
+import { encoderFor } from './encode.js';
+import { drawFrom, seededRandom } from './rng.js';
+import { loadTf } from './tf.js';
+
+export const defaults = Object.freeze({
+  numEnvs: 64, nSteps: 64, epochs: 3, minibatch: 2048, learningRate: 1e-3, gamma: 0.99, lambda: 0.95,
+  clip: 0.2, entropyCoef: 0.01, valueCoef: 0.5, hidden: [64, 64],
+});
+
+export const docs = Object.freeze({
+  numEnvs: 'envs stepped together', nSteps: 'steps per env in each rollout', epochs: 'passes over each rollout',
+  minibatch: 'samples per gradient step', learningRate: 'Adam step size', gamma: 'discount per step',
+  lambda: 'GAE λ: bias against variance of the advantages', clip: 'the ratio clip ε', entropyCoef: 'weight of the entropy bonus',
+  valueCoef: 'weight of the value loss', hidden: 'sizes of the hidden layers (tanh)',
+});
+
+const MASKED = -1e9;
+
+/**
+ * GAE(λ) over a rollout stored step-major (index t * n + i): advantages and returns.
+ * dones[t * n + i] = 1 when the step t of env i ended its episode (no bootstrap past it);
+ * lastValues: the value of each env's state after the last step.
+ */
+export function gae(rewards, values, dones, lastValues, n, gamma, lambda) {
+  const T = rewards.length / n;
+  const adv = new Float32Array(rewards.length);
+  const ret = new Float32Array(rewards.length);
+  for (let i = 0; i < n; i++) {
+    let running = 0;
+    for (let t = T - 1; t >= 0; t--) {
+      const k = t * n + i;
+      const nextValue = t === T - 1 ? lastValues[i] : values[k + n];
+      const notDone = 1 - dones[k];
+      const delta = rewards[k] + gamma * nextValue * notDone - values[k];
+      running = delta + gamma * lambda * notDone * running;
+      adv[k] = running;
+      ret[k] = running + values[k];
+    }
+  }
+  return { advantages: adv, returns: ret };
+}
+
+/** The clipped surrogate, as a loss (minimised): −mean(min(r A, clip(r, 1 ± ε) A)). */
+export function clippedLoss(tf, ratio, adv, clip) {
+  return tf.tidy(() => tf.neg(tf.mean(tf.minimum(tf.mul(ratio, adv), tf.mul(tf.clipByValue(ratio, 1 - clip, 1 + clip), adv)))));
+}
+
+/** Log-probabilities of every action with illegal ones masked out (their probability is 0). */
+export function maskedLogSoftmax(tf, logits, masks) {
+  return tf.tidy(() => tf.logSoftmax(tf.add(logits, tf.mul(tf.sub(1, masks), MASKED))));
+}
+
+function buildModel(tf, inputs, hidden, actions) {
+  const input = tf.input({ shape: [inputs] });
+  let h = input;
+  for (const units of hidden) h = tf.layers.dense({ units, activation: 'tanh', kernelInitializer: 'glorotUniform' }).apply(h);
+  const logits = tf.layers.dense({ units: actions, kernelInitializer: tf.initializers.randomNormal({ stddev: 0.01 }) }).apply(h);
+  const value = tf.layers.dense({ units: 1 }).apply(h);
+  return tf.model({ inputs: input, outputs: [logits, value] });
+}
+
+/** A neural policy: act(observation, info) picks the most probable legal action. */
+export class NetPolicy {
+  constructor(tf, env, model, config) {
+    this.tf = tf;
+    this.env = env;
+    this.algo = 'ppo';
+    this.model = model;
+    this.config = config;
+    this.encoder = encoderFor(env);
+    this.actions = envSpecs[env].actions.length;
+    this.flat = new Int32Array(envSpecs[env].obsSize);
+  }
+
+  /** Action probabilities (masked) for a batch of flat rows. */
+  probabilities(flat, n, masks) {
+    const tf = this.tf;
+    const x = new Float32Array(n * this.encoder.size);
+    for (let i = 0; i < n; i++) this.encoder.features(flat, i, x, i * this.encoder.size);
+    return tf.tidy(() => {
+      const [logits] = this.model.predict(tf.tensor2d(x, [n, this.encoder.size]));
+      const m = masks ? tf.tensor2d(Float32Array.from(masks), [n, this.actions]) : tf.onesLike(logits);
+      return tf.exp(maskedLogSoftmax(tf, logits, m)).dataSync();
+    });
+  }
+
+  act(observation, info = {}) {
+    flatten(this.env, observation, this.flat);
+    const p = this.probabilities(this.flat, 1, info.legal ?? null);
+    let best = 0;
+    for (let a = 1; a < this.actions; a++) if (p[a] > p[best]) best = a;
+    return best;
+  }
+
+  toJSON() {
+    return {
+      format: 'valley-farm-policy', version: 1, env: this.env, algo: 'ppo', config: this.config,
+      weights: this.model.getWeights().map((w) => ({ shape: w.shape, values: Array.from(w.dataSync()) })),
+    };
+  }
+}
+
+export async function netPolicyFromJSON(json) {
+  const tf = await loadTf();
+  const A = envSpecs[json.env].actions.length;
+  const model = buildModel(tf, encoderFor(json.env).size, json.config.hidden, A);
+  const shapes = model.getWeights().map((w) => w.shape.join('x'));
+  if (!Array.isArray(json.weights) || json.weights.length !== shapes.length || json.weights.some((w, i) => w?.shape?.join('x') !== shapes[i] || w.values?.length !== w.shape.reduce((a, b) => a * b, 1))) {
+    throw new Error(`valley-farm/learn: the policy's weights do not fit its network (expected shapes ${shapes.join(', ')})`);
+  }
+  model.setWeights(json.weights.map((w) => tf.tensor(Float32Array.from(w.values), w.shape)));
+  return new NetPolicy(tf, json.env, model, json.config);
+}
+
+export async function createPPO(env, config, seed) {
+  const tf = await loadTf();
+  const c = { ...defaults, ...config };
+  const A = envSpecs[env].actions.length;
+  const enc = encoderFor(env);
+  const F = enc.size;
+  const n = c.numEnvs;
+  const T = c.nSteps;
+  const vec = await makeVec(env, n);
+  tf.util.seedrandom?.(seed);
+  const model = buildModel(tf, F, c.hidden, A);
+  const optimizer = tf.train.adam(c.learningRate);
+  const random = seededRandom(seed);
+  const policy = new NetPolicy(tf, env, model, c);
+  const stats = { steps: 0, updates: 0, episodes: 0, recent: [], startMs: Date.now(), losses: {} };
+  let r = vec.reset({ seed: seed * 1_000_003 + 2 ** 32 });
+
+  const obsBuf = new Float32Array(T * n * F);
+  const maskBuf = new Float32Array(T * n * A);
+  const actBuf = new Int32Array(T * n);
+  const logpBuf = new Float32Array(T * n);
+  const valBuf = new Float32Array(T * n);
+  const rewBuf = new Float32Array(T * n);
+  const doneBuf = new Float32Array(T * n);
+
+  function forward(x, rows) {
+    return tf.tidy(() => {
+      const [logits, value] = model.predict(tf.tensor2d(x, [rows, F]));
+      return [logits.dataSync(), value.dataSync()];
+    });
+  }
+
+  async function rollout() {
+    const x = new Float32Array(n * F);
+    const probs = new Float32Array(A);
+    for (let t = 0; t < T; t++) {
+      for (let i = 0; i < n; i++) enc.features(r.observations, i, x, i * F);
+      obsBuf.set(x, t * n * F);
+      for (let k = 0; k < n * A; k++) maskBuf[t * n * A + k] = r.masks[k];
+      const [logits, values] = forward(x, n);
+      const actions = new Int32Array(n);
+      for (let i = 0; i < n; i++) {
+        let max = -Infinity;
+        for (let a = 0; a < A; a++) if (r.masks[i * A + a] && logits[i * A + a] > max) max = logits[i * A + a];
+        let sum = 0;
+        for (let a = 0; a < A; a++) sum += probs[a] = r.masks[i * A + a] ? Math.exp(logits[i * A + a] - max) : 0;
+        for (let a = 0; a < A; a++) probs[a] /= sum;
+        const a = drawFrom(probs, 0, A, random);
+        actions[i] = a;
+        actBuf[t * n + i] = a;
+        logpBuf[t * n + i] = Math.log(probs[a]);
+        valBuf[t * n + i] = values[i];
+      }
+      r = vec.step(actions);
+      for (let i = 0; i < n; i++) {
+        rewBuf[t * n + i] = r.rewards[i];
+        doneBuf[t * n + i] = r.terminated[i];
+        if (r.terminated[i]) {
+          stats.episodes++;
+          stats.recent.push(r.episodeReturns[i]);
+          if (stats.recent.length > 100) stats.recent.shift();
+        }
+      }
+    }
+    for (let i = 0; i < n; i++) enc.features(r.observations, i, x, i * F);
+    return forward(x, n)[1];
+  }
+
+  function update(advantages, returns) {
+    const N = T * n;
+    let mean = 0;
+    for (const a of advantages) mean += a;
+    mean /= N;
+    let sd = 0;
+    for (const a of advantages) sd += (a - mean) ** 2;
+    sd = Math.sqrt(sd / N) + 1e-8;
+    const adv = advantages.map((a) => (a - mean) / sd);
+    const order = Array.from({ length: N }, (_, k) => k);
+    const parts = []; // [policy, value, entropy] of each minibatch
+    for (let epoch = 0; epoch < c.epochs; epoch++) {
+      for (let k = N - 1; k > 0; k--) {
+        const j = Math.floor(random() * (k + 1));
+        [order[k], order[j]] = [order[j], order[k]];
+      }
+      for (let start = 0; start < N; start += c.minibatch) {
+        const idx = order.slice(start, start + c.minibatch);
+        const B = idx.length;
+        const xb = new Float32Array(B * F);
+        const mb = new Float32Array(B * A);
+        const ab = new Int32Array(B);
+        const lb = new Float32Array(B);
+        const advb = new Float32Array(B);
+        const rb = new Float32Array(B);
+        idx.forEach((k, b) => {
+          xb.set(obsBuf.subarray(k * F, (k + 1) * F), b * F);
+          mb.set(maskBuf.subarray(k * A, (k + 1) * A), b * A);
+          ab[b] = actBuf[k];
+          lb[b] = logpBuf[k];
+          advb[b] = adv[k];
+          rb[b] = returns[k];
+        });
+        tf.tidy(() => {
+          const x = tf.tensor2d(xb, [B, F]);
+          const m = tf.tensor2d(mb, [B, A]);
+          const onehot = tf.oneHot(tf.tensor1d(ab, 'int32'), A);
+          const oldLogp = tf.tensor1d(lb);
+          const advT = tf.tensor1d(advb);
+          const retT = tf.tensor1d(rb);
+          optimizer.minimize(() => {
+            const [logits, value] = model.apply(x);
+            const logp = maskedLogSoftmax(tf, logits, m);
+            const newLogp = tf.sum(tf.mul(logp, onehot), 1);
+            const ratio = tf.exp(tf.sub(newLogp, oldLogp));
+            const pLoss = clippedLoss(tf, ratio, advT, c.clip);
+            const vLoss = tf.mean(tf.square(tf.sub(tf.squeeze(value, [1]), retT)));
+            const entropy = tf.mean(tf.neg(tf.sum(tf.mul(tf.exp(logp), tf.mul(logp, m)), 1)));
+            // kept, and read once after the update: a read inside the step would stall it
+            parts.push(tf.keep(tf.stack([pLoss, vLoss, entropy])));
+            return tf.add(pLoss, tf.sub(tf.mul(c.valueCoef, vLoss), tf.mul(c.entropyCoef, entropy)));
+          });
+        });
+        stats.updates++;
+      }
+    }
+    const mean3 = tf.tidy(() => tf.mean(tf.stack(parts), 0).dataSync());
+    parts.forEach((t) => t.dispose());
+    stats.losses = { policy: mean3[0], value: mean3[1], entropy: mean3[2] };
+  }
+
+  return {
+    config: c,
+    async trainFor(steps) {
+      const target = stats.steps + steps;
+      while (stats.steps < target) {
+        const last = await rollout();
+        const { advantages, returns } = gae(rewBuf, valBuf, doneBuf, last, n, c.gamma, c.lambda);
+        update(advantages, returns);
+        stats.steps += T * n;
+      }
+      return this.progress();
+    },
+    progress() {
+      const ms = Date.now() - stats.startMs;
+      return {
+        steps: stats.steps,
+        updates: stats.updates,
+        episodes: stats.episodes,
+        meanReturn: stats.recent.length ? stats.recent.reduce((a, b) => a + b, 0) / stats.recent.length : null,
+        stepsPerSec: ms > 0 ? (1000 * stats.steps) / ms : 0,
+        losses: { ...stats.losses },
+        elapsedMs: ms,
+      };
+    },
+    policy: () => policy,
+    dispose() {
+      vec.close();
+      model.dispose();
+      optimizer.dispose();
+    },
+  };
+}

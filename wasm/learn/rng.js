@@ -1,0 +1,23 @@
+// rng.js — the learners' seeded randomness (mulberry32): the same seed, the same run, as far
+// as the numerical backend allows.
+export function seededRandom(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** An index drawn from probabilities p[offset .. offset + n) (they sum to 1). */
+export function drawFrom(p, offset, n, random) {
+  let u = random();
+  for (let a = 0; a < n; a++) {
+    u -= p[offset + a];
+    if (u < 0) return a;
+  }
+  for (let a = n - 1; a >= 0; a--) if (p[offset + a] > 0) return a; // rounding left u >= 0
+  return 0;
+}

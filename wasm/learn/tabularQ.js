@@ -1,0 +1,143 @@
+// tabularQ.js — Q-learning over local features (encode.js tabularKey): the fast baseline.
+// A table of action values per key, ε-greedy over the legal actions of a vector env (its
+// masks), one-step targets r + γ max over the next state's legal actions (none at the end).
+import { envSpecs, makeVec } from '../index.js';
+import { encoderFor } from './encode.js';
+import { seededRandom } from './rng.js';
+
+export const defaults = Object.freeze({ numEnvs: 32, alpha: 0.1, gamma: 0.98, epsilon: 0.2, epsilonEnd: 0.02, epsilonSteps: 1_000_000 });
+
+export const docs = Object.freeze({
+  numEnvs: 'envs stepped together',
+  alpha: 'learning rate of each update',
+  gamma: 'discount per step',
+  epsilon: 'exploration at the start: the share of random legal actions',
+  epsilonEnd: 'exploration after epsilonSteps env steps (linear in between)',
+  epsilonSteps: 'env steps over which exploration falls',
+});
+
+/** A greedy table policy: act(observation, info) with the same features. */
+export class TablePolicy {
+  constructor(env, table, actions) {
+    this.env = env;
+    this.algo = 'tabular-q';
+    this.table = table;
+    this.actions = actions;
+    this.encoder = encoderFor(env);
+    this.flat = new Int32Array(envSpecs[env].obsSize);
+  }
+
+  /** The greedy legal action for a flat row (or for an observation object, flattened). */
+  actFlat(flat, row, mask) {
+    const key = this.encoder.tabularKey(flat, row);
+    const q = this.table.get(key);
+    // ties (and states never seen) are broken by a hash of the state's key, not by action
+    // order: always taking the first tied action walks into walls
+    let h = 2166136261;
+    for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), 16777619);
+    let best = -1;
+    let bestTie = -1;
+    for (let a = 0; a < this.actions; a++) {
+      if (mask && !mask[a]) continue;
+      const v = q ? q[a] : 0;
+      const tie = Math.imul(h ^ (a + 1), 2654435761) >>> 0;
+      if (best < 0 || v > (q ? q[best] : 0) || (v === (q ? q[best] : 0) && tie > bestTie)) {
+        best = a;
+        bestTie = tie;
+      }
+    }
+    return best < 0 ? this.actions - 1 : best;
+  }
+
+  toJSON(config = {}) {
+    return { format: 'valley-farm-policy', version: 1, env: this.env, algo: this.algo, config, table: [...this.table].map(([k, q]) => [k, Array.from(q, (v) => Math.round(v * 1e4) / 1e4)]) };
+  }
+}
+
+export async function createTabularQ(env, config, seed) {
+  const c = { ...defaults, ...config };
+  const vec = await makeVec(env, c.numEnvs);
+  const A = envSpecs[env].actions.length;
+  const enc = encoderFor(env);
+  const table = new Map();
+  const random = seededRandom(seed);
+  const qOf = (key) => {
+    let q = table.get(key);
+    if (!q) table.set(key, (q = new Float32Array(A)));
+    return q;
+  };
+  let r = vec.reset({ seed: seed * 1_000_003 + 2 ** 32 }); // a training seed, never a held-out one
+  let keys = Array.from({ length: c.numEnvs }, (_, i) => enc.tabularKey(r.observations, i));
+  const actions = new Int32Array(c.numEnvs);
+  const stats = { steps: 0, episodes: 0, recent: [], startMs: Date.now(), tdError: 0 };
+  const masks = new Uint8Array(c.numEnvs * A);
+
+  function choose(i, q, eps) {
+    const m = r.masks.subarray(i * A, (i + 1) * A);
+    if (random() < eps) {
+      let count = 0;
+      for (let a = 0; a < A; a++) count += m[a];
+      let k = Math.floor(random() * count);
+      for (let a = 0; a < A; a++) if (m[a] && k-- === 0) return a;
+    }
+    let best = -1;
+    for (let a = 0; a < A; a++) if (m[a] && (best < 0 || q[a] > q[best])) best = a;
+    return best;
+  }
+
+  return {
+    config: c,
+    async trainFor(steps) {
+      const target = stats.steps + steps;
+      let err = 0;
+      let n = 0;
+      while (stats.steps < target) {
+        const eps = Math.max(c.epsilonEnd, c.epsilon - ((c.epsilon - c.epsilonEnd) * stats.steps) / c.epsilonSteps);
+        for (let i = 0; i < c.numEnvs; i++) actions[i] = choose(i, qOf(keys[i]), eps);
+        masks.set(r.masks);
+        r = vec.step(actions);
+        for (let i = 0; i < c.numEnvs; i++) {
+          const q = qOf(keys[i]);
+          const a = actions[i];
+          let next = 0;
+          const nextKey = enc.tabularKey(r.observations, i);
+          if (!r.terminated[i]) {
+            const q2 = qOf(nextKey);
+            next = -Infinity;
+            for (let b = 0; b < A; b++) if (r.masks[i * A + b] && q2[b] > next) next = q2[b];
+          } else {
+            stats.episodes++;
+            stats.recent.push(r.episodeReturns[i]);
+            if (stats.recent.length > 100) stats.recent.shift();
+          }
+          const delta = r.rewards[i] + c.gamma * next - q[a];
+          q[a] += c.alpha * delta;
+          err += Math.abs(delta);
+          n++;
+          keys[i] = nextKey;
+        }
+        stats.steps += c.numEnvs;
+      }
+      stats.tdError = err / Math.max(1, n);
+      return this.progress();
+    },
+    progress() {
+      const ms = Date.now() - stats.startMs;
+      return {
+        steps: stats.steps,
+        updates: stats.steps,
+        episodes: stats.episodes,
+        meanReturn: stats.recent.length ? stats.recent.reduce((a, b) => a + b, 0) / stats.recent.length : null,
+        stepsPerSec: ms > 0 ? (1000 * stats.steps) / ms : 0,
+        losses: { tdError: stats.tdError, states: table.size },
+        elapsedMs: ms,
+      };
+    },
+    policy() {
+      return new TablePolicy(env, new Map([...table].map(([k, q]) => [k, Float32Array.from(q)])), A);
+    },
+    dispose() {
+      vec.close();
+    },
+  };
+}
