@@ -50,7 +50,7 @@ export class TablePolicy {
   }
 
   toJSON(config = {}) {
-    return { format: 'valley-farm-policy', version: 1, env: this.env, algo: this.algo, config, table: [...this.table].map(([k, q]) => [k, Array.from(q, (v) => Math.round(v * 1e4) / 1e4)]) };
+    return { format: 'valley-farm-policy', version: 1, env: this.env, algo: this.algo, config, table: [...this.table].map(([k, q]) => [k, Array.from(q)]) }; // exact: float32 round-trips through JSON numbers
   }
 }
 
