@@ -10,23 +10,39 @@
 // The vector env runs as learners use it: legal masks and episode bookkeeping on (the
 // default); `vec-nomask` is the same at 1024 envs with masks off, to show their cost.
 //
-// Random actions, automatic resets, every observation written. Each measurement is
-// repeated (median and min–max reported), then the ratios and the targets (TARGETS, met
-// or not). `--json` prints one JSON object per line instead of the table (results, then
-// "ratio", "target" and "machine" lines); `--quick` runs shorter measurements (a smoke run).
+// Random actions, automatic resets, every observation written. Each absolute figure is
+// repeated (median, min–max and best reported). Every ratio is then measured again in
+// alternating ABBA slices of the two paths (tests/bench/stats.mjs), so that a slow patch of
+// a shared machine lands on both sides: the median of the per-pair ratios and its
+// interquartile range, beside a noise line (a path against itself), then the targets
+// (TARGETS, met or not). `--json` prints one JSON object per line instead of the table
+// (results, then "ratio", "noise", "target" and "machine" lines); `--quick` runs shorter
+// measurements (a smoke run); `--compare previous.json` reports each ratio's change from
+// an earlier `--json` run, a change only where its interval excludes zero.
 // (`npm run -s bench -- --json` keeps npm's own banner out of stdout too.)
 // This is a benchmark, not a test: nothing here passes or fails on speed.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { cpus } from 'node:os';
-import { statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { alternatingRatio, compareRatios } from './stats.mjs';
 import { buildWasm } from '../../wasm/build.mjs';
 import { ensureNativeTools, root, run } from '../../wasm/setup.mjs';
 
 const json = process.argv.includes('--json');
 const quick = process.argv.includes('--quick');
-const REPEATS = quick ? 3 : 7;
-const STEPS = quick ? 2_000_000 : 20_000_000; // env-steps per repeat for the in-engine paths
-const JS_STEPS = quick ? 300_000 : 3_000_000; // per repeat for the JS API paths
+const REPEATS = quick ? 3 : 5;
+const STEPS = quick ? 2_000_000 : 10_000_000; // env-steps per repeat for the in-engine paths
+const JS_STEPS = quick ? 300_000 : 2_000_000; // per repeat for the JS API paths
+const PAIRS = quick ? 6 : 20; // ABBA pairs per ratio, after WARM_PAIRS not counted
+const WARM_PAIRS = 2;
+const SLICE_SECONDS = quick ? 0.02 : 0.06;
+const compareIndex = process.argv.indexOf('--compare');
+const compareFile = compareIndex >= 0 ? process.argv[compareIndex + 1] : null;
+if (compareIndex >= 0 && !compareFile) {
+  console.error('[valley-farm] bench: --compare needs the file of an earlier `npm run -s bench -- --json` run');
+  process.exit(2);
+}
 
 const log = (...a) => (json ? console.error(...a) : console.log(...a));
 
@@ -42,16 +58,16 @@ function buildAll() {
 // The targets of the benchmark issue (#6), for one core of the CI machine kind. Reported
 // next to the results, never enforced: speed depends on the machine.
 const TARGETS = [
-  { name: 'wasm batch of 1024, steps/s', goal: 30e6, rate: true, of: (e) => e.wasm.stepsPerSec },
-  { name: 'wasm / native (1024)', goal: 0.8, of: (e) => e.wasm.stepsPerSec / e.native.stepsPerSec },
-  { name: 'vec 1024 / native (1024)', goal: 0.7, of: (e) => e.vec.stepsPerSec / e.native.stepsPerSec },
-  { name: 'single step, steps/s', goal: 3e6, rate: true, of: (e) => e.single.stepsPerSec },
+  { name: 'wasm batch of 1024, steps/s', goal: 30e6, rate: true, of: (e) => e.wasm },
+  { name: 'wasm / native (1024)', goal: 0.8, of: (e) => e.wasmOverNative },
+  { name: 'vec 1024 / native (1024)', goal: 0.7, of: (e) => e.vecOverNative },
+  { name: 'single step, steps/s', goal: 3e6, rate: true, of: (e) => e.single },
 ];
 
 function summarize(rates) {
   const sorted = [...rates].sort((a, b) => a - b);
   const round = Math.round;
-  return { stepsPerSec: round(sorted[sorted.length >> 1]), min: round(sorted[0]), max: round(sorted.at(-1)), repeats: sorted.length };
+  return { stepsPerSec: round(sorted[sorted.length >> 1]), min: round(sorted[0]), max: round(sorted.at(-1)), best: round(sorted.at(-1)), repeats: sorted.length };
 }
 
 function measure(fn, steps) {
@@ -76,6 +92,65 @@ function makeRandom(seed) {
     s ^= s << 5;
     return Math.floor((s >>> 0) * n * 2.3283064365386963e-10); // * 2^-32
   };
+}
+
+/** The native bench as a long-lived process: measure(env, envs, steps) -> steps/s. */
+function nativeServer() {
+  const child = spawn(`${root}build/valley-farm-bench`, ['--serve'], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const lines = createInterface({ input: child.stdout });
+  const waiting = [];
+  lines.on('line', (line) => waiting.shift()?.(JSON.parse(line).stepsPerSec));
+  return {
+    measure(env, envs, steps) {
+      return new Promise((resolve) => {
+        waiting.push(resolve);
+        child.stdin.write(`${env} ${envs} ${steps}\n`);
+      });
+    },
+    close: () => child.stdin.end(),
+  };
+}
+
+/** Steps per second of fn(steps). */
+function timed(steps, fn) {
+  const t0 = performance.now();
+  fn(steps);
+  return steps / ((performance.now() - t0) / 1000);
+}
+
+/** B / A from ABBA slices (WARM_PAIRS first, not counted). */
+async function alternate(sliceA, sliceB) {
+  const a = [];
+  const b = [];
+  for (let k = 0; k < WARM_PAIRS + PAIRS; k++) {
+    const pair = [await sliceA(), await sliceB(), await sliceB(), await sliceA()];
+    if (k < WARM_PAIRS) continue;
+    a.push(pair[0], pair[3]);
+    b.push(pair[1], pair[2]);
+  }
+  return alternatingRatio(a, b);
+}
+
+/** Each ratio against the same ratio of an earlier --json run. */
+function compareWith(file, ratios) {
+  let before;
+  try {
+    before = readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l)).filter((l) => l.path === 'ratio');
+  } catch (err) {
+    console.error(`[valley-farm] bench: cannot read ${file} as an earlier --json run (${err.message})`);
+    process.exit(2);
+  }
+  const out = [];
+  for (const r of ratios) {
+    const old = before.find((b) => b.env === r.env);
+    if (!old) continue;
+    for (const key of ['wasmOverNative', 'vec1024OverNative']) {
+      if (!old[`${key}Iqr`]) continue;
+      const c = compareRatios({ median: old[key], q1: old[`${key}Iqr`][0], q3: old[`${key}Iqr`][1] }, { median: r[key], q1: r[`${key}Iqr`][0], q3: r[`${key}Iqr`][1] });
+      out.push({ env: r.env, path: 'compare', ratio: key, before: old[key], after: r[key], ...c });
+    }
+  }
+  return out;
 }
 
 async function main() {
@@ -153,20 +228,47 @@ async function main() {
   }
 
   const wasmSize = statSync(`${root}wasm/valley_farm.wasm`).size;
+
+  // ---- ratios from alternating slices --------------------------------------------------
+  const native = nativeServer();
   const ratios = [];
   const targets = [];
+  const noise = [];
   for (const id of api.envIds) {
-    const find = (path, envs) => results.find((r) => r.env === id && r.path === path && r.envs === envs);
-    const e = { native: find('native', 1024), wasm: find('wasm', 1024), vec: find('vec', 1024), single: find('single', 1) };
-    ratios.push({ env: id, path: 'ratio', wasmOverNative: e.wasm.stepsPerSec / e.native.stepsPerSec, vec1024OverNative: e.vec.stepsPerSec / e.native.stepsPerSec });
-    for (const t of TARGETS) {
-      const value = t.of(e);
-      targets.push({ env: id, path: 'target', target: t.name, goal: t.goal, value: t.rate ? Math.round(value) : Number(value.toFixed(3)), met: value >= t.goal });
+    const rateOf = (path, envs) => results.find((r) => r.env === id && r.path === path && r.envs === envs).stepsPerSec;
+    const stepsFor = (path, envs) => Math.max(1024, Math.round(rateOf(path, envs) * SLICE_SECONDS));
+    const n = api.envSpecs[id].actions.length;
+    const runner = await api.makeRandomRunner(id, 1024);
+    const vec = await api.makeVec(id, 1024);
+    vec.reset(1);
+    const rand = makeRandom(5);
+    const batches = Array.from({ length: 64 }, () => Int32Array.from({ length: 1024 }, () => rand(n)));
+    let t = 0;
+    const slices = {
+      native: () => native.measure(id, 1024, stepsFor('native', 1024)),
+      wasm: () => timed(stepsFor('wasm', 1024), (steps) => runner.run(Math.ceil(steps / 1024))),
+      vec: () => timed(stepsFor('vec', 1024), (steps) => {
+        for (let k = 0, rounds = Math.ceil(steps / 1024); k < rounds; k++) vec.step(batches[t++ & 63]);
+      }),
+    };
+    const wasm = await alternate(slices.native, slices.wasm);
+    const vecRatio = await alternate(slices.native, slices.vec);
+    ratios.push({ env: id, path: 'ratio', wasmOverNative: wasm.median, wasmOverNativeIqr: [wasm.q1, wasm.q3], vec1024OverNative: vecRatio.median, vec1024OverNativeIqr: [vecRatio.q1, vecRatio.q3], pairs: wasm.n });
+    const aa = await alternate(slices.native, slices.native);
+    noise.push({ env: id, path: 'noise', of: 'native 1024 / native 1024', median: aa.median, iqr: [aa.q1, aa.q3], pairs: aa.n });
+    runner.close();
+    vec.close();
+    const e = { native: rateOf('native', 1024), wasm: rateOf('wasm', 1024), single: rateOf('single', 1), wasmOverNative: wasm.median, vecOverNative: vecRatio.median };
+    for (const tg of TARGETS) {
+      const value = tg.of(e);
+      targets.push({ env: id, path: 'target', target: tg.name, goal: tg.goal, value: tg.rate ? Math.round(value) : Number(value.toFixed(3)), met: value >= tg.goal });
     }
   }
+  native.close();
+  const compared = compareFile ? compareWith(compareFile, ratios) : [];
   const machine = { path: 'machine', cpu: cpus()[0]?.model ?? 'unknown', cores: cpus().length, node: process.version, wasmBytes: wasmSize };
   if (json) {
-    for (const r of [...ratios, ...targets]) console.log(JSON.stringify(r));
+    for (const r of [...ratios, ...noise, ...targets, ...compared]) console.log(JSON.stringify(r));
     console.log(JSON.stringify(machine));
     return;
   }
@@ -180,8 +282,14 @@ async function main() {
   console.log('|---|---|---:|---:|');
   for (const r of results.filter((r) => r.unit)) console.log(`| ${r.env} | ${r.path} | ${fmt(r.stepsPerSec)} | ${fmt(r.min)} – ${fmt(r.max)} |`);
   console.log('');
+  const iqr = ([lo, hi], m) => `(IQR ${lo.toFixed(2)} – ${hi.toFixed(2)}${hi / m - 1 > 0.05 || 1 - lo / m > 0.05 ? ', wider than ±5 %: noisy, repeat before trusting it' : ''})`;
+  console.log(`Ratios: median of ${PAIRS} alternating ABBA pairs of ${SLICE_SECONDS} s slices, with the interquartile range of the pairs`);
   for (const r of ratios) {
-    console.log(`${r.env}: wasm / native (1024) = ${r.wasmOverNative.toFixed(2)}, vec 1024 / native (1024) = ${r.vec1024OverNative.toFixed(2)}`);
+    console.log(`${r.env}: wasm / native (1024) = ${r.wasmOverNative.toFixed(2)} ${iqr(r.wasmOverNativeIqr, r.wasmOverNative)}, vec 1024 / native (1024) = ${r.vec1024OverNative.toFixed(2)} ${iqr(r.vec1024OverNativeIqr, r.vec1024OverNative)}`);
+  }
+  for (const r of noise) console.log(`noise floor, ${r.env}: ${r.of} = ${r.median.toFixed(3)} ${iqr(r.iqr, r.median)}`);
+  for (const c of compared) {
+    console.log(`vs ${compareFile}, ${c.env} ${c.ratio}: ${c.before.toFixed(2)} -> ${c.after.toFixed(2)}, ${(100 * c.change).toFixed(1)} % (interval ${(100 * c.low).toFixed(1)} … ${(100 * c.high).toFixed(1)} %): ${c.significant ? 'a change' : 'no change beyond the noise'}`);
   }
   console.log('\nTargets (issue #6; on one core of the CI machine kind, so only a guide elsewhere):');
   for (const t of targets) {

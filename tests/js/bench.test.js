@@ -2,8 +2,10 @@
 // These tests pin what it prints (a quick run), because people compare its JSON lines
 // across machines and commits: every path of every env, the ratios, the targets and the
 // machine, in a shape that stays put.
-import { execFileSync } from 'node:child_process';
-import { statSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { envIds } from '../../wasm/index.js';
@@ -38,11 +40,18 @@ describe('npm run bench -- --json', () => {
     }
   });
 
-  it.each(envIds)('%s: the ratios are the quotients of the lines they name', (env) => {
-    const rate = (path, envs) => lines.find((l) => l.env === env && l.path === path && l.envs === envs).stepsPerSec;
+  it.each(envIds)('%s: each ratio is a median of alternating pairs inside its interquartile range, beside a noise line', (env) => {
     const ratio = lines.find((l) => l.env === env && l.path === 'ratio');
-    expect(ratio.wasmOverNative).toBeCloseTo(rate('wasm', 1024) / rate('native', 1024), 6);
-    expect(ratio.vec1024OverNative).toBeCloseTo(rate('vec', 1024) / rate('native', 1024), 6);
+    for (const key of ['wasmOverNative', 'vec1024OverNative']) {
+      const [q1, q3] = ratio[`${key}Iqr`];
+      expect(q1).toBeLessThanOrEqual(ratio[key]);
+      expect(ratio[key]).toBeLessThanOrEqual(q3);
+      expect(ratio[key]).toBeGreaterThan(0);
+    }
+    expect(ratio.pairs).toBe(6);
+    const noise = lines.find((l) => l.env === env && l.path === 'noise');
+    expect(noise.of).toBe('native 1024 / native 1024');
+    expect(noise.iqr[0]).toBeLessThanOrEqual(noise.median);
   });
 
   it.each(envIds)('%s: each of the four targets says its goal and whether the value reaches it', (env) => {
@@ -56,6 +65,8 @@ describe('npm run bench -- --json', () => {
     for (const t of targets) expect(t.met).toBe(t.value >= t.goal);
     const wasm = lines.find((l) => l.env === env && l.path === 'wasm');
     expect(targets[0].value).toBe(wasm.stepsPerSec);
+    const ratio = lines.find((l) => l.env === env && l.path === 'ratio');
+    expect(targets[1].value).toBeCloseTo(ratio.wasmOverNative, 3); // the alternating median
   });
 
   it('ends with the machine and the size of the module it measured', () => {
@@ -71,7 +82,26 @@ it('npm run bench prints the table, the ratios and the targets', () => {
   expect(out).toContain('| env | path | envs | steps/s (median) | min – max |');
   for (const env of envIds) {
     for (const [path, envs] of PATHS) expect(out).toMatch(new RegExp(`\\| ${env} \\| ${path} \\| ${envs} \\| [\\d.]+ [Mk] \\|`));
-    expect(out).toMatch(new RegExp(`${env}: wasm / native \\(1024\\) = \\d+\\.\\d\\d`));
+    expect(out).toMatch(new RegExp(`${env}: wasm / native \\(1024\\) = \\d+\\.\\d\\d \\(IQR \\d+\\.\\d\\d – \\d+\\.\\d\\d`));
+    expect(out).toMatch(new RegExp(`noise floor, ${env}: native 1024 / native 1024 = \\d+\\.\\d{3}`));
     expect(out.match(new RegExp(`(met    |NOT MET)  ${env}: `, 'g'))).toHaveLength(4);
   }
+});
+
+it('the native bench refuses a bad env or budget with a message and status 2', () => {
+  for (const line of ['CartPole-v1 1024 1000\n', 'ValleyFarm-v0 1024 0\n', 'ValleyFarm-v0 7 1000\n']) {
+    const r = spawnSync(`${root}build/valley-farm-bench`, ['--serve'], { input: line, encoding: 'utf8' });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/expected ENV ENVS STEPS/);
+  }
+  const ok = spawnSync(`${root}build/valley-farm-bench`, ['--serve'], { input: 'BackwardsValleyFarm-v0 1 5000\n', encoding: 'utf8' });
+  expect(JSON.parse(ok.stdout)).toMatchObject({ env: 'BackwardsValleyFarm-v0', envs: 1, steps: 5000 });
+});
+
+it('--compare reports each ratio against an earlier run', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'vf-bench-'));
+  const file = join(dir, 'before.json');
+  writeFileSync(file, bench('--json'));
+  const out = bench('--compare', file);
+  for (const env of envIds) expect(out).toMatch(new RegExp(`vs .*before.json, ${env} wasmOverNative: [\\d.]+ -> [\\d.]+, -?[\\d.]+ % \\(interval -?[\\d.]+ … -?[\\d.]+ %\\): (a change|no change beyond the noise)`));
 });
