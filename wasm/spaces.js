@@ -6,10 +6,11 @@
 // the rules' own (tile codes, steps left, Farm Value 300); the inventory bounds are what
 // the rules let an episode reach, derived in specs.js, not what play usually reaches.
 import { envSpecs } from './specs.js';
+import { seededRandom } from './rng.js';
 
 // ---- seeded sampling -------------------------------------------------------------------
 
-/** A sampler from a seed (SplitMix32-style, plain numbers), a function returning [0, 1), or an object with random(). */
+/** A sampler from a seed (rng.js), a function returning [0, 1), or an object with random(). */
 function samplerOf(rng) {
   if (typeof rng === 'function') return rng;
   if (rng && typeof rng.random === 'function') return () => rng.random();
@@ -17,15 +18,7 @@ function samplerOf(rng) {
   if (!Number.isSafeInteger(rng) || rng < 0) {
     throw new TypeError(`valley-farm: sample() takes a seed (an integer from 0 to 2^53 - 1), a function returning numbers in [0, 1), or an object with random(); got ${describeShort(rng)}`);
   }
-  let state = (rng ^ Math.floor(rng / 2 ** 32)) >>> 0;
-  return () => {
-    // mulberry32: small, fast and good enough to draw test inputs; not for layouts
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
+  return seededRandom((rng ^ Math.floor(rng / 2 ** 32)) >>> 0);
 }
 
 function describeShort(v) {

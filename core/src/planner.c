@@ -77,18 +77,22 @@ static bool worse(const node *a, uint64_t ka, const node *b, uint64_t kb) {
     return a->rank < b->rank || (a->rank == b->rank && ka < kb);
 }
 
+static void swap(node *heap, uint64_t *keys, int i, int j) {
+    node t = heap[i];
+    heap[i] = heap[j];
+    heap[j] = t;
+    uint64_t k = keys[i];
+    keys[i] = keys[j];
+    keys[j] = k;
+}
+
 static void sift_down(node *heap, uint64_t *keys, int n, int i) {
     for (;;) {
         int l = 2 * i + 1, r = l + 1, m = i;
         if (l < n && worse(&heap[l], keys[l], &heap[m], keys[m])) m = l;
         if (r < n && worse(&heap[r], keys[r], &heap[m], keys[m])) m = r;
         if (m == i) return;
-        node t = heap[i];
-        heap[i] = heap[m];
-        heap[m] = t;
-        uint64_t k = keys[i];
-        keys[i] = keys[m];
-        keys[m] = k;
+        swap(heap, keys, i, m);
         i = m;
     }
 }
@@ -97,12 +101,7 @@ static void sift_up(node *heap, uint64_t *keys, int i) {
     while (i > 0) {
         int p = (i - 1) / 2;
         if (!worse(&heap[i], keys[i], &heap[p], keys[p])) return;
-        node t = heap[i];
-        heap[i] = heap[p];
-        heap[p] = t;
-        uint64_t k = keys[i];
-        keys[i] = keys[p];
-        keys[p] = k;
+        swap(heap, keys, i, p);
         i = p;
     }
 }

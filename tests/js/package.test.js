@@ -14,14 +14,16 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const readme = readFileSync(join(root, 'README.md'), 'utf8');
 const quickStart = [...readme.slice(readme.indexOf('## Node quick start')).matchAll(/```js\n([\s\S]*?)```/g)][0][1];
 
-it('npm pack ships the engine, the types, the agents and nothing else', () => {
+it('npm pack ships the engine, the types, the agents, the protocol, the learners and nothing else', () => {
   const [{ files }] = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }));
   const paths = files.map((f) => f.path).sort();
   expect(paths).toEqual(
     [
-      'LICENSE', 'README.md', 'core/include/valley_farm.h', 'package.json', 'wasm/index.d.ts', 'wasm/index.js', 'wasm/spaces.js', 'wasm/specs.js', 'wasm/valley_farm.wasm',
+      'LICENSE', 'README.md', 'core/include/valley_farm.h', 'package.json', 'wasm/index.d.ts', 'wasm/index.js', 'wasm/rng.js', 'wasm/spaces.js', 'wasm/specs.js', 'wasm/valley_farm.wasm',
       'wasm/agents/backwardsHeuristic.js', 'wasm/agents/grid.js', 'wasm/agents/index.d.ts', 'wasm/agents/index.js', 'wasm/agents/random.js', 'wasm/agents/valleyHeuristic.js',
-      'wasm/evaluate.js', 'wasm/evaluate.d.ts', 'wasm/splits.js', 'wasm/splits.d.ts', 'wasm/data/best-known.json', 'wasm/data/baselines.json', 'wasm/cli/index.mjs', 'wasm/cli/eval.mjs',
+      'wasm/evaluate.js', 'wasm/evaluate.d.ts', 'wasm/splits.js', 'wasm/splits.d.ts', 'wasm/data/best-known.json', 'wasm/data/baselines.json',
+      'wasm/cli/index.mjs', 'wasm/cli/eval.mjs', 'wasm/cli/train.mjs',
+      'wasm/learn/encode.js', 'wasm/learn/index.d.ts', 'wasm/learn/index.js', 'wasm/learn/ppo.js', 'wasm/learn/progress.js', 'wasm/learn/tabularQ.js', 'wasm/learn/tf.js',
     ].sort(),
   );
 });
@@ -44,7 +46,7 @@ it("the README's Node quick start, pasted into a fresh project after installing 
 it('a missing engine file is an error that names the file and the fix', () => {
   const installed = join(dir, 'broken/node_modules/valley-farm');
   mkdirSync(join(installed, 'wasm'), { recursive: true });
-  for (const f of ['package.json', 'wasm/index.js', 'wasm/specs.js', 'wasm/spaces.js']) writeFileSync(join(installed, f), readFileSync(join(root, f)));
+  for (const f of ['package.json', 'wasm/index.js', 'wasm/specs.js', 'wasm/spaces.js', 'wasm/rng.js']) writeFileSync(join(installed, f), readFileSync(join(root, f)));
   const run = () => execFileSync(process.execPath, ['--input-type=module', '-e', "import { make } from 'valley-farm'; await make('ValleyFarm-v0');"], { cwd: join(dir, 'broken'), encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
   expect(run).toThrow(/valley_farm\.wasm is missing.*npm run build:wasm.*reinstall valley-farm/s);
   writeFileSync(join(installed, 'wasm/valley_farm.wasm'), '<!doctype html>');

@@ -6,8 +6,9 @@
 // gradients.
 import { envSpecs, makeVec, flatten } from '../index.js';
 import { encoderFor } from './encode.js';
-import { drawFrom, seededRandom } from './rng.js';
+import { drawFrom, seededRandom } from '../rng.js';
 import { loadTf } from './tf.js';
+import { progressOf, recordEpisode, trainingStats } from './progress.js';
 
 export const defaults = Object.freeze({
   numEnvs: 64, nSteps: 64, epochs: 3, minibatch: 2048, learningRate: 1e-3, gamma: 0.99, lambda: 0.95,
@@ -133,7 +134,7 @@ export async function createPPO(env, config, seed) {
   const optimizer = tf.train.adam(c.learningRate);
   const random = seededRandom(seed);
   const policy = new NetPolicy(tf, env, model, c);
-  const stats = { steps: 0, updates: 0, episodes: 0, recent: [], startMs: Date.now(), losses: {} };
+  const stats = trainingStats();
   let r = vec.reset({ seed: seed * 1_000_003 + 2 ** 32 });
 
   const obsBuf = new Float32Array(T * n * F);
@@ -176,11 +177,7 @@ export async function createPPO(env, config, seed) {
       for (let i = 0; i < n; i++) {
         rewBuf[t * n + i] = r.rewards[i];
         doneBuf[t * n + i] = r.terminated[i];
-        if (r.terminated[i]) {
-          stats.episodes++;
-          stats.recent.push(r.episodeReturns[i]);
-          if (stats.recent.length > 100) stats.recent.shift();
-        }
+        if (r.terminated[i]) recordEpisode(stats, r.episodeReturns[i]);
       }
     }
     for (let i = 0; i < n; i++) enc.features(r.observations, i, x, i * F);
@@ -260,18 +257,7 @@ export async function createPPO(env, config, seed) {
       }
       return this.progress();
     },
-    progress() {
-      const ms = Date.now() - stats.startMs;
-      return {
-        steps: stats.steps,
-        updates: stats.updates,
-        episodes: stats.episodes,
-        meanReturn: stats.recent.length ? stats.recent.reduce((a, b) => a + b, 0) / stats.recent.length : null,
-        stepsPerSec: ms > 0 ? (1000 * stats.steps) / ms : 0,
-        losses: { ...stats.losses },
-        elapsedMs: ms,
-      };
-    },
+    progress: () => progressOf(stats),
     policy: () => policy,
     dispose() {
       vec.close();

@@ -3,7 +3,8 @@
 // masks), one-step targets r + γ max over the next state's legal actions (none at the end).
 import { envSpecs, makeVec } from '../index.js';
 import { encoderFor } from './encode.js';
-import { seededRandom } from './rng.js';
+import { seededRandom } from '../rng.js';
+import { progressOf, recordEpisode, trainingStats } from './progress.js';
 
 export const defaults = Object.freeze({ numEnvs: 32, alpha: 0.1, gamma: 0.98, epsilon: 0.2, epsilonEnd: 0.02, epsilonSteps: 1_000_000 });
 
@@ -69,7 +70,7 @@ export async function createTabularQ(env, config, seed) {
   let r = vec.reset({ seed: seed * 1_000_003 + 2 ** 32 }); // a training seed, never a held-out one
   let keys = Array.from({ length: c.numEnvs }, (_, i) => enc.tabularKey(r.observations, i));
   const actions = new Int32Array(c.numEnvs);
-  const stats = { steps: 0, episodes: 0, recent: [], startMs: Date.now(), tdError: 0 };
+  const stats = trainingStats();
   const masks = new Uint8Array(c.numEnvs * A);
 
   function choose(i, q, eps) {
@@ -106,9 +107,7 @@ export async function createTabularQ(env, config, seed) {
             next = -Infinity;
             for (let b = 0; b < A; b++) if (r.masks[i * A + b] && q2[b] > next) next = q2[b];
           } else {
-            stats.episodes++;
-            stats.recent.push(r.episodeReturns[i]);
-            if (stats.recent.length > 100) stats.recent.shift();
+            recordEpisode(stats, r.episodeReturns[i]);
           }
           const delta = r.rewards[i] + c.gamma * next - q[a];
           q[a] += c.alpha * delta;
@@ -117,22 +116,12 @@ export async function createTabularQ(env, config, seed) {
           keys[i] = nextKey;
         }
         stats.steps += c.numEnvs;
+        stats.updates += c.numEnvs;
       }
-      stats.tdError = err / Math.max(1, n);
+      stats.losses = { tdError: err / Math.max(1, n), states: table.size };
       return this.progress();
     },
-    progress() {
-      const ms = Date.now() - stats.startMs;
-      return {
-        steps: stats.steps,
-        updates: stats.steps,
-        episodes: stats.episodes,
-        meanReturn: stats.recent.length ? stats.recent.reduce((a, b) => a + b, 0) / stats.recent.length : null,
-        stepsPerSec: ms > 0 ? (1000 * stats.steps) / ms : 0,
-        losses: { tdError: stats.tdError, states: table.size },
-        elapsedMs: ms,
-      };
-    },
+    progress: () => progressOf(stats),
     policy() {
       return new TablePolicy(env, new Map([...table].map(([k, q]) => [k, Float32Array.from(q)])), A);
     },

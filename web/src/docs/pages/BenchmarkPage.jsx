@@ -5,7 +5,10 @@ import bestKnown from '../../../../wasm/data/best-known.json';
 import { SPLITS } from 'valley-farm/splits';
 import { Section, Toc } from '../components/Section.jsx';
 
-export const BENCHMARK_SECTIONS = [['protocol', 'The protocol'], ['table', 'Baselines'], ['ceiling', 'The ceiling'], ['run', 'Evaluate your agent']];
+export const BENCHMARK_SECTIONS = [['protocol', 'The protocol'], ['table', 'Baselines'], ['ceiling', 'The ceiling'], ['learners', 'Trained agents'], ['run', 'Evaluate your agent']];
+
+// The committed reference training runs (npm run reference-runs writes docs/runs/*.json).
+const RUNS = Object.values(import.meta.glob('../../../../docs/runs/*.json', { eager: true, import: 'default' }));
 
 const fmt = (x) => x.toFixed(2);
 
@@ -68,6 +71,22 @@ export function BenchmarkPage() {
             return <li data-proven={envId}>{envId}: {proven} of {of} test seeds proven optimal (best known = upper bound).</li>;
           })}
         </ul>
+      </Section>
+      <Section page="benchmark" id="learners" title="Trained agents">
+        <p>Reference runs of the package's learners (<code>valley-farm/learn</code>), one seed each, scored on the test split:</p>
+        <table class="docs-table" data-table="runs">
+          <thead>
+            <tr><th>env</th><th>learner</th><th>env steps</th><th>wall time</th><th>test mean</th><th>normalised score</th></tr>
+          </thead>
+          <tbody>
+            {RUNS.map((r) => (
+              <tr>
+                <td>{r.env}</td><td>{r.algo}</td><td>{r.steps.toLocaleString('en')}</td><td>{r.seconds} s</td><td>{fmt(r.test.mean)}</td><td>{fmt(r.test.normalized)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        <p>Each run's command and learning curve are in <code>docs/runs/</code>.</p>
       </Section>
       <Section page="benchmark" id="run" title="Evaluate your agent">
         <pre class="docs-pre"><code>{`npx valley-farm eval my-agent.mjs --env ValleyFarm-v0 --split test

@@ -1,5 +1,6 @@
-// rng.js — the learners' seeded randomness (mulberry32): the same seed, the same run, as far
-// as the numerical backend allows.
+// rng.js — the package's seeded randomness for agents, learners and space samples
+// (mulberry32: small, fast, good enough for play and learning; layouts use the engine's
+// SplitMix64). The same seed, the same numbers, in every JS engine.
 export function seededRandom(seed) {
   let a = seed >>> 0;
   return () => {
