@@ -118,6 +118,16 @@ describe('the console handle and messages check their arguments', () => {
     expect(reply.error).toMatch(/boom/);
   });
 
+  it('an agent that returns a 10 M-character string gets an error of a few hundred characters', async () => {
+    const handle = createHandle(app);
+    const big = 'x'.repeat(10e6);
+    await handle.setAgent(() => big);
+    const t0 = performance.now();
+    await expect(handle.run({ episodes: 1 })).rejects.toThrow(/act\(\) returned "x+"… \(10000000 characters\)/);
+    expect(performance.now() - t0).toBeLessThan(1000);
+    expect(app.runner.error.length).toBeLessThan(700);
+  });
+
   it('an agent that throws a 10 M-character message shows at most a few hundred characters', async () => {
     const handle = createHandle(app);
     await handle.setAgent(() => {
