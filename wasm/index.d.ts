@@ -1,4 +1,4 @@
-// Type declarations for the valley-farm JS API (shared/spec/api.md).
+// Type declarations for the valley-farm JS API: the contract of wasm/index.js.
 
 export type EnvId = 'ValleyFarm-v0' | 'BackwardsValleyFarm-v0';
 

@@ -1,4 +1,4 @@
-// valley-farm — the JavaScript API (shared/spec/api.md), the same module in Node >= 20 and
+// valley-farm — the JavaScript API (types and contract: index.d.ts), the same module in Node >= 20 and
 // in browsers. It loads the WebAssembly build of the C engine (wasm/valley_farm.wasm, a
 // standalone module with no generated glue) and wraps it Gymnasium-style:
 //

@@ -4,10 +4,10 @@
  * Two reinforcement-learning environments on small grid farms:
  *
  *   ValleyFarm-v0           15 x 15 farm, 50 steps, 12 actions, 37-integer observation.
- *                           Rules: shared/spec/valley-farm.md
+ *                           Rules: docs/rules/valley-farm.md
  *   BackwardsValleyFarm-v0  10 x 10 farm whose dynamics are inverted, 40 steps,
  *                           11 actions, 55-integer observation.
- *                           Rules: shared/spec/backwards-farm.md
+ *                           Rules: docs/rules/backwards-farm.md
  *
  * Running an episode:
  *
@@ -76,7 +76,7 @@ const char *vf_action_name(int kind, int action);
 enum { VF_NORTH = 0, VF_SOUTH = 1, VF_EAST = 2, VF_WEST = 3 };
 
 /* ======================================================================================
- * ValleyFarm-v0 (shared/spec/valley-farm.md)
+ * ValleyFarm-v0 (docs/rules/valley-farm.md)
  * ==================================================================================== */
 
 #define VF_VALLEY_W 15
@@ -169,7 +169,7 @@ typedef struct vf_valley {
 } vf_valley;
 
 /* ======================================================================================
- * BackwardsValleyFarm-v0 (shared/spec/backwards-farm.md)
+ * BackwardsValleyFarm-v0 (docs/rules/backwards-farm.md)
  * ==================================================================================== */
 
 #define VF_BW_W 10
@@ -318,8 +318,8 @@ static inline int vf_bw_farm_value(const vf_backwards *b) {
 /* A picture of the full map, one line per row, with a legend line per symbol used. */
 size_t vf_render(const vf_env *env, char *buf, size_t cap);
 
-/* The full hidden state as one JSON object, exactly the shape of state() in
- * shared/spec/api.md (so the JS API only has to JSON.parse it). */
+/* The full hidden state as one JSON object, exactly the shape the JS API's state() returns
+ * (ValleyState / BackwardsState in wasm/index.d.ts), so the JS API only JSON.parses it. */
 size_t vf_state_json(const vf_env *env, char *buf, size_t cap);
 
 /* ======================================================================================

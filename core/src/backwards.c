@@ -1,6 +1,6 @@
 /*
  * backwards.c — BackwardsValleyFarm-v0: a 10 x 10 farm whose dynamics run backwards.
- * Rules: shared/spec/backwards-farm.md (every number here comes from there).
+ * Rules: docs/rules/backwards-farm.md (every number here comes from there).
  *
  * Invariants the rules keep, and that vfb_load checks on every snapshot:
  *  - Map tiles are GROUND, FENCE, FIELD, PEN or HOUSE; the VF_BORDER ring around the map is

@@ -1,5 +1,5 @@
 /*
- * valley.c — ValleyFarm-v0, the rules of shared/spec/valley-farm.md: the layout generator,
+ * valley.c — ValleyFarm-v0, the rules of docs/rules/valley-farm.md: the layout generator,
  * the step function, the observation, the text views and the snapshot payload.
  *
  * Invariants the rest of this file relies on:

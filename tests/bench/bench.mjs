@@ -55,7 +55,7 @@ function buildAll() {
   buildWasm({ stdio: ['ignore', 2, 2] });
 }
 
-// The targets of the benchmark issue (#6), for one core of the CI machine kind. Reported
+// The project's speed goals, for one core of the CI machine kind. Reported
 // next to the results, never enforced: speed depends on the machine.
 const TARGETS = [
   { name: 'wasm batch of 1024, steps/s', goal: 30e6, rate: true, of: (e) => e.wasm },
@@ -291,7 +291,7 @@ async function main() {
   for (const c of compared) {
     console.log(`vs ${compareFile}, ${c.env} ${c.ratio}: ${c.before.toFixed(2)} -> ${c.after.toFixed(2)}, ${(100 * c.change).toFixed(1)} % (interval ${(100 * c.low).toFixed(1)} … ${(100 * c.high).toFixed(1)} %): ${c.significant ? 'a change' : 'no change beyond the noise'}`);
   }
-  console.log('\nTargets (issue #6; on one core of the CI machine kind, so only a guide elsewhere):');
+  console.log('\nTargets (the project\'s speed goals, for one core of the CI machine kind: only a guide elsewhere):');
   for (const t of targets) {
     const show = (x) => (x >= 1e6 ? fmt(x) : x.toFixed(2));
     console.log(`  ${t.met ? 'met    ' : 'NOT MET'}  ${t.env}: ${t.target} = ${show(t.value)} (goal ≥ ${show(t.goal)})`);

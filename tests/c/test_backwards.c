@@ -1,5 +1,5 @@
 /*
- * test_backwards.c — BackwardsValleyFarm-v0 against its rules (shared/spec/backwards-farm.md).
+ * test_backwards.c — BackwardsValleyFarm-v0 against its rules (docs/rules/backwards-farm.md).
  *
  * Most tests play on "the lab", a hand-built farm whose every tile is known, so expected
  * values come from the rules and this map, never from the engine:

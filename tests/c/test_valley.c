@@ -1,5 +1,5 @@
 /*
- * test_valley.c — ValleyFarm-v0 against its contract, shared/spec/valley-farm.md.
+ * test_valley.c — ValleyFarm-v0 against its contract, docs/rules/valley-farm.md.
  *
  * Rule tests build a hand-made farm (see `farm` below) by writing env.u.valley directly,
  * play actions through the public API, and compare with values worked out from the

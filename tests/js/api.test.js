@@ -1,4 +1,4 @@
-// The JS API contract (shared/spec/api.md): every member and every error path, both envs.
+// The JS API contract (wasm/index.d.ts, the API docs page): every member and every error path, both envs.
 import { describe, expect, it } from 'vitest';
 import { envIds, envSpecs, make } from '../../wasm/index.js';
 

@@ -14,7 +14,7 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 const bench = (...args) =>
   execFileSync(process.execPath, ['tests/bench/bench.mjs', '--quick', ...args], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
 
-// Every measurement the benchmark issue asks for, per env.
+// Every measurement the bench reports, per env.
 const PATHS = [
   ['native', 1],
   ['native', 1024],

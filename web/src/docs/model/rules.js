@@ -1,4 +1,4 @@
-// rules.js — the words of the rules (from shared/spec/*.md), keyed by the names envSpecs
+// rules.js — the words of the rules (docs/rules/*.md), keyed by the names envSpecs
 // uses, so the tables are generated from envSpecs and only the prose lives here. The docs
 // tests check that these keys are exactly envSpecs' action names, field names and tile
 // names (a renamed or added action breaks a test, not silently the docs).
