@@ -113,3 +113,37 @@ describe('console handle and postMessage', () => {
     expect(run.result).toHaveLength(2);
   });
 });
+
+describe('villager moods', () => {
+  it("the mood label is the engine's: a villager at 47.5 (observed rounded as 50) is neutral, not friendly", async () => {
+    // put a villager at relationship 47.5 through a restore of an edited snapshot
+    const env = app.session.env;
+    const state = env.state();
+    const i = 0;
+    const bytes = env.snapshot();
+    // relationship2 (twice the relationship) is the villager's third byte in the payload:
+    // find it by value and set it to 95 (47.5), then fix the checksum
+    const twice = state.villagers[i].relationship * 2;
+    const at = findVillagerByte(bytes, state.villagers[i], twice);
+    bytes[at] = 95;
+    fixChecksum(bytes);
+    env.restore(bytes);
+    await act(() => app.session.inform());
+    expect(app.session.env.state().villagers[i].relationship).toBe(47.5);
+    expect(app.session.observation.relationships[i]).not.toBe(50); // the shown observation is the old one until a step
+    await act(() => app.playByHand('wait'));
+    expect(app.session.observation.relationships[i]).toBe(50);
+    expect(host.querySelector(`[data-mood="${i}"]`).textContent).toBe('neutral');
+  });
+});
+
+function findVillagerByte(bytes, v, twice) {
+  for (let k = 8; k + 2 < bytes.length - 4; k++) if (bytes[k] === v.x && bytes[k + 1] === v.y && bytes[k + 2] === twice) return k + 2;
+  throw new Error('villager not found in the snapshot');
+}
+
+function fixChecksum(bytes) {
+  let h = 2166136261;
+  for (let k = 0; k < bytes.length - 4; k++) h = Math.imul(h ^ bytes[k], 16777619) >>> 0;
+  for (let b = 0; b < 4; b++) bytes[bytes.length - 4 + b] = (h >>> (8 * b)) & 0xff;
+}

@@ -18,7 +18,9 @@ function Row({ name, value, id }) {
   );
 }
 
-function ValleyStats({ obs }) {
+// A villager's mood is the engine's (state()), not re-derived from the rounded relationship
+// the observation shows: at 47.5 the observation says 50, and the villager is still neutral.
+function ValleyStats({ obs, moods }) {
   return (
     <>
       <dl class="stats inventory" aria-label="Inventory">
@@ -29,7 +31,7 @@ function ValleyStats({ obs }) {
           <Row
             name={`villager ${i + 1}`}
             id={`relationship-${i}`}
-            value={<>{r} <small>{VALLEY_MOODS[r < 25 ? 0 : r < 50 ? 1 : 2]}</small></>}
+            value={<>{r} <small data-mood={i}>{VALLEY_MOODS[moods[i]]}</small></>}
           />
         ))}
       </dl>
@@ -73,7 +75,7 @@ export function StatusPanel({ session, onReset }) {
           </>
         )}
       </p>
-      {envId === 'ValleyFarm-v0' ? <ValleyStats obs={obs} /> : <BackwardsStats obs={obs} />}
+      {envId === 'ValleyFarm-v0' ? <ValleyStats obs={obs} moods={session.env.state().villagers.map((v) => v.mood)} /> : <BackwardsStats obs={obs} />}
       <p class="here" data-stat="here">
         Here: {cellLabel(win[12])}.{' '}
         <span class="around">
