@@ -164,3 +164,27 @@ describe('replay', () => {
     expect(session.actions).toEqual([11]);
   });
 });
+
+describe('the shown position is the engine\'s', () => {
+  it('a blocked move leaves the shown position where the engine has the agent, and a move follows it', async () => {
+    const { Session } = await import('../../web/src/model/session.js');
+    const s = new Session();
+    await s.open('ValleyFarm-v0', { seed: 42 });
+    let blocked = -1;
+    let open = -1;
+    for (let seed = 42; seed < 80 && (blocked < 0 || open < 0); seed++) {
+      s.reset(seed);
+      const legal = s.legal;
+      blocked = [0, 1, 2, 3].find((d) => !legal[d]) ?? -1;
+      open = [0, 1, 2, 3].find((d) => legal[d]) ?? -1;
+    }
+    expect(blocked).toBeGreaterThanOrEqual(0);
+    const before = { ...s.pos };
+    s.act(blocked);
+    expect(s.lastLegal).toBe(false);
+    expect(s.pos).toEqual(before);
+    expect(s.pos).toEqual(s.env.state().agent);
+    s.act(open >= 0 ? open : 0);
+    expect(s.pos).toEqual(s.env.state().agent);
+  });
+});

@@ -140,7 +140,9 @@ export class Session extends Emitter {
     this.info = info;
     this.done = terminated || result.truncated;
     if (this.envId === VALLEY) {
-      if (id < 4 && info.actionWasLegal) this.pos = { x: this.pos.x + DIRS[id].dx, y: this.pos.y + DIRS[id].dy };
+      // the observation has no position: ask the engine rather than dead-reckon the moves
+      const { x, y } = this.env.state().agent;
+      this.pos = { x, y };
     } else {
       this.pos = { x: observation.x, y: observation.y };
     }
