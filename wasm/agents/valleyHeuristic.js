@@ -24,7 +24,7 @@ export function createValleyHeuristic() {
   let map; // "x,y" -> tile code, everything seen so far
   let animals; // "x,y" -> { satedLeft, counter, pending } for animals this agent fed
   let last; // { action, at: "x,y" } the previous action and where it was taken
-  let goal = null; // "x,y" of the cell it is walking to: kept unless clearly beaten (no dithering)
+  let goal = null; // key() of the cell it is walking to: kept unless clearly beaten (no dithering)
 
   function reset() {
     pos = { x: 0, y: 0 };
