@@ -22,9 +22,9 @@ const THRIVING = 2;
 const FRIENDLY = 2;
 
 export function createBackwardsHeuristic() {
-  let map; // "x,y" -> { code, status } last seen
-  let done; // "x,y" of pens and houses whose bonus this agent has earned
-  let watching; // { at: "x,y", x, y, until } an animal cared for, growing back in view
+  let map; // key(x, y) -> { code, status } last seen
+  let done; // key(x, y) of pens and houses whose bonus this agent has earned
+  let watching; // { at: key(x, y), x, y, until } an animal cared for, growing back in view
   let befriending; // Set of houses this agent has lowered from Friendly (must raise again)
 
   function reset() {

@@ -21,9 +21,9 @@ const NEIGHBOURS = [7, 17, 13, 11]; // view indices north, south, east, west of 
 
 export function createValleyHeuristic() {
   let pos;
-  let map; // "x,y" -> tile code, everything seen so far
-  let animals; // "x,y" -> { satedLeft, counter, pending } for animals this agent fed
-  let last; // { action, at: "x,y" } the previous action and where it was taken
+  let map; // key(x, y) -> tile code, everything seen so far
+  let animals; // key(x, y) -> { satedLeft, counter, pending } for animals this agent fed
+  let last; // { action, at: key(x, y) } the previous action and where it was taken
   let goal = null; // key() of the cell it is walking to: kept unless clearly beaten (no dithering)
 
   function reset() {
