@@ -32,11 +32,11 @@ import { ensureNativeTools, root, run } from '../../wasm/setup.mjs';
 const json = process.argv.includes('--json');
 const quick = process.argv.includes('--quick');
 const REPEATS = quick ? 3 : 5;
-const STEPS = quick ? 2_000_000 : 10_000_000; // env-steps per repeat for the in-engine paths
-const JS_STEPS = quick ? 300_000 : 2_000_000; // per repeat for the JS API paths
+const STEPS = quick ? 2_000_000 : 6_000_000; // env-steps per repeat for the in-engine paths
+const JS_STEPS = quick ? 300_000 : 1_000_000; // per repeat for the JS API paths
 const PAIRS = quick ? 6 : 20; // ABBA pairs per ratio, after WARM_PAIRS not counted
 const WARM_PAIRS = 2;
-const SLICE_SECONDS = quick ? 0.02 : 0.06;
+const SLICE_SECONDS = quick ? 0.02 : 0.05;
 const compareIndex = process.argv.indexOf('--compare');
 const compareFile = compareIndex >= 0 ? process.argv[compareIndex + 1] : null;
 if (compareIndex >= 0 && !compareFile) {
@@ -209,7 +209,7 @@ async function main() {
     for (let t = 0; t < 5; t++) env.step(t % n);
     const bytes = env.snapshot();
     const saved = env.saveState();
-    const ops = quick ? 100_000 : 500_000;
+    const ops = quick ? 100_000 : 300_000;
     const per = (name, fn) => add({ env: id, path: name, envs: 1, unit: 'ops/s', ...measure(fn, ops) });
     per('snapshot', (k) => {
       for (let i = 0; i < k; i++) env.snapshot();
