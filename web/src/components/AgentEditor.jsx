@@ -1,5 +1,5 @@
 // AgentEditor.jsx — write act(observation, info) (and optionally reset()) and run it. The
-// code runs in a Web Worker: an error or an endless loop is reported and stopped.
+// code runs in a sandboxed Web Worker: an error or an endless loop is reported and stopped.
 import { starterCode } from '../model/starterCode.js';
 
 export function AgentEditor({ app }) {
@@ -10,7 +10,7 @@ export function AgentEditor({ app }) {
       <summary>Write your own agent</summary>
       <p class="note">
         Define <code>act(observation, info)</code> returning an action (a number or a name such as <code>'north'</code>);
-        optionally <code>reset()</code>, called at each new episode. It runs in a Web Worker, at most 1 s per step.
+        optionally <code>reset()</code>, called at each new episode. It runs in a sandboxed Web Worker (no access to this site's storage), at most 1 s per step.
       </p>
       <textarea
         id="agent-code"

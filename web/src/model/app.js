@@ -165,7 +165,7 @@ export class FarmApp extends Emitter {
       return false;
     }
     this.runner.setCustomAgent(agent, 'your code');
-    this.codeStatus = { kind: 'info', text: 'Your agent is loaded: it runs in a Web Worker, one step at most 1 s.' };
+    this.codeStatus = { kind: 'info', text: 'Your agent is loaded: it runs in a sandboxed Web Worker, one step at most 1 s.' };
     this.inform();
     this.runner.play();
     return true;

@@ -1,5 +1,5 @@
 // CodeBox.jsx — an editable example: a labelled code box, Run (or Ctrl+Enter), and the output
-// (console lines, then the error or "done"). The code runs in a Web Worker with a time limit.
+// (console lines, then the error or "done"). The code runs in a sandboxed Web Worker with a time limit and output caps.
 import { useState } from 'preact/hooks';
 import { runInWorker } from '../model/runner.js';
 

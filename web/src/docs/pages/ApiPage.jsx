@@ -25,7 +25,7 @@ export function ApiPage() {
       <p class="docs-lead">
         One ES module, the same in Node ≥ 20 and in browsers (any with WebAssembly SIMD: Chrome 91, Firefox 89,
         Safari 16.4 and later), wrapping the C engine compiled to WebAssembly in a
-        Gymnasium-style API. Every example below runs here, in a Web Worker: edit it and press Run.
+        Gymnasium-style API. Every example below runs here, in a sandboxed Web Worker: edit it and press Run.
       </p>
       <pre class="docs-pre"><code>{`import { make, makeVec, envIds, envSpecs } from 'valley-farm';`}</code></pre>
       <Toc page="api" sections={API_SECTIONS} />
@@ -184,8 +184,9 @@ export function ApiPage() {
       </Sec>
       <Sec id="sandbox">
         <p>
-          The examples run in a fresh Web Worker each time, with the same module the page uses. An example that throws shows
-          its error; one that runs longer than 3 seconds is stopped (try it):
+          The examples run in a fresh Web Worker each time, inside a sandboxed frame with an opaque origin (it cannot reach
+          this site's storage or cookies), with the same module the page uses. An example that throws shows its error; one that
+          runs longer than 3 seconds is stopped (try it), and one that prints more than 1,000 lines is stopped too:
         </p>
         <CodeBox id="endless" title="Example: an endless loop" code={examples.endless} />
       </Sec>

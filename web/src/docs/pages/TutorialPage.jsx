@@ -1,5 +1,5 @@
 // TutorialPage.jsx — "Write your first agent": from a random agent to a heuristic. The reader
-// edits act(), runs it for N episodes in a Web Worker, and sees each return plotted, with the
+// edits act(), runs it for N episodes in a sandboxed Web Worker, and sees each return plotted, with the
 // built-in heuristic's mean over the same seeds as a guide and earlier runs listed.
 import { useState } from 'preact/hooks';
 import { make, envSpecs } from 'valley-farm';
