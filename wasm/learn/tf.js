@@ -14,14 +14,16 @@ export function loadTf() {
     } catch (err) {
       throw new Error(`valley-farm/learn: neural learners need TensorFlow.js: npm install @tensorflow/tfjs @tensorflow/tfjs-backend-wasm (${err.message})`);
     }
+    // In Node the wasm backend's files are found in the installed package. In a browser they
+    // would have to be served beside the page (a site's Content Security Policy keeps them
+    // from coming from anywhere else), so there the cpu backend runs.
+    const node = globalThis.process?.versions?.node;
     try {
+      if (!node) throw new Error('browser: cpu backend');
       const wasm = await import('@tensorflow/tfjs-backend-wasm');
-      const node = globalThis.process?.versions?.node;
-      if (node) {
-        const { createRequire } = await import(/* @vite-ignore */ `node:${'module'}`);
-        const dir = createRequire(import.meta.url).resolve('@tensorflow/tfjs-backend-wasm').replace(/[^/\\]+$/, '');
-        wasm.setWasmPaths(dir);
-      }
+      const { createRequire } = await import(/* @vite-ignore */ `node:${'module'}`);
+      const dir = createRequire(import.meta.url).resolve('@tensorflow/tfjs-backend-wasm').replace(/[^/\\]+$/, '');
+      wasm.setWasmPaths(dir);
       if (!(await tf.setBackend('wasm'))) throw new Error('wasm backend refused');
     } catch {
       await tf.setBackend('cpu');

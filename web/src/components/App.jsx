@@ -12,6 +12,7 @@ import { ReplayBar } from './ReplayBar.jsx';
 import { RunnerPanel } from './RunnerPanel.jsx';
 import { AgentEditor } from './AgentEditor.jsx';
 import { DocsRoute } from './DocsRoute.jsx';
+import { LabPage } from '../lab/LabPage.jsx';
 import { envMeta } from '../model/envMeta.js';
 
 function Game({ app }) {
@@ -60,6 +61,8 @@ export function App({ app }) {
         <p class="boot">Loading the farm…</p>
       ) : app.route.page === 'docs' ? (
         <DocsRoute path={app.route.path} app={app} />
+      ) : app.route.page === 'lab' ? (
+        <LabPage app={app} query={app.route.query} />
       ) : (
         <Game app={app} />
       )}

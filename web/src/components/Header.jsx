@@ -1,4 +1,4 @@
-// Header.jsx — the title, the choice of farm, and the link to the docs.
+// Header.jsx — the title, the choice of farm, and the links to the Lab and the docs.
 import { envIds, envMeta } from '../model/envMeta.js';
 
 export function Header({ envId, page, onEnv }) {
@@ -21,6 +21,7 @@ export function Header({ envId, page, onEnv }) {
           </button>
         ))}
       </nav>
+      <a class="docs-link" href="#/lab" aria-current={page === 'lab' ? 'page' : undefined}>Lab</a>
       <a class="docs-link" href="#/docs" aria-current={page === 'docs' ? 'page' : undefined}>Docs</a>
     </header>
   );

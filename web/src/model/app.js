@@ -8,6 +8,7 @@ import { Session } from './session.js';
 import { Runner } from './runner.js';
 import { envIds } from './envMeta.js';
 import { parseHash } from './route.js';
+import baselines from '../../../wasm/data/baselines.json';
 import { keyIntent } from './keys.js';
 import { starterCode } from './starterCode.js';
 import { WorkerAgent } from './workerAgent.js';
@@ -181,7 +182,7 @@ export class FarmApp extends Emitter {
     this.means[envId] = 'measuring';
     this.inform();
     try {
-      const { default: data } = await import('../../../wasm/data/baselines.json');
+      const data = baselines;
       const rows = Object.fromEntries(data.table[envId].map((r) => [r.agent.split(' ')[0], r]));
       this.means[envId] = { random: rows.random, heuristic: rows.heuristic, bestKnown: rows.best, seeds: data.perSeed[envId].test.length, split: 'test' };
     } catch (err) {

@@ -1,0 +1,35 @@
+// The Lab end to end in Chromium: train tabular Q in a Worker, watch the curve grow, pause,
+// evaluate on the test split, download the policy, and play it on the game page, with no
+// console error.
+import { describe, expect, it } from 'vitest';
+import { browserSuite, openPage } from './page.js';
+
+const suite = browserSuite();
+
+describe('the Lab', () => {
+  it('trains, pauses, evaluates, downloads and plays a policy on the game page', async () => {
+    const page = await openPage(suite.browser, `${suite.server.url}#/`);
+    suite.opened.push(page);
+    await page.goto(`${suite.server.url}#/lab?env=BackwardsValleyFarm-v0&algo=tabular-q&seed=1&steps=400000`);
+    await page.waitForSelector('main.lab');
+    await page.click('button:has-text("Start")');
+    await page.waitForFunction(() => Number(document.querySelector('.lab-curve polyline.mean')?.dataset.points ?? 0) >= 3, null, { timeout: 60_000 });
+    const before = await page.$eval('.lab-curve polyline.mean', (el) => Number(el.dataset.points));
+    await page.waitForFunction((n) => Number(document.querySelector('.lab-curve polyline.mean').dataset.points) > n, before, { timeout: 60_000 });
+    const paused = await page.$('button:has-text("Pause")');
+    if (paused && (await paused.isEnabled())) {
+      await paused.click();
+      expect(await page.locator('main.lab').getAttribute('data-state')).toBe('paused');
+    }
+    await page.click('button:has-text("Evaluate on the test split")');
+    await page.waitForSelector('[data-testid="lab-evaluation"]', { timeout: 60_000 });
+    expect(await page.textContent('[data-testid="lab-evaluation"]')).toMatch(/Test split, 1000 seeds: mean return [\d.]+/);
+    const [dl] = await Promise.all([page.waitForEvent('download'), page.click('button:has-text("Download")')]);
+    expect(dl.suggestedFilename()).toBe('tabular-q-BackwardsValleyFarm-v0.json');
+    await page.click('button:has-text("Play it on the game page")');
+    await page.waitForFunction(() => location.hash === '#/' && document.querySelector('.board'));
+    const returns = await page.evaluate(() => window.valleyFarm.run({ episodes: 2 }));
+    expect(returns).toHaveLength(2);
+    expect(await page.evaluate(() => window.valleyFarm.status().env)).toBe('BackwardsValleyFarm-v0');
+  });
+});

@@ -1,0 +1,140 @@
+// LabPage.jsx — the Lab (#/lab): train a learner in a Web Worker, watch its learning curve
+// against the reference returns, evaluate it on the test split, download it, load one, and
+// play it on the game page.
+import { useEffect, useMemo, useState } from 'preact/hooks';
+import baselines from '../../../wasm/data/baselines.json';
+import { loadPolicy } from 'valley-farm/learn';
+import { useModel } from '../components/useModel.js';
+import { envIds, envMeta } from '../model/envMeta.js';
+import { formatReturn } from '../model/session.js';
+import { ALGOS, LabModel, labQuery, parseLabQuery } from './labModel.js';
+
+const W = 560;
+const H = 220;
+const PAD = { l: 40, r: 10, t: 10, b: 22 };
+
+/** Mean return against env steps, with the reference agents' test means as dashed lines. */
+export function LearningCurve({ curve, references, total }) {
+  const top = Math.max(1, ...curve.map((p) => p.meanReturn), ...references.map((r) => r.value)) * 1.05;
+  const x = (s) => PAD.l + ((W - PAD.l - PAD.r) * s) / Math.max(total, 1);
+  const y = (v) => H - PAD.b - ((H - PAD.t - PAD.b) * v) / top;
+  const last = curve.at(-1);
+  const label = last ? `Mean return of the last 100 training episodes: ${formatReturn(last.meanReturn)} after ${last.steps.toLocaleString('en')} steps` : 'No episode finished yet';
+  return (
+    <figure class="plot lab-curve">
+      <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-label={label}>
+        <path class="axis" d={`M${PAD.l} ${PAD.t}V${H - PAD.b}H${W - PAD.r}`} />
+        <text class="tick" x={PAD.l - 4} y={PAD.t + 4} text-anchor="end">{formatReturn(top)}</text>
+        <text class="tick" x={PAD.l - 4} y={H - PAD.b} text-anchor="end">0</text>
+        <text class="tick" x={W - PAD.r} y={H - 6} text-anchor="end">{total.toLocaleString('en')} env steps</text>
+        {references.map((r) => (
+          <g class={`guide guide-${r.name.replace(/\W+/g, '-')}`}>
+            <path d={`M${PAD.l} ${y(r.value)}H${W - PAD.r}`} />
+            <text x={PAD.l + 3} y={y(r.value) - 2}>{r.name} {formatReturn(r.value)}</text>
+          </g>
+        ))}
+        {curve.length > 1 && <polyline class="mean" data-points={curve.length} points={curve.map((p) => `${x(p.steps)},${y(p.meanReturn)}`).join(' ')} />}
+        {curve.map((p) => (
+          <circle class="dot" cx={x(p.steps)} cy={y(p.meanReturn)} r="2"><title>{`${p.steps.toLocaleString('en')} steps: ${formatReturn(p.meanReturn)}`}</title></circle>
+        ))}
+      </svg>
+      <figcaption>{label}</figcaption>
+    </figure>
+  );
+}
+
+function download(json) {
+  const url = URL.createObjectURL(new Blob([JSON.stringify(json)], { type: 'application/json' }));
+  const a = Object.assign(document.createElement('a'), { href: url, download: `${json.algo}-${json.env}.json` });
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+export function LabPage({ app, query = '' }) {
+  const lab = useMemo(() => {
+    const m = new LabModel();
+    const { settings, errors } = parseLabQuery(query);
+    m.settings = settings;
+    m.error = errors.length ? `The link's settings: ${errors.join('; ')} (defaults used)` : null;
+    return m;
+  }, []);
+  useModel(lab);
+  useEffect(() => () => lab.stop(), []);
+  const [note, setNote] = useState(null);
+  const s = lab.settings;
+  const references = baselines.table[s.env].map((r) => ({ name: r.agent.split(' ')[0] === 'best' ? 'best known' : r.agent, value: r.mean }));
+  const running = lab.state === 'running';
+  const p = lab.progress;
+
+  async function use(policyPromise, label) {
+    try {
+      const policy = await policyPromise;
+      if (policy.env !== app.session.envId) await app.switchEnv(policy.env);
+      app.runner.setCustomAgent({ act: (o, info) => policy.act(o, info) }, label);
+      location.hash = '#/';
+    } catch (err) {
+      setNote(`Could not use the policy: ${err.message}`);
+    }
+  }
+
+  async function upload(e) {
+    const file = e.currentTarget.files?.[0];
+    e.currentTarget.value = '';
+    if (!file) return;
+    if (file.size > 20e6) return setNote(`${file.name} has ${file.size} bytes; a policy file is at most 20 MB.`);
+    try {
+      const policy = await loadPolicy(JSON.parse(await file.text()));
+      setNote(`Loaded ${file.name}: ${policy.algo} for ${policy.env}.`);
+      await use(Promise.resolve(policy), `policy ${file.name}`);
+    } catch (err) {
+      setNote(`${file.name} is not a policy this page can load: ${err.message}`);
+    }
+  }
+
+  return (
+    <main class="lab" data-state={lab.state}>
+      <h1>Lab: train an agent in this tab</h1>
+      <section class="panel" aria-labelledby="lab-settings">
+        <h2 id="lab-settings">Settings</h2>
+        <div class="lab-settings">
+          <label>Farm <select disabled={running} value={s.env} onChange={(e) => lab.set('env', e.currentTarget.value)}>{envIds.map((id) => <option value={id}>{envMeta[id].title}</option>)}</select></label>
+          <label>Learner <select disabled={running} value={s.algo} onChange={(e) => lab.set('algo', e.currentTarget.value)}>{ALGOS.map((a) => <option value={a}>{a}</option>)}</select></label>
+          <label>Env steps <input type="number" min="4096" step="4096" disabled={running} value={s.steps} onChange={(e) => lab.set('steps', Math.max(4096, Math.floor(Number(e.currentTarget.value) || 4096)))} /></label>
+          <label>Seed <input type="number" min="0" disabled={running} value={s.seed} onChange={(e) => lab.set('seed', Math.max(0, Math.floor(Number(e.currentTarget.value) || 0)))} /></label>
+        </div>
+        <div class="lab-buttons">
+          <button type="button" class="primary" onClick={() => lab.start()} disabled={running}>Start</button>
+          <button type="button" onClick={() => (lab.state === 'paused' ? lab.resume() : lab.pause())} disabled={!['running', 'paused'].includes(lab.state)}>{lab.state === 'paused' ? 'Resume' : 'Pause'}</button>
+          <button type="button" onClick={() => lab.stop()} disabled={!['running', 'paused'].includes(lab.state)}>Stop</button>
+          <a class="lab-share" href={`#/lab?${labQuery(s)}`}>Share link to these settings</a>
+        </div>
+        <p class="lab-status" data-testid="lab-status" aria-live="polite">
+          {lab.error ? lab.error : p ? `${lab.state}: ${p.steps.toLocaleString('en')} / ${s.steps.toLocaleString('en')} steps, ${Math.round(p.stepsPerSec).toLocaleString('en')} steps/s, ${p.episodes.toLocaleString('en')} episodes; ${Object.entries(p.losses).map(([k, v]) => `${k} ${Number.isInteger(v) ? v.toLocaleString("en") : Number(v).toFixed(3)}`).join(', ')}` : lab.state === 'running' ? 'starting…' : 'Choose a farm and a learner, then Start.'}
+        </p>
+      </section>
+      <section class="panel" aria-labelledby="lab-curve">
+        <h2 id="lab-curve">Learning curve</h2>
+        <LearningCurve curve={lab.curve} references={references} total={s.steps} />
+      </section>
+      <section class="panel" aria-labelledby="lab-policy">
+        <h2 id="lab-policy">The policy</h2>
+        <div class="lab-buttons">
+          <button type="button" disabled={!lab.worker} onClick={() => lab.evaluate('test').catch((err) => setNote(err.message))}>Evaluate on the test split</button>
+          <button type="button" disabled={!lab.worker} onClick={() => lab.policyJson().then(download, (err) => setNote(err.message))}>Download</button>
+          <button type="button" disabled={!lab.worker} onClick={() => use(lab.policyJson().then(loadPolicy), 'trained policy')}>Play it on the game page</button>
+          <label class="button">Load a policy… <input type="file" accept=".json,application/json" onChange={upload} hidden /></label>
+        </div>
+        {lab.evaluation && (
+          <p data-testid="lab-evaluation">
+            Test split, {lab.evaluation.episodes} seeds: mean return {formatReturn(lab.evaluation.mean)} (95 % interval{' '}
+            {formatReturn(lab.evaluation.ci95[0])} – {formatReturn(lab.evaluation.ci95[1])}), normalised score{' '}
+            {lab.evaluation.normalized === null ? '–' : lab.evaluation.normalized.toFixed(3)}.
+          </p>
+        )}
+        {note && <p class="lab-note" role="status">{note}</p>}
+      </section>
+    </main>
+  );
+}

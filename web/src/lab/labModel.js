@@ -1,0 +1,130 @@
+// labModel.js — the Lab's state outside the UI: the settings (also the share link), the
+// training worker, the learning curve, the last evaluation and the trained policy.
+import { Emitter } from '../model/emitter.js';
+import { envIds } from '../model/envMeta.js';
+
+export const ALGOS = ['tabular-q', 'ppo'];
+export const DEFAULTS = Object.freeze({ env: envIds[1], algo: 'tabular-q', seed: 1, steps: 1_000_000 });
+const MAX_STEPS = 1e8;
+
+const defaultWorker = () => new Worker(new URL('./trainWorker.js', import.meta.url), { type: 'module' });
+
+/** Settings from a share link's query ("env=…&algo=…&seed=…&steps=…"): { settings, errors }. */
+export function parseLabQuery(query = '') {
+  const q = new URLSearchParams(query);
+  const settings = { ...DEFAULTS };
+  const errors = [];
+  if (q.has('env')) (envIds.includes(q.get('env')) ? (settings.env = q.get('env')) : errors.push(`env must be ${envIds.join(' or ')}`));
+  if (q.has('algo')) (ALGOS.includes(q.get('algo')) ? (settings.algo = q.get('algo')) : errors.push(`algo must be ${ALGOS.join(' or ')}`));
+  for (const [key, max] of [['seed', 2 ** 31], ['steps', MAX_STEPS]]) {
+    if (!q.has(key)) continue;
+    const v = q.get(key);
+    if (/^\d{1,12}$/.test(v) && Number(v) <= max && (key === 'seed' || Number(v) > 0)) settings[key] = Number(v);
+    else errors.push(`${key} must be a whole number up to ${max}`);
+  }
+  return { settings, errors };
+}
+
+export const labQuery = (s) => `env=${s.env}&algo=${s.algo}&seed=${s.seed}&steps=${s.steps}`;
+
+export class LabModel extends Emitter {
+  constructor({ createWorker = defaultWorker } = {}) {
+    super();
+    this.createWorker = createWorker;
+    this.settings = { ...DEFAULTS };
+    this.state = 'idle'; // idle | running | paused | done | error
+    this.curve = []; // { steps, meanReturn }
+    this.progress = null;
+    this.evaluation = null;
+    this.error = null;
+    this.worker = null;
+    this.waiting = new Map(); // reply type -> resolve
+  }
+
+  set(key, value) {
+    if (this.state === 'running') return;
+    this.settings = { ...this.settings, [key]: value };
+    this.inform();
+  }
+
+  start() {
+    this.worker?.terminate();
+    this.worker = this.createWorker();
+    this.worker.onmessage = ({ data }) => this.#receive(data);
+    this.worker.onerror = (e) => this.#fail(`the training worker failed: ${e.message ?? 'unknown error'}`);
+    this.curve = [];
+    this.progress = null;
+    this.evaluation = null;
+    this.error = null;
+    this.state = 'running';
+    this.worker.postMessage({ type: 'start', settings: { ...this.settings } });
+    this.inform();
+  }
+
+  pause() {
+    if (this.state !== 'running') return;
+    this.worker.postMessage({ type: 'pause' });
+    this.state = 'paused';
+    this.inform();
+  }
+
+  resume() {
+    if (this.state !== 'paused') return;
+    this.worker.postMessage({ type: 'resume' });
+    this.state = 'running';
+    this.inform();
+  }
+
+  stop() {
+    this.worker?.terminate();
+    this.worker = null;
+    if (this.state === 'running' || this.state === 'paused') this.state = 'done';
+    this.inform();
+  }
+
+  /** Evaluates the current policy on a split (in the worker); resolves with the result. */
+  evaluate(split = 'test', episodes) {
+    if (!this.worker) return Promise.reject(new Error('Train a policy first'));
+    return this.#ask({ type: 'evaluate', split, episodes }, 'evaluation').then((r) => {
+      this.evaluation = r.result;
+      this.inform();
+      return r.result;
+    });
+  }
+
+  /** The trained policy as plain JSON (what Download saves). */
+  policyJson() {
+    if (!this.worker) return Promise.reject(new Error('Train a policy first'));
+    return this.#ask({ type: 'policy' }, 'policy').then((r) => r.json);
+  }
+
+  #ask(message, replyType) {
+    return new Promise((resolve, reject) => {
+      this.waiting.set(replyType, { resolve, reject });
+      this.worker.postMessage(message);
+    });
+  }
+
+  #receive(data) {
+    if (!data || typeof data !== 'object') return;
+    if (data.type === 'progress' || data.type === 'done') {
+      this.progress = data.progress;
+      if (data.progress.meanReturn !== null) this.curve.push({ steps: data.progress.steps, meanReturn: data.progress.meanReturn });
+      if (data.type === 'done') this.state = 'done';
+      this.inform();
+    } else if (data.type === 'error') this.#fail(data.message);
+    else if (this.waiting.has(data.type)) {
+      const w = this.waiting.get(data.type);
+      this.waiting.delete(data.type);
+      w.resolve(data);
+    }
+  }
+
+  #fail(message) {
+    this.error = String(message).slice(0, 500);
+    this.state = 'error';
+    for (const w of this.waiting.values()) w.reject(new Error(this.error));
+    this.waiting.clear();
+    this.inform();
+  }
+}

@@ -1,0 +1,60 @@
+// trainWorker.js — the Lab's learner, in a Web Worker so the page keeps its frame rate. The
+// site's own code (valley-farm/learn); it answers the page's messages:
+//   { type: 'start', settings: { env, algo, seed, steps } }  -> progress ..., then done
+//   { type: 'pause' } / { type: 'resume' } / { type: 'stop' }
+//   { type: 'evaluate', split, episodes }                      -> { type: 'evaluation', result }
+//   { type: 'policy' }                                         -> { type: 'policy', json }
+// Errors come back as { type: 'error', message }.
+import { evaluate } from 'valley-farm/evaluate';
+import { createLearner } from 'valley-farm/learn';
+
+const CHUNK = { 'tabular-q': 20_000, ppo: 4096 };
+let learner = null;
+let target = 0;
+let paused = false;
+let running = false;
+const post = (msg) => self.postMessage(msg);
+const tick = () => new Promise((r) => setTimeout(r, 0));
+
+async function loop() {
+  if (running) return;
+  running = true;
+  try {
+    while (learner && !paused && learner.progress().steps < target) {
+      post({ type: 'progress', progress: await learner.trainFor(CHUNK[learner.algo] ?? 4096) });
+      await tick(); // let pause / stop / evaluate messages in
+    }
+    if (learner && learner.progress().steps >= target) post({ type: 'done', progress: learner.progress() });
+  } catch (err) {
+    post({ type: 'error', message: String(err?.message ?? err).slice(0, 500) });
+  } finally {
+    running = false;
+  }
+}
+
+self.onmessage = async ({ data }) => {
+  try {
+    if (data?.type === 'start') {
+      learner?.dispose();
+      const { steps, ...settings } = data.settings;
+      learner = await createLearner(settings);
+      target = steps;
+      paused = false;
+      loop();
+    } else if (data?.type === 'pause') paused = true;
+    else if (data?.type === 'resume') {
+      paused = false;
+      loop();
+    } else if (data?.type === 'stop') {
+      paused = true;
+      target = 0;
+    } else if (data?.type === 'evaluate' && learner) {
+      const r = await evaluate(learner.policy(), { env: learner.env, split: data.split ?? 'test', episodes: data.episodes });
+      post({ type: 'evaluation', result: { mean: r.mean, ci95: r.ci95, normalized: r.normalized?.mean ?? null, episodes: r.returns.length, split: data.split ?? 'test' } });
+    } else if (data?.type === 'policy' && learner) {
+      post({ type: 'policy', json: learner.policy().toJSON() });
+    }
+  } catch (err) {
+    post({ type: 'error', message: String(err?.message ?? err).slice(0, 500) });
+  }
+};
