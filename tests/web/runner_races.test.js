@@ -175,3 +175,19 @@ describe('replay files and links that are too large or carry markup', () => {
     expect(host.querySelector('img')).toBeNull();
   });
 });
+
+describe('a saved policy as the agent', () => {
+  it('setAgent({ policy }) plays a trained policy, also through postMessage without the code opt-in', async () => {
+    const { createLearner } = await import('../../wasm/learn/index.js');
+    const learner = await createLearner({ env: 'ValleyFarm-v0', algo: 'tabular-q', seed: 3, numEnvs: 4 });
+    await learner.trainFor(2000);
+    const json = JSON.parse(JSON.stringify(learner.policy().toJSON()));
+    const handle = createHandle(app);
+    await handle.setAgent({ policy: json });
+    expect(app.runner.customLabel).toBe('tabular-q policy');
+    expect(await handle.run({ episodes: 1 })).toHaveLength(1);
+    const reply = await answer(handle, { type: 'valley-farm', id: 9, method: 'setAgent', args: [{ policy: { format: 'nope' } }] });
+    expect(reply.ok).toBe(false);
+    expect(reply.error).toMatch(/not a valley-farm policy/);
+  });
+});

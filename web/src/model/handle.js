@@ -54,8 +54,9 @@ export function createHandle(app) {
 
     /**
      * The agent the runner uses: 'heuristic', 'random', an object { act(obs, info), reset?() }
-     * or a function act(obs, info) (both run on the page), or { code: '...' } (run in a Web
-     * Worker like the editor's code). Resolves when the agent is ready.
+     * or a function act(obs, info) (both run on the page), { code: '...' } (run in a
+     * sandboxed Web Worker like the editor's code), or { policy } (a saved policy's JSON).
+     * Resolves when the agent is ready.
      */
     async setAgent(agent) {
       if (typeof agent === 'string') return runner.setAgent(agent);
@@ -68,7 +69,15 @@ export function createHandle(app) {
         return undefined;
       }
       if (agent && typeof agent.act === 'function') return runner.setCustomAgent(agent, 'console');
-      throw new TypeError("setAgent takes 'heuristic', 'random', a function act(obs, info), an object { act, reset }, or { code: '...' }");
+      if (agent && agent.policy && typeof agent.policy === 'object') {
+        // a trained policy (the Lab's Download, npx valley-farm train): data, run by the
+        // package's own code, so it needs no sandbox
+        const { loadPolicy } = await import('valley-farm/learn');
+        const policy = await loadPolicy(agent.policy);
+        if (policy.env !== session.envId) await app.switchEnv(policy.env);
+        return runner.setCustomAgent({ act: (o, info) => policy.act(o, info) }, `${policy.algo} policy`);
+      }
+      throw new TypeError("setAgent takes 'heuristic', 'random', a function act(obs, info), an object { act, reset }, { code: '...' } or { policy } (a saved policy)");
     },
     /** Plays whole episodes with the agent; resolves with their returns, rejects with the agent's error. */
     run(options = {}) {

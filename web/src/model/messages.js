@@ -100,10 +100,10 @@ export async function answer(handle, data, policy = { origins: null, allowCode: 
   }
   if (method === 'setAgent') {
     const agent = args[0];
-    if (typeof agent !== 'string' && typeof agent?.code !== 'string') {
-      return reply(id, false, "Through postMessage an agent is 'heuristic', 'random' or { code: 'function act(obs) { … }' }");
+    if (typeof agent !== 'string' && typeof agent?.code !== 'string' && !(agent?.policy && typeof agent.policy === 'object')) {
+      return reply(id, false, "Through postMessage an agent is 'heuristic', 'random', { policy } (a saved policy) or { code: 'function act(obs) { … }' }");
     }
-    if (typeof agent !== 'string' && !policy.allowCode) {
+    if (typeof agent?.code === 'string' && !policy.allowCode) {
       return reply(id, false, "Running code through postMessage is off: the page that embeds this one must opt in with allow=code in the iframe URL's query (see web/README.md, Embedding)");
     }
   }
