@@ -1,6 +1,6 @@
 // index.jsx — the documentation, rendered by the page's router for every #/docs… address.
 // path is what follows "#/docs": "/" (overview), "/valley", "/backwards", "/api",
-// "/tutorial", "/embed", "/benchmark", optionally followed by "/<section>" to scroll to a section
+// "/tutorial", "/embed", "/training", "/benchmark", optionally followed by "/<section>" to scroll to a section
 // (in-page anchors live in the route, since the fragment is the page's address).
 import { useEffect } from 'preact/hooks';
 import { Overview } from './pages/Overview.jsx';
@@ -9,6 +9,7 @@ import { ApiPage, API_SECTIONS } from './pages/ApiPage.jsx';
 import { TutorialPage, TUTORIAL_SECTIONS } from './pages/TutorialPage.jsx';
 import { EmbedPage, EMBED_SECTIONS } from './pages/EmbedPage.jsx';
 import { BenchmarkPage, BENCHMARK_SECTIONS } from './pages/BenchmarkPage.jsx';
+import { TrainingPage, TRAINING_SECTIONS } from './pages/TrainingPage.jsx';
 import { docHref, sectionId } from './components/Section.jsx';
 import './docs.css';
 
@@ -20,6 +21,7 @@ export const PAGES = {
   api: { title: 'API reference', render: () => <ApiPage />, sections: API_SECTIONS },
   tutorial: { title: 'First agent', render: () => <TutorialPage />, sections: TUTORIAL_SECTIONS },
   embed: { title: 'Embed', render: () => <EmbedPage />, sections: EMBED_SECTIONS },
+  training: { title: 'Train an agent', render: () => <TrainingPage />, sections: TRAINING_SECTIONS },
   benchmark: { title: 'Benchmark', render: () => <BenchmarkPage />, sections: BENCHMARK_SECTIONS },
 };
 
