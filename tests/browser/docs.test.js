@@ -123,6 +123,10 @@ describe('link checker', () => {
         await page.waitForSelector('.board');
         continue;
       }
+      if (hash.startsWith('#/lab')) {
+        await page.waitForSelector('main.lab'); // the Lab, a page of the site as the game is
+        continue;
+      }
       await page.waitForSelector('.docs-page');
       const state = await page.evaluate((h) => {
         const section = h.split('/')[3];
@@ -137,7 +141,7 @@ describe('link checker', () => {
       }, hash);
       if (state.notFound || state.badSection || !state.anchor) bad.push(hash);
       for (const href of state.links) {
-        if (href.startsWith('#/docs') || href === '#/') queue.push(href);
+        if (href.startsWith('#/docs') || href === '#/' || href.startsWith('#/lab')) queue.push(href);
         else if (href.startsWith('#')) bad.push(`${hash} -> ${href} (a bare anchor would leave the docs)`);
         else if (!/^(https?:|mailto:)/.test(href)) {
           const res = await page.request.get(new URL(href, suite.server.url).href);
