@@ -1,6 +1,6 @@
 // situations.js — the prepared situations of the rule widgets: for each, an env id, a seed
 // and an action prefix that, played from reset, put the farm into a state where one rule can
-// be shown in a press or two. The seeds and prefixes were found by tools/find-situations.mjs
+// be shown in a press or two. The seeds and prefixes were found by scripts/find-situations.mjs
 // (run it again if a rules change breaks tests/web/docs_situations.test.js), and each
 // situation carries the check that the search used, so the test can say what no longer holds.
 //
@@ -76,7 +76,7 @@ export const checks = {
 
 /**
  * The found situations. prefix: action names played after reset({ seed }).
- * (Filled in from the output of tools/find-situations.mjs.)
+ * (Filled in from the output of scripts/find-situations.mjs.)
  */
 export const situations = {
   'valley-crop': { envId: VALLEY, seed: 5, prefix: ['east'] },
