@@ -394,7 +394,8 @@ vf_error vf_batch_reset(vf_env *envs, int n, int kind, uint64_t seed, int32_t *o
  * of its last episode + n (so env i's k-th episode has seed + i + k * n: no two episodes
  * of a batch share a seed); its observation is then the first of the new episode, while
  * rewards[i] and terminated[i] describe the step that ended the old one. Any output
- * pointer may be NULL. An action out of range is played as a wait. Every env must be of
+ * pointer may be NULL. An action out of range is no step, as in vf_step: that env is left
+ * as it is (reward 0, not terminated, its current observation). Every env must be of
  * the kind of envs[0]. */
 vf_error vf_batch_step(vf_env *envs, int n, const int32_t *actions, int32_t *obs,
                        double *rewards, uint8_t *terminated);
@@ -403,7 +404,7 @@ vf_error vf_batch_step(vf_env *envs, int n, const int32_t *actions, int32_t *obs
  * caller sets once and reuses. Rows are per env (row i of obs starts at i * obs_size).
  * Every output may be NULL (not written). */
 typedef struct vf_batch_io {
-    const int32_t *actions;     /* in: n actions; out of range plays a wait */
+    const int32_t *actions;     /* in: n actions; one out of range is no step (vf_batch_step) */
     const uint64_t *next_seeds; /* in, optional: the seed env i's next episode starts from if
                                    its episode ends in this step; NULL: last seed + n */
     int32_t *obs;               /* out: the observation each env now shows (after an autoreset,

@@ -271,14 +271,19 @@ vf_error vf_batch_step(vf_env *envs, int n, const int32_t *actions, int32_t *obs
 vf_error vf_batch_step_io(vf_env *envs, int n, int kind, const vf_batch_io *io) {
     if (io == NULL || io->actions == NULL || !batch_ok(envs, n, kind, true)) return VF_ERR_ARGUMENT;
     const size_t size = (size_t)vf_obs_size(kind), na = (size_t)vf_num_actions(kind);
-    const int wait = kind == VF_VALLEY ? VF_VA_WAIT : VF_BA_WAIT;
     for (int i = 0; i < n; i++) {
         vf_env *e = &envs[i];
-        int a = io->actions[i];
-        if ((unsigned)a >= na) a = wait;
+        const int a = io->actions[i];
         /* the step writes its observation straight into the output row (or the final row,
          * when the caller keeps final observations, since the reset then overwrites it) */
         int32_t *row = io->obs ? io->obs + (size_t)i * size : NULL;
+        if ((unsigned)a >= na) { /* not an action: no step, as in vf_step; the outputs show the env as it is */
+            if (row) vf_observe(e, row);
+            if (io->rewards) io->rewards[i] = 0;
+            if (io->terminated) io->terminated[i] = 0;
+            if (io->masks) vf_legal_actions(e, io->masks + (size_t)i * na);
+            continue;
+        }
         vf_outcome o = step_env(e, a, row);
         bool ended = (o & VF_OUT_TERMINATED) != 0;
         if (ended) {

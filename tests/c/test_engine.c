@@ -471,6 +471,29 @@ TEST(a_vector_step_reports_masks_final_observations_and_episode_statistics_like_
     }
 }
 
+TEST(an_action_out_of_range_is_no_step_in_a_batch_as_in_a_single_env) {
+    for (int kind = 0; kind < VF_KIND_COUNT; kind++) {
+        enum { N = 2 };
+        vf_env batch[N], single;
+        int32_t obs[N * VF_OBS_MAX], one[VF_OBS_MAX];
+        double rewards[N];
+        uint8_t terminated[N];
+        vf_batch_reset(batch, N, kind, 5, obs);
+        vf_reset(&single, kind, 5, NULL);
+        uint64_t before = vf_state_hash(&batch[0]);
+        int32_t actions[N] = {vf_num_actions(kind), -1};
+        CHECK_EQ(vf_batch_step(batch, N, actions, obs, rewards, terminated), VF_OK);
+        vf_step_result r = vf_step(&single, vf_num_actions(kind), one);
+        CHECK(!r.action_was_legal && r.reward == 0);
+        CHECK(vf_state_hash(&batch[0]) == before);
+        CHECK(vf_state_hash(&batch[0]) == vf_state_hash(&single));
+        CHECK_EQ(vf_step_count(&batch[1]), 0);
+        CHECK(rewards[0] == 0 && terminated[0] == 0);
+        vf_observe(&single, one);
+        CHECK(memcmp(one, obs, (size_t)vf_obs_size(kind) * 4) == 0);
+    }
+}
+
 TEST(batch_calls_refuse_bad_arguments_and_change_nothing) {
     enum { N = 3 };
     vf_env envs[N], before[N];
@@ -672,6 +695,7 @@ int main(void) {
     RUN(the_planner_refuses_bad_arguments);
     RUN(the_backwards_bound_is_the_bonuses_not_yet_paid);
     RUN(a_vector_step_reports_masks_final_observations_and_episode_statistics_like_single_envs);
+    RUN(an_action_out_of_range_is_no_step_in_a_batch_as_in_a_single_env);
     RUN(batch_calls_refuse_bad_arguments_and_change_nothing);
     RUN(the_random_batch_runner_is_deterministic_and_earns_reward);
     RUN(the_random_batch_runner_plays_the_action_source_through_a_batch);
