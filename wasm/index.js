@@ -10,6 +10,7 @@
 // Memory: each env is one block of the module's memory (its C state and its output
 // buffers), freed by close() or, as a safety net, when the env object is garbage collected.
 import { envSpecs, envIds } from './specs.js';
+import { describe, specFor } from './errors.js';
 import { actionSpace, batchedObservationSpace, observationFrom, observationSpace, flatObservationSpace } from './spaces.js';
 
 export { envSpecs, envIds };
@@ -195,38 +196,21 @@ class Engine {
     return this.cString(this.scratch, TEXT_MAX);
   }
 
-  readU64(ptr) {
+  /** The 64-bit integer at ptr (low word first) as a BigInt. */
+  readBigU64(ptr) {
     this.refresh();
-    const lo = this.u32[ptr >> 2];
+    return (BigInt(this.u32[(ptr >> 2) + 1]) << 32n) | BigInt(this.u32[ptr >> 2]);
+  }
+
+  /** The same as a seed is given back: a Number when it is one exactly, else a BigInt. */
+  readSeed(ptr) {
+    this.refresh();
     const hi = this.u32[(ptr >> 2) + 1];
-    return hi < 2 ** 21 ? hi * TWO_32 + lo : (BigInt(hi) << 32n) | BigInt(lo);
+    return hi < 2 ** 21 ? hi * TWO_32 + this.u32[ptr >> 2] : this.readBigU64(ptr);
   }
 }
 
 // ---- argument checks (each error says what was wrong and what is allowed) ----------------
-
-function specFor(id) {
-  const spec = typeof id === 'string' && Object.hasOwn(envSpecs, id) ? envSpecs[id] : null;
-  if (!spec) {
-    throw new Error(`valley-farm: unknown env id ${describe(id)}; the env ids are ${envIds.map((i) => `'${i}'`).join(', ')}`);
-  }
-  return spec;
-}
-
-// Errors say what they got, but never echo more than a line of it.
-function describe(value) {
-  const text = describeFull(value);
-  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
-}
-
-function describeFull(value) {
-  if (typeof value === 'string') return `'${value}'`;
-  if (typeof value === 'bigint') return `${value}n`;
-  if (Array.isArray(value)) return 'an array';
-  if (value === null) return 'null';
-  if (typeof value === 'object') return `a ${value.constructor?.name ?? 'object'}`;
-  return String(value);
-}
 
 const SEED_RULE = 'a seed must be an integer from 0 to 2^53 - 1, or a BigInt from 0n to 2^64 - 1';
 
@@ -400,8 +384,7 @@ class FarmEnv {
     this.#started('stateHash');
     const e = this.#engine;
     e.x.vfw_state_hash(this.#ptr, this.#out64);
-    e.refresh();
-    return (BigInt(e.u32[(this.#out64 >> 2) + 1]) << 32n) | BigInt(e.u32[this.#out64 >> 2]);
+    return e.readBigU64(this.#out64);
   }
 
   /**
@@ -461,10 +444,8 @@ class FarmEnv {
     if (code !== 0) {
       throw new Error(`valley-farm: cannot restore: ${e.cString(e.x.vf_error_message(code))}; ${expected}`);
     }
-    e.refresh();
+    this.#seed = e.readSeed(this.#out64);
     const o = this.#out64 >> 2;
-    const hi = e.u32[o + 1];
-    this.#seed = hi < 2 ** 21 ? hi * TWO_32 + e.u32[o] : (BigInt(hi) << 32n) | BigInt(e.u32[o]);
     this.#step = e.u32[o + 2];
     this.#terminated = e.u32[o + 3] === 1;
   }
@@ -552,9 +533,6 @@ function seedBig(seed) {
   const [lo, hi] = seedHalves(seed);
   return (BigInt(hi) << 32n) | BigInt(lo);
 }
-
-/** A seed as it was given back to the user: a Number when it is one exactly, else a BigInt. */
-const seedOut = (big) => (big <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(big) : big);
 
 // Integer typed arrays whose every element is an integer: only the range needs checking.
 const INTEGER_ARRAYS = [Int32Array, Uint8Array, Int8Array, Uint16Array, Int16Array, Uint32Array, Uint8ClampedArray];
@@ -726,8 +704,7 @@ class FarmVecEnv {
     if (!Number.isInteger(i) || i < 0 || i >= this.#n) throw new RangeError(`valley-farm: episodeSeed: index ${describe(i)} must be an integer from 0 to ${this.#n - 1}`);
     const e = this.#engine;
     e.x.vfw_seed(this.#envs + i * align8(e.envSize), this.#out);
-    e.refresh();
-    return seedOut((BigInt(e.u32[(this.#out >> 2) + 1]) << 32n) | BigInt(e.u32[this.#out >> 2]));
+    return e.readSeed(this.#out);
   }
 
   /**

@@ -7,6 +7,7 @@
 // the rules let an episode reach, derived in specs.js, not what play usually reaches.
 import { envSpecs } from './specs.js';
 import { seededRandom } from './rng.js';
+import { describe, specFor } from './errors.js';
 
 // ---- seeded sampling -------------------------------------------------------------------
 
@@ -16,14 +17,9 @@ function samplerOf(rng) {
   if (rng && typeof rng.random === 'function') return () => rng.random();
   if (rng === undefined) rng = Math.floor(Math.random() * 2 ** 32);
   if (!Number.isSafeInteger(rng) || rng < 0) {
-    throw new TypeError(`valley-farm: sample() takes a seed (an integer from 0 to 2^53 - 1), a function returning numbers in [0, 1), or an object with random(); got ${describeShort(rng)}`);
+    throw new TypeError(`valley-farm: sample() takes a seed (an integer from 0 to 2^53 - 1), a function returning numbers in [0, 1), or an object with random(); got ${describe(rng)}`);
   }
   return seededRandom((rng ^ Math.floor(rng / 2 ** 32)) >>> 0);
-}
-
-function describeShort(v) {
-  const s = typeof v === 'string' ? `'${v}'` : typeof v === 'bigint' ? `${v}n` : v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v === 'object' ? 'an object' : String(v);
-  return s.length > 60 ? `${s.slice(0, 57)}...` : s;
 }
 
 const drawInt = (random, low, high) => low + Math.floor(random() * (high - low + 1));
@@ -122,24 +118,19 @@ function fromDescription(desc) {
   return new Dict(Object.fromEntries(Object.entries(desc).map(([k, v]) => [k, fromDescription(v)])));
 }
 
-function specOf(id) {
-  const spec = typeof id === 'string' && Object.hasOwn(envSpecs, id) ? envSpecs[id] : null;
-  if (!spec) throw new Error(`valley-farm: unknown env id ${describeShort(id)}; the env ids are ${Object.keys(envSpecs).map((i) => `'${i}'`).join(', ')}`);
-  return spec;
-}
 
 const observationSpaces = {};
 const flatBounds = {};
 
 /** The single env's observation space (a Dict), the same object for every env of an id. */
 export function observationSpace(id) {
-  return (observationSpaces[id] ??= fromDescription(specOf(id).observation));
+  return (observationSpaces[id] ??= fromDescription(specFor(id).observation));
 }
 
 /** Per-element [low, high] of the flat observation, from the layout and the Dict's leaves. */
 function flatLowHigh(id) {
   if (flatBounds[id]) return flatBounds[id];
-  const spec = specOf(id);
+  const spec = specFor(id);
   const low = new Array(spec.obsSize);
   const high = new Array(spec.obsSize);
   const dict = observationSpace(id);
@@ -170,7 +161,7 @@ export function batchedObservationSpace(id, n) {
 
 /** The action space: Discrete(n) with the rules' action names. */
 export function actionSpace(id) {
-  const spec = specOf(id);
+  const spec = specFor(id);
   return new Discrete(spec.actions.length, spec.actions);
 }
 
@@ -223,10 +214,10 @@ const unflatteners = { 'ValleyFarm-v0': valleyObservation, 'BackwardsValleyFarm-
  * flattened observation).
  */
 export function unflatten(id, flat, row = 0) {
-  const spec = specOf(id);
-  if (!(Array.isArray(flat) || ArrayBuffer.isView(flat))) throw new TypeError(`valley-farm: unflatten takes an Int32Array or array of ${spec.obsSize} integers per row, got ${describeShort(flat)}`);
+  const spec = specFor(id);
+  if (!(Array.isArray(flat) || ArrayBuffer.isView(flat))) throw new TypeError(`valley-farm: unflatten takes an Int32Array or array of ${spec.obsSize} integers per row, got ${describe(flat)}`);
   if (!Number.isInteger(row) || row < 0 || (row + 1) * spec.obsSize > flat.length) {
-    throw new RangeError(`valley-farm: row ${describeShort(row)} is not in this array of ${Math.floor(flat.length / spec.obsSize)} rows of ${spec.obsSize}`);
+    throw new RangeError(`valley-farm: row ${describe(row)} is not in this array of ${Math.floor(flat.length / spec.obsSize)} rows of ${spec.obsSize}`);
   }
   return unflatteners[id](flat, row * spec.obsSize);
 }
@@ -238,17 +229,17 @@ export const observationFrom = (id) => unflatteners[id];
  * The flat form of an observation object (the single env's, the page's): an Int32Array of
  * obsSize integers in the layout of envSpecs[id].layout, written into `out` if given.
  */
-export function flatten(id, observation, out = new Int32Array(specOf(id).obsSize)) {
-  const spec = specOf(id);
-  if (observation === null || typeof observation !== 'object') throw new TypeError(`valley-farm: flatten takes a ${id} observation object, got ${describeShort(observation)}`);
+export function flatten(id, observation, out = new Int32Array(specFor(id).obsSize)) {
+  const spec = specFor(id);
+  if (observation === null || typeof observation !== 'object') throw new TypeError(`valley-farm: flatten takes a ${id} observation object, got ${describe(observation)}`);
   for (const { name, offset, length } of spec.layout) {
     const value = name in observation ? observation[name] : observation.inventory?.[name];
     if (length === 1) {
-      if (!Number.isInteger(value)) throw new TypeError(`valley-farm: observation field ${name} must be an integer, got ${describeShort(value)}`);
+      if (!Number.isInteger(value)) throw new TypeError(`valley-farm: observation field ${name} must be an integer, got ${describe(value)}`);
       out[offset] = value;
     } else {
       if (!(Array.isArray(value) || ArrayBuffer.isView(value)) || value.length !== length) {
-        throw new TypeError(`valley-farm: observation field ${name} must be ${length} integers, got ${describeShort(value)}`);
+        throw new TypeError(`valley-farm: observation field ${name} must be ${length} integers, got ${describe(value)}`);
       }
       for (let j = 0; j < length; j++) out[offset + j] = value[j];
     }

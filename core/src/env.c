@@ -259,17 +259,26 @@ static inline vf_outcome batch_step_one(vf_env *e, int action, int32_t *obs, int
     return o;
 }
 
+/* The vector env's step, its arguments checked by the caller. The common case (no episode
+ * ends) is the step and, if asked, the mask; the bookkeeping runs only in the rows whose
+ * episode ended. */
+static void step_io(vf_env *envs, int n, int kind, const vf_batch_io *io);
+
 vf_error vf_batch_step(vf_env *envs, int n, const int32_t *actions, int32_t *obs,
                        double *rewards, uint8_t *terminated) {
     if (actions == NULL || batch_kind(envs, n) < 0) return VF_ERR_ARGUMENT;
     vf_batch_io io = {.actions = actions, .obs = obs, .rewards = rewards, .terminated = terminated};
-    return vf_batch_step_io(envs, n, envs[0].kind, &io);
+    step_io(envs, n, envs[0].kind, &io);
+    return VF_OK;
 }
 
-/* The vector env's step. The common case (no episode ends) is the step and, if asked, the
- * mask; the bookkeeping runs only in the rows whose episode ended. */
 vf_error vf_batch_step_io(vf_env *envs, int n, int kind, const vf_batch_io *io) {
     if (io == NULL || io->actions == NULL || !batch_ok(envs, n, kind, true)) return VF_ERR_ARGUMENT;
+    step_io(envs, n, kind, io);
+    return VF_OK;
+}
+
+static void step_io(vf_env *envs, int n, int kind, const vf_batch_io *io) {
     const size_t size = (size_t)vf_obs_size(kind), na = (size_t)vf_num_actions(kind);
     for (int i = 0; i < n; i++) {
         vf_env *e = &envs[i];
@@ -303,7 +312,6 @@ vf_error vf_batch_step_io(vf_env *envs, int n, int kind, const vf_batch_io *io) 
         if (io->terminated) io->terminated[i] = ended;
         if (io->masks) vf_legal_actions(e, io->masks + (size_t)i * na);
     }
-    return VF_OK;
 }
 
 /* vf_batch_run_random's rounds on a batch of one kind whose episodes are all running (each

@@ -4,8 +4,8 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { evaluate } from '../../wasm/evaluate.js';
-import { algorithms, createLearner, loadPolicy } from '../../wasm/learn/index.js';
-import { clippedLoss, defaults as ppoDefaults, gae, maskedLogSoftmax } from '../../wasm/learn/ppo.js';
+import { createLearner, loadPolicy } from '../../wasm/learn/index.js';
+import { clippedLoss, gae, maskedLogSoftmax } from '../../wasm/learn/ppo.js';
 import { loadTf } from '../../wasm/learn/tf.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -40,9 +40,6 @@ describe('PPO parts', () => {
     expect(p[0] + p[2]).toBeCloseTo(1, 6);
   });
 
-  it('the defaults listed without loading TensorFlow.js are ppo.js\'s', () => {
-    expect(algorithms.ppo.defaults).toEqual(ppoDefaults);
-  });
 });
 
 describe('training and policies', () => {

@@ -19,7 +19,7 @@ it('npm pack ships the engine, the types, the agents, the protocol, the learners
   const paths = files.map((f) => f.path).sort();
   expect(paths).toEqual(
     [
-      'LICENSE', 'README.md', 'core/include/valley_farm.h', 'package.json', 'wasm/index.d.ts', 'wasm/index.js', 'wasm/rng.js', 'wasm/spaces.js', 'wasm/specs.js', 'wasm/valley_farm.wasm',
+      'LICENSE', 'README.md', 'core/include/valley_farm.h', 'package.json', 'wasm/index.d.ts', 'wasm/errors.js', 'wasm/index.js', 'wasm/rng.js', 'wasm/spaces.js', 'wasm/specs.js', 'wasm/valley_farm.wasm',
       'wasm/agents/backwardsHeuristic.js', 'wasm/agents/grid.js', 'wasm/agents/index.d.ts', 'wasm/agents/index.js', 'wasm/agents/random.js', 'wasm/agents/valleyHeuristic.js',
       'wasm/evaluate.js', 'wasm/evaluate.d.ts', 'wasm/splits.js', 'wasm/splits.d.ts', 'wasm/data/best-known.json', 'wasm/data/baselines.json',
       'wasm/cli/index.mjs', 'wasm/cli/eval.mjs', 'wasm/cli/train.mjs',
@@ -46,7 +46,7 @@ it("the README's Node quick start, pasted into a fresh project after installing 
 it('a missing engine file is an error that names the file and the fix', () => {
   const installed = join(dir, 'broken/node_modules/valley-farm');
   mkdirSync(join(installed, 'wasm'), { recursive: true });
-  for (const f of ['package.json', 'wasm/index.js', 'wasm/specs.js', 'wasm/spaces.js', 'wasm/rng.js']) writeFileSync(join(installed, f), readFileSync(join(root, f)));
+  for (const f of ['package.json', 'wasm/index.js', 'wasm/specs.js', 'wasm/spaces.js', 'wasm/rng.js', 'wasm/errors.js']) writeFileSync(join(installed, f), readFileSync(join(root, f)));
   const run = () => execFileSync(process.execPath, ['--input-type=module', '-e', "import { make } from 'valley-farm'; await make('ValleyFarm-v0');"], { cwd: join(dir, 'broken'), encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
   expect(run).toThrow(/valley_farm\.wasm is missing.*npm run build:wasm.*reinstall valley-farm/s);
   writeFileSync(join(installed, 'wasm/valley_farm.wasm'), '<!doctype html>');

@@ -11,19 +11,14 @@
 // seeds only (never a validation or test seed: wasm/splits.js).
 import { envSpecs, flatten } from '../index.js';
 import { createTabularQ, defaults as tabularDefaults, docs as tabularDocs, TablePolicy } from './tabularQ.js';
+import { createPPO, defaults as ppoDefaults, docs as ppoDocs, netPolicyFromJSON } from './ppo.js';
 
+// ppo.js reaches TensorFlow.js only through a dynamic import (tf.js), so reading its
+// defaults here loads nothing heavy.
 export const algorithms = Object.freeze({
   'tabular-q': { defaults: tabularDefaults, docs: tabularDocs },
-  ppo: { get defaults() { return PPO_DEFAULTS; }, get docs() { return PPO_DOCS; } },
+  ppo: { defaults: ppoDefaults, docs: ppoDocs },
 });
-
-// ppo.js imports TensorFlow.js lazily; its defaults are plain data, repeated here so that
-// reading them loads nothing (tests/js/learn.test.js checks they equal ppo.js's).
-const PPO_DEFAULTS = Object.freeze({
-  numEnvs: 64, nSteps: 64, epochs: 3, minibatch: 2048, learningRate: 1e-3, gamma: 0.99, lambda: 0.95,
-  clip: 0.2, entropyCoef: 0.01, valueCoef: 0.5, hidden: [64, 64],
-});
-const PPO_DOCS = Object.freeze({ see: 'wasm/learn/ppo.js: docs' });
 
 function checkConfig(algo, config) {
   const known = Object.keys(algorithms[algo].defaults);
@@ -41,7 +36,7 @@ export async function createLearner({ env, algo = 'tabular-q', seed = 1, ...sett
   if (!Object.hasOwn(algorithms, algo)) throw new Error(`valley-farm/learn: unknown algo ${JSON.stringify(String(algo)).slice(0, 40)}; the algorithms are ${Object.keys(algorithms).join(', ')}`);
   if (!Number.isInteger(seed) || seed < 0 || seed > 2 ** 31) throw new RangeError('valley-farm/learn: seed must be an integer from 0 to 2^31');
   checkConfig(algo, settings);
-  const inner = algo === 'ppo' ? await (await import('./ppo.js')).createPPO(env, settings, seed) : await createTabularQ(env, settings, seed);
+  const inner = algo === 'ppo' ? await createPPO(env, settings, seed) : await createTabularQ(env, settings, seed);
   const config = { env, algo, seed, ...inner.config };
   return {
     env,
@@ -91,7 +86,6 @@ export async function loadPolicy(json) {
     return wrapPolicy(new TablePolicy(json.env, table, A), json.config ?? {});
   }
   if (json.algo === 'ppo') {
-    const { netPolicyFromJSON } = await import('./ppo.js');
     return wrapPolicy(await netPolicyFromJSON(json), json.config);
   }
   throw new Error(`valley-farm/learn: unknown algo ${JSON.stringify(String(json.algo)).slice(0, 40)} in the policy`);

@@ -71,7 +71,6 @@ export async function createTabularQ(env, config, seed) {
   let keys = Array.from({ length: c.numEnvs }, (_, i) => enc.tabularKey(r.observations, i));
   const actions = new Int32Array(c.numEnvs);
   const stats = trainingStats();
-  const masks = new Uint8Array(c.numEnvs * A);
 
   function choose(i, q, eps) {
     const m = r.masks.subarray(i * A, (i + 1) * A);
@@ -95,7 +94,6 @@ export async function createTabularQ(env, config, seed) {
       while (stats.steps < target) {
         const eps = Math.max(c.epsilonEnd, c.epsilon - ((c.epsilon - c.epsilonEnd) * stats.steps) / c.epsilonSteps);
         for (let i = 0; i < c.numEnvs; i++) actions[i] = choose(i, qOf(keys[i]), eps);
-        masks.set(r.masks);
         r = vec.step(actions);
         for (let i = 0; i < c.numEnvs; i++) {
           const q = qOf(keys[i]);

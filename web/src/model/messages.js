@@ -9,9 +9,9 @@
 //   { type: 'valley-farm', event: 'episode', env, seed, actions, ret }  at each episode's end
 //
 // Safe by default. Any page can frame this one, so a message is a stranger's input:
-//  - without opt-in, messages only read and play (PLAY_METHODS); running code (setAgent
+//  - without opt-in, messages only read and play (every method of METHODS); running code (setAgent
 //    with { code }) needs `allow=code` in the iframe URL's query (and even then the code
-//    runs in a sandbox with an opaque origin: web/src/worker/);
+//    runs in a sandbox with an opaque origin: web/src/sandbox/);
 //  - `origin=https://a.example,https://b.example` in the query restricts which parent
 //    origins may send messages; replies and events then go only to those origins;
 //  - a message must be small (MAX_MESSAGE_CHARS of strings, MAX_DEPTH deep, MAX_ARGS args),
@@ -19,7 +19,6 @@
 //    reply. Reads (READ_METHODS) never wait behind a flood of steps.
 export const MESSAGE_TYPE = 'valley-farm';
 export const READ_METHODS = ['state', 'observation', 'legalActions', 'actionNames', 'status', 'render', 'runnerStats', 'means', 'replay', 'shareLink'];
-export const PLAY_METHODS = [...READ_METHODS, 'make', 'reset', 'step', 'setAgent', 'run', 'play', 'pause', 'setSpeed', 'loadReplay', 'replayStep', 'setView'];
 export const METHODS = ['make', 'reset', 'step', 'state', 'observation', 'legalActions', 'actionNames', 'status', 'render', 'setAgent', 'run', 'play', 'pause', 'setSpeed', 'runnerStats', 'means', 'replay', 'loadReplay', 'replayStep', 'shareLink', 'setView'];
 export const MAX_MESSAGE_CHARS = 64 * 1024; // all strings of one message together (a setAgent's code)
 export const MAX_DEPTH = 8;
