@@ -34,6 +34,7 @@ for (const run of RUNS.filter((r) => !only || r.algo === only)) {
     algo: run.algo, env: run.env, command: `npx valley-farm ${args.slice(0, 12).join(' ')}`, steps, seconds: Math.round(seconds),
     stepsPerSec: Math.round(steps / seconds), curve,
     test: { episodes: test.returns.length, mean: test.mean, ci95: test.ci95, normalized: test.normalized.mean },
+    reference: test.reference, // random, heuristic and best-known means on the same seeds
   };
   writeFileSync(join(root, `docs/runs/${run.algo}-${run.env}.json`), `${JSON.stringify(record, null, 1)}\n`);
   console.log(`[valley-farm] ${run.algo} ${run.env}: test ${test.mean.toFixed(2)} (normalised ${test.normalized.mean.toFixed(3)}) in ${Math.round(seconds)} s`);

@@ -32,6 +32,7 @@ describe.each(envIds)('%s best-known plans', (id) => {
         proven += best >= bound - 1e-9;
       }
     }
-    expect(proven).toBeGreaterThanOrEqual(0);
+    // the backwards bound is tight enough for the planner to prove many seeds optimal
+    if (id === 'BackwardsValleyFarm-v0') expect(proven).toBeGreaterThan(500);
   });
 });
