@@ -429,20 +429,20 @@ class FarmEnv {
    */
   restore(bytes, length = bytes?.length) {
     this.#open();
-    const expected = `restore takes the Uint8Array that snapshot() returned on a ${this.id} env`;
-    if (!(bytes instanceof Uint8Array)) throw new TypeError(`valley-farm: ${expected}, got ${describe(bytes)}`);
+    const expected = () => `restore takes the Uint8Array that snapshot() returned on a ${this.id} env`; // built only for an error
+    if (!(bytes instanceof Uint8Array)) throw new TypeError(`valley-farm: ${expected()}, got ${describe(bytes)}`);
     if (!Number.isInteger(length) || length < 0 || length > bytes.length) {
       throw new RangeError(`valley-farm: restore length ${describe(length)} must be an integer from 0 to the buffer's ${bytes.length} bytes`);
     }
     const e = this.#engine;
     if (length > SNAPSHOT_MAX) {
-      throw new Error(`valley-farm: not a snapshot (${length} bytes, longer than any snapshot); ${expected}`);
+      throw new Error(`valley-farm: not a snapshot (${length} bytes, longer than any snapshot); ${expected()}`);
     }
     e.refresh();
     e.u8.set(length === bytes.length ? bytes : bytes.subarray(0, length), e.scratch);
     const code = e.x.vfw_restore(this.#ptr, this.#spec.kind, e.scratch, length, this.#out64);
     if (code !== 0) {
-      throw new Error(`valley-farm: cannot restore: ${e.cString(e.x.vf_error_message(code))}; ${expected}`);
+      throw new Error(`valley-farm: cannot restore: ${e.cString(e.x.vf_error_message(code))}; ${expected()}`);
     }
     this.#seed = e.readSeed(this.#out64);
     const o = this.#out64 >> 2;

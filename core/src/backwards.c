@@ -489,15 +489,16 @@ vf_outcome vfb_step(vf_backwards *b, int action, int32_t *obs) {
  * are read once because the vector env computes this after every step. */
 void vfb_legal_actions(const vf_backwards *b, uint8_t *mask) {
     const int x = b->agent.x, y = b->agent.y;
+    uint32_t bits = 1u << VF_BA_WAIT;
     for (int d = 0; d < 4; d++)
-        mask[d] = vf_tile_in(walkable, TILE(b, x + vfg_dx[d], y + vfg_dy[d])) | (b->facing != d);
+        bits |= (uint32_t)(vf_tile_in(walkable, TILE(b, x + vfg_dx[d], y + vfg_dy[d])) | (b->facing != d)) << d;
     const int fx = x + vfg_dx[b->facing], fy = y + vfg_dy[b->facing];
     const int front = TILE(b, fx, fy), mood = STATUS(b, fx, fy);
-    mask[VF_BA_WAIT] = 1;
-    mask[VF_BA_WATER] = mask[VF_BA_FERTILIZE] = front == VF_BT_FIELD;
-    mask[VF_BA_FEED] = mask[VF_BA_CLEAN] = front == VF_BT_PEN;
-    mask[VF_BA_COMPLIMENT] = front == VF_BT_HOUSE && mood > 0;
-    mask[VF_BA_INSULT] = front == VF_BT_HOUSE && mood < FRIENDLY;
+    const uint32_t field = front == VF_BT_FIELD, pen = front == VF_BT_PEN, house = front == VF_BT_HOUSE;
+    bits |= field << VF_BA_WATER | field << VF_BA_FERTILIZE | pen << VF_BA_FEED | pen << VF_BA_CLEAN;
+    bits |= (uint32_t)(house && mood > 0) << VF_BA_COMPLIMENT;
+    bits |= (uint32_t)(house && mood < FRIENDLY) << VF_BA_INSULT;
+    vf_mask_from_bits(mask, bits, VF_BW_ACTIONS);
 }
 
 /* ---- text ---------------------------------------------------------------------------- */

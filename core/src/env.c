@@ -278,19 +278,23 @@ vf_error vf_batch_step_io(vf_env *envs, int n, int kind, const vf_batch_io *io) 
     return VF_OK;
 }
 
-static void step_io(vf_env *envs, int n, int kind, const vf_batch_io *io) {
-    const size_t size = (size_t)vf_obs_size(kind), na = (size_t)vf_num_actions(kind);
+/* One kind's loop: `kind` is a constant at each call below, so the step and the mask are
+ * direct calls with no dispatch per env. */
+VF_ALWAYS_INLINE void step_io_kind(vf_env *envs, int n, const vf_batch_io *io, const int kind) {
+    const size_t size = kind == VF_VALLEY ? VF_VALLEY_OBS_SIZE : VF_BW_OBS_SIZE;
+    const size_t na = kind == VF_VALLEY ? VF_VALLEY_ACTIONS : VF_BW_ACTIONS;
     for (int i = 0; i < n; i++) {
         vf_env *e = &envs[i];
         const int a = io->actions[i];
         /* the step writes its observation straight into the output row (or the final row,
          * when the caller keeps final observations, since the reset then overwrites it) */
         int32_t *row = io->obs ? io->obs + (size_t)i * size : NULL;
+        uint8_t *mask = io->masks ? io->masks + (size_t)i * na : NULL;
         if ((unsigned)a >= na) { /* not an action: no step, as in vf_step; the outputs show the env as it is */
             if (row) vf_observe(e, row);
             if (io->rewards) io->rewards[i] = 0;
             if (io->terminated) io->terminated[i] = 0;
-            if (io->masks) vf_legal_actions(e, io->masks + (size_t)i * na);
+            if (mask) vf_legal_actions(e, mask);
             continue;
         }
         vf_outcome o = step_env(e, a, row);
@@ -310,8 +314,19 @@ static void step_io(vf_env *envs, int n, int kind, const vf_batch_io *io) {
         }
         if (io->rewards) io->rewards[i] = reward_of(kind, vf_outcome_units(o));
         if (io->terminated) io->terminated[i] = ended;
-        if (io->masks) vf_legal_actions(e, io->masks + (size_t)i * na);
+        if (!mask) continue;
+        if (kind == VF_VALLEY)
+            vfv_legal_actions(&e->u.valley, mask);
+        else
+            vfb_legal_actions(&e->u.backwards, mask);
     }
+}
+
+static void step_io(vf_env *envs, int n, int kind, const vf_batch_io *io) {
+    if (kind == VF_VALLEY)
+        step_io_kind(envs, n, io, VF_VALLEY);
+    else
+        step_io_kind(envs, n, io, VF_BACKWARDS);
 }
 
 /* vf_batch_run_random's rounds on a batch of one kind whose episodes are all running (each

@@ -78,6 +78,7 @@ static const uint32_t walkable = T(VF_VT_GROUND) | T(VF_VT_SOIL_EMPTY) | T(VF_VT
 #undef T
 _Static_assert(VF_VT_COUNT <= 16, "a set of tile codes holds a bit per code");
 _Static_assert(W <= VFG_MAX_W && H <= VFG_MAX_H, "the map fits the row bitmasks");
+_Static_assert(W >= 8, "vfv_load scans each row as two overlapping 8-tile words");
 
 static const char tile_symbol[VF_VT_COUNT] = {
     [VF_VT_OUT_OF_BOUNDS] = ' ', [VF_VT_GROUND] = '.', [VF_VT_OBSTACLE] = '#',
@@ -290,27 +291,24 @@ static bool can_sell(const vf_valley *v) {
  * of plant, water, harvest, feed, collect and sell can hold on any tile): the vector env
  * computes this after every step, so it must cost a fraction of one. */
 void vfv_legal_actions(const vf_valley *v, uint8_t *mask) {
-    for (int d = 0; d < 4; d++) mask[d] = can_move(v, d);
-    /* one store each, not memset: in WebAssembly memset is a call */
-    mask[VF_VA_PLANT] = mask[VF_VA_WATER] = mask[VF_VA_HARVEST] = mask[VF_VA_FEED] = 0;
-    mask[VF_VA_COLLECT] = mask[VF_VA_GIFT] = mask[VF_VA_SELL] = 0;
-    mask[VF_VA_WAIT] = 1;
-    int code = TILE(v, v->agent.x, v->agent.y);
-    switch (code) {
-    case VF_VT_SOIL_EMPTY: mask[VF_VA_PLANT] = can_plant(v); break;
+    uint32_t bits = 1u << VF_VA_WAIT;
+    for (int d = 0; d < 4; d++) bits |= (uint32_t)can_move(v, d) << d;
+    switch (TILE(v, v->agent.x, v->agent.y)) {
+    case VF_VT_SOIL_EMPTY: bits |= (uint32_t)can_plant(v) << VF_VA_PLANT; break;
     case VF_VT_SOIL_SEEDED:
-    case VF_VT_CROP_GROWING: mask[VF_VA_WATER] = can_water(v); break;
-    case VF_VT_CROP_MATURE: mask[VF_VA_HARVEST] = 1; break;
+    case VF_VT_CROP_GROWING: bits |= (uint32_t)can_water(v) << VF_VA_WATER; break;
+    case VF_VT_CROP_MATURE: bits |= 1u << VF_VA_HARVEST; break;
     case VF_VT_CHICKEN:
     case VF_VT_COW:
     case VF_VT_SHEEP:
-        mask[VF_VA_FEED] = feed_target(v) >= 0;
-        mask[VF_VA_COLLECT] = collect_target(v) >= 0;
+        bits |= (uint32_t)(feed_target(v) >= 0) << VF_VA_FEED;
+        bits |= (uint32_t)(collect_target(v) >= 0) << VF_VA_COLLECT;
         break;
-    case VF_VT_MARKET: mask[VF_VA_SELL] = can_sell(v); break;
+    case VF_VT_MARKET: bits |= (uint32_t)can_sell(v) << VF_VA_SELL; break;
     default: break;
     }
-    if (v->inventory[VF_GIFTS] > 0) mask[VF_VA_GIFT] = gift_target(v) >= 0;
+    if (v->inventory[VF_GIFTS] > 0) bits |= (uint32_t)(gift_target(v) >= 0) << VF_VA_GIFT;
+    vf_mask_from_bits(mask, bits, VF_VALLEY_ACTIONS);
 }
 
 /* ---- observation --------------------------------------------------------------------- */
@@ -742,19 +740,58 @@ static bool resources_add_up(const vf_valley *v) {
     return v->reward_units + r.units_left <= MAX_REWARD_UNITS;
 }
 
+/* The 8 tiles at p as one little-endian word (shifts, not a cast: any byte order, any
+ * alignment; compilers turn it into one load). */
+static uint64_t load8(const uint8_t *p) {
+    uint64_t w = 0;
+    for (int k = 0; k < 8; k++) w |= (uint64_t)p[k] << (8 * k);
+    return w;
+}
+
+#define BYTES(b) (0x0101010101010101ull * (b))
+
+/* Bit 7 of each byte of the result is set where that byte of w is not ground. */
+static uint64_t not_ground(uint64_t w) {
+    uint64_t x = w ^ BYTES(VF_VT_GROUND);
+    return (((x & BYTES(0x7f)) + BYTES(0x7f)) | x) & BYTES(0x80);
+}
+
 bool vfv_load(vf_valley *v, vfs_reader *r) {
-    int counts[VF_VT_COUNT] = {0};
     vfg_mask open = {{0}}, need = {{0}}, taken = {{0}};
     memset(v->tiles, VF_VT_OUT_OF_BOUNDS, sizeof v->tiles); /* the frame is not saved */
+    /* Restore is on search's hot path, and most of a map is ground: each row is scanned 8
+     * tiles at a time for the tiles that are not ground, and only those are looked at.
+     * Counts are bytes in two registers (codes 0-7 and 8-15; a map has 225 tiles, so no
+     * byte overflows), not an array, whose increments would queue behind each other. */
+    uint64_t low = 0, high = 0;
+    uint32_t bad = 0;
     for (int y = 0; y < H; y++) {
-        vfs_get_bytes(r, &TILE(v, 0, y), W);
-        for (int x = 0; x < W; x++) {
-            int code = TILE(v, x, y);
-            if (code < VF_VT_GROUND || code >= VF_VT_COUNT) return false;
-            counts[code]++;
-            if (vf_tile_in(walkable, code)) vfg_set(&open, x, y);
-            if (code != VF_VT_GROUND && vf_tile_in(walkable, code)) vfg_set(&need, x, y);
+        uint8_t *row = &TILE(v, 0, y);
+        vfs_get_bytes(r, row, W);
+        uint32_t open_row = (1u << W) - 1, need_row = 0; /* ground is walkable, not needed */
+        uint64_t words[2] = {not_ground(load8(row)), not_ground(load8(row + W - 8)) & ~0xffull};
+        for (int half = 0; half < 2; half++) {
+            const int x0 = half ? W - 8 : 0;
+            for (uint64_t t = words[half]; t; t &= t - 1) {
+                const int x = x0 + (__builtin_ctzll(t) >> 3);
+                const unsigned code = row[x];
+                bad |= code - VF_VT_GROUND >= VF_VT_COUNT - VF_VT_GROUND;
+                const uint64_t one = 1ull << ((code & 7) * 8);
+                low += code < 8 ? one : 0;
+                high += code < 8 ? 0 : one;
+                const uint32_t walk = vf_tile_in(walkable, (int)(code & 15));
+                open_row &= ~((walk ^ 1u) << x);
+                need_row |= walk << x;
+            }
         }
+        open.rows[y] = (uint16_t)open_row;
+        need.rows[y] = (uint16_t)need_row;
+    }
+    if (bad) return false;
+    int counts[16];
+    for (int code = 0; code < 8; code++) {
+        counts[code] = (int)((low >> (code * 8)) & 0xff);
+        counts[code + 8] = (int)((high >> (code * 8)) & 0xff);
     }
     int soil = counts[VF_VT_SOIL_EMPTY] + counts[VF_VT_SOIL_SEEDED] +
                counts[VF_VT_CROP_GROWING] + counts[VF_VT_CROP_MATURE];

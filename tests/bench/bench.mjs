@@ -4,8 +4,8 @@
 //   2. WebAssembly, the same loop inside the module, one call from JS       batch of 1024
 //   3. the vector env through the JS API (makeVec)           1, 64 and 1024 envs
 //   4. the single env through the JS API (make(...).step)
-//   5. search support: snapshot() / restore() (bytes) and saveState() / loadState()
-//      (in-memory copies), operations per second
+//   5. search support: snapshot() / snapshotInto(buffer) / restore() (bytes) and
+//      saveState() / loadState() (in-memory copies), operations per second
 //
 // The vector env runs as learners use it: legal masks and episode bookkeeping on (the
 // default); `vec-nomask` is the same at 1024 envs with masks off, to show their cost.
@@ -213,6 +213,10 @@ async function main() {
     const per = (name, fn) => add({ env: id, path: name, envs: 1, unit: 'ops/s', ...measure(fn, ops) });
     per('snapshot', (k) => {
       for (let i = 0; i < k; i++) env.snapshot();
+    });
+    const into = new Uint8Array(env.snapshotSize);
+    per('snapshotInto', (k) => {
+      for (let i = 0; i < k; i++) env.snapshotInto(into);
     });
     per('restore', (k) => {
       for (let i = 0; i < k; i++) env.restore(bytes);
