@@ -3,20 +3,22 @@
 // with a message that says what is wrong and what is allowed (ReplayError). It never
 // touches an env: the session checks a parsed record by replaying it.
 //
-// JSON file:  { "format": "valley-farm-replay", "version": 1, "env": "ValleyFarm-v0",
+// JSON file:  { "format": "valley-farm-replay", "version": 1, "env": <an env id>,
 //               "seed": 42, "actions": [0, 4, 11], "return": 0.5 }
 //   format, version and return are optional on import; actions may also be names ("plant").
 //   A seed above 2^53 − 1 is written as a decimal string ("18446744073709551615").
 //
 // Share link: #replay=1.V.42.04b — four parts joined by dots: the link version (1), the env
-//   code (V = ValleyFarm-v0, B = BackwardsValleyFarm-v0), the seed in decimal, and one
+//   code (its adapter's letter: V valley, B backwards), the seed in decimal, and one
 //   character per action: its id in base 36 (0–9, then a = 10, b = 11). URL-safe as is.
 import { envIds, envSpecs } from 'valley-farm';
+import { farms } from './model/farms/index.js';
 
 export const REPLAY_FORMAT = 'valley-farm-replay';
 export const REPLAY_VERSION = 1;
 export const LINK_VERSION = '1';
-export const ENV_CODES = { V: 'ValleyFarm-v0', B: 'BackwardsValleyFarm-v0' };
+/** Share-link letter -> env id, from the farm adapters (V, B). */
+export const ENV_CODES = Object.fromEntries(farms.map((f) => [f.code, f.id]));
 export const MAX_SEED = (1n << 64n) - 1n;
 
 export class ReplayError extends Error {
@@ -79,7 +81,7 @@ export function validateReplay(data, specs = envSpecs, ids = envIds) {
   const where = 'The replay';
   if (data === null || typeof data !== 'object' || Array.isArray(data)) {
     throw new ReplayError(
-      `${where} must be a JSON object like {"env": "ValleyFarm-v0", "seed": 42, "actions": [0, 4, 11]}; got ${show(data)}.`,
+      `${where} must be a JSON object like {"env": "${envIds[0]}", "seed": 42, "actions": [0, 4, 11]}; got ${show(data)}.`,
     );
   }
   if (data.format !== undefined && data.format !== REPLAY_FORMAT) {

@@ -18,7 +18,7 @@ import { envMeta } from '../model/envMeta.js';
 function Game({ app }) {
   const { session, runner } = app;
   const meta = envMeta[session.envId];
-  const facing = session.envId === 'ValleyFarm-v0' ? undefined : session.observation.facing;
+  const facing = session.farm.facing(session.observation);
   const viewName = session.view === 'eyes' ? "agent's eyes" : 'world';
   return (
     <main class="game">

@@ -2,11 +2,7 @@
 // episode return and whether the last action was legal; at the end, the episode's result.
 import { formatReturn } from '../model/session.js';
 import { cellLabel } from '../model/labels.js';
-import { windowCells } from '../model/views.js';
-import { VALLEY_MOODS } from '../model/labels.js';
 
-const INVENTORY = ['seeds', 'water', 'crops', 'feed', 'products', 'coins', 'gifts'];
-const FACING = ['north', 'south', 'east', 'west'];
 const AROUND = [['north', 7], ['east', 13], ['south', 17], ['west', 11]];
 
 function Row({ name, value, id }) {
@@ -18,41 +14,26 @@ function Row({ name, value, id }) {
   );
 }
 
-// A villager's mood is the engine's (state()), not re-derived from the rounded relationship
-// the observation shows: at 47.5 the observation says 50, and the villager is still neutral.
-function ValleyStats({ obs, moods }) {
+// The farm's own rows (its adapter's statusGroups): a note, such as a villager's mood,
+// carries a data attribute (data-mood="0") for the tests.
+function Group({ group }) {
   return (
-    <>
-      <dl class="stats inventory" aria-label="Inventory">
-        {INVENTORY.map((k) => <Row name={k} id={k} value={obs.inventory[k]} />)}
-      </dl>
-      <dl class="stats" aria-label="Villagers">
-        {obs.relationships.map((r, i) => (
-          <Row
-            name={`villager ${i + 1}`}
-            id={`relationship-${i}`}
-            value={<>{r} <small data-mood={i}>{VALLEY_MOODS[moods[i]]}</small></>}
-          />
-        ))}
-      </dl>
-    </>
-  );
-}
-
-function BackwardsStats({ obs }) {
-  return (
-    <dl class="stats" aria-label="Position">
-      <Row name="Farm Value" id="farmValue" value={obs.farmValue} />
-      <Row name="position" id="position" value={`x ${obs.x}, y ${obs.y}`} />
-      <Row name="facing" id="facing" value={FACING[obs.facing]} />
+    <dl class={`stats${group.class ? ` ${group.class}` : ''}`} aria-label={group.label}>
+      {group.rows.map((row) => (
+        <Row
+          name={row.name}
+          id={row.id}
+          value={row.note ? <>{row.value} <small data-mood={row.note.mood}>{row.note.text}</small></> : row.value}
+        />
+      ))}
     </dl>
   );
 }
 
 export function StatusPanel({ session, onReset }) {
-  const { observation: obs, envId, spec } = session;
+  const { observation: obs, spec, farm } = session;
   if (!obs) return null;
-  const win = windowCells(envId, obs);
+  const win = farm.windowCells(obs);
   const lastAction = session.actions.length ? spec.actions[session.actions.at(-1)] : null;
   return (
     <section class="panel status" aria-labelledby="status-title">
@@ -75,7 +56,7 @@ export function StatusPanel({ session, onReset }) {
           </>
         )}
       </p>
-      {envId === 'ValleyFarm-v0' ? <ValleyStats obs={obs} moods={session.env.state().villagers.map((v) => v.mood)} /> : <BackwardsStats obs={obs} />}
+      {farm.statusGroups(obs, session.env.state()).map((group) => <Group group={group} />)}
       <p class="here" data-stat="here">
         Here: {cellLabel(win[12])}.{' '}
         <span class="around">

@@ -1,9 +1,9 @@
 // Embed.jsx — a live farm with no page chrome, for an iframe in any page:
 //
-//   <iframe src="https://…/index.html#/embed?env=ValleyFarm-v0&seed=7&view=world&controls=1"
+//   <iframe src="https://…/index.html#/embed?env=valley&seed=7&view=world&controls=1"
 //           width="360" height="480" title="Valley Farm"></iframe>
 //
-// Parameters: env (ValleyFarm-v0 | BackwardsValleyFarm-v0; also valley | backwards),
+// Parameters: env (an env id, or a farm adapter's short name: valley | backwards),
 // seed (an integer; absent: a random one per reset), view (world | eyes), controls (1 | 0:
 // with 0 only the board and the status line are shown). The farm is the page's own Session
 // model and Board, so it plays exactly like the game.
@@ -13,9 +13,9 @@ import { Board } from '../components/Board.jsx';
 import { useModel } from '../components/useModel.js';
 import { Session, formatReturn } from '../model/session.js';
 import { envMeta, actionForKey } from '../model/envMeta.js';
+import { defaultFarm, farmBySlug } from '../model/farms/index.js';
 import './docs.css';
 
-const ALIASES = { valley: 'ValleyFarm-v0', backwards: 'BackwardsValleyFarm-v0' };
 const MOVE_GLYPH = { north: '↑', south: '↓', east: '→', west: '←' };
 
 /**
@@ -31,11 +31,11 @@ export function parseEmbedParams(params) {
     get = (k) => q.get(k);
   } else get = (k) => (params?.[k] === undefined || params?.[k] === null ? null : String(params[k]));
   const errors = [];
-  const rawEnv = get('env') ?? 'ValleyFarm-v0';
-  let envId = ALIASES[rawEnv] ?? rawEnv;
+  const rawEnv = get('env') ?? defaultFarm.id;
+  let envId = farmBySlug(rawEnv)?.id ?? rawEnv;
   if (!envSpecs[envId]) {
     errors.push(`unknown env '${rawEnv}' (use ${Object.keys(envSpecs).join(' or ')})`);
-    envId = 'ValleyFarm-v0';
+    envId = defaultFarm.id;
   }
   const rawSeed = get('seed');
   let seed;
@@ -58,7 +58,7 @@ function Farm({ session, settings }) {
   const meta = envMeta[envId];
   const spec = envSpecs[envId];
   const legal = session.legal;
-  const facing = envId === 'ValleyFarm-v0' ? undefined : session.observation.facing;
+  const facing = session.farm.facing(session.observation);
   const onKey = (e) => {
     if (!controls || e.ctrlKey || e.metaKey || e.altKey) return;
     const a = actionForKey(envId, e.key);

@@ -11,13 +11,13 @@ import { EmbedPage, EMBED_SECTIONS } from './pages/EmbedPage.jsx';
 import { BenchmarkPage, BENCHMARK_SECTIONS } from './pages/BenchmarkPage.jsx';
 import { TrainingPage, TRAINING_SECTIONS } from './pages/TrainingPage.jsx';
 import { docHref, sectionId } from './components/Section.jsx';
+import { farms } from '../model/farms/index.js';
 import './docs.css';
 
 /** The docs pages: slug -> { title, render, sections }. */
 export const PAGES = {
   '': { title: 'Overview', render: () => <Overview />, sections: [] },
-  valley: { title: 'Valley Farm', render: () => <EnvPage envId="ValleyFarm-v0" />, sections: ENV_SECTIONS['ValleyFarm-v0'] },
-  backwards: { title: 'Backwards Farm', render: () => <EnvPage envId="BackwardsValleyFarm-v0" />, sections: ENV_SECTIONS['BackwardsValleyFarm-v0'] },
+  ...Object.fromEntries(farms.map((f) => [f.slug, { title: `${f.short} Farm`, render: () => <EnvPage envId={f.id} />, sections: ENV_SECTIONS[f.id] }])),
   api: { title: 'API reference', render: () => <ApiPage />, sections: API_SECTIONS },
   tutorial: { title: 'First agent', render: () => <TutorialPage />, sections: TUTORIAL_SECTIONS },
   embed: { title: 'Embed', render: () => <EmbedPage />, sections: EMBED_SECTIONS },

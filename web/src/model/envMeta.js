@@ -1,7 +1,8 @@
-// envMeta.js — what the page adds to the API's envSpecs: the key and a one-line hint for
-// each action, and short names for the two farms. Keys are matched on KeyboardEvent.key
+// envMeta.js — the API's envSpecs beside the page's farm adapters (farms/), and what
+// keys and action names mean in any farm. Keys are matched on KeyboardEvent.key
 // (case-insensitive); moves also answer to the arrow keys.
 import { envIds, envSpecs } from 'valley-farm';
+import { farms } from './farms/index.js';
 
 export { envIds, envSpecs };
 
@@ -12,46 +13,8 @@ export const MOVE_KEYS = {
   ArrowLeft: 'west', a: 'west',
 };
 
-const valley = {
-  title: 'Valley Farm',
-  short: 'Valley',
-  blurb: 'Plant and water crops, feed animals and collect their products, give gifts to villagers, then sell at the market. 50 steps.',
-  actions: {
-    north: { key: 'W', hint: 'Move north (↑)' },
-    south: { key: 'S', hint: 'Move south (↓)' },
-    east: { key: 'D', hint: 'Move east (→)' },
-    west: { key: 'A', hint: 'Move west (←)' },
-    plant: { key: 'P', hint: 'Plant a seed on empty soil' },
-    water: { key: 'R', hint: 'Water a seedling or growing crop (R for rain)' },
-    harvest: { key: 'H', hint: 'Harvest a mature crop (+0.1)' },
-    feed: { key: 'F', hint: 'Feed the hungry animal you stand on' },
-    collect: { key: 'C', hint: 'Collect the products waiting here (+0.2 each)' },
-    gift: { key: 'G', hint: 'Give a gift to a villager here or next to you' },
-    sell: { key: 'M', hint: 'Sell crops and products at the market (M for market)' },
-    wait: { key: 'Space', hint: 'Do nothing for one step' },
-  },
-};
-
-const backwards = {
-  title: 'Backwards Valley Farm',
-  short: 'Backwards',
-  blurb: 'Everything is inverted: crops ripen if you leave them alone (walk onto ripe ones), care weakens animals (then watch them recover), insults befriend villagers. 40 steps.',
-  actions: {
-    north: { key: 'W', hint: 'Face north, and move if you can (↑)' },
-    south: { key: 'S', hint: 'Face south, and move if you can (↓)' },
-    east: { key: 'D', hint: 'Face east, and move if you can (→)' },
-    west: { key: 'A', hint: 'Face west, and move if you can (←)' },
-    wait: { key: 'Space', hint: 'Do nothing for one step' },
-    water: { key: 'R', hint: 'Water the crop in front (resets it to Seed)' },
-    fertilize: { key: 'E', hint: 'Fertilize the crop in front (resets it to Seed)' },
-    feed: { key: 'F', hint: 'Feed the animal in front (makes it Weak)' },
-    clean: { key: 'C', hint: 'Clean the pen in front (makes its animal Weak)' },
-    compliment: { key: 'K', hint: 'Compliment the villager in front (mood −1)' },
-    insult: { key: 'I', hint: 'Insult the villager in front (mood +1)' },
-  },
-};
-
-export const envMeta = { 'ValleyFarm-v0': valley, 'BackwardsValleyFarm-v0': backwards };
+/** Per env id: its adapter (title, short, blurb, actions: { key, hint }, …). */
+export const envMeta = Object.fromEntries(farms.map((f) => [f.id, f]));
 
 /** The action id a keyboard key means in this env, or -1. */
 export function actionForKey(envId, key) {

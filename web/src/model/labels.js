@@ -64,30 +64,3 @@ export function stateKey(d) {
     default: return d.kind;
   }
 }
-
-/** Sample descriptors for the legend: every tile kind and entity state of a farm. */
-export function legendSamples(envId) {
-  if (envId === 'ValleyFarm-v0') {
-    return [
-      { kind: 'ground' }, { kind: 'obstacle' },
-      ...[0, 1, 2, 3].map((stage) => ({ kind: 'soil', stage })),
-      { kind: 'barn' },
-      { kind: 'animal', species: 'chicken', sated: false },
-      { kind: 'animal', species: 'cow', sated: true },
-      { kind: 'animal', species: 'sheep', sated: false, pending: 1 },
-      { kind: 'animal', species: 'cow' },
-      ...[0, 1, 2].map((mood) => ({ kind: 'villager', mood })),
-      { kind: 'villager' },
-      { kind: 'cottage' }, { kind: 'market' }, { kind: 'out' }, { kind: 'unknown' },
-    ];
-  }
-  return [
-    { kind: 'ground' }, { kind: 'fence' },
-    ...[0, 1, 2, 3].map((stage) => ({ kind: 'field', stage })),
-    ...[0, 1, 2].map((health) => ({ kind: 'pen', health })),
-    { kind: 'pen', health: 2, bonus: 2, rewarded: true },
-    ...[0, 1, 2].map((mood) => ({ kind: 'house', mood })),
-    { kind: 'house', mood: 2, bonus: 4, rewarded: true },
-    { kind: 'out' }, { kind: 'unknown' },
-  ];
-}

@@ -5,10 +5,9 @@
 import { make } from 'valley-farm';
 import { Emitter } from './emitter.js';
 import { envSpecs, actionId, allowedActions, DIRS } from './envMeta.js';
-import { worldCells, windowCells, emptyMemory, remember, eyesCells } from './views.js';
+import { emptyMemory, remember, eyesCells } from './views.js';
+import { farmFor } from './farms/index.js';
 import { ReplayError, parseSeed } from '../replay.js';
-
-const VALLEY = 'ValleyFarm-v0';
 
 export class Session extends Emitter {
   constructor({ makeEnv = make } = {}) {
@@ -19,6 +18,7 @@ export class Session extends Emitter {
     this.envId = null;
     this.env = null;
     this.spec = null;
+    this.farm = null; // the farm's page-side adapter (farms/)
     this.seedText = ''; // the seed box: '' means a fresh random seed at each reset
     this.view = 'world'; // 'world' | 'eyes'
     this.message = null; // { kind: 'error' | 'info', text }
@@ -58,10 +58,16 @@ export class Session extends Emitter {
   async open(envId, { seed } = {}) {
     const env = await this.#envFor(envId);
     this.#stopReplay();
+    this.#use(envId, env);
+    return this.reset(seed);
+  }
+
+  /** Makes env (of envId) the one in play, with its spec and page-side adapter. */
+  #use(envId, env) {
     this.envId = envId;
     this.env = env;
     this.spec = envSpecs[envId];
-    return this.reset(seed);
+    this.farm = farmFor(envId);
   }
 
   /**
@@ -94,13 +100,8 @@ export class Session extends Emitter {
     this.info = info;
     const { width, height } = this.spec;
     this.memory = emptyMemory(width, height);
-    if (this.envId === VALLEY) {
-      const { x, y } = this.env.state().agent; // the observation has no position: place the window once
-      this.pos = { x, y };
-    } else {
-      this.pos = { x: observation.x, y: observation.y };
-    }
-    remember(this.memory, windowCells(this.envId, observation), this.pos);
+    this.pos = this.farm.position(this.env, observation);
+    remember(this.memory, this.farm.windowCells(observation), this.pos);
     this.version++;
   }
 
@@ -139,14 +140,8 @@ export class Session extends Emitter {
     this.observation = observation;
     this.info = info;
     this.done = terminated || result.truncated;
-    if (this.envId === VALLEY) {
-      // the observation has no position: ask the engine rather than dead-reckon the moves
-      const { x, y } = this.env.state().agent;
-      this.pos = { x, y };
-    } else {
-      this.pos = { x: observation.x, y: observation.y };
-    }
-    remember(this.memory, windowCells(this.envId, observation), this.pos);
+    this.pos = this.farm.position(this.env, observation); // from the engine, never dead-reckoned
+    remember(this.memory, this.farm.windowCells(observation), this.pos);
     this.version++;
     if (this.done) {
       const record = this.record();
@@ -195,9 +190,7 @@ export class Session extends Emitter {
     }
     const env = await this.#envFor(record.env);
     this.#stopReplay();
-    this.envId = record.env;
-    this.env = env;
-    this.spec = envSpecs[record.env];
+    this.#use(record.env, env);
     this.replay = { record: { env: record.env, seed: record.seed, actions: [...record.actions] }, ret, cursor: 0, playing: false };
     this.message = null;
     this.seek(0);
@@ -285,7 +278,7 @@ export class Session extends Emitter {
   /** The board's rows of cell descriptors for the current view. */
   get cells() {
     return this.#cached(`cells-${this.view}`, () =>
-      this.view === 'eyes' ? eyesCells(this.memory, this.pos) : worldCells(this.envId, this.state),
+      this.view === 'eyes' ? eyesCells(this.memory, this.pos) : this.farm.worldCells(this.state),
     );
   }
 

@@ -1,7 +1,7 @@
 // views.js — turns what the engine reports into a grid of cell descriptors for the board.
-// Two views: the world (env.state(): everything, hidden values included) and the agent's
-// eyes (only the observation: the 5 × 5 window now, cells seen earlier in the episode as
-// "last seen", the rest unknown). A descriptor is plain data: { kind, ...state, seen }.
+// Each farm's adapter (farms/) picks its builders here. Two views: the world (env.state():
+// everything, hidden values included) and the agent's eyes (only the observation: the
+// 5 × 5 window now, cells seen earlier in the episode as "last seen", the rest unknown). A descriptor is plain data: { kind, ...state, seen }.
 //
 // kinds, valley:    out ground obstacle soil{stage} barn{species} animal{species, sated,
 //                   satedStepsLeft, pending, counter} villager{index, mood, relationship}
@@ -10,8 +10,6 @@
 //                   house{mood, bonus, rewarded}
 // plus unknown (never seen). A state field left undefined means "not in the observation".
 export const SPECIES = ['chicken', 'cow', 'sheep'];
-const VALLEY = 'ValleyFarm-v0';
-
 const at = (x, y) => `${x},${y}`;
 
 /** A valley cell from its tile code, with what is known about its entity. */
@@ -43,12 +41,8 @@ export function backwardsCell(code, status, extra = {}) {
   }
 }
 
-/** The world view: rows of descriptors from a full state. */
-export function worldCells(envId, state) {
-  return envId === VALLEY ? valleyWorld(state) : backwardsWorld(state);
-}
-
-function valleyWorld(state) {
+/** The valley's world view: rows of descriptors from a full state. */
+export function valleyWorld(state) {
   const animals = new Map();
   const barns = new Map();
   state.animals.forEach((a, index) => {
@@ -73,7 +67,8 @@ function valleyWorld(state) {
   );
 }
 
-function backwardsWorld(state) {
+/** The backwards farm's world view: rows of descriptors from a full state. */
+export function backwardsWorld(state) {
   const byPos = new Map();
   for (const c of state.crops) if (!c.harvested) byPos.set(at(c.x, c.y), { status: c.stage, extra: { value: c.value } });
   state.animals.forEach((a, index) => byPos.set(at(a.x, a.y), { status: a.health, extra: { index, bonus: a.bonus, rewarded: a.rewarded } }));
@@ -86,20 +81,23 @@ function backwardsWorld(state) {
   );
 }
 
-/** The 25 descriptors of an observation's window (row-major, north row first). */
-export function windowCells(envId, obs) {
+/** The 25 descriptors of a valley observation's window (row-major, north row first). */
+export function valleyWindow(obs) {
   const out = new Array(25);
-  if (envId === VALLEY) {
-    for (let i = 0; i < 25; i++) {
-      const code = obs.view[i];
-      let extra = {};
-      if (i === 12 && code >= 8 && code <= 10) extra = { sated: obs.center === 1 };
-      if (i === 12 && code === 11) extra = { mood: obs.center };
-      out[i] = valleyCell(code, extra);
-    }
-  } else {
-    for (let i = 0; i < 25; i++) out[i] = backwardsCell(obs.terrain[i], obs.status[i]);
+  for (let i = 0; i < 25; i++) {
+    const code = obs.view[i];
+    let extra = {};
+    if (i === 12 && code >= 8 && code <= 10) extra = { sated: obs.center === 1 };
+    if (i === 12 && code === 11) extra = { mood: obs.center };
+    out[i] = valleyCell(code, extra);
   }
+  return out;
+}
+
+/** The 25 descriptors of a backwards observation's window. */
+export function backwardsWindow(obs) {
+  const out = new Array(25);
+  for (let i = 0; i < 25; i++) out[i] = backwardsCell(obs.terrain[i], obs.status[i]);
   return out;
 }
 

@@ -1,4 +1,4 @@
-// backwards.jsx — one drawing per BackwardsValleyFarm-v0 tile kind that the valley lacks.
+// backwards.jsx — one drawing per backwards-farm tile kind that the valley lacks.
 import { Bg, Crop, Face, PaidCoin } from './parts.jsx';
 
 export function Fence() {

@@ -1,4 +1,4 @@
-// valley.jsx — one drawing per ValleyFarm-v0 tile kind (descriptors from model/views.js).
+// valley.jsx — one drawing per valley tile kind (descriptors from model/views.js).
 import { Bg, Tufts, Crop, Face, Bowl, S } from './parts.jsx';
 
 export function Ground() {

@@ -2,6 +2,7 @@
 // as the flat vector of a vector env, indexed by envSpecs.layout.
 import { envSpecs } from 'valley-farm';
 import { flatten } from 'valley-farm';
+import { farmFor } from '../../model/farms/index.js';
 
 function Grid5({ label, values }) {
   return (
@@ -23,7 +24,7 @@ function Grid5({ label, values }) {
 export function ObservationView({ envId, observation }) {
   const spec = envSpecs[envId];
   const flat = Array.from(flatten(envId, observation));
-  const grids = envId === 'ValleyFarm-v0' ? [['view', observation.view]] : [['terrain', observation.terrain], ['status', observation.status]];
+  const grids = farmFor(envId).grids(observation);
   return (
     <div class="docs-obs">
       <div class="docs-obs-grids">

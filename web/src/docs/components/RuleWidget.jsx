@@ -6,10 +6,11 @@ import { useModel } from '../../components/useModel.js';
 import { WidgetModel } from '../model/widget.js';
 import { widgets } from '../model/widgets.js';
 import { ObservationView } from './ObservationView.jsx';
+import { farmFor } from '../../model/farms/index.js';
 
 function Loaded({ id, model, config }) {
   useModel(model);
-  const facing = model.envId === 'ValleyFarm-v0' ? undefined : model.state.agent.facing;
+  const facing = farmFor(model.envId).facing(model.state.agent);
   const titleId = `w-${id}-title`;
   return (
     <figure class="docs-widget" data-widget={id} aria-labelledby={titleId}>

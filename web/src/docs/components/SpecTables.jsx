@@ -2,7 +2,7 @@
 // flat layout), with the words from model/rules.js. Nothing here is typed by hand twice.
 import { envSpecs } from 'valley-farm';
 import { Tile } from '../../components/tiles/Tile.jsx';
-import { valleyCell, backwardsCell } from '../../model/views.js';
+import { farmFor } from '../../model/farms/index.js';
 import { actionRows, tileRows, layoutRows, rules } from '../model/rules.js';
 
 export function ActionTable({ envId }) {
@@ -22,12 +22,12 @@ export function ActionTable({ envId }) {
 }
 
 function Swatch({ envId, code }) {
-  const d = envId === 'ValleyFarm-v0' ? valleyCell(code, code >= 8 && code <= 10 ? { sated: false } : code === 11 ? { mood: 1 } : {}) : backwardsCell(code, 1);
+  const d = farmFor(envId).sampleCell(code);
   return <svg class="docs-swatch" viewBox="0 0 32 32" aria-hidden="true"><Tile d={d} /></svg>;
 }
 
 export function TileTable({ envId }) {
-  const backwards = envId !== 'ValleyFarm-v0';
+  const backwards = envSpecs[envId].tiles.some((t) => t.status); // a farm whose tiles carry a status value
   return (
     <div class="docs-table-wrap">
       <table class="docs-table" data-table="tiles">

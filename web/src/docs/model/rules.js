@@ -4,8 +4,10 @@
 // names (a renamed or added action breaks a test, not silently the docs).
 import { envSpecs } from 'valley-farm';
 
-export const VALLEY = 'ValleyFarm-v0';
-export const BACKWARDS = 'BackwardsValleyFarm-v0';
+import { valley, backwards } from '../../model/farms/index.js';
+
+export const VALLEY = valley.id;
+export const BACKWARDS = backwards.id;
 
 export const rules = {
   [VALLEY]: {

@@ -6,8 +6,10 @@
 //
 // A check takes the full state (env.state()) and the observation after the prefix and returns
 // true when the situation holds.
-export const VALLEY = 'ValleyFarm-v0';
-export const BACKWARDS = 'BackwardsValleyFarm-v0';
+import { valley, backwards } from '../../model/farms/index.js';
+
+export const VALLEY = valley.id;
+export const BACKWARDS = backwards.id;
 
 // Directions as the move actions number them: north, south, east, west.
 export const DIRS = [

@@ -1,8 +1,10 @@
 // tutorial.js — the steps of "Write your first agent": the code the reader starts from at
 // each step, per farm. Each defines act(observation, info) (and may define reset()), the
 // same contract as the game's agent editor.
+import { valley, backwards } from '../../model/farms/index.js';
+
 export const TUTORIAL_STEPS = {
-  'ValleyFarm-v0': [
+  [valley.id]: [
     {
       title: 'A random agent',
       text: 'The baseline every agent must beat: a uniformly random action each step. Most random actions are illegal (planting on grass, selling away from the market) and only spend a step.',
@@ -83,7 +85,7 @@ function act(obs) {
 }`,
     },
   ],
-  'BackwardsValleyFarm-v0': [
+  [backwards.id]: [
     {
       title: 'A random agent',
       text: 'A random action each step. In this farm random play does harm: watering and feeding set crops and animals back.',

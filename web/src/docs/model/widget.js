@@ -4,7 +4,7 @@
 // and reset(); it informs its subscribers after each change.
 import { make } from 'valley-farm';
 import { Emitter } from '../../model/emitter.js';
-import { worldCells } from '../../model/views.js';
+import { farmFor } from '../../model/farms/index.js';
 import { prepare } from './situations.js';
 
 export class WidgetModel extends Emitter {
@@ -71,7 +71,7 @@ export class WidgetModel extends Emitter {
   #changed() {
     this.version++;
     this.state = this.env.state();
-    this.cells = worldCells(this.envId, this.state);
+    this.cells = farmFor(this.envId).worldCells(this.state);
     this.legal = this.env.legalActions();
     this.inform();
   }

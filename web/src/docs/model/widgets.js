@@ -4,10 +4,10 @@
 // (state, observation, log). Facts read the full hidden state on purpose: the widget shows
 // the rule happening, including what the agent cannot see.
 import { envSpecs } from 'valley-farm';
-import { situations, cropInFront, animalInFront, villagerInFront } from './situations.js';
+import { situations, cropInFront, animalInFront, villagerInFront, VALLEY, BACKWARDS } from './situations.js';
 
-const V = envSpecs['ValleyFarm-v0'];
-const B = envSpecs['BackwardsValleyFarm-v0'];
+const V = envSpecs[VALLEY];
+const B = envSpecs[BACKWARDS];
 const tileName = (spec, code) => spec.tiles.find((t) => t.code === code)?.name ?? String(code);
 const STAGES = B.tiles.find((t) => t.name === 'FIELD').status;
 const HEALTH = B.tiles.find((t) => t.name === 'PEN').status;

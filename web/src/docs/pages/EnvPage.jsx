@@ -92,9 +92,11 @@ function BackwardsExtras({ page }) {
   }[page] ?? null;
 }
 
+const EXTRAS = { [VALLEY]: ValleyExtras, [BACKWARDS]: BackwardsExtras };
+
 /** A section of an env page, followed by its widgets. (Top level, so widgets keep their state across renders.) */
 function S({ envId, k, children }) {
-  const Extras = envId === VALLEY ? ValleyExtras : BackwardsExtras;
+  const Extras = EXTRAS[envId];
   const title = ENV_SECTIONS[envId].find(([key]) => key === k)[1];
   return (
     <Section page={rules[envId].slug} id={k} title={title}>

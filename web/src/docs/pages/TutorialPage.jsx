@@ -9,6 +9,7 @@ import { meanReturn } from '../../model/evaluate.js';
 import { runInWorker, AGENT_TIME_LIMIT_MS } from '../model/runner.js';
 import { TUTORIAL_STEPS } from '../model/tutorial.js';
 import { Section, Toc, DocLink } from '../components/Section.jsx';
+import { defaultFarm } from '../../model/farms/index.js';
 
 export const TUTORIAL_SECTIONS = [['contract', 'The agent contract'], ['editor', 'Edit and run'], ['next', 'Where next']];
 const fmt = (x) => String(Math.round(x * 100) / 100);
@@ -28,7 +29,7 @@ async function heuristicMean(envId, n) {
 }
 
 function Editor() {
-  const [envId, setEnvId] = useState('ValleyFarm-v0');
+  const [envId, setEnvId] = useState(defaultFarm.id);
   const steps = TUTORIAL_STEPS[envId];
   const [stepIndex, setStepIndex] = useState(0);
   const [code, setCode] = useState(steps[0].code);

@@ -1,0 +1,66 @@
+// backwards.js — everything the page knows about BackwardsValleyFarm-v0 that the engine
+// does not tell it (see valley.js for the shape every adapter has).
+import { backwardsWorld, backwardsWindow, backwardsCell } from '../views.js';
+
+const FACING = ['north', 'south', 'east', 'west'];
+
+export const backwards = {
+  id: 'BackwardsValleyFarm-v0',
+  slug: 'backwards',
+  code: 'B',
+  title: 'Backwards Valley Farm',
+  short: 'Backwards',
+  blurb: 'Everything is inverted: crops ripen if you leave them alone (walk onto ripe ones), care weakens animals (then watch them recover), insults befriend villagers. 40 steps.',
+  actions: {
+    north: { key: 'W', hint: 'Face north, and move if you can (↑)' },
+    south: { key: 'S', hint: 'Face south, and move if you can (↓)' },
+    east: { key: 'D', hint: 'Face east, and move if you can (→)' },
+    west: { key: 'A', hint: 'Face west, and move if you can (←)' },
+    wait: { key: 'Space', hint: 'Do nothing for one step' },
+    water: { key: 'R', hint: 'Water the crop in front (resets it to Seed)' },
+    fertilize: { key: 'E', hint: 'Fertilize the crop in front (resets it to Seed)' },
+    feed: { key: 'F', hint: 'Feed the animal in front (makes it Weak)' },
+    clean: { key: 'C', hint: 'Clean the pen in front (makes its animal Weak)' },
+    compliment: { key: 'K', hint: 'Compliment the villager in front (mood −1)' },
+    insult: { key: 'I', hint: 'Insult the villager in front (mood +1)' },
+  },
+
+  faces: true, // the agent faces a direction (0-3), in the observation and in the state
+  /** The facing to draw, from an observation or the state's agent. */
+  facing: (obsOrAgent) => obsOrAgent.facing,
+  /** The observation carries the position. */
+  position: (env, obs) => ({ x: obs.x, y: obs.y }),
+  worldCells: backwardsWorld,
+  windowCells: backwardsWindow,
+  sampleCell: (code) => backwardsCell(code, 1),
+  grids: (obs) => [['terrain', obs.terrain], ['status', obs.status]],
+
+  statusGroups: (obs) => [
+    {
+      label: 'Position',
+      rows: [
+        { name: 'Farm Value', id: 'farmValue', value: obs.farmValue },
+        { name: 'position', id: 'position', value: `x ${obs.x}, y ${obs.y}` },
+        { name: 'facing', id: 'facing', value: FACING[obs.facing] },
+      ],
+    },
+  ],
+
+  legendSamples: () => [
+    { kind: 'ground' }, { kind: 'fence' },
+    ...[0, 1, 2, 3].map((stage) => ({ kind: 'field', stage })),
+    ...[0, 1, 2].map((health) => ({ kind: 'pen', health })),
+    { kind: 'pen', health: 2, bonus: 2, rewarded: true },
+    ...[0, 1, 2].map((mood) => ({ kind: 'house', mood })),
+    { kind: 'house', mood: 2, bonus: 4, rewarded: true },
+    { kind: 'out' }, { kind: 'unknown' },
+  ],
+
+  starterCode: `// act(observation, info) returns an action: a number 0-10 or a name.
+// observation: { terrain[25], status[25], x, y, facing, stepsLeft, farmValue }
+function act(obs) {
+  // ripe fields are harvested when you stand on them: wander and never water
+  return ['north', 'south', 'east', 'west'][Math.floor(Math.random() * 4)];
+}
+`,
+};
