@@ -15,6 +15,19 @@ size_t vfw_env_size(void) {
     return sizeof(vf_env);
 }
 
+/* The header's buffer sizes, so the loader asks rather than copies them. */
+size_t vfw_snapshot_max(void) {
+    return VF_SNAPSHOT_MAX;
+}
+
+size_t vfw_obs_max(void) {
+    return VF_OBS_MAX;
+}
+
+size_t vfw_text_max(void) {
+    return VF_TEXT_MAX;
+}
+
 bool vfw_reset(vf_env *env, int kind, uint32_t seed_lo, uint32_t seed_hi, int32_t *obs) {
     return vf_reset(env, kind, join64(seed_lo, seed_hi), obs);
 }

@@ -113,9 +113,46 @@ export interface EnvSpec {
   observation: ValleyObservationSpace | BackwardsObservationSpace;
   /** Named fields of the flat observation. */
   layout: readonly FlatField[];
+  /** Tile name -> code (codes.MARKET is 12), from `tiles`. */
+  codes: Readonly<Record<string, number>>;
+  /** The rules' constants, equal to the engine's own (rulesFromEngine; tested). */
+  rules: ValleyRules | BackwardsRules;
   species?: readonly string[];
   moods?: readonly string[];
   facings?: readonly string[];
+}
+
+/** ValleyFarm-v0's constants (docs/rules/valley-farm.md). */
+export interface ValleyRules {
+  satedTicks: number;
+  productTicks: number;
+  priceCrop: number;
+  priceProduct: number;
+  startSeeds: number;
+  startWater: number;
+  startFeed: number;
+  startGifts: number;
+  wateringsPerCrop: number;
+  /** Bounds the observation space uses, derived from the numbers above. */
+  maxCrops: number;
+  maxProducts: number;
+  maxCoins: number;
+  relationshipMax: number;
+  giftPoints: number;
+  /** [neutral from, friendly from] on the relationship. */
+  moodThresholds: readonly [number, number];
+  rewardHarvest: number;
+  rewardProduct: number;
+  rewardCoin: number;
+  rewardRelationshipPoint: number;
+}
+
+/** BackwardsValleyFarm-v0's constants (docs/rules/backwards-farm.md). */
+export interface BackwardsRules {
+  farmValueEnd: number;
+  crops: { count: number; valueMin: number; valueMax: number };
+  animals: { count: number; valueMin: number; valueMax: number };
+  villagers: { count: number; valueMin: number; valueMax: number };
 }
 
 /** Plain data about both farms, usable before any env is made. */
@@ -401,3 +438,5 @@ export function makeRandomRunner(id: EnvId, numEnvs: number, seed?: number): Pro
 
 /** The engine's WebAssembly memory size in bytes. */
 export function engineMemoryBytes(): Promise<number>;
+/** The rules' constants as the engine reports them (what envSpecs[id].rules copies). */
+export function rulesFromEngine(id: EnvId): Promise<ValleyRules | BackwardsRules>;

@@ -16,9 +16,6 @@ import { actionSpace, batchedObservationSpace, observationFrom, observationSpace
 export { envSpecs, envIds };
 export { Box, Dict, Discrete, flatten, unflatten, observationSpace, flatObservationSpace, actionSpace } from './spaces.js';
 
-const SNAPSHOT_MAX = 512; // VF_SNAPSHOT_MAX in core/include/valley_farm.h
-const OBS_MAX = 55; // VF_OBS_MAX
-const TEXT_MAX = 4096; // VF_TEXT_MAX
 const TWO_32 = 2 ** 32;
 const MAX_BIGINT_SEED = (1n << 64n) - 1n;
 
@@ -151,7 +148,11 @@ class Engine {
     this.x = instance.exports;
     this.memory = instance.exports.memory;
     this.envSize = this.x.vfw_env_size();
-    this.scratch = this.alloc(TEXT_MAX); // text and snapshot transfers, used one call at a time
+    // the header's buffer sizes (VF_SNAPSHOT_MAX, VF_OBS_MAX, VF_TEXT_MAX), from the engine
+    this.snapshotMax = this.x.vfw_snapshot_max();
+    this.obsMax = this.x.vfw_obs_max();
+    this.textMax = this.x.vfw_text_max();
+    this.scratch = this.alloc(this.textMax); // text and snapshot transfers, used one call at a time
     this.refresh();
     this.decoder = new TextDecoder();
     this.encoder = new TextEncoder();
@@ -182,7 +183,7 @@ class Engine {
     return ptr;
   }
 
-  cString(ptr, maxLength = TEXT_MAX) {
+  cString(ptr, maxLength = this.textMax) {
     this.refresh();
     let end = ptr;
     while (end < ptr + maxLength && this.u8[end] !== 0) end++;
@@ -191,9 +192,9 @@ class Engine {
 
   /** Calls fn(buf, cap) (a C function with snprintf semantics) and returns the text. */
   text(fn) {
-    const length = fn(this.scratch, TEXT_MAX);
-    if (length >= TEXT_MAX) throw new Error('valley-farm: engine text longer than its buffer');
-    return this.cString(this.scratch, TEXT_MAX);
+    const length = fn(this.scratch, this.textMax);
+    if (length >= this.textMax) throw new Error('valley-farm: engine text longer than its buffer');
+    return this.cString(this.scratch, this.textMax);
   }
 
   /** The 64-bit integer at ptr (low word first) as a BigInt. */
@@ -282,9 +283,9 @@ class FarmEnv {
     this.#engine = engine;
     this.#spec = spec;
     const envBytes = align8(engine.envSize);
-    this.#ptr = engine.alloc(envBytes + OBS_MAX * 4 + 8 + 16 + 16);
+    this.#ptr = engine.alloc(envBytes + engine.obsMax * 4 + 8 + 16 + 16);
     this.#obs = this.#ptr + envBytes;
-    this.#flags = this.#obs + OBS_MAX * 4;
+    this.#flags = this.#obs + engine.obsMax * 4;
     this.#mask = this.#flags + 8;
     this.#out64 = this.#mask + 16;
     engine.registry.register(this, this.#ptr, this);
@@ -358,7 +359,7 @@ class FarmEnv {
   snapshot() {
     this.#started('snapshot');
     const e = this.#engine;
-    const n = e.x.vf_snapshot(this.#ptr, e.scratch, SNAPSHOT_MAX);
+    const n = e.x.vf_snapshot(this.#ptr, e.scratch, e.snapshotMax);
     e.refresh();
     return e.u8.slice(e.scratch, e.scratch + n);
   }
@@ -373,7 +374,7 @@ class FarmEnv {
       throw new TypeError(`valley-farm: snapshotInto takes a Uint8Array of at least ${this.snapshotSize} bytes (env.snapshotSize), got ${describe(buffer)}${buffer instanceof Uint8Array ? ` of ${buffer.length}` : ''}`);
     }
     const e = this.#engine;
-    const n = e.x.vf_snapshot(this.#ptr, e.scratch, SNAPSHOT_MAX);
+    const n = e.x.vf_snapshot(this.#ptr, e.scratch, e.snapshotMax);
     e.refresh();
     buffer.set(e.u8.subarray(e.scratch, e.scratch + n));
     return n;
@@ -435,7 +436,7 @@ class FarmEnv {
       throw new RangeError(`valley-farm: restore length ${describe(length)} must be an integer from 0 to the buffer's ${bytes.length} bytes`);
     }
     const e = this.#engine;
-    if (length > SNAPSHOT_MAX) {
+    if (length > e.snapshotMax) {
       throw new Error(`valley-farm: not a snapshot (${length} bytes, longer than any snapshot); ${expected()}`);
     }
     e.refresh();
@@ -876,6 +877,16 @@ export async function makeRandomRunner(id, numEnvs, seed = 1) {
 }
 
 /** The module's memory size in bytes (for leak tests and curious users). */
+/**
+ * The rules' constants as the engine itself reports them (vf_rules_json): what
+ * envSpecs[id].rules copies for use without the engine, and is tested against.
+ */
+export async function rulesFromEngine(id) {
+  const spec = specFor(id);
+  const e = await loadEngine();
+  return JSON.parse(e.text((buf, cap) => e.x.vf_rules_json(spec.kind, buf, cap)));
+}
+
 export async function engineMemoryBytes() {
   return (await loadEngine()).memory.buffer.byteLength;
 }

@@ -31,22 +31,55 @@ const backwardsTiles = [
 
 const scalar = (min, max) => ({ shape: [], min, max });
 
-// Upper bounds that the rules imply for the valley's inventory: water 5 matures at most
-// 2 crops (2 waterings each); feed 3 yields at most 6 products (2 per feeding); one sale of
-// all of them at the best prices gives floor((5*2 + 8*6) * 600 / 300) = 116 coins.
+// The rules' constants, as the engine reports them (vf_rules_json; rulesFromEngine in
+// index.js). tests/js/specs.test.js holds these equal to the engine's, so the page, the
+// heuristics and the docs read them here instead of copying numbers.
+const valleyRules = {
+  satedTicks: 10, // a feeding lasts this many ticks
+  productTicks: 5, // a sated animal makes a product every 5 ticks
+  priceCrop: 5,
+  priceProduct: 8,
+  startSeeds: 5,
+  startWater: 5,
+  startFeed: 3,
+  startGifts: 3,
+  wateringsPerCrop: 2,
+  // the bounds the observation space uses, derived in the engine from the numbers above:
+  // water matures 2 crops, feed yields 6 products, and one sale of all of them with every
+  // relationship at 100 (price multiplier 2) pays 2 × (5 × 2 + 8 × 6) = 116 coins
+  maxCrops: 2,
+  maxProducts: 6,
+  maxCoins: 116,
+  relationshipMax: 100,
+  giftPoints: 7.5,
+  moodThresholds: [25, 50], // wary below 25, neutral below 50, then friendly
+  rewardHarvest: 0.1,
+  rewardProduct: 0.2,
+  rewardCoin: 0.1,
+  rewardRelationshipPoint: 0.5,
+};
+
+const backwardsRules = {
+  farmValueEnd: 300, // Farm Value that ends the episode early
+  crops: { count: 8, valueMin: 2, valueMax: 5 },
+  animals: { count: 3, valueMin: 1, valueMax: 3 },
+  villagers: { count: 3, valueMin: 3, valueMax: 6 },
+};
+
+const R = valleyRules;
 const valleyObservation = {
   view: { shape: [25], min: 0, max: 13 },
   center: scalar(0, 3),
   inventory: {
-    seeds: scalar(0, 5),
-    water: scalar(0, 5),
-    crops: scalar(0, 2),
-    feed: scalar(0, 3),
-    products: scalar(0, 6),
-    coins: scalar(0, 116),
-    gifts: scalar(0, 3),
+    seeds: scalar(0, R.startSeeds),
+    water: scalar(0, R.startWater),
+    crops: scalar(0, R.maxCrops),
+    feed: scalar(0, R.startFeed),
+    products: scalar(0, R.maxProducts),
+    coins: scalar(0, R.maxCoins),
+    gifts: scalar(0, R.startGifts),
   },
-  relationships: { shape: [3], min: 0, max: 100 },
+  relationships: { shape: [3], min: 0, max: R.relationshipMax },
   stepsLeft: scalar(0, 50),
 };
 
@@ -57,7 +90,7 @@ const backwardsObservation = {
   y: scalar(0, 9),
   facing: scalar(0, 3),
   stepsLeft: scalar(0, 40),
-  farmValue: scalar(0, 300),
+  farmValue: scalar(0, backwardsRules.farmValueEnd),
 };
 
 // The flat observation of the vector envs: [name, offset, length].
@@ -72,6 +105,7 @@ const backwardsLayout = [
 ];
 
 const toFields = (layout) => layout.map(([name, offset, length]) => ({ name, offset, length }));
+const codesOf = (tiles) => Object.fromEntries(tiles.map((t) => [t.name, t.code]));
 
 export const envSpecs = {
   'ValleyFarm-v0': {
@@ -83,10 +117,12 @@ export const envSpecs = {
     obsSize: 37,
     actions: ['north', 'south', 'east', 'west', 'plant', 'water', 'harvest', 'feed', 'collect', 'gift', 'sell', 'wait'],
     tiles: valleyTiles,
+    codes: codesOf(valleyTiles), // tile name -> code: codes.MARKET is 12
     species: ['chicken', 'cow', 'sheep'],
     moods: ['wary', 'neutral', 'friendly'],
     observation: valleyObservation,
     layout: toFields(valleyLayout),
+    rules: valleyRules,
   },
   'BackwardsValleyFarm-v0': {
     id: 'BackwardsValleyFarm-v0',
@@ -97,9 +133,11 @@ export const envSpecs = {
     obsSize: 55,
     actions: ['north', 'south', 'east', 'west', 'wait', 'water', 'fertilize', 'feed', 'clean', 'compliment', 'insult'],
     tiles: backwardsTiles,
+    codes: codesOf(backwardsTiles),
     facings: ['north', 'south', 'east', 'west'],
     observation: backwardsObservation,
     layout: toFields(backwardsLayout),
+    rules: backwardsRules,
   },
 };
 

@@ -322,6 +322,13 @@ size_t vf_render(const vf_env *env, char *buf, size_t cap);
  * (ValleyState / BackwardsState in wasm/index.d.ts), so the JS API only JSON.parses it. */
 size_t vf_state_json(const vf_env *env, char *buf, size_t cap);
 
+/* The rules' constants of a kind as one JSON object (ticks, prices, rewards, thresholds,
+ * start inventory, entity counts and value ranges, and the bounds the observation space
+ * derives from them), so that programs read them from the engine instead of copying them.
+ * wasm/specs.js carries the same numbers for use without the engine; a test holds them
+ * equal. An unknown kind writes an empty text. Returns the full length, as vf_render. */
+size_t vf_rules_json(int kind, char *buf, size_t cap);
+
 /* ======================================================================================
  * Snapshots
  *

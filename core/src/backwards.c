@@ -572,6 +572,25 @@ void vfb_render(const vf_backwards *b, vft_text *t) {
 
 /* The api.md shape. A harvested crop's tile is GROUND with status 0, so its stage is no
  * longer stored; it was harvested at Harvest-Ready, and that is the stage reported. */
+void vfb_rules_json(vft_text *t) {
+    vft_char(t, '{');
+    vft_key(t, "farmValueEnd", true);
+    vft_int(t, VF_BW_FARM_VALUE_END);
+    for (int k = 0; k < KINDS; k++) {
+        const struct entity_kind *e = &kinds[k];
+        vft_key(t, e->list, false); /* "crops": {"count":8,"valueMin":2,"valueMax":5} */
+        vft_char(t, '{');
+        vft_key(t, "count", true);
+        vft_int(t, e->count);
+        vft_key(t, "valueMin", false);
+        vft_int(t, e->value_min);
+        vft_key(t, "valueMax", false);
+        vft_int(t, e->value_max);
+        vft_char(t, '}');
+    }
+    vft_char(t, '}');
+}
+
 void vfb_json(const vf_backwards *b, vft_text *t) {
     vft_json_state_begin(t, W, H, b->step, b->agent.x, b->agent.y);
     vft_key(t, "facing", false);

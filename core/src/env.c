@@ -133,6 +133,15 @@ size_t vf_state_json(const vf_env *env, char *buf, size_t cap) {
     return vft_end(&t);
 }
 
+size_t vf_rules_json(int kind, char *buf, size_t cap) {
+    vft_text t = vft_begin(buf, cap);
+    if (kind == VF_VALLEY)
+        vfv_rules_json(&t);
+    else if (kind == VF_BACKWARDS)
+        vfb_rules_json(&t);
+    return vft_end(&t);
+}
+
 /* ---- snapshots -------------------------------------------------------------------- */
 
 static const uint8_t magic[4] = {'V', 'F', 'S', 'N'};

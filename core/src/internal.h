@@ -204,6 +204,7 @@ int32_t vfv_reward_bound_units(const vf_valley *v);
 int32_t vfv_plan_potential_units(const vf_valley *v);
 void vfv_render(const vf_valley *v, vft_text *t);
 void vfv_json(const vf_valley *v, vft_text *t);
+void vfv_rules_json(vft_text *t);
 /* The bytes vfv_save writes, field by field in its order; a test checks it against what
  * the writer produces, so restore can check a length without writing a snapshot. */
 enum {
@@ -224,6 +225,7 @@ void vfb_observe(const vf_backwards *restrict b, int32_t *restrict obs);
 void vfb_legal_actions(const vf_backwards *b, uint8_t *mask);
 void vfb_render(const vf_backwards *b, vft_text *t);
 void vfb_json(const vf_backwards *b, vft_text *t);
+void vfb_rules_json(vft_text *t);
 /* The bytes vfb_save writes (checked by a test, as VFV_SAVE_BYTES). */
 enum {
     VFB_SAVE_BYTES = 2 * VF_BW_W * VF_BW_H + 3 +

@@ -67,6 +67,17 @@ static const int32_t max_inventory[VF_ITEM_COUNT] = {
     [VF_GIFTS] = START_GIFTS,
 };
 
+/* The observation's bounds on what the inventory can show (the rules' bounds, not play's):
+ * a crop is harvested at stage 3 after two waterings, so the water allows 2 crops; products
+ * as above; one sale of all of them with every relationship at 100 (multiplier 2). The
+ * restore accounts above count every seed as a possible crop, a looser bound of their own.
+ * vf_rules_json reports these; wasm/specs.js is checked against it. */
+enum {
+    WATERINGS_PER_CROP = 2,
+    SHOWN_MAX_CROPS = START_WATER / WATERINGS_PER_CROP,
+    SHOWN_MAX_COINS = 2 * (PRICE_CROP * SHOWN_MAX_CROPS + PRICE_PRODUCT * MAX_PRODUCTS)
+};
+
 /* ---- tile properties (data, indexed by tile code) ----------------------------------- */
 
 /* The tiles one can walk on, as a set (vf_tile_in). */
@@ -116,8 +127,10 @@ static bool is_soil(int code) {
 }
 
 /* 0 wary (r < 25), 1 neutral (25 <= r < 50), 2 friendly (r >= 50); r2 = 2 r. */
+enum { NEUTRAL2 = 50, FRIENDLY2 = 100 }; /* relationship 25 and 50, in relationship2 */
+
 static int mood(int relationship2) {
-    return (relationship2 >= 50) + (relationship2 >= 100);
+    return (relationship2 >= NEUTRAL2) + (relationship2 >= FRIENDLY2);
 }
 
 /* ---- layout generator ----------------------------------------------------------------
@@ -535,6 +548,45 @@ static void json_xy(vft_text *t, int x, int y) {
     vft_int(t, x);
     vft_key(t, "y", false);
     vft_int(t, y);
+}
+
+void vfv_rules_json(vft_text *t) {
+    static const struct {
+        const char *key;
+        int value;
+    } ints[] = {
+        {"satedTicks", SATED_TICKS},       {"productTicks", PRODUCT_TICKS},
+        {"priceCrop", PRICE_CROP},         {"priceProduct", PRICE_PRODUCT},
+        {"startSeeds", START_SEEDS},       {"startWater", START_WATER},
+        {"startFeed", START_FEED},         {"startGifts", START_GIFTS},
+        {"wateringsPerCrop", WATERINGS_PER_CROP}, {"maxCrops", SHOWN_MAX_CROPS},
+        {"maxProducts", MAX_PRODUCTS},     {"maxCoins", SHOWN_MAX_COINS},
+        {"relationshipMax", RELATIONSHIP2_MAX / 2},
+    };
+    vft_char(t, '{');
+    for (size_t i = 0; i < sizeof ints / sizeof ints[0]; i++) {
+        vft_key(t, ints[i].key, i == 0);
+        vft_int(t, ints[i].value);
+    }
+    /* relationship2 and reward units are halves and twentieths */
+    vft_key(t, "giftPoints", false);
+    vft_fixed(t, GIFT_STEP2 * 5, 1);
+    vft_key(t, "moodThresholds", false);
+    vft_char(t, '[');
+    vft_int(t, NEUTRAL2 / 2); /* mood(): wary below 25, neutral below 50, then friendly */
+    vft_char(t, ',');
+    vft_int(t, FRIENDLY2 / 2);
+    vft_char(t, ']');
+    static const struct {
+        const char *key;
+        int units;
+    } rewards[] = {{"rewardHarvest", REWARD_HARVEST}, {"rewardProduct", REWARD_PRODUCT},
+                   {"rewardCoin", REWARD_COIN}, {"rewardRelationshipPoint", 2 * REWARD_GIFT2}};
+    for (size_t i = 0; i < sizeof rewards / sizeof rewards[0]; i++) {
+        vft_key(t, rewards[i].key, false);
+        vft_fixed(t, rewards[i].units * 5, 2); /* units of 0.05 = 5 hundredths */
+    }
+    vft_char(t, '}');
 }
 
 void vfv_json(const vf_valley *v, vft_text *t) {

@@ -1,7 +1,7 @@
 // envSpecs is plain data for the page and the docs; the engine is the authority, so every
 // entry is checked against the WebAssembly build here (docs cannot drift from the engine).
 import { describe, expect, it } from 'vitest';
-import { envSpecs, make } from '../../wasm/index.js';
+import { envSpecs, make, rulesFromEngine } from '../../wasm/index.js';
 
 const walkableByName = (spec) => Object.fromEntries(spec.tiles.map((t) => [t.code, t.walkable]));
 
@@ -97,5 +97,23 @@ describe.each(Object.keys(envSpecs))('%s spec', (id) => {
       check(spec.observation, observation, 'observation');
     }
     expect([...problems]).toEqual([]);
+  });
+});
+
+describe('the rules block', () => {
+  it.each(Object.keys(envSpecs))("%s: envSpecs' rules are exactly the engine's own constants (vf_rules_json)", async (id) => {
+    expect(await rulesFromEngine(id)).toEqual(envSpecs[id].rules);
+  });
+
+  it("the valley's observation bounds are the rules' bounds, derived once", () => {
+    const { rules, observation } = envSpecs['ValleyFarm-v0'];
+    expect(observation.inventory.coins.max).toBe(2 * (rules.priceCrop * rules.maxCrops + rules.priceProduct * rules.maxProducts));
+    expect(rules.maxCrops).toBe(Math.floor(rules.startWater / rules.wateringsPerCrop));
+    expect(rules.maxProducts).toBe(rules.startFeed * Math.floor(rules.satedTicks / rules.productTicks));
+    expect(observation.inventory.crops.max).toBe(rules.maxCrops);
+  });
+
+  it('rulesFromEngine names the env ids it accepts', async () => {
+    await expect(rulesFromEngine('Nope-v0')).rejects.toThrow(/unknown env id 'Nope-v0'; the env ids are 'ValleyFarm-v0', 'BackwardsValleyFarm-v0'/);
   });
 });

@@ -6,7 +6,8 @@ import { Tile } from '../../web/src/components/tiles/Tile.jsx';
 import { Board } from '../../web/src/components/Board.jsx';
 import { Agent } from '../../web/src/components/Agent.jsx';
 import { Legend } from '../../web/src/components/Legend.jsx';
-import { valleyCell, backwardsCell } from '../../web/src/model/views.js';
+import { valleyCell } from '../../web/src/model/farms/valley.js';
+import { backwardsCell } from '../../web/src/model/farms/backwards.js';
 import { cellLabel, stateKey } from '../../web/src/model/labels.js';
 
 function markup(vnode) {

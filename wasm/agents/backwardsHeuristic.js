@@ -12,14 +12,13 @@
 import { envSpecs } from '../specs.js';
 import { STEPS, key, distances } from './grid.js';
 
-const A = Object.fromEntries(envSpecs['BackwardsValleyFarm-v0'].actions.map((name, i) => [name, i]));
-const HORIZON = envSpecs['BackwardsValleyFarm-v0'].horizon;
-const GROUND = 1;
-const FIELD = 3;
-const PEN = 4;
-const HOUSE = 5;
-const THRIVING = 2;
-const FRIENDLY = 2;
+const SPEC = envSpecs['BackwardsValleyFarm-v0'];
+const A = Object.fromEntries(SPEC.actions.map((name, i) => [name, i]));
+const HORIZON = SPEC.horizon;
+const { GROUND, FIELD, PEN, HOUSE } = SPEC.codes;
+const statusOf = (code, name) => SPEC.tiles.find((t) => t.code === code).status.indexOf(name);
+const THRIVING = statusOf(PEN, 'Thriving');
+const FRIENDLY = statusOf(HOUSE, 'Friendly');
 
 export function createBackwardsHeuristic() {
   let map; // key(x, y) -> { code, status } last seen

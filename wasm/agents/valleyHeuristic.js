@@ -11,12 +11,15 @@
 import { envSpecs } from '../specs.js';
 import { STEPS, key, distances } from './grid.js';
 
-const A = Object.fromEntries(envSpecs['ValleyFarm-v0'].actions.map((name, i) => [name, i]));
-const HORIZON = envSpecs['ValleyFarm-v0'].horizon;
-const WALKABLE = new Set(envSpecs['ValleyFarm-v0'].tiles.filter((t) => t.walkable).map((t) => t.code));
-const VILLAGER = 11;
-const MARKET = 12;
-const isAnimal = (code) => code >= 8 && code <= 10;
+const SPEC = envSpecs['ValleyFarm-v0'];
+const A = Object.fromEntries(SPEC.actions.map((name, i) => [name, i]));
+const HORIZON = SPEC.horizon;
+const WALKABLE = new Set(SPEC.tiles.filter((t) => t.walkable).map((t) => t.code));
+const { VILLAGER, MARKET, CHICKEN, SHEEP, SOIL_EMPTY, SOIL_SEEDED, CROP_GROWING, CROP_MATURE } = SPEC.codes;
+const { satedTicks: SATED_TICKS, productTicks: PRODUCT_TICKS, priceCrop: PRICE_CROP, priceProduct: PRICE_PRODUCT } = SPEC.rules;
+const { giftPoints: GIFT_POINTS, rewardRelationshipPoint } = SPEC.rules;
+const GIFT_VALUE = GIFT_POINTS * rewardRelationshipPoint; // 3.75 a gift
+const isAnimal = (code) => code >= CHICKEN && code <= SHEEP;
 const NEIGHBOURS = [7, 17, 13, 11]; // view indices north, south, east, west of the agent
 
 export function createValleyHeuristic() {
@@ -38,13 +41,13 @@ export function createValleyHeuristic() {
   function advance() {
     if (!last) return;
     const here = animals.get(last.at);
-    if (last.action === A.feed) animals.set(last.at, { satedLeft: 10, counter: 0, pending: here?.pending ?? 0, fedNow: true });
+    if (last.action === A.feed) animals.set(last.at, { satedLeft: SATED_TICKS, counter: 0, pending: here?.pending ?? 0, fedNow: true });
     if (last.action === A.collect && here) Object.assign(here, { pending: 0, counter: 0 });
     for (const a of animals.values()) {
       if (a.fedNow) { a.fedNow = false; continue; }
       if (a.satedLeft <= 0) continue;
       a.counter++;
-      if (a.counter === 5) { a.pending++; a.counter = 0; }
+      if (a.counter === PRODUCT_TICKS) { a.pending++; a.counter = 0; }
       a.satedLeft--;
     }
   }
@@ -63,9 +66,9 @@ export function createValleyHeuristic() {
       if ((animals.get(k)?.pending ?? 0) > 0) return A.collect;
       if (obs.center === 0 && inv.feed > 0 && left > 6) return A.feed;
     }
-    if (here === 6) return A.harvest;
-    if ((here === 4 && inv.water >= 2) || (here === 5 && inv.water >= 1)) return A.water;
-    if (here === 3 && inv.seeds > 0 && inv.water >= 2 && left > 8) return A.plant;
+    if (here === CROP_MATURE) return A.harvest;
+    if ((here === SOIL_SEEDED && inv.water >= 2) || (here === CROP_GROWING && inv.water >= 1)) return A.water;
+    if (here === SOIL_EMPTY && inv.seeds > 0 && inv.water >= 2 && left > 8) return A.plant;
     if (here === MARKET && goods > 0) return A.sell;
 
     // 2. walk towards the best value per step
@@ -86,17 +89,17 @@ export function createValleyHeuristic() {
       if (cell.dist === 0) continue;
       const code = map.get(key(cell.x, cell.y));
       const near = (c) => STEPS.some(([dx, dy]) => map.get(key(cell.x + dx, cell.y + dy)) === c);
-      if (inv.gifts > 0 && (code === VILLAGER || near(VILLAGER))) consider(cell, 3.75 * inv.gifts, inv.gifts);
+      if (inv.gifts > 0 && (code === VILLAGER || near(VILLAGER))) consider(cell, GIFT_VALUE * inv.gifts, inv.gifts);
       if (isAnimal(code)) {
         const a = animals.get(key(cell.x, cell.y));
-        if (a && (a.pending > 0 || (a.satedLeft > 0 && 5 - a.counter <= cell.dist))) consider(cell, 1.2 * Math.max(1, a.pending), 1);
+        if (a && (a.pending > 0 || (a.satedLeft > 0 && PRODUCT_TICKS - a.counter <= cell.dist))) consider(cell, 1.2 * Math.max(1, a.pending), 1);
         else if ((!a || a.satedLeft === 0) && inv.feed > 0 && left - cell.dist > 12) consider(cell, 1.6, 6);
       }
-      if (code === 6) consider(cell, 0.6, 1);
-      if (code === 5 && inv.water >= 1) consider(cell, 0.55, 2);
-      if (code === 4 && inv.water >= 2) consider(cell, 0.5, 3);
-      if (code === 3 && inv.seeds > 0 && inv.water >= 2 && left - cell.dist > 8) consider(cell, 0.5, 4);
-      if (code === MARKET && goods > 0) consider(cell, 0.11 * (5 * inv.crops + 8 * inv.products), 1);
+      if (code === CROP_MATURE) consider(cell, 0.6, 1);
+      if (code === CROP_GROWING && inv.water >= 1) consider(cell, 0.55, 2);
+      if (code === SOIL_SEEDED && inv.water >= 2) consider(cell, 0.5, 3);
+      if (code === SOIL_EMPTY && inv.seeds > 0 && inv.water >= 2 && left - cell.dist > 8) consider(cell, 0.5, 4);
+      if (code === MARKET && goods > 0) consider(cell, 0.11 * (PRICE_CROP * inv.crops + PRICE_PRODUCT * inv.products), 1);
       const frontier = STEPS.some(([dx, dy]) => !map.has(key(cell.x + dx, cell.y + dy)));
       if (frontier) consider(cell, (inv.gifts > 0 && !knownVillager ? 2 : 0.4), 2);
     }

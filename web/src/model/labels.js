@@ -2,10 +2,15 @@
 // board cell (also its tooltip), and a short state key the tests and the stylesheet use.
 const VALLEY_SOIL = ['Soil, empty', 'Soil, seeded (stage 1)', 'Crop growing (stage 2)', 'Crop mature (stage 3): harvest it'];
 const PRODUCT = { chicken: 'egg', cow: 'milk', sheep: 'wool' };
-export const VALLEY_MOODS = ['wary', 'neutral', 'friendly'];
-export const FIELD_STAGES = ['Seed', 'Sprout', 'Growing', 'Harvest-Ready'];
-export const HEALTH = ['Weak', 'Healthy', 'Thriving'];
-export const BACKWARDS_MOODS = ['Hostile', 'Neutral', 'Friendly'];
+import { valley, backwards } from './farms/index.js';
+
+// The rules' names, from envSpecs through the adapters (one source): the valley's moods,
+// and the status names of the backwards farm's fields, pens and houses.
+const statusNames = (tile) => backwards.spec.tiles.find((t) => t.name === tile).status;
+export const VALLEY_MOODS = valley.spec.moods;
+export const FIELD_STAGES = statusNames('FIELD');
+export const HEALTH = statusNames('PEN');
+export const BACKWARDS_MOODS = statusNames('HOUSE');
 
 const cap = (s) => s[0].toUpperCase() + s.slice(1);
 const plural = (n, word) => `${n} ${word}${n === 1 || word === 'milk' || word === 'wool' ? '' : 's'}`;

@@ -24,8 +24,9 @@ const steps = (m) => ['stepsLeft', 'Steps left', String(m.observation.stepsLeft)
 /** Sale formula for the valley inventory and exact relationships (rules: Market). */
 export function saleCoins(crops, products, relationships) {
   const R = relationships.reduce((a, b) => a + b, 0);
-  // R is a multiple of 2.5: work in quarters of a unit so the arithmetic stays integral
-  return Math.floor(((5 * crops + 8 * products) * (1200 + 4 * R)) / 1200);
+  // the price multiplier is the mean of (1 + r / 100), (300 + R) / 300 for 3 villagers; R is
+  // a multiple of 2.5, so work in quarters of a unit to keep the arithmetic integral
+  return Math.floor(((V.rules.priceCrop * crops + V.rules.priceProduct * products) * (1200 + 4 * R)) / 1200);
 }
 
 export const widgets = {
@@ -48,7 +49,7 @@ export const widgets = {
   },
   'valley-feed': {
     situation: situations['valley-feed'],
-    title: 'Feeding an animal: products after 5 and 10 ticks',
+    title: `Feeding an animal: products after ${V.rules.productTicks} and ${2 * V.rules.productTicks} ticks`,
     tryThis: 'You stand on a hungry cow. Feed it, then wait 5 steps: one product is pending. Wait 5 more: two. Collect them (+0.2 each).',
     buttons: [{ action: 'feed' }, { action: 'wait' }, { action: 'wait', times: 5 }, { action: 'collect' }],
     facts: (m) => {
@@ -67,7 +68,7 @@ export const widgets = {
   },
   'valley-gift': {
     situation: situations['valley-gift'],
-    title: 'A gift: +7.5 relationship, +3.75 reward',
+    title: `A gift: +${V.rules.giftPoints} relationship, +${V.rules.giftPoints * V.rules.rewardRelationshipPoint} reward`,
     tryThis: 'You stand on a villager whose relationship is 40 (wary is below 25, neutral below 50). Give a gift: 47.5, shown as 50 in the observation. A second gift: 55, friendly.',
     buttons: [{ action: 'gift' }, { action: 'wait' }],
     facts: (m) => {
@@ -96,7 +97,7 @@ export const widgets = {
       return [
         ['goods', 'Crops, products', `${crops}, ${products}`],
         ['R', 'R = sum of relationships', `${rel.map(fmt).join(' + ')} = ${fmt(R)}`],
-        ['formula', 'Sale would give', `floor((5 × ${crops} + 8 × ${products}) × (300 + ${fmt(R)}) / 300) = ${saleCoins(crops, products, rel)} coins`],
+        ['formula', 'Sale would give', `floor((${V.rules.priceCrop} × ${crops} + ${V.rules.priceProduct} × ${products}) × (300 + ${fmt(R)}) / 300) = ${saleCoins(crops, products, rel)} coins`],
         ['coins', 'Coins', String(s.inventory.coins)],
         lastStep(m),
       ];
@@ -104,7 +105,7 @@ export const widgets = {
   },
   'valley-start': {
     situation: situations['valley-start'],
-    title: 'The clock: 50 actions, then terminated',
+    title: `The clock: ${V.horizon} actions, then terminated`,
     tryThis: 'Every action, legal or not, spends one step. Wait until the episode ends.',
     buttons: [{ action: 'wait' }, { action: 'wait', times: 10 }],
     facts: (m) => [steps(m), ['terminated', 'terminated', String(m.done)], ['return', 'Return', fmt(m.state.totalReward)]],
@@ -177,7 +178,7 @@ export const widgets = {
   },
   'backwards-start': {
     situation: situations['backwards-start'],
-    title: 'The clock: 40 actions, then terminated',
+    title: `The clock: ${B.horizon} actions, then terminated`,
     tryThis: 'Every action spends one step. Wait until the episode ends.',
     buttons: [{ action: 'wait' }, { action: 'wait', times: 10 }],
     facts: (m) => [steps(m), ['terminated', 'terminated', String(m.done)], ['farmValue', 'Farm Value', String(m.observation.farmValue)]],

@@ -1,11 +1,48 @@
 // backwards.js — everything the page knows about BackwardsValleyFarm-v0 that the engine
 // does not tell it (see valley.js for the shape every adapter has).
-import { backwardsWorld, backwardsWindow, backwardsCell } from '../views.js';
+import { envSpecs } from 'valley-farm';
 
-const FACING = ['north', 'south', 'east', 'west'];
+const SPEC = envSpecs['BackwardsValleyFarm-v0'];
+const C = SPEC.codes;
+const at = (x, y) => `${x},${y}`;
+
+/** A backwards-farm cell from its tile code and status value. */
+export function backwardsCell(code, status, extra = {}) {
+  switch (code) {
+    case C.OUT_OF_BOUNDS: return { kind: 'out' };
+    case C.GROUND: return { kind: 'ground' };
+    case C.FENCE: return { kind: 'fence' };
+    case C.FIELD: return { kind: 'field', stage: status, ...extra };
+    case C.PEN: return { kind: 'pen', health: status, ...extra };
+    case C.HOUSE: return { kind: 'house', mood: status, ...extra };
+    default: return { kind: 'unknown' };
+  }
+}
+
+/** The backwards farm's world view: rows of descriptors from a full state. */
+export function backwardsWorld(state) {
+  const byPos = new Map();
+  for (const c of state.crops) if (!c.harvested) byPos.set(at(c.x, c.y), { status: c.stage, extra: { value: c.value } });
+  state.animals.forEach((a, index) => byPos.set(at(a.x, a.y), { status: a.health, extra: { index, bonus: a.bonus, rewarded: a.rewarded } }));
+  state.villagers.forEach((v, index) => byPos.set(at(v.x, v.y), { status: v.mood, extra: { index, bonus: v.bonus, rewarded: v.rewarded } }));
+  return state.tiles.map((row, y) =>
+    row.map((code, x) => {
+      const e = byPos.get(at(x, y));
+      return { ...backwardsCell(code, e?.status ?? 0, e?.extra), seen: 'now' };
+    }),
+  );
+}
+
+/** The 25 descriptors of a backwards observation's window. */
+export function backwardsWindow(obs) {
+  const out = new Array(25);
+  for (let i = 0; i < 25; i++) out[i] = backwardsCell(obs.terrain[i], obs.status[i]);
+  return out;
+}
 
 export const backwards = {
-  id: 'BackwardsValleyFarm-v0',
+  id: SPEC.id,
+  spec: SPEC,
   slug: 'backwards',
   code: 'B',
   title: 'Backwards Valley Farm',
@@ -41,7 +78,7 @@ export const backwards = {
       rows: [
         { name: 'Farm Value', id: 'farmValue', value: obs.farmValue },
         { name: 'position', id: 'position', value: `x ${obs.x}, y ${obs.y}` },
-        { name: 'facing', id: 'facing', value: FACING[obs.facing] },
+        { name: 'facing', id: 'facing', value: SPEC.facings[obs.facing] },
       ],
     },
   ],

@@ -2,13 +2,71 @@
 // it: keys and hints, how its cells are drawn and named, where the agent is, what the
 // status panel lists, the legend's samples and the editor's starter agent. Components and
 // models ask this adapter (through farms/index.js) and never test the env id.
-import { valleyWorld, valleyWindow, valleyCell } from '../views.js';
-import { VALLEY_MOODS } from '../labels.js';
+import { envSpecs } from 'valley-farm';
 
-const INVENTORY = ['seeds', 'water', 'crops', 'feed', 'products', 'coins', 'gifts'];
+const SPEC = envSpecs['ValleyFarm-v0'];
+const C = SPEC.codes;
+const INVENTORY = Object.keys(SPEC.observation.inventory);
+const at = (x, y) => `${x},${y}`;
+
+/** A valley cell from its tile code, with what is known about its entity. */
+export function valleyCell(code, extra = {}) {
+  switch (code) {
+    case C.OUT_OF_BOUNDS: return { kind: 'out' };
+    case C.GROUND: return { kind: 'ground' };
+    case C.OBSTACLE: return { kind: 'obstacle' };
+    case C.SOIL_EMPTY: case C.SOIL_SEEDED: case C.CROP_GROWING: case C.CROP_MATURE: return { kind: 'soil', stage: code - C.SOIL_EMPTY };
+    case C.BARN: return { kind: 'barn', species: extra.species };
+    case C.CHICKEN: case C.COW: case C.SHEEP: return { kind: 'animal', species: SPEC.species[code - C.CHICKEN], ...extra };
+    case C.VILLAGER: return { kind: 'villager', ...extra };
+    case C.MARKET: return { kind: 'market' };
+    case C.COTTAGE: return { kind: 'cottage', index: extra.index };
+    default: return { kind: 'unknown' };
+  }
+}
+
+/** The valley's world view: rows of descriptors from a full state. */
+export function valleyWorld(state) {
+  const animals = new Map();
+  const barns = new Map();
+  state.animals.forEach((a, index) => {
+    animals.set(at(a.x, a.y), {
+      index, sated: a.sated, satedStepsLeft: a.satedStepsLeft, pending: a.pending, counter: a.counter,
+    });
+    barns.set(at(a.x, a.y - 1), a.species);
+  });
+  const villagers = new Map();
+  const cottages = new Map();
+  state.villagers.forEach((v, index) => {
+    villagers.set(at(v.x, v.y), { index, mood: v.mood, relationship: v.relationship });
+    cottages.set(at(v.x, v.y - 1), index);
+  });
+  return state.tiles.map((row, y) =>
+    row.map((code, x) => {
+      const k = at(x, y);
+      const extra = code === C.BARN ? { species: barns.get(k) } : code === C.COTTAGE ? { index: cottages.get(k) }
+        : (animals.get(k) ?? villagers.get(k) ?? {});
+      return { ...valleyCell(code, extra), seen: 'now' };
+    }),
+  );
+}
+
+/** The 25 descriptors of a valley observation's window (row-major, north row first). */
+export function valleyWindow(obs) {
+  const out = new Array(25);
+  for (let i = 0; i < 25; i++) {
+    const code = obs.view[i];
+    let extra = {};
+    if (i === 12 && code >= C.CHICKEN && code <= C.SHEEP) extra = { sated: obs.center === 1 };
+    if (i === 12 && code === C.VILLAGER) extra = { mood: obs.center };
+    out[i] = valleyCell(code, extra);
+  }
+  return out;
+}
 
 export const valley = {
-  id: 'ValleyFarm-v0',
+  id: SPEC.id,
+  spec: SPEC,
   slug: 'valley', // the docs page and the embed's short name
   code: 'V', // the env's letter in share links
   title: 'Valley Farm',
@@ -40,7 +98,7 @@ export const valley = {
   worldCells: valleyWorld,
   windowCells: valleyWindow,
   /** A cell drawn for a tile code alone (the docs' tables): entities in a typical state. */
-  sampleCell: (code) => valleyCell(code, code >= 8 && code <= 10 ? { sated: false } : code === 11 ? { mood: 1 } : {}),
+  sampleCell: (code) => valleyCell(code, code >= C.CHICKEN && code <= C.SHEEP ? { sated: false } : code === C.VILLAGER ? { mood: 1 } : {}),
   /** The observation's grids, by name, for the docs' observation viewer. */
   grids: (obs) => [['view', obs.view]],
 
@@ -58,7 +116,7 @@ export const valley = {
           name: `villager ${i + 1}`,
           id: `relationship-${i}`,
           value: r,
-          note: { mood: i, text: VALLEY_MOODS[state.villagers[i].mood] },
+          note: { mood: i, text: SPEC.moods[state.villagers[i].mood] },
         })),
       },
     ];
