@@ -8,7 +8,7 @@
 //   6. Vitest: JS API in Node, page components, end to end in Chromium (tests/js, web, browser)
 // Only Node built-ins until setup has installed node_modules.
 import { readFileSync } from 'node:fs';
-import { ensureChromium, ensureNodeModules, ensureNativeTools, root, run, say } from '../wasm/setup.mjs';
+import { ensureChromium, ensureNodeModules, ensureNativeTools, root, run, say } from '../scripts/setup.mjs';
 import { buildWasm } from '../wasm/build.mjs';
 import { fuzz } from './fuzz/run.mjs';
 

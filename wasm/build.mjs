@@ -2,7 +2,7 @@
 // CMakeLists.txt as the native build, run through emcmake). Incremental: cmake rebuilds
 // only what changed.
 import { statSync } from 'node:fs';
-import { emccEnv, ensureEmscripten, ensureNativeTools, root, run, say } from './setup.mjs';
+import { emccEnv, ensureEmscripten, ensureNativeTools, root, run, say } from '../scripts/setup.mjs';
 
 /** Builds the module; `stdio` routes the tools' output (the default shows it). */
 export function buildWasm({ stdio = 'inherit' } = {}) {

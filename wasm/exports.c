@@ -3,8 +3,9 @@
  *
  * Why wrappers at all: a standalone module has no JS glue to split 64-bit integers, and
  * JS <-> i64 crossings cost a BigInt each; so seeds travel as two 32-bit halves, and
- * results that are not one number are written to memory the caller passes in. Everything
- * else in the export list (wasm/exported_functions.json) is the C API itself. */
+ * results that are not one number are written to memory the caller passes in. The export
+ * list (wasm/exported_functions.json) holds these, functions of the C API that need no
+ * wrapper, and the allocator (_malloc, _free) the loader places envs and buffers with. */
 #include "internal.h"
 
 static uint64_t join64(uint32_t lo, uint32_t hi) {

@@ -387,8 +387,8 @@ static int pay(int32_t *meter, int bonus) {
  *
  * Each rare case finishes where it happens instead of leaving a pointer or a flag for later
  * (the care's entity, the befriended villager): values that live across the whole step
- * cost WebAssembly registers, and V8 then spills others on the common path (about 5
- * cycles a step, measured).
+ * cost WebAssembly registers, and V8 then spills others on the common path (npm run
+ * bench shows the difference).
  */
 vf_outcome vfb_step(vf_backwards *b, int action, int32_t *obs) {
     uint32_t cared = 0; /* the bit in `growing` of the crop or animal cared for, if any */

@@ -43,10 +43,10 @@ static inline void vfg_set(vfg_mask *m, int x, int y) {
  *  - it reads 3 bytes past each row's fifth cell: they must lie inside the same object;
  *  - it writes 3 int32s past each row: the next row's first three, which it writes next,
  *    and after the last row dst[25..27], which the caller must write after it.
- * That is about 6 cycles of a step faster than a fifth cell on its own. Elsewhere, and
+ * That is measurably faster than a fifth cell on its own (npm run bench). Elsewhere, and
  * with VF_PORTABLE, GCC/Clang vector extensions copy four cells and then the fifth;
  * callers keep to the wider contract regardless. (On x86, gcc compiles the vector
- * extension into a cell-by-cell shuffle that made a whole step a fifth slower, hence the
+ * extension into a cell-by-cell shuffle that made a whole step much slower, hence the
  * intrinsics there.) */
 enum { VFG_VIEW5_OVERRUN = 3 }; /* bytes read, and int32s written, past the view */
 #if defined(__wasm_simd128__)

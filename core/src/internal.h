@@ -18,8 +18,8 @@
 
 #include "valley_farm.h"
 
-/* For the few helpers the hot path calls from two places: a call costs about ten cycles
- * in WebAssembly (frame, stack check), a sizeable part of a step. */
+/* For the few helpers the hot path calls from two places: a call in WebAssembly builds a
+ * frame and checks the stack, a sizeable part of a step. */
 #define VF_ALWAYS_INLINE static inline __attribute__((always_inline))
 
 #include "grid.h"
@@ -28,7 +28,7 @@
 
 /* A set of tile codes as a bit per code (both farms have at most 16). "Is this tile in the
  * set" is then a shift, not a table load: on the step's critical path, from the action to
- * the agent's new cell, a load costs about 4 cycles more. */
+ * the agent's new cell, a load would add its latency. */
 #define VF_TILE_BIT(code) (1u << (code))
 static inline bool vf_tile_in(uint32_t set, int code) {
     return (set >> code) & 1u;

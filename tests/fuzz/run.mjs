@@ -4,7 +4,7 @@
 // build-fuzz/corpus/ (ignored), crashes to build-fuzz/. Exits non-zero on any finding.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync } from 'node:fs';
-import { canUseApt, ensureNativeTools, root, run, say } from '../../wasm/setup.mjs';
+import { canUseApt, ensureNativeTools, root, run, say } from '../../scripts/setup.mjs';
 
 const FLAGS = ['-std=c11', '-O1', '-g', '-fsanitize=fuzzer,address,undefined', '-fno-sanitize-recover=all', '-Wall', '-Wextra', '-Werror'];
 

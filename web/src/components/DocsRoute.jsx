@@ -1,18 +1,13 @@
-// DocsRoute.jsx — where the documentation plugs in. When web/src/docs/index.jsx exists,
-// its default export (or `Docs`) is rendered with { path, app } for any #/docs… address;
-// until then, a placeholder. import.meta.glob finds the module at build time, so the page
-// builds with or without it.
+// DocsRoute.jsx — where the documentation plugs in: web/src/docs/index.jsx, loaded on the
+// first #/docs… address (its own chunk, so the game does not wait for it) and rendered with
+// { path, app }.
 import { useEffect, useState } from 'preact/hooks';
-
-const docsModules = import.meta.glob('../docs/index.jsx');
-const loadDocs = docsModules['../docs/index.jsx'];
 
 export function DocsRoute({ path, app }) {
   const [Docs, setDocs] = useState(null);
   const [error, setError] = useState(null);
   useEffect(() => {
-    if (!loadDocs) return;
-    loadDocs()
+    import('../docs/index.jsx')
       .then((m) => setDocs(() => m.default ?? m.Docs))
       .catch((err) => setError(err.message));
   }, []);
@@ -20,7 +15,7 @@ export function DocsRoute({ path, app }) {
   return (
     <section class="panel docs-placeholder">
       <h2>Docs</h2>
-      <p>{error ? `The docs could not load: ${error}` : loadDocs ? 'Loading the docs…' : 'The documentation is on its way.'}</p>
+      <p>{error ? `The docs could not load: ${error}` : 'Loading the docs…'}</p>
       <p><a href="#/">Back to the game</a></p>
     </section>
   );
