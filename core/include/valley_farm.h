@@ -232,7 +232,8 @@ typedef struct vf_backwards {
     /* Derived from the fields above, for speed: bit i is set while crop i (0..7), or
      * animal i - 8 (8..10), still grows in the background tick (a crop unharvested and
      * below Harvest-Ready, an animal below Thriving). Reset, step and restore keep it;
-     * code that edits a state by hand calls vf_rederive afterwards. */
+     * code that edits a state by hand calls vf_rederive afterwards (sanitizer builds,
+     * VF_CHECK_DERIVED, stop at the next step when it did not). */
     uint32_t growing;
 } vf_backwards;
 

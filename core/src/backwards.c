@@ -148,9 +148,25 @@ static uint32_t growing_of(const vf_backwards *b) {
     return m;
 }
 
-void vfb_rederive(vf_backwards *b) {
-    b->growing = growing_of(b);
+void vfb_rederive(vf_env *env) {
+    env->u.backwards.growing = growing_of(&env->u.backwards);
 }
+
+#ifdef VF_CHECK_DERIVED
+#include <stdio.h>
+#include <stdlib.h>
+/* Sanitizer builds (VF_CHECK_DERIVED) check at every step that `growing` still matches the
+ * statuses, so a test or tool that edits a state by hand and forgets vf_rederive stops
+ * here instead of playing on with wrong rules. Release builds trust the engine's upkeep. */
+static void check_derived(const vf_backwards *b) {
+    if (b->growing == growing_of(b)) return;
+    fputs("valley-farm: vf_backwards.growing is stale; call vf_rederive after editing a "
+          "state by hand\n", stderr);
+    abort();
+}
+#else
+#define check_derived(b) ((void)(b))
+#endif
 
 /* ---- reset --------------------------------------------------------------------------- */
 
@@ -307,7 +323,8 @@ static bool draw_layout(vf_backwards *b, vf_rng *rng, vfg_mask *start) {
     return bad == 0 && any != 0;
 }
 
-void vfb_reset(vf_backwards *b, uint64_t seed) {
+void vfb_reset(vf_env *env, uint64_t seed) {
+    vf_backwards *b = &env->u.backwards;
     vf_rng rng = vf_rng_seeded(seed);
     vfg_mask start = {{0}};
     memset(b, 0, sizeof *b);
@@ -357,7 +374,8 @@ VF_ALWAYS_INLINE void observe(const vf_backwards *restrict b, int32_t *restrict 
     obs[VF_BO_FARM_VALUE] = vf_bw_farm_value(b);
 }
 
-void vfb_observe(const vf_backwards *restrict b, int32_t *restrict obs) {
+void vfb_observe(const vf_env *env, int32_t *restrict obs) {
+    const vf_backwards *restrict b = &env->u.backwards;
     observe(b, obs, b->agent.x, b->agent.y, b->facing);
 }
 
@@ -391,6 +409,7 @@ static int pay(int32_t *meter, int bonus) {
  * bench shows the difference).
  */
 vf_outcome vfb_step(vf_backwards *b, int action, int32_t *obs) {
+    check_derived(b);
     uint32_t cared = 0; /* the bit in `growing` of the crop or animal cared for, if any */
     int reward = 0;     /* what the meters gain (rules 3-6) */
 
@@ -530,7 +549,8 @@ static int symbol_at(const vf_backwards *b, int x, int y) {
     return tile_info[TILE(b, x, y)].symbol + STATUS(b, x, y);
 }
 
-void vfb_render(const vf_backwards *b, vft_text *t) {
+void vfb_render(const vf_env *env, vft_text *t) {
+    const vf_backwards *b = &env->u.backwards;
     bool used[SYMBOLS] = {false};
     for (int y = 0; y < H; y++) {
         for (int x = 0; x < W; x++) {
@@ -591,7 +611,8 @@ void vfb_rules_json(vft_text *t) {
     vft_char(t, '}');
 }
 
-void vfb_json(const vf_backwards *b, vft_text *t) {
+void vfb_json(const vf_env *env, vft_text *t) {
+    const vf_backwards *b = &env->u.backwards;
     vft_json_state_begin(t, W, H, b->step, b->agent.x, b->agent.y);
     vft_key(t, "facing", false);
     vft_int(t, b->facing);
@@ -635,7 +656,8 @@ void vfb_json(const vf_backwards *b, vft_text *t) {
 
 /* ---- snapshot payload ---------------------------------------------------------------- */
 
-void vfb_save(const vf_backwards *b, vfs_writer *w) {
+void vfb_save(const vf_env *env, vfs_writer *w) {
+    const vf_backwards *b = &env->u.backwards;
     for (int y = 0; y < H; y++) vfs_put_bytes(w, &TILE(b, 0, y), W);
     for (int y = 0; y < H; y++) vfs_put_bytes(w, &STATUS(b, 0, y), W);
     vfs_put_u8(w, b->agent.x);
@@ -658,7 +680,8 @@ void vfb_save(const vf_backwards *b, vfs_writer *w) {
 
 /* Reads what vfb_save wrote into b (which arrives zeroed, so the borders are 0) and says
  * whether the rules could have produced it: the invariants at the top of this file. */
-bool vfb_load(vf_backwards *b, vfs_reader *r) {
+bool vfb_load(vf_env *env, vfs_reader *r) {
+    vf_backwards *b = &env->u.backwards;
     for (int y = 0; y < H; y++) vfs_get_bytes(r, &TILE(b, 0, y), W);
     for (int y = 0; y < H; y++) vfs_get_bytes(r, &STATUS(b, 0, y), W);
     b->agent.x = (uint8_t)vfs_get_u8(r);

@@ -1,5 +1,6 @@
 /* env.c — the public API: one env of either kind, its snapshot frame, and batches.
- * Everything here dispatches on env->kind to valley.c or backwards.c. */
+ * Everything here dispatches on env->kind to valley.c or backwards.c: the cold calls
+ * through the `farms` table, the hot ones (step, masks) by explicit branches. */
 #include <string.h>
 
 #include "internal.h"
@@ -7,59 +8,75 @@
 #define FRAME_HEAD 8 /* magic 4, version 1, kind 1, payload length 2 */
 #define FRAME_TAIL 4 /* FNV-1a 32 checksum */
 
-static const char *const kind_names[VF_KIND_COUNT] = {"ValleyFarm-v0", "BackwardsValleyFarm-v0"};
+/* Each farm's cold calls and sizes, in one table: everything a new farm plugs in besides
+ * its step and its masks, which the vector env calls for every env on every step and so
+ * keep explicit branches below (an indirect call would cost them). */
+typedef struct farm {
+    const char *name;
+    int num_actions, obs_size, save_bytes;
+    const char *const *action_names;
+    void (*reset)(vf_env *env, uint64_t seed);
+    void (*observe)(const vf_env *env, int32_t *obs);
+    void (*render)(const vf_env *env, vft_text *t);
+    void (*json)(const vf_env *env, vft_text *t);
+    void (*rules_json)(vft_text *t);
+    void (*save)(const vf_env *env, vfs_writer *w);
+    bool (*load)(vf_env *env, vfs_reader *r);
+    void (*rederive)(vf_env *env); /* NULL: the farm derives nothing */
+} farm;
+
+static const farm farms[VF_KIND_COUNT] = {
+    [VF_VALLEY] = {"ValleyFarm-v0", VF_VALLEY_ACTIONS, VF_VALLEY_OBS_SIZE, VFV_SAVE_BYTES,
+                   vfv_action_names, vfv_reset, vfv_observe, vfv_render, vfv_json,
+                   vfv_rules_json, vfv_save, vfv_load, NULL},
+    [VF_BACKWARDS] = {"BackwardsValleyFarm-v0", VF_BW_ACTIONS, VF_BW_OBS_SIZE, VFB_SAVE_BYTES,
+                      vfb_action_names, vfb_reset, vfb_observe, vfb_render, vfb_json,
+                      vfb_rules_json, vfb_save, vfb_load, vfb_rederive},
+};
 
 static bool kind_ok(int kind) {
     return kind >= 0 && kind < VF_KIND_COUNT;
 }
 
 const char *vf_kind_name(int kind) {
-    return kind_ok(kind) ? kind_names[kind] : NULL;
+    return kind_ok(kind) ? farms[kind].name : NULL;
 }
 
 int vf_kind_from_name(const char *name) {
     if (!name) return -1;
     for (int k = 0; k < VF_KIND_COUNT; k++)
-        if (strcmp(name, kind_names[k]) == 0) return k;
+        if (strcmp(name, farms[k].name) == 0) return k;
     return -1;
 }
 
 int vf_num_actions(int kind) {
-    static const int n[VF_KIND_COUNT] = {VF_VALLEY_ACTIONS, VF_BW_ACTIONS};
-    return kind_ok(kind) ? n[kind] : 0;
+    return kind_ok(kind) ? farms[kind].num_actions : 0;
 }
 
 int vf_obs_size(int kind) {
-    static const int n[VF_KIND_COUNT] = {VF_VALLEY_OBS_SIZE, VF_BW_OBS_SIZE};
-    return kind_ok(kind) ? n[kind] : 0;
+    return kind_ok(kind) ? farms[kind].obs_size : 0;
 }
 
 const char *vf_action_name(int kind, int action) {
     if (action < 0 || action >= vf_num_actions(kind)) return NULL;
-    return kind == VF_VALLEY ? vfv_action_names[action] : vfb_action_names[action];
+    return farms[kind].action_names[action];
 }
 
 bool vf_reset(vf_env *env, int kind, uint64_t seed, int32_t *obs) {
     if (!kind_ok(kind)) return false;
     env->seed = seed;
     env->kind = kind;
-    if (kind == VF_VALLEY)
-        vfv_reset(&env->u.valley, seed);
-    else
-        vfb_reset(&env->u.backwards, seed);
-    if (obs) vf_observe(env, obs);
+    farms[kind].reset(env, seed);
+    if (obs) farms[kind].observe(env, obs);
     return true;
 }
 
 void vf_rederive(vf_env *env) {
-    if (env->kind == VF_BACKWARDS) vfb_rederive(&env->u.backwards);
+    if (farms[env->kind].rederive) farms[env->kind].rederive(env);
 }
 
 void vf_observe(const vf_env *env, int32_t *obs) {
-    if (env->kind == VF_VALLEY)
-        vfv_observe(&env->u.valley, obs);
-    else
-        vfb_observe(&env->u.backwards, obs);
+    farms[env->kind].observe(env, obs);
 }
 
 /* The hot path: one branch on the kind, the range and end checks, the rules, the
@@ -117,28 +134,19 @@ double vf_total_reward(const vf_env *env) {
 
 size_t vf_render(const vf_env *env, char *buf, size_t cap) {
     vft_text t = vft_begin(buf, cap);
-    if (env->kind == VF_VALLEY)
-        vfv_render(&env->u.valley, &t);
-    else
-        vfb_render(&env->u.backwards, &t);
+    farms[env->kind].render(env, &t);
     return vft_end(&t);
 }
 
 size_t vf_state_json(const vf_env *env, char *buf, size_t cap) {
     vft_text t = vft_begin(buf, cap);
-    if (env->kind == VF_VALLEY)
-        vfv_json(&env->u.valley, &t);
-    else
-        vfb_json(&env->u.backwards, &t);
+    farms[env->kind].json(env, &t);
     return vft_end(&t);
 }
 
 size_t vf_rules_json(int kind, char *buf, size_t cap) {
     vft_text t = vft_begin(buf, cap);
-    if (kind == VF_VALLEY)
-        vfv_rules_json(&t);
-    else if (kind == VF_BACKWARDS)
-        vfb_rules_json(&t);
+    if (kind_ok(kind)) farms[kind].rules_json(&t);
     return vft_end(&t);
 }
 
@@ -153,10 +161,7 @@ static size_t write_snapshot(const vf_env *env, uint8_t *buf, size_t cap) {
     vfs_put_u8(&w, (uint32_t)env->kind);
     vfs_put_u16(&w, 0); /* payload length, patched below */
     vfs_put_u64(&w, env->seed);
-    if (env->kind == VF_VALLEY)
-        vfv_save(&env->u.valley, &w);
-    else
-        vfb_save(&env->u.backwards, &w);
+    farms[env->kind].save(env, &w);
     if (w.overflow || (size_t)(w.end - w.p) < FRAME_TAIL) return 0;
     size_t payload = (size_t)(w.p - buf) - FRAME_HEAD;
     buf[6] = (uint8_t)(payload & 0xFF);
@@ -167,7 +172,7 @@ static size_t write_snapshot(const vf_env *env, uint8_t *buf, size_t cap) {
 
 /* The frame around a payload of the seed and the farm's fields. */
 static size_t snapshot_bytes(int kind) {
-    return FRAME_HEAD + 8 + (kind == VF_VALLEY ? VFV_SAVE_BYTES : VFB_SAVE_BYTES) + FRAME_TAIL;
+    return FRAME_HEAD + 8 + (size_t)farms[kind].save_bytes + FRAME_TAIL;
 }
 
 size_t vf_snapshot_size(int kind) {
@@ -199,8 +204,7 @@ vf_error vf_restore(vf_env *env, int kind, const uint8_t *buf, size_t len) {
     loaded.kind = kind;
     vfs_reader r = {buf + FRAME_HEAD, buf + len - FRAME_TAIL, false};
     loaded.seed = vfs_get_u64(&r);
-    bool ok = kind == VF_VALLEY ? vfv_load(&loaded.u.valley, &r)
-                                : vfb_load(&loaded.u.backwards, &r);
+    bool ok = farms[kind].load(&loaded, &r);
     if (!ok || r.bad || r.p != r.end) return VF_ERR_INVALID;
     *env = loaded;
     return VF_OK;

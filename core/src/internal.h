@@ -189,21 +189,25 @@ static inline int vf_action_next(vf_action_source *src, uint32_t n) {
     }
 }
 
+/* The cold calls of each farm (reset, observe, text, JSON, snapshot payloads) take the
+ * env, so that env.c can hold them in one table; the step and the masks take the farm's
+ * own state and are called directly. */
+
 /* ---- valley.c ---------------------------------------------------------------------- */
 
 extern const char *const vfv_action_names[VF_VALLEY_ACTIONS];
-void vfv_reset(vf_valley *v, uint64_t seed);
+void vfv_reset(vf_env *env, uint64_t seed);
 /* Plays `action` (in range; the episode not over), then writes the observation into obs
  * unless it is NULL. */
 vf_outcome vfv_step(vf_valley *v, int action, int32_t *obs);
-void vfv_observe(const vf_valley *restrict v, int32_t *restrict obs);
+void vfv_observe(const vf_env *env, int32_t *restrict obs);
 void vfv_legal_actions(const vf_valley *v, uint8_t *mask);
 /* The most reward (in units of 0.05) play from v could still earn: planner.c's bound. */
 int32_t vfv_reward_bound_units(const vf_valley *v);
 /* What the planner adds to the reward so far to rank valley states (units of 0.05). */
 int32_t vfv_plan_potential_units(const vf_valley *v);
-void vfv_render(const vf_valley *v, vft_text *t);
-void vfv_json(const vf_valley *v, vft_text *t);
+void vfv_render(const vf_env *env, vft_text *t);
+void vfv_json(const vf_env *env, vft_text *t);
 void vfv_rules_json(vft_text *t);
 /* The bytes vfv_save writes, field by field in its order; a test checks it against what
  * the writer produces, so restore can check a length without writing a snapshot. */
@@ -211,28 +215,28 @@ enum {
     VFV_SAVE_BYTES = VF_VALLEY_W * VF_VALLEY_H + 2 * (2 + VF_VALLEY_CROPS) +
                      6 * VF_VALLEY_ANIMALS + 3 * VF_VALLEY_VILLAGERS + 4 * (VF_ITEM_COUNT + 2)
 };
-void vfv_save(const vf_valley *v, vfs_writer *w);
-/* Reads a payload written by vfv_save into v; false when a field is out of the range the
+void vfv_save(const vf_env *env, vfs_writer *w);
+/* Reads a payload written by vfv_save into env; false when a field is out of the range the
  * rules allow (a tile code, a count, an inconsistency between map and entities). */
-bool vfv_load(vf_valley *v, vfs_reader *r);
+bool vfv_load(vf_env *env, vfs_reader *r);
 
 /* ---- backwards.c ------------------------------------------------------------------- */
 
 extern const char *const vfb_action_names[VF_BW_ACTIONS];
-void vfb_reset(vf_backwards *b, uint64_t seed);
+void vfb_reset(vf_env *env, uint64_t seed);
 vf_outcome vfb_step(vf_backwards *b, int action, int32_t *obs); /* the same */
-void vfb_observe(const vf_backwards *restrict b, int32_t *restrict obs);
+void vfb_observe(const vf_env *env, int32_t *restrict obs);
 void vfb_legal_actions(const vf_backwards *b, uint8_t *mask);
-void vfb_render(const vf_backwards *b, vft_text *t);
-void vfb_json(const vf_backwards *b, vft_text *t);
+void vfb_render(const vf_env *env, vft_text *t);
+void vfb_json(const vf_env *env, vft_text *t);
 void vfb_rules_json(vft_text *t);
 /* The bytes vfb_save writes (checked by a test, as VFV_SAVE_BYTES). */
 enum {
     VFB_SAVE_BYTES = 2 * VF_BW_W * VF_BW_H + 3 +
                      4 * (VF_BW_CROPS + VF_BW_ANIMALS + VF_BW_VILLAGERS) + 4 * 4
 };
-void vfb_save(const vf_backwards *b, vfs_writer *w);
-bool vfb_load(vf_backwards *b, vfs_reader *r);
-void vfb_rederive(vf_backwards *b); /* recomputes b->growing from the statuses */
+void vfb_save(const vf_env *env, vfs_writer *w);
+bool vfb_load(vf_env *env, vfs_reader *r);
+void vfb_rederive(vf_env *env); /* recomputes growing from the statuses */
 
 #endif /* VF_INTERNAL_H */

@@ -227,7 +227,8 @@ static bool draw_layout(vf_valley *v, vf_rng *rng) {
     return true;
 }
 
-void vfv_reset(vf_valley *v, uint64_t seed) {
+void vfv_reset(vf_env *env, uint64_t seed) {
+    vf_valley *v = &env->u.valley;
     vf_rng rng = vf_rng_seeded(seed);
     while (!draw_layout(v, &rng)) {
     }
@@ -362,7 +363,8 @@ VF_ALWAYS_INLINE void observe(const vf_valley *restrict v, int32_t *restrict obs
     obs[VF_VO_STEPS_LEFT] = VF_VALLEY_HORIZON - v->step;
 }
 
-void vfv_observe(const vf_valley *restrict v, int32_t *restrict obs) {
+void vfv_observe(const vf_env *env, int32_t *restrict obs) {
+    const vf_valley *restrict v = &env->u.valley;
     observe(v, obs, v->agent.x, v->agent.y);
 }
 
@@ -502,7 +504,8 @@ vf_outcome vfv_step(vf_valley *v, int action, int32_t *obs) {
 
 /* ---- text ---------------------------------------------------------------------------- */
 
-void vfv_render(const vf_valley *v, vft_text *t) {
+void vfv_render(const vf_env *env, vft_text *t) {
+    const vf_valley *v = &env->u.valley;
     bool used[VF_VT_COUNT] = {false};
     for (int y = 0; y < H; y++) {
         for (int x = 0; x < W; x++) {
@@ -589,7 +592,8 @@ void vfv_rules_json(vft_text *t) {
     vft_char(t, '}');
 }
 
-void vfv_json(const vf_valley *v, vft_text *t) {
+void vfv_json(const vf_env *env, vft_text *t) {
+    const vf_valley *v = &env->u.valley;
     vft_json_state_begin(t, W, H, v->step, v->agent.x, v->agent.y);
     vft_char(t, '}');
     vft_json_grid(t, "tiles", &TILE(v, 0, 0), W, H, W + 2 * VF_BORDER);
@@ -676,7 +680,8 @@ static vf_point get_point(vfs_reader *r) {
     return p;
 }
 
-void vfv_save(const vf_valley *v, vfs_writer *w) {
+void vfv_save(const vf_env *env, vfs_writer *w) {
+    const vf_valley *v = &env->u.valley;
     for (int y = 0; y < H; y++) vfs_put_bytes(w, &TILE(v, 0, y), W);
     put_point(w, v->agent);
     put_point(w, v->market);
@@ -808,7 +813,8 @@ static uint64_t not_ground(uint64_t w) {
     return (((x & BYTES(0x7f)) + BYTES(0x7f)) | x) & BYTES(0x80);
 }
 
-bool vfv_load(vf_valley *v, vfs_reader *r) {
+bool vfv_load(vf_env *env, vfs_reader *r) {
+    vf_valley *v = &env->u.valley;
     vfg_mask open = {{0}}, need = {{0}}, taken = {{0}};
     memset(v->tiles, VF_VT_OUT_OF_BOUNDS, sizeof v->tiles); /* the frame is not saved */
     /* Restore is on search's hot path, and most of a map is ground: each row is scanned 8

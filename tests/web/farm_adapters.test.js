@@ -2,20 +2,12 @@
 // hold every adapter to the same shape, check it against the engine, and keep env ids out
 // of the rest of the page.
 import { describe, it, expect } from 'vitest';
-import { readFileSync, readdirSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
 import { envIds, envSpecs, make } from 'valley-farm';
 import { farms, farmFor, farmBySlug, farmByCode } from '../../web/src/model/farms/index.js';
 
-const SRC = join(process.cwd(), 'web/src'); // vitest runs from the repository root
-
-function sources(dir) {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) return sources(path);
-    return /\.(js|jsx)$/.test(name) ? [path] : [];
-  });
-}
+// The page's sources as text, read by Vite (no Node built-ins in a happy-dom test file).
+const SOURCES = import.meta.glob('../../web/src/**/*.{js,jsx}', { query: '?raw', import: 'default', eager: true });
+const PREFIX = '../../web/src/';
 
 describe('farm adapters', () => {
   it('every env id has exactly one adapter, with a distinct slug and share-link code', () => {
@@ -89,12 +81,11 @@ describe('farm adapters', () => {
   it('no page module outside the adapters names an env id (docs prose and code examples aside)', () => {
     const allowed = (path) => path.startsWith('model/farms/') || path.startsWith('docs/pages/') || path === 'docs/model/examples.js';
     const offenders = [];
-    const files = sources(SRC);
+    const files = Object.entries(SOURCES);
     expect(files.length).toBeGreaterThan(40); // the scan did find the page
-    for (const file of files) {
-      const path = relative(SRC, file);
+    for (const [file, text] of files) {
+      const path = file.slice(PREFIX.length);
       if (allowed(path)) continue;
-      const text = readFileSync(file, 'utf8');
       for (const id of envIds) if (text.includes(id)) offenders.push(`${path}: ${id}`);
     }
     expect(offenders).toEqual([]);
