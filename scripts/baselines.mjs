@@ -34,49 +34,68 @@ const round = (x) => Math.round(x * 1e4) / 1e4;
 export function readmeTable(table) {
   const f = (x) => x.toFixed(2);
   const lines = ['| env | agent | mean return (test) | 95 % interval | normalised score |', '|---|---|---:|---|---:|'];
-  for (const [env, rows] of Object.entries(table)) for (const r of rows) lines.push(`| ${env} | ${r.agent} | ${f(r.mean)} | ${f(r.ci95[0])} – ${f(r.ci95[1])} | ${f(r.normalized)} |`);
+  for (const [env, rows] of Object.entries(table))
+    for (const r of rows) lines.push(`| ${env} | ${r.agent} | ${f(r.mean)} | ${f(r.ci95[0])} – ${f(r.ci95[1])} | ${f(r.normalized)} |`);
   return lines.join('\n');
 }
 if (import.meta.url === `file://${process.argv[1]}`) await main();
 
 async function main() {
-const best = JSON.parse(readFileSync(new URL('wasm/data/best-known.json', root), 'utf8'));
-const out = { format: 'valley-farm-baselines', version: 1, randomRuns: RANDOM_RUNS, perSeed: {}, table: {} };
-for (const id of envIds) {
-  const env = await make(id);
-  out.perSeed[id] = {};
-  for (const split of Object.keys(SPLITS)) {
-    out.perSeed[id][split] = [];
-    for (const seed of splitSeeds(split)) {
-      let random = 0;
-      for (let k = 1; k <= RANDOM_RUNS; k++) random += await play(env, createAgent('random', id, { seed: k }), seed);
-      const heuristic = await play(env, createAgent('heuristic', id), seed);
-      out.perSeed[id][split].push([seed, round(random / RANDOM_RUNS), round(heuristic)]);
+  const best = JSON.parse(readFileSync(new URL('wasm/data/best-known.json', root), 'utf8'));
+  const out = { format: 'valley-farm-baselines', version: 1, randomRuns: RANDOM_RUNS, perSeed: {}, table: {} };
+  for (const id of envIds) {
+    const env = await make(id);
+    out.perSeed[id] = {};
+    for (const split of Object.keys(SPLITS)) {
+      out.perSeed[id][split] = [];
+      for (const seed of splitSeeds(split)) {
+        let random = 0;
+        for (let k = 1; k <= RANDOM_RUNS; k++) random += await play(env, createAgent('random', id, { seed: k }), seed);
+        const heuristic = await play(env, createAgent('heuristic', id), seed);
+        out.perSeed[id][split].push([seed, round(random / RANDOM_RUNS), round(heuristic)]);
+      }
     }
+    const rows = out.perSeed[id].test;
+    const bestOf = new Map(best.envs[id].test.map(([seed, b]) => [seed, b]));
+    const line = (name, values) => {
+      const s = summarize(values);
+      const norm = rows.map(([seed, random], i) => normalizedScore(values[i], random, bestOf.get(seed)));
+      return {
+        agent: name,
+        mean: round(s.mean),
+        stderr: round(s.stderr),
+        ci95: s.ci95.map(round),
+        normalized: round(norm.reduce((a, b) => a + b, 0) / norm.length),
+      };
+    };
+    out.table[id] = [
+      line(
+        'random',
+        rows.map((r) => r[1]),
+      ),
+      line(
+        'heuristic',
+        rows.map((r) => r[2]),
+      ),
+      line(
+        'best known (planner)',
+        rows.map(([seed]) => bestOf.get(seed)),
+      ),
+    ];
+    env.close();
+    console.log(`[valley-farm] ${id}: ${out.table[id].map((l) => `${l.agent} ${l.mean.toFixed(2)}`).join(', ')}`);
   }
-  const rows = out.perSeed[id].test;
-  const bestOf = new Map(best.envs[id].test.map(([seed, b]) => [seed, b]));
-  const line = (name, values) => {
-    const s = summarize(values);
-    const norm = rows.map(([seed, random], i) => normalizedScore(values[i], random, bestOf.get(seed)));
-    return { agent: name, mean: round(s.mean), stderr: round(s.stderr), ci95: s.ci95.map(round), normalized: round(norm.reduce((a, b) => a + b, 0) / norm.length) };
-  };
-  out.table[id] = [
-    line('random', rows.map((r) => r[1])),
-    line('heuristic', rows.map((r) => r[2])),
-    line('best known (planner)', rows.map(([seed]) => bestOf.get(seed))),
-  ];
-  env.close();
-  console.log(`[valley-farm] ${id}: ${out.table[id].map((l) => `${l.agent} ${l.mean.toFixed(2)}`).join(', ')}`);
-}
-writeFileSync(new URL('wasm/data/baselines.json', root), `${JSON.stringify(out).replace(/\],\[/g, '],\n[')}\n`);
-console.log('[valley-farm] wasm/data/baselines.json written');
+  writeFileSync(new URL('wasm/data/baselines.json', root), `${JSON.stringify(out).replace(/\],\[/g, '],\n[')}\n`);
+  console.log('[valley-farm] wasm/data/baselines.json written');
 
-// the README's table, between its markers (tests/js/evaluate_data.test.js checks they agree)
-const readmeUrl = new URL('README.md', root);
-const readme = readFileSync(readmeUrl, 'utf8');
-const [start, end] = ['<!-- baselines:start -->', '<!-- baselines:end -->'];
-if (!readme.includes(start) || !readme.includes(end)) throw new Error(`README.md has no ${start} … ${end} markers`);
-writeFileSync(readmeUrl, readme.slice(0, readme.indexOf(start) + start.length) + `\n${readmeTable(out.table)}\n` + readme.slice(readme.indexOf(end)));
-console.log("[valley-farm] README.md's baseline table updated");
+  // the README's table, between its markers (tests/js/evaluate_data.test.js checks they agree)
+  const readmeUrl = new URL('README.md', root);
+  const readme = readFileSync(readmeUrl, 'utf8');
+  const [start, end] = ['<!-- baselines:start -->', '<!-- baselines:end -->'];
+  if (!readme.includes(start) || !readme.includes(end)) throw new Error(`README.md has no ${start} … ${end} markers`);
+  writeFileSync(
+    readmeUrl,
+    readme.slice(0, readme.indexOf(start) + start.length) + `\n${readmeTable(out.table)}\n` + readme.slice(readme.indexOf(end)),
+  );
+  console.log("[valley-farm] README.md's baseline table updated");
 }

@@ -26,16 +26,32 @@ function plan(env, first, count) {
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => process.stderr.write(d));
-    child.on('close', (code) => (code === 0 ? resolve(out.trim().split('\n').map((l) => JSON.parse(l))) : reject(new Error(`${env}: exit ${code}`))));
+    child.on('close', (code) =>
+      code === 0
+        ? resolve(
+            out
+              .trim()
+              .split('\n')
+              .map((l) => JSON.parse(l)),
+          )
+        : reject(new Error(`${env}: exit ${code}`)),
+    );
   });
 }
 
 const started = Date.now();
 ensureNativeTools();
-run('cmake', ['-S', '.', '-B', 'build', '-DCMAKE_C_COMPILER=gcc', '-DCMAKE_BUILD_TYPE=Release'], { stdio: ['ignore', 'ignore', 'inherit'] });
+run('cmake', ['-S', '.', '-B', 'build', '-DCMAKE_C_COMPILER=gcc', '-DCMAKE_BUILD_TYPE=Release'], {
+  stdio: ['ignore', 'ignore', 'inherit'],
+});
 run('cmake', ['--build', 'build', '-j2', '--target', 'valley-farm-best-known'], { stdio: ['ignore', 'ignore', 'inherit'] });
 say(`Planning ${Object.values(SPLITS).reduce((a, s) => a + s.count, 0)} seeds of each farm with a beam of ${WIDTH}`);
-const data = { format: 'valley-farm-best-known', version: 1, planner: { method: 'beam search over full states (vf_plan_beam)', width: WIDTH }, envs: {} };
+const data = {
+  format: 'valley-farm-best-known',
+  version: 1,
+  planner: { method: 'beam search over full states (vf_plan_beam)', width: WIDTH },
+  envs: {},
+};
 await Promise.all(
   ENVS.map(async (env) => {
     data.envs[env] = {};
@@ -51,6 +67,9 @@ await Promise.all(
 data.seconds = Math.round((Date.now() - started) / 1000);
 mkdirSync(`${root}wasm/data`, { recursive: true });
 // one seed per line: small diffs when a few plans improve
-const lines = JSON.stringify(data, null, 1).replace(/\[\n\s+(\d+),\n\s+([\d.]+),\n\s+([\d.]+),\n\s+("[0-9a-z]*")\n\s+\]/g, '[$1, $2, $3, $4]');
+const lines = JSON.stringify(data, null, 1).replace(
+  /\[\n\s+(\d+),\n\s+([\d.]+),\n\s+([\d.]+),\n\s+("[0-9a-z]*")\n\s+\]/g,
+  '[$1, $2, $3, $4]',
+);
 writeFileSync(`${root}wasm/data/best-known.json`, `${lines}\n`);
 say(`wasm/data/best-known.json written in ${data.seconds} s`);

@@ -14,7 +14,10 @@
 #include "valley_farm.h"
 
 static int usage(const char *why) {
-    fprintf(stderr, "valley-farm-best-known: %s\nusage: valley-farm-best-known ENV FIRST_SEED COUNT WIDTH\n", why);
+    fprintf(
+        stderr,
+        "valley-farm-best-known: %s\nusage: valley-farm-best-known ENV FIRST_SEED COUNT WIDTH\n",
+        why);
     return 2;
 }
 
@@ -42,12 +45,14 @@ int main(int argc, char **argv) {
         vf_reset(&env, kind, first + k, NULL);
         clock_t t0 = clock();
         vf_plan plan;
-        if (vf_plan_beam(&env, (int)width, work, bytes, &plan) != VF_OK) return usage("the planner refused its arguments");
+        if (vf_plan_beam(&env, (int)width, work, bytes, &plan) != VF_OK)
+            return usage("the planner refused its arguments");
         char actions[VF_PLAN_MAX + 1];
         for (int i = 0; i < plan.length; i++) actions[i] = digits[plan.actions[i]];
         actions[plan.length] = '\0';
-        printf("{\"seed\":%llu,\"best\":%.2f,\"bound\":%.2f,\"actions\":\"%s\",\"ms\":%.0f}\n", first + k,
-               plan.best_return, plan.upper_bound, actions, 1000.0 * (double)(clock() - t0) / CLOCKS_PER_SEC);
+        printf("{\"seed\":%llu,\"best\":%.2f,\"bound\":%.2f,\"actions\":\"%s\",\"ms\":%.0f}\n",
+               first + k, plan.best_return, plan.upper_bound, actions,
+               1000.0 * (double)(clock() - t0) / CLOCKS_PER_SEC);
         fflush(stdout);
     }
     free(work);

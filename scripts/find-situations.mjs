@@ -53,7 +53,10 @@ function walkFacing(state, goal, ok) {
     DIRS.forEach((d, i) => {
       const q = { x: p.x + d.dx, y: p.y + d.dy, facing: i };
       const inside = q.x >= 0 && q.y >= 0 && q.x < state.width && q.y < state.height;
-      if (!inside || !ok.has(state.tiles[q.y][q.x])) { q.x = p.x; q.y = p.y; }
+      if (!inside || !ok.has(state.tiles[q.y][q.x])) {
+        q.x = p.x;
+        q.y = p.y;
+      }
       if (prev.has(key(q))) return;
       prev.set(key(q), { from: key(p), move: MOVES[i] });
       queue.push(q);
@@ -71,20 +74,31 @@ function candidates(key, s) {
   const okB = walkable(BACKWARDS);
   const here = s.agent;
   switch (key) {
-    case 'valley-crop': return s.crops.map((c) => walk(s, here, c, okV));
-    case 'valley-feed': return s.animals.map((a) => walk(s, here, a, okV) && [...walk(s, here, a, okV)]);
-    case 'valley-gift': return s.villagers.map((v) => walk(s, here, v, okV));
-    case 'valley-sell': return s.animals.map((a) => {
-      const there = walk(s, here, a, okV);
-      const back = walk(s, a, s.market, okV);
-      return there && back && [...there, 'feed', 'wait', 'wait', 'wait', 'wait', 'wait', 'collect', ...back];
-    });
-    case 'backwards-crop': return s.crops.map((c) => walkFacing(s, facingAt(c), okB));
-    case 'backwards-insult': return s.villagers.map((v) => walkFacing(s, facingAt(v), okB));
-    case 'backwards-animal': return s.animals.map((a) => walkFacing(s, facingAt(a), okB));
-    case 'backwards-harvest': return [walkFacing(s, nextTo(s.crops), okB)];
-    case 'valley-start': case 'backwards-start': return seedOf(s) === 7 ? [[]] : [];
-    default: throw new Error(key);
+    case 'valley-crop':
+      return s.crops.map((c) => walk(s, here, c, okV));
+    case 'valley-feed':
+      return s.animals.map((a) => walk(s, here, a, okV) && [...walk(s, here, a, okV)]);
+    case 'valley-gift':
+      return s.villagers.map((v) => walk(s, here, v, okV));
+    case 'valley-sell':
+      return s.animals.map((a) => {
+        const there = walk(s, here, a, okV);
+        const back = walk(s, a, s.market, okV);
+        return there && back && [...there, 'feed', 'wait', 'wait', 'wait', 'wait', 'wait', 'collect', ...back];
+      });
+    case 'backwards-crop':
+      return s.crops.map((c) => walkFacing(s, facingAt(c), okB));
+    case 'backwards-insult':
+      return s.villagers.map((v) => walkFacing(s, facingAt(v), okB));
+    case 'backwards-animal':
+      return s.animals.map((a) => walkFacing(s, facingAt(a), okB));
+    case 'backwards-harvest':
+      return [walkFacing(s, nextTo(s.crops), okB)];
+    case 'valley-start':
+    case 'backwards-start':
+      return seedOf(s) === 7 ? [[]] : [];
+    default:
+      throw new Error(key);
   }
 }
 

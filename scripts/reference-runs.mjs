@@ -21,21 +21,50 @@ const only = process.argv[2];
 const dir = mkdtempSync(join(tmpdir(), 'vf-runs-'));
 mkdirSync(join(root, 'docs/runs'), { recursive: true });
 for (const run of RUNS.filter((r) => !only || r.algo === only)) {
-  const args = ['train', '--env', run.env, '--algo', run.algo, '--steps', run.steps, '--seed', '1', '--eval-every', run.evalEvery, '--out', join(dir, 'policy.json'), '--log', join(dir, 'curve.csv')];
+  const args = [
+    'train',
+    '--env',
+    run.env,
+    '--algo',
+    run.algo,
+    '--steps',
+    run.steps,
+    '--seed',
+    '1',
+    '--eval-every',
+    run.evalEvery,
+    '--out',
+    join(dir, 'policy.json'),
+    '--log',
+    join(dir, 'curve.csv'),
+  ];
   const started = Date.now();
   execFileSync(process.execPath, [join(root, 'wasm/cli/index.mjs'), ...args], { stdio: ['ignore', 'inherit', 'inherit'] });
   const seconds = (Date.now() - started) / 1000;
-  const rows = readFileSync(join(dir, 'curve.csv'), 'utf8').trim().split('\n').slice(1).map((l) => l.split(','));
-  const curve = rows.filter((r) => r[3] !== '').map((r) => ({ steps: Number(r[0]), seconds: Number(r[1]), validation: Number(r[3]), normalized: Number(r[4]) }));
+  const rows = readFileSync(join(dir, 'curve.csv'), 'utf8')
+    .trim()
+    .split('\n')
+    .slice(1)
+    .map((l) => l.split(','));
+  const curve = rows
+    .filter((r) => r[3] !== '')
+    .map((r) => ({ steps: Number(r[0]), seconds: Number(r[1]), validation: Number(r[3]), normalized: Number(r[4]) }));
   const policy = await loadPolicy(JSON.parse(readFileSync(join(dir, 'policy.json'), 'utf8')));
   const test = await evaluate(policy, { env: run.env, split: 'test' });
   const steps = Number(run.steps);
   const record = {
-    algo: run.algo, env: run.env, command: `npx valley-farm ${args.slice(0, 12).join(' ')}`, steps, seconds: Math.round(seconds),
-    stepsPerSec: Math.round(steps / seconds), curve,
+    algo: run.algo,
+    env: run.env,
+    command: `npx valley-farm ${args.slice(0, 12).join(' ')}`,
+    steps,
+    seconds: Math.round(seconds),
+    stepsPerSec: Math.round(steps / seconds),
+    curve,
     test: { episodes: test.returns.length, mean: test.mean, ci95: test.ci95, normalized: test.normalized.mean },
     reference: test.reference, // random, heuristic and best-known means on the same seeds
   };
   writeFileSync(join(root, `docs/runs/${run.algo}-${run.env}.json`), `${JSON.stringify(record, null, 1)}\n`);
-  console.log(`[valley-farm] ${run.algo} ${run.env}: test ${test.mean.toFixed(2)} (normalised ${test.normalized.mean.toFixed(3)}) in ${Math.round(seconds)} s`);
+  console.log(
+    `[valley-farm] ${run.algo} ${run.env}: test ${test.mean.toFixed(2)} (normalised ${test.normalized.mean.toFixed(3)}) in ${Math.round(seconds)} s`,
+  );
 }

@@ -39,10 +39,16 @@ const stampFile = `${root}node_modules/.valley-farm-lock-hash`;
 
 /** Runs `npm ci` when node_modules is missing or older than package-lock.json. */
 export function ensureNodeModules() {
-  const lockHash = createHash('sha256').update(readFileSync(`${root}package-lock.json`)).digest('hex');
+  const lockHash = createHash('sha256')
+    .update(readFileSync(`${root}package-lock.json`))
+    .digest('hex');
   const stamp = existsSync(stampFile) ? readFileSync(stampFile, 'utf8') : '';
   if (stamp === lockHash) return;
-  say(existsSync(`${root}node_modules`) ? 'package-lock.json changed: reinstalling Node packages (npm ci)' : 'Installing Node packages (npm ci)');
+  say(
+    existsSync(`${root}node_modules`)
+      ? 'package-lock.json changed: reinstalling Node packages (npm ci)'
+      : 'Installing Node packages (npm ci)',
+  );
   run('npm', ['ci', '--no-audit', '--no-fund']);
   writeFileSync(stampFile, lockHash);
 }

@@ -1,5 +1,6 @@
 // run.mjs — `npm test`: sets up what is missing, builds, and runs every suite in order,
 // stopping at the first failure:
+//   0. the house style: Prettier and clang-format (`npm run format` applies it)
 //   1. native engine, gcc -O3 (on x86, its SSE2 paths)                          ctest
 //   2. native engine, clang, ASan + UBSan, portable paths (no x86 intrinsics)   ctest
 //   3. the C API fuzzed for FUZZ_SECONDS (libFuzzer, ASan + UBSan; `npm run fuzz` for longer)
@@ -11,6 +12,7 @@ import { readFileSync } from 'node:fs';
 import { ensureChromium, ensureNodeModules, ensureNativeTools, root, run, say } from '../scripts/setup.mjs';
 import { buildWasm } from '../wasm/build.mjs';
 import { fuzz } from './fuzz/run.mjs';
+import { format } from '../scripts/format.mjs';
 
 const FUZZ_SECONDS = 30;
 
@@ -30,9 +32,16 @@ try {
   ensureNativeTools();
   const chromium = ensureChromium();
 
+  format({ write: false });
+
   nativeSuite('build', 'gcc', ['-DCMAKE_BUILD_TYPE=Release'], 'gcc -O3 (build/)');
   // the portable code paths here, the x86 ones above (on x86), the WebAssembly ones in Vitest
-  nativeSuite('build-asan', 'clang', ['-DCMAKE_BUILD_TYPE=RelWithDebInfo', '-DVF_SANITIZE=ON', '-DVF_PORTABLE=ON'], 'clang, portable code paths, AddressSanitizer + UndefinedBehaviorSanitizer (build-asan/)');
+  nativeSuite(
+    'build-asan',
+    'clang',
+    ['-DCMAKE_BUILD_TYPE=RelWithDebInfo', '-DVF_SANITIZE=ON', '-DVF_PORTABLE=ON'],
+    'clang, portable code paths, AddressSanitizer + UndefinedBehaviorSanitizer (build-asan/)',
+  );
 
   fuzz(FUZZ_SECONDS);
 
@@ -45,9 +54,13 @@ try {
 
   say('JS API, page and browser tests (Vitest)');
   const report = 'build/vitest-report.json';
-  run('npx', ['vitest', 'run', '--config', 'tests/vitest.config.js', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`], {
-    env: { ...process.env, CHROMIUM_PATH: chromium },
-  });
+  run(
+    'npx',
+    ['vitest', 'run', '--config', 'tests/vitest.config.js', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`],
+    {
+      env: { ...process.env, CHROMIUM_PATH: chromium },
+    },
+  );
   const { numPassedTests, numFailedTests } = JSON.parse(readFileSync(`${root}${report}`, 'utf8'));
 
   say(`All tests passed in ${Math.round((Date.now() - started) / 1000)} s (root: ${root})`);

@@ -9,7 +9,10 @@ export function buildWasm({ stdio = 'inherit' } = {}) {
   ensureNativeTools();
   ensureEmscripten();
   say('Building the WebAssembly engine (wasm/valley_farm.wasm)');
-  run('emcmake', ['cmake', '-S', '.', '-B', 'build-wasm', '-DCMAKE_BUILD_TYPE=Release'], { env: emccEnv, stdio: ['ignore', 'ignore', 'inherit'] });
+  run('emcmake', ['cmake', '-S', '.', '-B', 'build-wasm', '-DCMAKE_BUILD_TYPE=Release'], {
+    env: emccEnv,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   run('cmake', ['--build', 'build-wasm', '-j2'], { env: emccEnv, stdio });
   const { size } = statSync(`${root}wasm/valley_farm.wasm`);
   say(`wasm/valley_farm.wasm: ${size} bytes (${(size / 1024).toFixed(1)} KiB)`);

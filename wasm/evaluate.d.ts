@@ -35,4 +35,6 @@ export function evaluate(agent: EvalAgent | BatchedPolicy, options: EvalOptions)
 export function summarize(values: number[]): { mean: number; stderr: number; ci95: [number, number] };
 /** (ret − random) / (best − random); where best ≤ random: 1 if ret ≥ best, else 0. */
 export function normalizedScore(ret: number, random: number, best: number): number;
-export function referenceBySeed(env: EnvId): Promise<Map<number, { best: number; bound: number; plan: string; random: number; heuristic: number }>>;
+export function referenceBySeed(
+  env: EnvId,
+): Promise<Map<number, { best: number; bound: number; plan: string; random: number; heuristic: number }>>;

@@ -64,13 +64,18 @@ function seedsOf(env, { split, seeds, episodes }) {
   let list = seeds !== undefined ? seeds : splitSeeds(split ?? 'test');
   if (!Array.isArray(list) || list.length === 0) throw new TypeError('valley-farm: evaluate: seeds must be a non-empty array of seeds');
   for (const s of list) {
-    if (!Number.isSafeInteger(s) || s < 0) throw new RangeError(`valley-farm: evaluate: seed ${String(s).slice(0, 30)} is not an integer from 0 to 2^53 - 1`);
+    if (!Number.isSafeInteger(s) || s < 0)
+      throw new RangeError(`valley-farm: evaluate: seed ${String(s).slice(0, 30)} is not an integer from 0 to 2^53 - 1`);
   }
   if (episodes !== undefined) {
-    if (!Number.isInteger(episodes) || episodes < 1 || episodes > MAX_EPISODES) throw new RangeError(`valley-farm: evaluate: episodes must be an integer from 1 to ${MAX_EPISODES}`);
+    if (!Number.isInteger(episodes) || episodes < 1 || episodes > MAX_EPISODES)
+      throw new RangeError(`valley-farm: evaluate: episodes must be an integer from 1 to ${MAX_EPISODES}`);
     list = list.slice(0, episodes);
   }
-  if (!Object.hasOwn(envSpecs, env)) throw new Error(`valley-farm: evaluate: unknown env ${JSON.stringify(String(env).slice(0, 40))}; the env ids are ${Object.keys(envSpecs).join(', ')}`);
+  if (!Object.hasOwn(envSpecs, env))
+    throw new Error(
+      `valley-farm: evaluate: unknown env ${JSON.stringify(String(env).slice(0, 40))}; the env ids are ${Object.keys(envSpecs).join(', ')}`,
+    );
   return list;
 }
 
@@ -78,7 +83,9 @@ function actionOf(spec, value, seed, step) {
   const a = typeof value === 'string' ? spec.actions.indexOf(value) : value;
   if (Number.isInteger(a) && a >= 0 && a < spec.actions.length) return a;
   const shown = typeof value === 'string' ? JSON.stringify(value.slice(0, 40)) : String(value).slice(0, 40);
-  throw new Error(`valley-farm: evaluate: on seed ${seed}, step ${step}, act() returned ${shown}; it must return an integer 0 … ${spec.actions.length - 1} or an action name`);
+  throw new Error(
+    `valley-farm: evaluate: on seed ${seed}, step ${step}, act() returned ${shown}; it must return an integer 0 … ${spec.actions.length - 1} or an action name`,
+  );
 }
 
 async function runSingle(agent, env, seeds) {
@@ -147,7 +154,10 @@ export async function evaluate(agent, { env, split, seeds, episodes, numEnvs = 6
   let returns;
   if (agent && typeof agent.actBatch === 'function') returns = await runBatched(agent, env, list, numEnvs);
   else if (agent && typeof agent.act === 'function') returns = await runSingle(agent, env, list);
-  else throw new TypeError('valley-farm: evaluate takes an agent { act(observation, info), reset?() } or a batched policy { actBatch(observations, masks, terminated) }');
+  else
+    throw new TypeError(
+      'valley-farm: evaluate takes an agent { act(observation, info), reset?() } or a batched policy { actBatch(observations, masks, terminated) }',
+    );
   const ref = await referenceBySeed(env);
   const known = list.every((s) => ref.get(s)?.best !== undefined && ref.get(s)?.random !== undefined);
   const result = { env, seeds: list, returns, ...summarize(returns) };

@@ -71,8 +71,7 @@ int vfw_batch_reset(vf_env *envs, int n, int kind, uint32_t seed_lo, uint32_t se
     return vf_batch_reset(envs, n, kind, join64(seed_lo, seed_hi), obs);
 }
 
-double vfw_batch_run_random(vf_env *envs, int n, int steps, uint32_t action_seed,
-                            int32_t *obs) {
+double vfw_batch_run_random(vf_env *envs, int n, int steps, uint32_t action_seed, int32_t *obs) {
     return vf_batch_run_random(envs, n, steps, action_seed, obs);
 }
 
@@ -86,7 +85,8 @@ void vfw_batch_io_init(vf_batch_io *io, const int32_t *actions, const uint64_t *
                        int32_t *obs, double *rewards, uint8_t *terminated, uint8_t *masks,
                        int32_t *final_obs, double *episode_returns, int32_t *episode_lengths,
                        uint64_t *episode_seeds) {
-    vf_batch_io v = {actions, next_seeds, obs, rewards, terminated, masks,
-                     final_obs, episode_returns, episode_lengths, episode_seeds};
+    vf_batch_io v = {actions,         next_seeds,   obs,       rewards,
+                     terminated,      masks,        final_obs, episode_returns,
+                     episode_lengths, episode_seeds};
     *io = v;
 }

@@ -51,7 +51,9 @@ export function engineUrl() {
  */
 export function useEngineBytes(bytes) {
   if (!(bytes instanceof ArrayBuffer || bytes instanceof Uint8Array)) {
-    throw new TypeError(`valley-farm: useEngineBytes takes the bytes of valley_farm.wasm (an ArrayBuffer or Uint8Array), got ${describe(bytes)}`);
+    throw new TypeError(
+      `valley-farm: useEngineBytes takes the bytes of valley_farm.wasm (an ArrayBuffer or Uint8Array), got ${describe(bytes)}`,
+    );
   }
   if (enginePromise) throw new Error('valley-farm: useEngineBytes() after the engine was loaded: call it before the first make()');
   engineBytes = bytes;
@@ -94,7 +96,9 @@ async function instantiate() {
   }
   const bytes = new Uint8Array(source instanceof ArrayBuffer ? source : source.buffer, source.byteOffset ?? 0, 4);
   if (bytes.length < 4 || bytes[0] !== 0 || bytes[1] !== 0x61 || bytes[2] !== 0x73 || bytes[3] !== 0x6d) {
-    throw new Error(`valley-farm: ${engineBytes ? 'the bytes given to useEngineBytes' : fileUrl?.protocol === 'file:' ? fileUrl.pathname : wasmUrl} is not a WebAssembly module (it does not start with "\\0asm"; a server may have sent an HTML page, or the file is damaged). ${WASM_FIX}.`);
+    throw new Error(
+      `valley-farm: ${engineBytes ? 'the bytes given to useEngineBytes' : fileUrl?.protocol === 'file:' ? fileUrl.pathname : wasmUrl} is not a WebAssembly module (it does not start with "\\0asm"; a server may have sent an HTML page, or the file is damaged). ${WASM_FIX}.`,
+    );
   }
   const module = await compileEngine(source);
   const instance = await WebAssembly.instantiate(module, stubImports(module));
@@ -244,11 +248,15 @@ function randomSeed() {
 function checkOptions(where, options, known) {
   if (options === undefined) return {};
   if (options === null || typeof options !== 'object' || Array.isArray(options)) {
-    throw new TypeError(`valley-farm: ${where} takes an options object (${known.length ? known.join(', ') : 'no options yet'}), got ${describe(options)}`);
+    throw new TypeError(
+      `valley-farm: ${where} takes an options object (${known.length ? known.join(', ') : 'no options yet'}), got ${describe(options)}`,
+    );
   }
   for (const key of Object.keys(options)) {
     if (!known.includes(key)) {
-      throw new TypeError(`valley-farm: ${where} has no option ${describe(key)}; the options are ${known.length ? known.join(', ') : '(none)'}`);
+      throw new TypeError(
+        `valley-farm: ${where} has no option ${describe(key)}; the options are ${known.length ? known.join(', ') : '(none)'}`,
+      );
     }
   }
   return options;
@@ -371,7 +379,9 @@ class FarmEnv {
   snapshotInto(buffer) {
     this.#started('snapshotInto');
     if (!(buffer instanceof Uint8Array) || buffer.length < this.snapshotSize) {
-      throw new TypeError(`valley-farm: snapshotInto takes a Uint8Array of at least ${this.snapshotSize} bytes (env.snapshotSize), got ${describe(buffer)}${buffer instanceof Uint8Array ? ` of ${buffer.length}` : ''}`);
+      throw new TypeError(
+        `valley-farm: snapshotInto takes a Uint8Array of at least ${this.snapshotSize} bytes (env.snapshotSize), got ${describe(buffer)}${buffer instanceof Uint8Array ? ` of ${buffer.length}` : ''}`,
+      );
     }
     const e = this.#engine;
     const n = e.x.vf_snapshot(this.#ptr, e.scratch, e.snapshotMax);
@@ -399,7 +409,9 @@ class FarmEnv {
     const e = this.#engine;
     const state = into === undefined ? new EnvState(STATE_TOKEN, e, this.id) : into;
     if (!(state instanceof EnvState) || state.id !== this.id || state.freed) {
-      throw new TypeError(`valley-farm: saveState(into) takes an unfreed EnvState that saveState() returned on a ${this.id} env, got ${describe(into)}`);
+      throw new TypeError(
+        `valley-farm: saveState(into) takes an unfreed EnvState that saveState() returned on a ${this.id} env, got ${describe(into)}`,
+      );
     }
     e.refresh();
     e.u8.copyWithin(state.ptr, this.#ptr, this.#ptr + e.envSize);
@@ -413,7 +425,9 @@ class FarmEnv {
   loadState(state) {
     this.#open();
     if (!(state instanceof EnvState) || state.id !== this.id || state.freed) {
-      throw new TypeError(`valley-farm: loadState takes an unfreed EnvState that saveState() returned on a ${this.id} env, got ${describe(state)}`);
+      throw new TypeError(
+        `valley-farm: loadState takes an unfreed EnvState that saveState() returned on a ${this.id} env, got ${describe(state)}`,
+      );
     }
     const e = this.#engine;
     e.refresh();
@@ -433,7 +447,9 @@ class FarmEnv {
     const expected = () => `restore takes the Uint8Array that snapshot() returned on a ${this.id} env`; // built only for an error
     if (!(bytes instanceof Uint8Array)) throw new TypeError(`valley-farm: ${expected()}, got ${describe(bytes)}`);
     if (!Number.isInteger(length) || length < 0 || length > bytes.length) {
-      throw new RangeError(`valley-farm: restore length ${describe(length)} must be an integer from 0 to the buffer's ${bytes.length} bytes`);
+      throw new RangeError(
+        `valley-farm: restore length ${describe(length)} must be an integer from 0 to the buffer's ${bytes.length} bytes`,
+      );
     }
     const e = this.#engine;
     if (length > e.snapshotMax) {
@@ -514,7 +530,9 @@ export async function make(id, options) {
   const spec = specFor(id);
   const { render_mode: renderMode } = checkOptions('make', options, ['render_mode']);
   if (renderMode !== undefined && renderMode !== 'ansi') {
-    throw new RangeError(`valley-farm: render_mode ${describe(renderMode)} is not supported; the only render mode is 'ansi' (env.render() returns the map as text)`);
+    throw new RangeError(
+      `valley-farm: render_mode ${describe(renderMode)} is not supported; the only render mode is 'ansi' (env.render() returns the map as text)`,
+    );
   }
   return new FarmEnv(await loadEngine(), spec);
 }
@@ -622,8 +640,19 @@ class FarmVecEnv {
     this.#out = p('out');
     engine.refresh();
     engine.u8.fill(0, this.#ptr, this.#ptr + bytes);
-    engine.x.vfw_batch_io_init(this.#io, this.#actions, levels ? this.#nextSeeds : 0, this.#obs, this.#rewards, this.#terminated,
-      masks ? this.#masks : 0, this.#final, this.#returns, this.#lengths, this.#seeds);
+    engine.x.vfw_batch_io_init(
+      this.#io,
+      this.#actions,
+      levels ? this.#nextSeeds : 0,
+      this.#obs,
+      this.#rewards,
+      this.#terminated,
+      masks ? this.#masks : 0,
+      this.#final,
+      this.#returns,
+      this.#lengths,
+      this.#seeds,
+    );
     engine.registry.register(this, this.#ptr, this);
   }
 
@@ -645,7 +674,10 @@ class FarmVecEnv {
     else seed = checkOptions('vec.reset', options, ['seed']).seed;
     const e = this.#engine;
     if (this.#levels) {
-      if (seed !== undefined) throw new Error(`valley-farm: this vector env plays a fixed list of ${this.#levels.length} levels (makeVec's levels option), so reset() takes no seed`);
+      if (seed !== undefined)
+        throw new Error(
+          `valley-farm: this vector env plays a fixed list of ${this.#levels.length} levels (makeVec's levels option), so reset() takes no seed`,
+        );
       for (let i = 0; i < this.#n; i++) this.#resetOne(i, this.#levelSeed(i, 0));
       this.#episodeIndex.fill(0);
       this.#queueLevelSeeds();
@@ -670,16 +702,21 @@ class FarmVecEnv {
     this.#open();
     const n = this.#n;
     const rule = `indices must be an array of distinct integers from 0 to ${n - 1}`;
-    if (!(Array.isArray(indices) || INTEGER_ARRAYS.some((T) => indices instanceof T))) throw new TypeError(`valley-farm: resetEnvs: ${rule}, got ${describe(indices)}`);
+    if (!(Array.isArray(indices) || INTEGER_ARRAYS.some((T) => indices instanceof T)))
+      throw new TypeError(`valley-farm: resetEnvs: ${rule}, got ${describe(indices)}`);
     const seen = new Set();
     for (const i of indices) {
-      if (!Number.isInteger(i) || i < 0 || i >= n) throw new RangeError(`valley-farm: resetEnvs: index ${describe(i)} is out of range; ${rule}`);
+      if (!Number.isInteger(i) || i < 0 || i >= n)
+        throw new RangeError(`valley-farm: resetEnvs: index ${describe(i)} is out of range; ${rule}`);
       if (seen.has(i)) throw new RangeError(`valley-farm: resetEnvs: index ${i} appears twice; ${rule}`);
       seen.add(i);
     }
     let bigSeeds;
     if (seeds !== undefined) {
-      if (!Array.isArray(seeds) || seeds.length !== indices.length) throw new TypeError(`valley-farm: resetEnvs: seeds must be an array with one seed per index (${indices.length}), got ${describe(seeds)}`);
+      if (!Array.isArray(seeds) || seeds.length !== indices.length)
+        throw new TypeError(
+          `valley-farm: resetEnvs: seeds must be an array with one seed per index (${indices.length}), got ${describe(seeds)}`,
+        );
       bigSeeds = seeds.map((s, j) => {
         try {
           return seedBig(s);
@@ -688,7 +725,8 @@ class FarmVecEnv {
         }
       });
     }
-    if (!this.#started && indices.length < n) throw new Error('valley-farm: resetEnvs() before the first reset(): call reset() first, which starts every env');
+    if (!this.#started && indices.length < n)
+      throw new Error('valley-farm: resetEnvs() before the first reset(): call reset() first, which starts every env');
     indices.forEach((i, j) => {
       let seed = bigSeeds?.[j];
       if (seed === undefined && this.#levels) seed = this.#levelSeed(i, ++this.#episodeIndex[i]);
@@ -702,7 +740,8 @@ class FarmVecEnv {
   /** The seed of env i's episode in progress (a Number, or a BigInt above 2^53 - 1). */
   episodeSeed(i) {
     this.#open();
-    if (!Number.isInteger(i) || i < 0 || i >= this.#n) throw new RangeError(`valley-farm: episodeSeed: index ${describe(i)} must be an integer from 0 to ${this.#n - 1}`);
+    if (!Number.isInteger(i) || i < 0 || i >= this.#n)
+      throw new RangeError(`valley-farm: episodeSeed: index ${describe(i)} must be an integer from 0 to ${this.#n - 1}`);
     const e = this.#engine;
     e.x.vfw_seed(this.#envs + i * align8(e.envSize), this.#out);
     return e.readSeed(this.#out);
@@ -830,7 +869,9 @@ export async function makeVec(id, numEnvs, options) {
   let levelSeeds = null;
   if (levels !== undefined) {
     if (!Array.isArray(levels) || levels.length === 0 || levels.length > 1e7) {
-      throw new TypeError(`valley-farm: makeVec's levels option must be a non-empty array of seeds (at most 10^7), got ${describe(levels)}`);
+      throw new TypeError(
+        `valley-farm: makeVec's levels option must be a non-empty array of seeds (at most 10^7), got ${describe(levels)}`,
+      );
     }
     levelSeeds = levels.map((s, j) => {
       try {

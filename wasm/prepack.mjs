@@ -33,7 +33,9 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       const { buildWasm } = await import('./build.mjs');
       buildWasm({ stdio: ['ignore', 'ignore', 'inherit'] });
     } catch (err) {
-      console.error(`[valley-farm] prepack: refusing to pack without the engine: wasm/valley_farm.wasm could not be built (${err.message}). Run \`npm run build:wasm\` (it needs Emscripten; \`npm test\` installs it) and pack again.`);
+      console.error(
+        `[valley-farm] prepack: refusing to pack without the engine: wasm/valley_farm.wasm could not be built (${err.message}). Run \`npm run build:wasm\` (it needs Emscripten; \`npm test\` installs it) and pack again.`,
+      );
       process.exit(1);
     }
     if (checkWasm() !== 'up to date') {

@@ -17,7 +17,9 @@ function samplerOf(rng) {
   if (rng && typeof rng.random === 'function') return () => rng.random();
   if (rng === undefined) rng = Math.floor(Math.random() * 2 ** 32);
   if (!Number.isSafeInteger(rng) || rng < 0) {
-    throw new TypeError(`valley-farm: sample() takes a seed (an integer from 0 to 2^53 - 1), a function returning numbers in [0, 1), or an object with random(); got ${describe(rng)}`);
+    throw new TypeError(
+      `valley-farm: sample() takes a seed (an integer from 0 to 2^53 - 1), a function returning numbers in [0, 1), or an object with random(); got ${describe(rng)}`,
+    );
   }
   return seededRandom((rng ^ Math.floor(rng / 2 ** 32)) >>> 0);
 }
@@ -118,7 +120,6 @@ function fromDescription(desc) {
   return new Dict(Object.fromEntries(Object.entries(desc).map(([k, v]) => [k, fromDescription(v)])));
 }
 
-
 const observationSpaces = {};
 const flatBounds = {};
 
@@ -155,7 +156,7 @@ export function batchedObservationSpace(id, n) {
   const { low, high } = flatLowHigh(id);
   const lows = [];
   const highs = [];
-  for (let i = 0; i < n; i++) lows.push(...low), highs.push(...high);
+  for (let i = 0; i < n; i++) (lows.push(...low), highs.push(...high));
   return new Box(lows, highs, [n, low.length]);
 }
 
@@ -215,9 +216,12 @@ const unflatteners = { 'ValleyFarm-v0': valleyObservation, 'BackwardsValleyFarm-
  */
 export function unflatten(id, flat, row = 0) {
   const spec = specFor(id);
-  if (!(Array.isArray(flat) || ArrayBuffer.isView(flat))) throw new TypeError(`valley-farm: unflatten takes an Int32Array or array of ${spec.obsSize} integers per row, got ${describe(flat)}`);
+  if (!(Array.isArray(flat) || ArrayBuffer.isView(flat)))
+    throw new TypeError(`valley-farm: unflatten takes an Int32Array or array of ${spec.obsSize} integers per row, got ${describe(flat)}`);
   if (!Number.isInteger(row) || row < 0 || (row + 1) * spec.obsSize > flat.length) {
-    throw new RangeError(`valley-farm: row ${describe(row)} is not in this array of ${Math.floor(flat.length / spec.obsSize)} rows of ${spec.obsSize}`);
+    throw new RangeError(
+      `valley-farm: row ${describe(row)} is not in this array of ${Math.floor(flat.length / spec.obsSize)} rows of ${spec.obsSize}`,
+    );
   }
   return unflatteners[id](flat, row * spec.obsSize);
 }
@@ -231,11 +235,13 @@ export const observationFrom = (id) => unflatteners[id];
  */
 export function flatten(id, observation, out = new Int32Array(specFor(id).obsSize)) {
   const spec = specFor(id);
-  if (observation === null || typeof observation !== 'object') throw new TypeError(`valley-farm: flatten takes a ${id} observation object, got ${describe(observation)}`);
+  if (observation === null || typeof observation !== 'object')
+    throw new TypeError(`valley-farm: flatten takes a ${id} observation object, got ${describe(observation)}`);
   for (const { name, offset, length } of spec.layout) {
     const value = name in observation ? observation[name] : observation.inventory?.[name];
     if (length === 1) {
-      if (!Number.isInteger(value)) throw new TypeError(`valley-farm: observation field ${name} must be an integer, got ${describe(value)}`);
+      if (!Number.isInteger(value))
+        throw new TypeError(`valley-farm: observation field ${name} must be an integer, got ${describe(value)}`);
       out[offset] = value;
     } else {
       if (!(Array.isArray(value) || ArrayBuffer.isView(value)) || value.length !== length) {

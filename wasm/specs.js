@@ -95,13 +95,26 @@ const backwardsObservation = {
 
 // The flat observation of the vector envs: [name, offset, length].
 const valleyLayout = [
-  ['view', 0, 25], ['center', 25, 1], ['seeds', 26, 1], ['water', 27, 1], ['crops', 28, 1],
-  ['feed', 29, 1], ['products', 30, 1], ['coins', 31, 1], ['gifts', 32, 1],
-  ['relationships', 33, 3], ['stepsLeft', 36, 1],
+  ['view', 0, 25],
+  ['center', 25, 1],
+  ['seeds', 26, 1],
+  ['water', 27, 1],
+  ['crops', 28, 1],
+  ['feed', 29, 1],
+  ['products', 30, 1],
+  ['coins', 31, 1],
+  ['gifts', 32, 1],
+  ['relationships', 33, 3],
+  ['stepsLeft', 36, 1],
 ];
 const backwardsLayout = [
-  ['terrain', 0, 25], ['status', 25, 25], ['x', 50, 1], ['y', 51, 1], ['facing', 52, 1],
-  ['stepsLeft', 53, 1], ['farmValue', 54, 1],
+  ['terrain', 0, 25],
+  ['status', 25, 25],
+  ['x', 50, 1],
+  ['y', 51, 1],
+  ['facing', 52, 1],
+  ['stepsLeft', 53, 1],
+  ['farmValue', 54, 1],
 ];
 
 const toFields = (layout) => layout.map(([name, offset, length]) => ({ name, offset, length }));

@@ -19,7 +19,10 @@ export const SPLITS = Object.freeze({
 /** The seeds of a named split ('test' or 'validation'), in order. */
 export function splitSeeds(name) {
   const split = Object.hasOwn(SPLITS, name) ? SPLITS[name] : null;
-  if (!split) throw new RangeError(`valley-farm: unknown split ${JSON.stringify(String(name).slice(0, 40))}; the splits are ${Object.keys(SPLITS).join(', ')} (train is every other seed)`);
+  if (!split)
+    throw new RangeError(
+      `valley-farm: unknown split ${JSON.stringify(String(name).slice(0, 40))}; the splits are ${Object.keys(SPLITS).join(', ')} (train is every other seed)`,
+    );
   return Array.from({ length: split.count }, (_, i) => split.first + i);
 }
 

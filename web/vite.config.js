@@ -29,7 +29,11 @@ export const CSP = [
 const cspPlugin = {
   name: 'valley-farm-csp',
   apply: 'build',
-  transformIndexHtml: (html) => html.replace('<meta charset="utf-8" />', `<meta charset="utf-8" />\n    <meta http-equiv="Content-Security-Policy" content="${CSP}" />`),
+  transformIndexHtml: (html) =>
+    html.replace(
+      '<meta charset="utf-8" />',
+      `<meta charset="utf-8" />\n    <meta http-equiv="Content-Security-Policy" content="${CSP}" />`,
+    ),
 };
 const root = fileURLToPath(new URL('..', import.meta.url));
 

@@ -31,10 +31,14 @@ int main(int argc, char **argv) {
     uint64_t seed = 1;
     int random_agent = 0;
     for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "valley") == 0) kind = VF_VALLEY;
-        else if (strcmp(argv[i], "backwards") == 0) kind = VF_BACKWARDS;
-        else if (strcmp(argv[i], "--random") == 0) random_agent = 1;
-        else if (argv[i][0] >= '0' && argv[i][0] <= '9') seed = strtoull(argv[i], NULL, 10);
+        if (strcmp(argv[i], "valley") == 0)
+            kind = VF_VALLEY;
+        else if (strcmp(argv[i], "backwards") == 0)
+            kind = VF_BACKWARDS;
+        else if (strcmp(argv[i], "--random") == 0)
+            random_agent = 1;
+        else if (argv[i][0] >= '0' && argv[i][0] <= '9')
+            seed = strtoull(argv[i], NULL, 10);
         else {
             fprintf(stderr, "usage: %s [valley|backwards] [seed] [--random]\n", argv[0]);
             return 2;
@@ -61,7 +65,8 @@ int main(int argc, char **argv) {
             fflush(stdout);
             if (!fgets(line, sizeof line, stdin)) break;
             line[strcspn(line, "\r\n")] = '\0';
-            action = line[0] ? parse_action(kind, line) : (kind == VF_VALLEY ? VF_VA_WAIT : VF_BA_WAIT);
+            action =
+                line[0] ? parse_action(kind, line) : (kind == VF_VALLEY ? VF_VA_WAIT : VF_BA_WAIT);
             if (action < 0) {
                 printf("unknown action '%s'\n", line);
                 print_actions(kind);

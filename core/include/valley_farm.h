@@ -69,7 +69,7 @@ int vf_obs_size(int kind);
 /* The name of an action as the rules files spell it ("north", "plant", ...), or NULL. */
 const char *vf_action_name(int kind, int action);
 
-#define VF_OBS_MAX 55    /* the longest flat observation, for buffers that serve both kinds */
+#define VF_OBS_MAX     55 /* the longest flat observation, for buffers that serve both kinds */
 #define VF_ACTIONS_MAX 12
 
 /* Directions, shared by both farms (and equal to the move action ids). */
@@ -79,55 +79,70 @@ enum { VF_NORTH = 0, VF_SOUTH = 1, VF_EAST = 2, VF_WEST = 3 };
  * ValleyFarm-v0 (docs/rules/valley-farm.md)
  * ==================================================================================== */
 
-#define VF_VALLEY_W 15
-#define VF_VALLEY_H 15
-#define VF_VALLEY_HORIZON 50
-#define VF_VALLEY_CROPS 4
-#define VF_VALLEY_ANIMALS 3
+#define VF_VALLEY_W         15
+#define VF_VALLEY_H         15
+#define VF_VALLEY_HORIZON   50
+#define VF_VALLEY_CROPS     4
+#define VF_VALLEY_ANIMALS   3
 #define VF_VALLEY_VILLAGERS 3
 #define VF_VALLEY_OBSTACLES 20
-#define VF_VALLEY_OBS_SIZE 37
-#define VF_VALLEY_ACTIONS 12
+#define VF_VALLEY_OBS_SIZE  37
+#define VF_VALLEY_ACTIONS   12
 
 /* Tile codes, as the observation shows them. */
 enum vf_valley_tile {
     VF_VT_OUT_OF_BOUNDS = 0, /* only in the observation, for cells off the map */
     VF_VT_GROUND = 1,
     VF_VT_OBSTACLE = 2,
-    VF_VT_SOIL_EMPTY = 3,    /* crop stage 0; the stage of a soil tile is code - 3 */
-    VF_VT_SOIL_SEEDED = 4,   /* stage 1 */
-    VF_VT_CROP_GROWING = 5,  /* stage 2 */
-    VF_VT_CROP_MATURE = 6,   /* stage 3 */
-    VF_VT_BARN = 7,          /* not walkable; its animal stands on the tile south of it */
-    VF_VT_CHICKEN = 8,       /* animal tiles: code = VF_VT_CHICKEN + species */
+    VF_VT_SOIL_EMPTY = 3,   /* crop stage 0; the stage of a soil tile is code - 3 */
+    VF_VT_SOIL_SEEDED = 4,  /* stage 1 */
+    VF_VT_CROP_GROWING = 5, /* stage 2 */
+    VF_VT_CROP_MATURE = 6,  /* stage 3 */
+    VF_VT_BARN = 7,         /* not walkable; its animal stands on the tile south of it */
+    VF_VT_CHICKEN = 8,      /* animal tiles: code = VF_VT_CHICKEN + species */
     VF_VT_COW = 9,
     VF_VT_SHEEP = 10,
-    VF_VT_VILLAGER = 11,     /* a villager's home tile, south of its cottage */
+    VF_VT_VILLAGER = 11, /* a villager's home tile, south of its cottage */
     VF_VT_MARKET = 12,
-    VF_VT_COTTAGE = 13,      /* not walkable */
+    VF_VT_COTTAGE = 13, /* not walkable */
     VF_VT_COUNT = 14
 };
 
 enum vf_valley_action {
-    VF_VA_NORTH = 0, VF_VA_SOUTH = 1, VF_VA_EAST = 2, VF_VA_WEST = 3,
-    VF_VA_PLANT = 4, VF_VA_WATER = 5, VF_VA_HARVEST = 6, VF_VA_FEED = 7,
-    VF_VA_COLLECT = 8, VF_VA_GIFT = 9, VF_VA_SELL = 10, VF_VA_WAIT = 11
+    VF_VA_NORTH = 0,
+    VF_VA_SOUTH = 1,
+    VF_VA_EAST = 2,
+    VF_VA_WEST = 3,
+    VF_VA_PLANT = 4,
+    VF_VA_WATER = 5,
+    VF_VA_HARVEST = 6,
+    VF_VA_FEED = 7,
+    VF_VA_COLLECT = 8,
+    VF_VA_GIFT = 9,
+    VF_VA_SELL = 10,
+    VF_VA_WAIT = 11
 };
 
 enum vf_valley_species { VF_CHICKEN = 0, VF_COW = 1, VF_SHEEP = 2 };
 
 /* Inventory slots, in the order of the observation. */
 enum vf_valley_item {
-    VF_SEEDS = 0, VF_WATER = 1, VF_CROPS = 2, VF_FEED = 3,
-    VF_PRODUCTS = 4, VF_COINS = 5, VF_GIFTS = 6, VF_ITEM_COUNT = 7
+    VF_SEEDS = 0,
+    VF_WATER = 1,
+    VF_CROPS = 2,
+    VF_FEED = 3,
+    VF_PRODUCTS = 4,
+    VF_COINS = 5,
+    VF_GIFTS = 6,
+    VF_ITEM_COUNT = 7
 };
 
 /* Offsets into the flat 37-integer observation. */
 enum vf_valley_obs {
-    VF_VO_VIEW = 0,            /* 25 tile codes, 5 x 5 around the agent, north row first */
-    VF_VO_CENTER = 25,         /* crop stage / animal sated / villager mood under the agent */
-    VF_VO_INVENTORY = 26,      /* 7 counts, in vf_valley_item order */
-    VF_VO_RELATIONSHIPS = 33,  /* 3 relationships rounded to a multiple of 5 (halves up) */
+    VF_VO_VIEW = 0,           /* 25 tile codes, 5 x 5 around the agent, north row first */
+    VF_VO_CENTER = 25,        /* crop stage / animal sated / villager mood under the agent */
+    VF_VO_INVENTORY = 26,     /* 7 counts, in vf_valley_item order */
+    VF_VO_RELATIONSHIPS = 33, /* 3 relationships rounded to a multiple of 5 (halves up) */
     VF_VO_STEPS_LEFT = 36
 };
 
@@ -160,30 +175,30 @@ typedef struct vf_valley {
     uint8_t tiles[VF_VALLEY_H + 2 * VF_BORDER][VF_VALLEY_W + 2 * VF_BORDER];
     vf_point agent;
     vf_point market;
-    vf_point crops[VF_VALLEY_CROPS];       /* soil tiles, in generator order */
+    vf_point crops[VF_VALLEY_CROPS]; /* soil tiles, in generator order */
     vf_valley_animal animals[VF_VALLEY_ANIMALS];
     vf_valley_villager villagers[VF_VALLEY_VILLAGERS];
-    int32_t inventory[VF_ITEM_COUNT];      /* vf_valley_item order */
-    int32_t step;                          /* actions taken this episode, 0..50 */
-    int32_t reward_units;                  /* total reward so far, in units of 0.05 */
+    int32_t inventory[VF_ITEM_COUNT]; /* vf_valley_item order */
+    int32_t step;                     /* actions taken this episode, 0..50 */
+    int32_t reward_units;             /* total reward so far, in units of 0.05 */
 } vf_valley;
 
 /* ======================================================================================
  * BackwardsValleyFarm-v0 (docs/rules/backwards-farm.md)
  * ==================================================================================== */
 
-#define VF_BW_W 10
-#define VF_BW_H 10
-#define VF_BW_HORIZON 40
-#define VF_BW_CROPS 8
-#define VF_BW_ANIMALS 3
-#define VF_BW_VILLAGERS 3
-#define VF_BW_FENCES_MIN 6
-#define VF_BW_FENCES_MAX 12
-#define VF_BW_METER_MAX 100
+#define VF_BW_W              10
+#define VF_BW_H              10
+#define VF_BW_HORIZON        40
+#define VF_BW_CROPS          8
+#define VF_BW_ANIMALS        3
+#define VF_BW_VILLAGERS      3
+#define VF_BW_FENCES_MIN     6
+#define VF_BW_FENCES_MAX     12
+#define VF_BW_METER_MAX      100
 #define VF_BW_FARM_VALUE_END 300 /* Farm Value that ends the episode early */
-#define VF_BW_OBS_SIZE 55
-#define VF_BW_ACTIONS 11
+#define VF_BW_OBS_SIZE       55
+#define VF_BW_ACTIONS        11
 
 enum vf_bw_tile {
     VF_BT_OUT_OF_BOUNDS = 0,
@@ -196,25 +211,37 @@ enum vf_bw_tile {
 };
 
 enum vf_bw_action {
-    VF_BA_NORTH = 0, VF_BA_SOUTH = 1, VF_BA_EAST = 2, VF_BA_WEST = 3, VF_BA_WAIT = 4,
-    VF_BA_WATER = 5, VF_BA_FERTILIZE = 6, VF_BA_FEED = 7, VF_BA_CLEAN = 8,
-    VF_BA_COMPLIMENT = 9, VF_BA_INSULT = 10
+    VF_BA_NORTH = 0,
+    VF_BA_SOUTH = 1,
+    VF_BA_EAST = 2,
+    VF_BA_WEST = 3,
+    VF_BA_WAIT = 4,
+    VF_BA_WATER = 5,
+    VF_BA_FERTILIZE = 6,
+    VF_BA_FEED = 7,
+    VF_BA_CLEAN = 8,
+    VF_BA_COMPLIMENT = 9,
+    VF_BA_INSULT = 10
 };
 
 /* Offsets into the flat 55-integer observation. */
 enum vf_bw_obs {
     VF_BO_TERRAIN = 0, /* 25 tile codes, 5 x 5 around the agent, north row first */
     VF_BO_STATUS = 25, /* 25 status values for the same cells */
-    VF_BO_X = 50, VF_BO_Y = 51, VF_BO_FACING = 52, VF_BO_STEPS_LEFT = 53, VF_BO_FARM_VALUE = 54
+    VF_BO_X = 50,
+    VF_BO_Y = 51,
+    VF_BO_FACING = 52,
+    VF_BO_STEPS_LEFT = 53,
+    VF_BO_FARM_VALUE = 54
 };
 
 /* A field, pen or house and its hidden values. Its visible value (crop stage, animal
  * health, villager mood) lives in vf_backwards.status at its tile, the one place it is
  * kept, because the observation reads it from there. */
 typedef struct vf_bw_entity {
-    uint8_t x, y;     /* its FIELD, PEN or HOUSE tile */
-    uint8_t value;    /* crop: value 2..5; animal: bonus 1..3; villager: bonus 3..6 */
-    uint8_t done;     /* crop: harvested; animal / villager: bonus paid ("rewarded") */
+    uint8_t x, y;  /* its FIELD, PEN or HOUSE tile */
+    uint8_t value; /* crop: value 2..5; animal: bonus 1..3; villager: bonus 3..6 */
+    uint8_t done;  /* crop: harvested; animal / villager: bonus paid ("rewarded") */
 } vf_bw_entity;
 
 /* The full state of one BackwardsValleyFarm-v0 episode. */
@@ -223,12 +250,12 @@ typedef struct vf_backwards {
     uint8_t tiles[VF_BW_H + 2 * VF_BORDER][VF_BW_W + 2 * VF_BORDER];
     uint8_t status[VF_BW_H + 2 * VF_BORDER][VF_BW_W + 2 * VF_BORDER];
     vf_point agent;
-    uint8_t facing;                        /* VF_NORTH .. VF_WEST */
+    uint8_t facing; /* VF_NORTH .. VF_WEST */
     vf_bw_entity crops[VF_BW_CROPS];
     vf_bw_entity animals[VF_BW_ANIMALS];
     vf_bw_entity villagers[VF_BW_VILLAGERS];
     int32_t crop_yield, animal_health, social_affinity; /* the meters, each 0..100 */
-    int32_t step;                          /* actions taken this episode, 0..40 */
+    int32_t step;                                       /* actions taken this episode, 0..40 */
     /* Derived from the fields above, for speed: bit i is set while crop i (0..7), or
      * animal i - 8 (8..10), still grows in the background tick (a crop unharvested and
      * below Harvest-Ready, an animal below Thriving). Reset, step and restore keep it;
@@ -343,7 +370,7 @@ size_t vf_rules_json(int kind, char *buf, size_t cap);
  * ==================================================================================== */
 
 #define VF_SNAPSHOT_VERSION 1
-#define VF_SNAPSHOT_MAX 512 /* no snapshot is longer */
+#define VF_SNAPSHOT_MAX     512 /* no snapshot is longer */
 
 typedef enum vf_error {
     VF_OK = 0,
@@ -405,8 +432,8 @@ vf_error vf_batch_reset(vf_env *envs, int n, int kind, uint64_t seed, int32_t *o
  * pointer may be NULL. An action out of range is no step, as in vf_step: that env is left
  * as it is (reward 0, not terminated, its current observation). Every env must be of
  * the kind of envs[0]. */
-vf_error vf_batch_step(vf_env *envs, int n, const int32_t *actions, int32_t *obs,
-                       double *rewards, uint8_t *terminated);
+vf_error vf_batch_step(vf_env *envs, int n, const int32_t *actions, int32_t *obs, double *rewards,
+                       uint8_t *terminated);
 
 /* The vector env's step: the inputs and every output of one batch step, as pointers the
  * caller sets once and reuses. Rows are per env (row i of obs starts at i * obs_size).
@@ -421,10 +448,10 @@ typedef struct vf_batch_io {
     uint8_t *terminated;        /* out: 1 where this step ended the episode */
     uint8_t *masks;             /* out: legal masks (vf_num_actions bytes a row) for obs */
     /* Episode bookkeeping, written only in the rows where terminated[i] (others untouched): */
-    int32_t *final_obs;         /* the episode's last observation */
-    double *episode_returns;    /* its total reward (vf_total_reward) */
-    int32_t *episode_lengths;   /* its number of steps */
-    uint64_t *episode_seeds;    /* the seed it was reset with */
+    int32_t *final_obs;       /* the episode's last observation */
+    double *episode_returns;  /* its total reward (vf_total_reward) */
+    int32_t *episode_lengths; /* its number of steps */
+    uint64_t *episode_seeds;  /* the seed it was reset with */
 } vf_batch_io;
 
 /* One vector-env step of n envs of `kind` (see vf_batch_io). Returns VF_ERR_ARGUMENT, having
@@ -440,22 +467,21 @@ vf_error vf_batch_legal_actions(const vf_env *envs, int n, uint8_t *masks);
  * observation into obs (n * obs_size integers, or NULL) after every round, as a vector env
  * would. Returns the sum of all rewards (>= 0), so no work can be optimised away; -1, having
  * changed nothing, for a bad n (1..VF_BATCH_MAX), NULL envs or steps < 0. For benchmarks. */
-double vf_batch_run_random(vf_env *envs, int n, int64_t steps, uint64_t action_seed,
-                           int32_t *obs);
+double vf_batch_run_random(vf_env *envs, int n, int64_t steps, uint64_t action_seed, int32_t *obs);
 
 /* ======================================================================================
  * Planning: the best play found from a full state, and a bound on any play
  * (core/src/planner.c; used to publish each evaluation seed's best-known return)
  * ==================================================================================== */
 
-#define VF_PLAN_MAX 50          /* the longest plan: a whole valley episode */
+#define VF_PLAN_MAX       50    /* the longest plan: a whole valley episode */
 #define VF_PLAN_WIDTH_MAX 65536 /* the widest beam */
 
 typedef struct vf_plan {
-    int32_t length;               /* actions in the plan: played from the start state in order */
+    int32_t length; /* actions in the plan: played from the start state in order */
     uint8_t actions[VF_PLAN_MAX];
-    double best_return;           /* the reward those actions earn from the start state */
-    double upper_bound;           /* no play from the start state earns more (vf_plan_bound) */
+    double best_return; /* the reward those actions earn from the start state */
+    double upper_bound; /* no play from the start state earns more (vf_plan_bound) */
 } vf_plan;
 
 /* An upper bound on the reward any play from `start` can still earn:

@@ -27,8 +27,8 @@
 
 #include "internal.h"
 
-#define W VF_BW_W
-#define H VF_BW_H
+#define W      VF_BW_W
+#define H      VF_BW_H
 #define VIEW_R 2 /* the view is (2 * VIEW_R + 1) squared, centred on the agent */
 #define VIEW_N (2 * VIEW_R + 1)
 
@@ -38,18 +38,19 @@ _Static_assert(VF_BO_TERRAIN + 25 == VF_BO_STATUS &&
                    VF_BO_STATUS + 25 + VFG_VIEW5_OVERRUN <= VF_BW_OBS_SIZE,
                "vfg_view5 overruns each view into fields observe writes after it");
 _Static_assert(offsetof(vf_backwards, status) + sizeof(((vf_backwards *)0)->status) +
-                       VFG_VIEW5_OVERRUN <= sizeof(vf_backwards),
+                       VFG_VIEW5_OVERRUN <=
+                   sizeof(vf_backwards),
                "vfg_view5 reads past the status grid's last row, inside the state");
 _Static_assert(W <= VFG_MAX_W && H <= VFG_MAX_H, "the map fits the row bitmasks");
 _Static_assert(VF_BW_ACTIONS <= 16, "vfg_dx covers every action");
 
 /* Padded-grid access by map coordinates; x and y may be up to VF_BORDER off the map. */
-#define TILE(b, x, y) ((b)->tiles[(y) + VF_BORDER][(x) + VF_BORDER])
+#define TILE(b, x, y)   ((b)->tiles[(y) + VF_BORDER][(x) + VF_BORDER])
 #define STATUS(b, x, y) ((b)->status[(y) + VF_BORDER][(x) + VF_BORDER])
 
-const char *const vfb_action_names[VF_BW_ACTIONS] = {
-    "north", "south", "east", "west", "wait", "water",
-    "fertilize", "feed", "clean", "compliment", "insult"};
+const char *const vfb_action_names[VF_BW_ACTIONS] = {"north", "south",      "east",      "west",
+                                                     "wait",  "water",      "fertilize", "feed",
+                                                     "clean", "compliment", "insult"};
 
 /* ---- rules as data ------------------------------------------------------------------ */
 
@@ -58,12 +59,8 @@ static const struct tile_info {
     uint8_t status_max; /* status values run 0..status_max; 0 on tiles without status */
     uint8_t symbol;     /* index into symbols[] of status 0 (render) */
 } tile_info[VF_BT_COUNT] = {
-    [VF_BT_OUT_OF_BOUNDS] = {0, 0},
-    [VF_BT_GROUND] = {0, 0},
-    [VF_BT_FENCE] = {0, 1},
-    [VF_BT_FIELD] = {3, 2},
-    [VF_BT_PEN] = {2, 6},
-    [VF_BT_HOUSE] = {2, 9},
+    [VF_BT_OUT_OF_BOUNDS] = {0, 0}, [VF_BT_GROUND] = {0, 0}, [VF_BT_FENCE] = {0, 1},
+    [VF_BT_FIELD] = {3, 2},         [VF_BT_PEN] = {2, 6},    [VF_BT_HOUSE] = {2, 9},
 };
 /* The tiles one can walk on: the same table's "walkable" column, as a set. */
 static const uint32_t walkable = VF_TILE_BIT(VF_BT_GROUND) | VF_TILE_BIT(VF_BT_FIELD);
@@ -73,8 +70,8 @@ static const uint32_t walkable = VF_TILE_BIT(VF_BT_GROUND) | VF_TILE_BIT(VF_BT_F
 enum { CROPS = 0, ANIMALS = 1, VILLAGERS = 2, KINDS = 3 };
 static const struct entity_kind {
     uint8_t tile, count;
-    uint8_t value_min, value_max; /* crop value, animal bonus, villager bonus */
-    uint8_t zone_w, zone_h;       /* the rectangle reset draws them in */
+    uint8_t value_min, value_max;             /* crop value, animal bonus, villager bonus */
+    uint8_t zone_w, zone_h;                   /* the rectangle reset draws them in */
     const char *list, *status, *value, *done; /* JSON keys */
 } kinds[KINDS] = {
     [CROPS] = {VF_BT_FIELD, VF_BW_CROPS, 2, 5, 4, 4, "crops", "stage", "value", "harvested"},
@@ -89,14 +86,15 @@ enum { HARVEST_READY = 3, THRIVING = 2, FRIENDLY = 2 };
  * targets: the same as a bit per tile code, so "does it act on the tile in front" is one
  * test, not a test of the action first (which random play would mispredict).
  * mood 0: care (crop -> Seed, animal -> Weak, no growth this step); else the mood step. */
-#define VERB(tile, mood_step) {tile, VF_TILE_BIT(tile), mood_step}
+#define VERB(tile, mood_step)                                                                      \
+    { tile, VF_TILE_BIT(tile), mood_step }
 static const struct verb {
     uint8_t target;
     uint8_t targets;
     int8_t mood;
 } verbs[VF_BW_ACTIONS] = {
-    [VF_BA_WATER] = VERB(VF_BT_FIELD, 0),     [VF_BA_FERTILIZE] = VERB(VF_BT_FIELD, 0),
-    [VF_BA_FEED] = VERB(VF_BT_PEN, 0),        [VF_BA_CLEAN] = VERB(VF_BT_PEN, 0),
+    [VF_BA_WATER] = VERB(VF_BT_FIELD, 0),       [VF_BA_FERTILIZE] = VERB(VF_BT_FIELD, 0),
+    [VF_BA_FEED] = VERB(VF_BT_PEN, 0),          [VF_BA_CLEAN] = VERB(VF_BT_PEN, 0),
     [VF_BA_COMPLIMENT] = VERB(VF_BT_HOUSE, -1), [VF_BA_INSULT] = VERB(VF_BT_HOUSE, +1),
 };
 #undef VERB
@@ -161,7 +159,8 @@ void vfb_rederive(vf_env *env) {
 static void check_derived(const vf_backwards *b) {
     if (b->growing == growing_of(b)) return;
     fputs("valley-farm: vf_backwards.growing is stale; call vf_rederive after editing a "
-          "state by hand\n", stderr);
+          "state by hand\n",
+          stderr);
     abort();
 }
 #else
@@ -230,9 +229,9 @@ static bool pick_cell(const vfg_mask *m, vf_rng *rng, int *px, int *py) {
  * masks, for the check of step 4 (word operations, not scans of the map). */
 typedef struct layout {
     int zone_x[KINDS], zone_y[KINDS]; /* the zones' north-west corners, once drawn */
-    vfg_mask fields;  /* FIELD cells */
-    vfg_mask holders; /* PEN and HOUSE cells, which need a reachable neighbour */
-    vfg_mask blocked; /* PEN, HOUSE and FENCE cells: all that is not walkable */
+    vfg_mask fields;                  /* FIELD cells */
+    vfg_mask holders;                 /* PEN and HOUSE cells, which need a reachable neighbour */
+    vfg_mask blocked;                 /* PEN, HOUSE and FENCE cells: all that is not walkable */
 } layout;
 
 /* Steps 1 and 2 for one kind of entity: its zone, then its cells inside it. Inline, so
@@ -358,8 +357,8 @@ void vfb_reset(vf_env *env, uint64_t seed) {
  * view's address does not wait for them to be stored and read back. `restrict`: obs never
  * overlaps the state, so the grid pointers stay in registers instead of being reloaded
  * after every int32 store (uint8_t aliases anything). */
-VF_ALWAYS_INLINE void observe(const vf_backwards *restrict b, int32_t *restrict obs, int x,
-                              int y, int facing) {
+VF_ALWAYS_INLINE void observe(const vf_backwards *restrict b, int32_t *restrict obs, int x, int y,
+                              int facing) {
     /* padded-grid row/column of the view's north-west cell */
     const int top = y + VF_BORDER - VIEW_R, left = x + VF_BORDER - VIEW_R;
     const uint8_t *tiles = &b->tiles[top][left], *status = &b->status[top][left];
@@ -510,11 +509,15 @@ void vfb_legal_actions(const vf_backwards *b, uint8_t *mask) {
     const int x = b->agent.x, y = b->agent.y;
     uint32_t bits = 1u << VF_BA_WAIT;
     for (int d = 0; d < 4; d++)
-        bits |= (uint32_t)(vf_tile_in(walkable, TILE(b, x + vfg_dx[d], y + vfg_dy[d])) | (b->facing != d)) << d;
+        bits |= (uint32_t)(vf_tile_in(walkable, TILE(b, x + vfg_dx[d], y + vfg_dy[d])) |
+                           (b->facing != d))
+                << d;
     const int fx = x + vfg_dx[b->facing], fy = y + vfg_dy[b->facing];
     const int front = TILE(b, fx, fy), mood = STATUS(b, fx, fy);
-    const uint32_t field = front == VF_BT_FIELD, pen = front == VF_BT_PEN, house = front == VF_BT_HOUSE;
-    bits |= field << VF_BA_WATER | field << VF_BA_FERTILIZE | pen << VF_BA_FEED | pen << VF_BA_CLEAN;
+    const uint32_t field = front == VF_BT_FIELD, pen = front == VF_BT_PEN,
+                   house = front == VF_BT_HOUSE;
+    bits |=
+        field << VF_BA_WATER | field << VF_BA_FERTILIZE | pen << VF_BA_FEED | pen << VF_BA_CLEAN;
     bits |= (uint32_t)(house && mood > 0) << VF_BA_COMPLIMENT;
     bits |= (uint32_t)(house && mood < FRIENDLY) << VF_BA_INSULT;
     vf_mask_from_bits(mask, bits, VF_BW_ACTIONS);

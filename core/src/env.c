@@ -27,8 +27,8 @@ typedef struct farm {
 
 static const farm farms[VF_KIND_COUNT] = {
     [VF_VALLEY] = {"ValleyFarm-v0", VF_VALLEY_ACTIONS, VF_VALLEY_OBS_SIZE, VFV_SAVE_BYTES,
-                   vfv_action_names, vfv_reset, vfv_observe, vfv_render, vfv_json,
-                   vfv_rules_json, vfv_save, vfv_load, NULL},
+                   vfv_action_names, vfv_reset, vfv_observe, vfv_render, vfv_json, vfv_rules_json,
+                   vfv_save, vfv_load, NULL},
     [VF_BACKWARDS] = {"BackwardsValleyFarm-v0", VF_BW_ACTIONS, VF_BW_OBS_SIZE, VFB_SAVE_BYTES,
                       vfb_action_names, vfb_reset, vfb_observe, vfb_render, vfb_json,
                       vfb_rules_json, vfb_save, vfb_load, vfb_rederive},
@@ -219,7 +219,9 @@ const char *vf_error_message(int error) {
     case VF_ERR_KIND: return "the snapshot is of the other environment";
     case VF_ERR_CHECKSUM: return "the snapshot is corrupted (its checksum does not match)";
     case VF_ERR_INVALID: return "the snapshot describes a state the rules cannot reach";
-    case VF_ERR_ARGUMENT: return "a bad argument to a batch call (kind, size, NULL pointer or an env of another kind)";
+    case VF_ERR_ARGUMENT:
+        return "a bad argument to a batch call (kind, size, NULL pointer or an env of another "
+               "kind)";
     default: return "unknown error";
     }
 }
@@ -253,7 +255,8 @@ static int batch_kind(const vf_env *envs, int n) {
 vf_error vf_batch_reset(vf_env *envs, int n, int kind, uint64_t seed, int32_t *obs) {
     if (!batch_ok(envs, n, kind, false)) return VF_ERR_ARGUMENT;
     size_t size = (size_t)vf_obs_size(kind);
-    for (int i = 0; i < n; i++) vf_reset(&envs[i], kind, seed + (uint64_t)i, obs ? obs + (size_t)i * size : NULL);
+    for (int i = 0; i < n; i++)
+        vf_reset(&envs[i], kind, seed + (uint64_t)i, obs ? obs + (size_t)i * size : NULL);
     return VF_OK;
 }
 
@@ -277,8 +280,8 @@ static inline vf_outcome batch_step_one(vf_env *e, int action, int32_t *obs, int
  * episode ended. */
 static void step_io(vf_env *envs, int n, int kind, const vf_batch_io *io);
 
-vf_error vf_batch_step(vf_env *envs, int n, const int32_t *actions, int32_t *obs,
-                       double *rewards, uint8_t *terminated) {
+vf_error vf_batch_step(vf_env *envs, int n, const int32_t *actions, int32_t *obs, double *rewards,
+                       uint8_t *terminated) {
     if (actions == NULL || batch_kind(envs, n) < 0) return VF_ERR_ARGUMENT;
     vf_batch_io io = {.actions = actions, .obs = obs, .rewards = rewards, .terminated = terminated};
     step_io(envs, n, envs[0].kind, &io);
@@ -303,7 +306,8 @@ VF_ALWAYS_INLINE void step_io_kind(vf_env *envs, int n, const vf_batch_io *io, c
          * when the caller keeps final observations, since the reset then overwrites it) */
         int32_t *row = io->obs ? io->obs + (size_t)i * size : NULL;
         uint8_t *mask = io->masks ? io->masks + (size_t)i * na : NULL;
-        if ((unsigned)a >= na) { /* not an action: no step, as in vf_step; the outputs show the env as it is */
+        if ((unsigned)a >=
+            na) { /* not an action: no step, as in vf_step; the outputs show the env as it is */
             if (row) vf_observe(e, row);
             if (io->rewards) io->rewards[i] = 0;
             if (io->terminated) io->terminated[i] = 0;
@@ -346,7 +350,7 @@ static void step_io(vf_env *envs, int n, int kind, const vf_batch_io *io) {
  * is reset the moment it ends, so no step ever meets a finished one). `kind` is a constant
  * at each call, so each call compiles to a loop with no dispatch and no end check. */
 VF_ALWAYS_INLINE void run_random_kind(vf_env *envs, int n, int64_t steps, vf_action_source *src,
-                             int32_t *obs, const int kind, uint64_t *units) {
+                                      int32_t *obs, const int kind, uint64_t *units) {
     const int size = kind == VF_VALLEY ? VF_VALLEY_OBS_SIZE : VF_BW_OBS_SIZE;
     const uint32_t actions = kind == VF_VALLEY ? VF_VALLEY_ACTIONS : VF_BW_ACTIONS;
     for (int64_t s = 0; s < steps; s++) {
@@ -354,20 +358,19 @@ VF_ALWAYS_INLINE void run_random_kind(vf_env *envs, int n, int64_t steps, vf_act
             vf_env *e = &envs[i];
             int32_t *o = obs ? obs + (size_t)i * size : NULL;
             int a = vf_action_next(src, actions);
-            vf_outcome out = kind == VF_VALLEY ? vfv_step(&e->u.valley, a, o)
-                                               : vfb_step(&e->u.backwards, a, o);
+            vf_outcome out =
+                kind == VF_VALLEY ? vfv_step(&e->u.valley, a, o) : vfb_step(&e->u.backwards, a, o);
             if (out & VF_OUT_TERMINATED) vf_reset(e, kind, e->seed + (uint64_t)n, o);
             *units += vf_outcome_units(out);
         }
     }
 }
 
-double vf_batch_run_random(vf_env *envs, int n, int64_t steps, uint64_t action_seed,
-                           int32_t *obs) {
+double vf_batch_run_random(vf_env *envs, int n, int64_t steps, uint64_t action_seed, int32_t *obs) {
     if (steps < 0 || batch_kind(envs, n) < 0) return -1;
     vf_action_source src = vf_action_source_seeded(action_seed);
     uint64_t units[VF_KIND_COUNT] = {0, 0}; /* exact sums, in each kind's reward unit */
-    const int kind = envs[0].kind; /* one kind: batch_ok checked every env */
+    const int kind = envs[0].kind;          /* one kind: batch_ok checked every env */
     bool running = true;
     for (int i = 0; i < n; i++) running &= !vf_terminated(&envs[i]);
     if (running && kind == VF_VALLEY) {

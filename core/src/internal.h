@@ -96,10 +96,18 @@ static inline void vfs_put_le(vfs_writer *w, uint64_t v, int bytes) {
     }
     for (int i = 0; i < bytes; i++) *w->p++ = (uint8_t)(v >> (8 * i));
 }
-static inline void vfs_put_u8(vfs_writer *w, uint32_t v) { vfs_put_le(w, v, 1); }
-static inline void vfs_put_u16(vfs_writer *w, uint32_t v) { vfs_put_le(w, v, 2); }
-static inline void vfs_put_u32(vfs_writer *w, uint32_t v) { vfs_put_le(w, v, 4); }
-static inline void vfs_put_u64(vfs_writer *w, uint64_t v) { vfs_put_le(w, v, 8); }
+static inline void vfs_put_u8(vfs_writer *w, uint32_t v) {
+    vfs_put_le(w, v, 1);
+}
+static inline void vfs_put_u16(vfs_writer *w, uint32_t v) {
+    vfs_put_le(w, v, 2);
+}
+static inline void vfs_put_u32(vfs_writer *w, uint32_t v) {
+    vfs_put_le(w, v, 4);
+}
+static inline void vfs_put_u64(vfs_writer *w, uint64_t v) {
+    vfs_put_le(w, v, 8);
+}
 static inline void vfs_put_bytes(vfs_writer *w, const uint8_t *src, size_t n) {
     if ((size_t)(w->end - w->p) < n) {
         w->overflow = true;
@@ -126,10 +134,18 @@ static inline uint64_t vfs_get_le(vfs_reader *r, int bytes) {
     for (int i = 0; i < bytes; i++) v |= (uint64_t)*r->p++ << (8 * i);
     return v;
 }
-static inline uint32_t vfs_get_u8(vfs_reader *r) { return (uint32_t)vfs_get_le(r, 1); }
-static inline uint32_t vfs_get_u16(vfs_reader *r) { return (uint32_t)vfs_get_le(r, 2); }
-static inline uint32_t vfs_get_u32(vfs_reader *r) { return (uint32_t)vfs_get_le(r, 4); }
-static inline uint64_t vfs_get_u64(vfs_reader *r) { return vfs_get_le(r, 8); }
+static inline uint32_t vfs_get_u8(vfs_reader *r) {
+    return (uint32_t)vfs_get_le(r, 1);
+}
+static inline uint32_t vfs_get_u16(vfs_reader *r) {
+    return (uint32_t)vfs_get_le(r, 2);
+}
+static inline uint32_t vfs_get_u32(vfs_reader *r) {
+    return (uint32_t)vfs_get_le(r, 4);
+}
+static inline uint64_t vfs_get_u64(vfs_reader *r) {
+    return vfs_get_le(r, 8);
+}
 static inline void vfs_get_bytes(vfs_reader *r, uint8_t *dst, size_t n) {
     if ((size_t)(r->end - r->p) < n) {
         r->bad = true;
@@ -152,7 +168,7 @@ uint64_t vfs_fnv1a64(const uint8_t *p, size_t n);
  * integer units (valley: 0.05, backwards: 1). */
 typedef uint32_t vf_outcome;
 #define VF_OUT_TERMINATED 1u
-#define VF_OUT_LEGAL 2u
+#define VF_OUT_LEGAL      2u
 static inline vf_outcome vf_outcome_make(uint32_t reward_units, bool terminated, bool legal) {
     return reward_units << 2 | (uint32_t)legal << 1 | (uint32_t)terminated;
 }
@@ -212,8 +228,8 @@ void vfv_rules_json(vft_text *t);
 /* The bytes vfv_save writes, field by field in its order; a test checks it against what
  * the writer produces, so restore can check a length without writing a snapshot. */
 enum {
-    VFV_SAVE_BYTES = VF_VALLEY_W * VF_VALLEY_H + 2 * (2 + VF_VALLEY_CROPS) +
-                     6 * VF_VALLEY_ANIMALS + 3 * VF_VALLEY_VILLAGERS + 4 * (VF_ITEM_COUNT + 2)
+    VFV_SAVE_BYTES = VF_VALLEY_W * VF_VALLEY_H + 2 * (2 + VF_VALLEY_CROPS) + 6 * VF_VALLEY_ANIMALS +
+                     3 * VF_VALLEY_VILLAGERS + 4 * (VF_ITEM_COUNT + 2)
 };
 void vfv_save(const vf_env *env, vfs_writer *w);
 /* Reads a payload written by vfv_save into env; false when a field is out of the range the
@@ -232,8 +248,8 @@ void vfb_json(const vf_env *env, vft_text *t);
 void vfb_rules_json(vft_text *t);
 /* The bytes vfb_save writes (checked by a test, as VFV_SAVE_BYTES). */
 enum {
-    VFB_SAVE_BYTES = 2 * VF_BW_W * VF_BW_H + 3 +
-                     4 * (VF_BW_CROPS + VF_BW_ANIMALS + VF_BW_VILLAGERS) + 4 * 4
+    VFB_SAVE_BYTES =
+        2 * VF_BW_W * VF_BW_H + 3 + 4 * (VF_BW_CROPS + VF_BW_ANIMALS + VF_BW_VILLAGERS) + 4 * 4
 };
 void vfb_save(const vf_env *env, vfs_writer *w);
 bool vfb_load(vf_env *env, vfs_reader *r);

@@ -114,14 +114,16 @@ double vf_plan_bound(const vf_env *start) {
     int left = 0;
     for (int i = 0; i < VF_BW_CROPS; i++) left += b->crops[i].done ? 0 : b->crops[i].value;
     for (int i = 0; i < VF_BW_ANIMALS; i++) left += b->animals[i].done ? 0 : b->animals[i].value;
-    for (int i = 0; i < VF_BW_VILLAGERS; i++) left += b->villagers[i].done ? 0 : b->villagers[i].value;
+    for (int i = 0; i < VF_BW_VILLAGERS; i++)
+        left += b->villagers[i].done ? 0 : b->villagers[i].value;
     return left;
 }
 
 vf_error vf_plan_beam(const vf_env *start, int width, void *work, size_t work_size, vf_plan *out) {
     if (start == NULL || out == NULL || work == NULL) return VF_ERR_ARGUMENT;
     const int kind = start->kind, na = vf_num_actions(kind);
-    if (na == 0 || width < 1 || width > VF_PLAN_WIDTH_MAX || work_size < vf_plan_work_size(kind, width))
+    if (na == 0 || width < 1 || width > VF_PLAN_WIDTH_MAX ||
+        work_size < vf_plan_work_size(kind, width))
         return VF_ERR_ARGUMENT;
     node *beam = work, *next = beam + width;
     uint64_t *keys = (uint64_t *)(next + width), *set = keys + width;

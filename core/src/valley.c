@@ -19,16 +19,16 @@
 
 #include "internal.h"
 
-#define W VF_VALLEY_W
-#define H VF_VALLEY_H
+#define W             VF_VALLEY_W
+#define H             VF_VALLEY_H
 #define TILE(v, x, y) ((v)->tiles[(y) + VF_BORDER][(x) + VF_BORDER])
 
 /* ---- constants of the rules --------------------------------------------------------- */
 
 enum {
-    SATED_TICKS = 10,      /* a feeding lasts this many ticks */
-    PRODUCT_TICKS = 5,     /* a sated animal makes one product every 5 ticks */
-    GIFT_STEP2 = 15,       /* +7.5 relationship, in relationship2 units (x2) */
+    SATED_TICKS = 10,  /* a feeding lasts this many ticks */
+    PRODUCT_TICKS = 5, /* a sated animal makes one product every 5 ticks */
+    GIFT_STEP2 = 15,   /* +7.5 relationship, in relationship2 units (x2) */
     RELATIONSHIP2_MAX = 200,
     PRICE_CROP = 5,
     PRICE_PRODUCT = 8,
@@ -36,16 +36,18 @@ enum {
      * relationship2; kept as a ratio of integers so no rounding can creep in */
     PRICE_DIVISOR = 600,
     /* rewards in units of 0.05 */
-    REWARD_HARVEST = 2,    /* +0.1 per crop */
-    REWARD_PRODUCT = 4,    /* +0.2 per product */
-    REWARD_COIN = 2,       /* +0.1 per coin */
-    REWARD_GIFT2 = 5       /* +0.5 per relationship point = 0.25 per relationship2 = 5 units */
+    REWARD_HARVEST = 2, /* +0.1 per crop */
+    REWARD_PRODUCT = 4, /* +0.2 per product */
+    REWARD_COIN = 2,    /* +0.1 per coin */
+    REWARD_GIFT2 = 5    /* +0.5 per relationship point = 0.25 per relationship2 = 5 units */
 };
 
 enum { START_SEEDS = 5, START_WATER = 5, START_FEED = 3, START_GIFTS = 3 };
 
 static const int32_t start_inventory[VF_ITEM_COUNT] = {
-    [VF_SEEDS] = START_SEEDS, [VF_WATER] = START_WATER, [VF_FEED] = START_FEED,
+    [VF_SEEDS] = START_SEEDS,
+    [VF_WATER] = START_WATER,
+    [VF_FEED] = START_FEED,
     [VF_GIFTS] = START_GIFTS, /* crops, products, coins 0 */
 };
 
@@ -62,8 +64,8 @@ enum {
                        START_GIFTS * GIFT_STEP2 * REWARD_GIFT2 + REWARD_COIN * MAX_COINS
 };
 static const int32_t max_inventory[VF_ITEM_COUNT] = {
-    [VF_SEEDS] = START_SEEDS, [VF_WATER] = START_WATER, [VF_CROPS] = MAX_CROPS,
-    [VF_FEED] = START_FEED, [VF_PRODUCTS] = MAX_PRODUCTS, [VF_COINS] = MAX_COINS,
+    [VF_SEEDS] = START_SEEDS, [VF_WATER] = START_WATER,     [VF_CROPS] = MAX_CROPS,
+    [VF_FEED] = START_FEED,   [VF_PRODUCTS] = MAX_PRODUCTS, [VF_COINS] = MAX_COINS,
     [VF_GIFTS] = START_GIFTS,
 };
 
@@ -83,28 +85,37 @@ enum {
 /* The tiles one can walk on, as a set (vf_tile_in). */
 #define T VF_TILE_BIT
 static const uint32_t walkable = T(VF_VT_GROUND) | T(VF_VT_SOIL_EMPTY) | T(VF_VT_SOIL_SEEDED) |
-                                 T(VF_VT_CROP_GROWING) | T(VF_VT_CROP_MATURE) |
-                                 T(VF_VT_CHICKEN) | T(VF_VT_COW) | T(VF_VT_SHEEP) |
-                                 T(VF_VT_VILLAGER) | T(VF_VT_MARKET);
+                                 T(VF_VT_CROP_GROWING) | T(VF_VT_CROP_MATURE) | T(VF_VT_CHICKEN) |
+                                 T(VF_VT_COW) | T(VF_VT_SHEEP) | T(VF_VT_VILLAGER) |
+                                 T(VF_VT_MARKET);
 #undef T
 _Static_assert(VF_VT_COUNT <= 16, "a set of tile codes holds a bit per code");
 _Static_assert(W <= VFG_MAX_W && H <= VFG_MAX_H, "the map fits the row bitmasks");
 _Static_assert(W >= 8, "vfv_load scans each row as two overlapping 8-tile words");
 
 static const char tile_symbol[VF_VT_COUNT] = {
-    [VF_VT_OUT_OF_BOUNDS] = ' ', [VF_VT_GROUND] = '.', [VF_VT_OBSTACLE] = '#',
-    [VF_VT_SOIL_EMPTY] = '_', [VF_VT_SOIL_SEEDED] = ',', [VF_VT_CROP_GROWING] = 'y',
-    [VF_VT_CROP_MATURE] = 'Y', [VF_VT_BARN] = 'B', [VF_VT_CHICKEN] = 'c', [VF_VT_COW] = 'o',
-    [VF_VT_SHEEP] = 's', [VF_VT_VILLAGER] = 'v', [VF_VT_MARKET] = '$', [VF_VT_COTTAGE] = 'H',
+    [VF_VT_OUT_OF_BOUNDS] = ' ', [VF_VT_GROUND] = '.',      [VF_VT_OBSTACLE] = '#',
+    [VF_VT_SOIL_EMPTY] = '_',    [VF_VT_SOIL_SEEDED] = ',', [VF_VT_CROP_GROWING] = 'y',
+    [VF_VT_CROP_MATURE] = 'Y',   [VF_VT_BARN] = 'B',        [VF_VT_CHICKEN] = 'c',
+    [VF_VT_COW] = 'o',           [VF_VT_SHEEP] = 's',       [VF_VT_VILLAGER] = 'v',
+    [VF_VT_MARKET] = '$',        [VF_VT_COTTAGE] = 'H',
 };
 
 static const char *const tile_name[VF_VT_COUNT] = {
-    [VF_VT_OUT_OF_BOUNDS] = "out of bounds", [VF_VT_GROUND] = "ground",
-    [VF_VT_OBSTACLE] = "obstacle", [VF_VT_SOIL_EMPTY] = "empty soil",
-    [VF_VT_SOIL_SEEDED] = "seedling (stage 1)", [VF_VT_CROP_GROWING] = "growing crop (stage 2)",
-    [VF_VT_CROP_MATURE] = "mature crop (stage 3)", [VF_VT_BARN] = "barn",
-    [VF_VT_CHICKEN] = "chicken", [VF_VT_COW] = "cow", [VF_VT_SHEEP] = "sheep",
-    [VF_VT_VILLAGER] = "villager", [VF_VT_MARKET] = "market", [VF_VT_COTTAGE] = "cottage",
+    [VF_VT_OUT_OF_BOUNDS] = "out of bounds",
+    [VF_VT_GROUND] = "ground",
+    [VF_VT_OBSTACLE] = "obstacle",
+    [VF_VT_SOIL_EMPTY] = "empty soil",
+    [VF_VT_SOIL_SEEDED] = "seedling (stage 1)",
+    [VF_VT_CROP_GROWING] = "growing crop (stage 2)",
+    [VF_VT_CROP_MATURE] = "mature crop (stage 3)",
+    [VF_VT_BARN] = "barn",
+    [VF_VT_CHICKEN] = "chicken",
+    [VF_VT_COW] = "cow",
+    [VF_VT_SHEEP] = "sheep",
+    [VF_VT_VILLAGER] = "villager",
+    [VF_VT_MARKET] = "market",
+    [VF_VT_COTTAGE] = "cottage",
 };
 
 static const char *const item_name[VF_ITEM_COUNT] = {
@@ -114,8 +125,8 @@ static const char *const item_name[VF_ITEM_COUNT] = {
 static const char *const species_name[VF_VALLEY_ANIMALS] = {"chicken", "cow", "sheep"};
 
 const char *const vfv_action_names[VF_VALLEY_ACTIONS] = {
-    "north", "south", "east", "west", "plant", "water",
-    "harvest", "feed", "collect", "gift", "sell", "wait",
+    "north",   "south", "east",    "west", "plant", "water",
+    "harvest", "feed",  "collect", "gift", "sell",  "wait",
 };
 
 /* Gift targets are searched on the agent's tile, then north, east, south, west. */
@@ -193,7 +204,7 @@ static bool draw_layout(vf_valley *v, vf_rng *rng) {
         vf_point p = draw_ground_pair(v, rng);
         TILE(v, p.x, p.y) = VF_VT_BARN;
         TILE(v, p.x, p.y + 1) = (uint8_t)(VF_VT_CHICKEN + species[i]);
-        open.rows[p.y] &= (uint16_t)~(1u << p.x);
+        open.rows[p.y] &= (uint16_t) ~(1u << p.x);
         vfg_set(&need, p.x, p.y + 1);
         v->animals[i] = (vf_valley_animal){p.x, (uint8_t)(p.y + 1), species[i], 0, 0, 0};
     }
@@ -201,7 +212,7 @@ static bool draw_layout(vf_valley *v, vf_rng *rng) {
         vf_point p = draw_ground_pair(v, rng);
         TILE(v, p.x, p.y) = VF_VT_COTTAGE;
         TILE(v, p.x, p.y + 1) = VF_VT_VILLAGER;
-        open.rows[p.y] &= (uint16_t)~(1u << p.x);
+        open.rows[p.y] &= (uint16_t) ~(1u << p.x);
         vfg_set(&need, p.x, p.y + 1);
         v->villagers[i] = (vf_valley_villager){p.x, (uint8_t)(p.y + 1), 0};
     }
@@ -217,7 +228,7 @@ static bool draw_layout(vf_valley *v, vf_rng *rng) {
     for (int i = 0; i < VF_VALLEY_OBSTACLES; i++) {
         vf_point p = draw_ground(v, rng);
         TILE(v, p.x, p.y) = VF_VT_OBSTACLE;
-        open.rows[p.y] &= (uint16_t)~(1u << p.x);
+        open.rows[p.y] &= (uint16_t) ~(1u << p.x);
     }
     v->agent = draw_ground(v, rng);
 
@@ -260,8 +271,7 @@ static bool can_plant(const vf_valley *v) {
 
 static bool can_water(const vf_valley *v) {
     int code = TILE(v, v->agent.x, v->agent.y);
-    return (code == VF_VT_SOIL_SEEDED || code == VF_VT_CROP_GROWING) &&
-           v->inventory[VF_WATER] > 0;
+    return (code == VF_VT_SOIL_SEEDED || code == VF_VT_CROP_GROWING) && v->inventory[VF_WATER] > 0;
 }
 
 static bool can_harvest(const vf_valley *v) {
@@ -342,8 +352,8 @@ static int center_value(const vf_valley *v, int x, int y) {
 
 _Static_assert(VF_VO_VIEW + 25 + VFG_VIEW5_OVERRUN <= VF_VALLEY_OBS_SIZE,
                "vfg_view5 overruns the view into fields written after it");
-_Static_assert(offsetof(vf_valley, tiles) + sizeof(((vf_valley *)0)->tiles) +
-                       VFG_VIEW5_OVERRUN <= sizeof(vf_valley),
+_Static_assert(offsetof(vf_valley, tiles) + sizeof(((vf_valley *)0)->tiles) + VFG_VIEW5_OVERRUN <=
+                   sizeof(vf_valley),
                "vfg_view5 reads past the map's last row, inside the state");
 
 /* (x, y) is the agent's cell: the step passes the one it has just computed, so the view's
@@ -455,10 +465,10 @@ static bool act(vf_valley *v, int action, int32_t *units, int *fed) {
     case VF_VA_SELL:
         legal = can_sell(v);
         if (legal) {
-            int64_t r2sum = (int64_t)v->villagers[0].relationship2 +
-                            v->villagers[1].relationship2 + v->villagers[2].relationship2;
-            int64_t base = (int64_t)PRICE_CROP * inv[VF_CROPS] +
-                           (int64_t)PRICE_PRODUCT * inv[VF_PRODUCTS];
+            int64_t r2sum = (int64_t)v->villagers[0].relationship2 + v->villagers[1].relationship2 +
+                            v->villagers[2].relationship2;
+            int64_t base =
+                (int64_t)PRICE_CROP * inv[VF_CROPS] + (int64_t)PRICE_PRODUCT * inv[VF_PRODUCTS];
             int32_t coins = (int32_t)(base * (PRICE_DIVISOR + r2sum) / PRICE_DIVISOR);
             inv[VF_COINS] += coins;
             inv[VF_CROPS] = 0;
@@ -466,8 +476,7 @@ static bool act(vf_valley *v, int action, int32_t *units, int *fed) {
             *units = REWARD_COIN * coins;
         }
         break;
-    default:
-        break;
+    default: break;
     }
     return legal;
 }
@@ -558,12 +567,18 @@ void vfv_rules_json(vft_text *t) {
         const char *key;
         int value;
     } ints[] = {
-        {"satedTicks", SATED_TICKS},       {"productTicks", PRODUCT_TICKS},
-        {"priceCrop", PRICE_CROP},         {"priceProduct", PRICE_PRODUCT},
-        {"startSeeds", START_SEEDS},       {"startWater", START_WATER},
-        {"startFeed", START_FEED},         {"startGifts", START_GIFTS},
-        {"wateringsPerCrop", WATERINGS_PER_CROP}, {"maxCrops", SHOWN_MAX_CROPS},
-        {"maxProducts", MAX_PRODUCTS},     {"maxCoins", SHOWN_MAX_COINS},
+        {"satedTicks", SATED_TICKS},
+        {"productTicks", PRODUCT_TICKS},
+        {"priceCrop", PRICE_CROP},
+        {"priceProduct", PRICE_PRODUCT},
+        {"startSeeds", START_SEEDS},
+        {"startWater", START_WATER},
+        {"startFeed", START_FEED},
+        {"startGifts", START_GIFTS},
+        {"wateringsPerCrop", WATERINGS_PER_CROP},
+        {"maxCrops", SHOWN_MAX_CROPS},
+        {"maxProducts", MAX_PRODUCTS},
+        {"maxCoins", SHOWN_MAX_COINS},
         {"relationshipMax", RELATIONSHIP2_MAX / 2},
     };
     vft_char(t, '{');
@@ -583,8 +598,10 @@ void vfv_rules_json(vft_text *t) {
     static const struct {
         const char *key;
         int units;
-    } rewards[] = {{"rewardHarvest", REWARD_HARVEST}, {"rewardProduct", REWARD_PRODUCT},
-                   {"rewardCoin", REWARD_COIN}, {"rewardRelationshipPoint", 2 * REWARD_GIFT2}};
+    } rewards[] = {{"rewardHarvest", REWARD_HARVEST},
+                   {"rewardProduct", REWARD_PRODUCT},
+                   {"rewardCoin", REWARD_COIN},
+                   {"rewardRelationshipPoint", 2 * REWARD_GIFT2}};
     for (size_t i = 0; i < sizeof rewards / sizeof rewards[0]; i++) {
         vft_key(t, rewards[i].key, false);
         vft_fixed(t, rewards[i].units * 5, 2); /* units of 0.05 = 5 hundredths */
@@ -708,9 +725,13 @@ void vfv_save(const vf_env *env, vfs_writer *w) {
 /* How many tiles of each code a map has (soil counted apart: its 4 tiles may be at any
  * stage; GROUND is whatever is left). */
 static const uint8_t tile_count[VF_VT_COUNT] = {
-    [VF_VT_OBSTACLE] = VF_VALLEY_OBSTACLES, [VF_VT_BARN] = VF_VALLEY_ANIMALS,
-    [VF_VT_CHICKEN] = 1, [VF_VT_COW] = 1, [VF_VT_SHEEP] = 1,
-    [VF_VT_VILLAGER] = VF_VALLEY_VILLAGERS, [VF_VT_MARKET] = 1,
+    [VF_VT_OBSTACLE] = VF_VALLEY_OBSTACLES,
+    [VF_VT_BARN] = VF_VALLEY_ANIMALS,
+    [VF_VT_CHICKEN] = 1,
+    [VF_VT_COW] = 1,
+    [VF_VT_SHEEP] = 1,
+    [VF_VT_VILLAGER] = VF_VALLEY_VILLAGERS,
+    [VF_VT_MARKET] = 1,
     [VF_VT_COTTAGE] = VF_VALLEY_VILLAGERS,
 };
 
@@ -765,7 +786,8 @@ static resources resources_of(const vf_valley *v) {
  * reward alone walks away from unsold goods and fed animals. */
 int32_t vfv_plan_potential_units(const vf_valley *v) {
     const int32_t *inv = v->inventory;
-    int r2sum = v->villagers[0].relationship2 + v->villagers[1].relationship2 + v->villagers[2].relationship2;
+    int r2sum = v->villagers[0].relationship2 + v->villagers[1].relationship2 +
+                v->villagers[2].relationship2;
     int32_t base = PRICE_CROP * inv[VF_CROPS] + PRICE_PRODUCT * inv[VF_PRODUCTS];
     int32_t sale = REWARD_COIN * (base * (PRICE_DIVISOR + r2sum) / PRICE_DIVISOR);
     return sale + REWARD_PRODUCT * resources_of(v).to_come / 2;
@@ -851,8 +873,8 @@ bool vfv_load(vf_env *env, vfs_reader *r) {
         counts[code] = (int)((low >> (code * 8)) & 0xff);
         counts[code + 8] = (int)((high >> (code * 8)) & 0xff);
     }
-    int soil = counts[VF_VT_SOIL_EMPTY] + counts[VF_VT_SOIL_SEEDED] +
-               counts[VF_VT_CROP_GROWING] + counts[VF_VT_CROP_MATURE];
+    int soil = counts[VF_VT_SOIL_EMPTY] + counts[VF_VT_SOIL_SEEDED] + counts[VF_VT_CROP_GROWING] +
+               counts[VF_VT_CROP_MATURE];
     if (soil != VF_VALLEY_CROPS) return false;
     for (int code = 0; code < VF_VT_COUNT; code++)
         if (!is_soil(code) && code != VF_VT_GROUND && counts[code] != tile_count[code])

@@ -67,7 +67,13 @@ const TARGETS = [
 function summarize(rates) {
   const sorted = [...rates].sort((a, b) => a - b);
   const round = Math.round;
-  return { stepsPerSec: round(sorted[sorted.length >> 1]), min: round(sorted[0]), max: round(sorted.at(-1)), best: round(sorted.at(-1)), repeats: sorted.length };
+  return {
+    stepsPerSec: round(sorted[sorted.length >> 1]),
+    min: round(sorted[0]),
+    max: round(sorted.at(-1)),
+    best: round(sorted.at(-1)),
+    repeats: sorted.length,
+  };
 }
 
 function measure(fn, steps) {
@@ -135,7 +141,11 @@ async function alternate(sliceA, sliceB) {
 function compareWith(file, ratios) {
   let before;
   try {
-    before = readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l)).filter((l) => l.path === 'ratio');
+    before = readFileSync(file, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l))
+      .filter((l) => l.path === 'ratio');
   } catch (err) {
     console.error(`[valley-farm] bench: cannot read ${file} as an earlier --json run (${err.message})`);
     process.exit(2);
@@ -146,7 +156,10 @@ function compareWith(file, ratios) {
     if (!old) continue;
     for (const key of ['wasmOverNative', 'vec1024OverNative']) {
       if (!old[`${key}Iqr`]) continue;
-      const c = compareRatios({ median: old[key], q1: old[`${key}Iqr`][0], q3: old[`${key}Iqr`][1] }, { median: r[key], q1: r[`${key}Iqr`][0], q3: r[`${key}Iqr`][1] });
+      const c = compareRatios(
+        { median: old[key], q1: old[`${key}Iqr`][0], q3: old[`${key}Iqr`][1] },
+        { median: r[key], q1: r[`${key}Iqr`][0], q3: r[`${key}Iqr`][1] },
+      );
       out.push({ env: r.env, path: 'compare', ratio: key, before: old[key], after: r[key], ...c });
     }
   }
@@ -163,7 +176,9 @@ async function main() {
     if (json) console.log(JSON.stringify(r));
   };
 
-  const nativeLines = execFileSync(`${root}build/valley-farm-bench`, ['--steps', String(STEPS), '--repeats', String(REPEATS)], { encoding: 'utf8' });
+  const nativeLines = execFileSync(`${root}build/valley-farm-bench`, ['--steps', String(STEPS), '--repeats', String(REPEATS)], {
+    encoding: 'utf8',
+  });
   for (const line of nativeLines.trim().split('\n')) add(JSON.parse(line));
 
   for (const id of api.envIds) {
@@ -176,7 +191,12 @@ async function main() {
     // drawing them here, one xorshift chain per action, took 4 ns each, as much as a sixth
     // of a vector step, and that is the action source's time, not the env's. 1024 batches
     // of actions, used in turn.
-    for (const [envs, masks] of [[1, true], [64, true], [1024, true], [1024, false]]) {
+    for (const [envs, masks] of [
+      [1, true],
+      [64, true],
+      [1024, true],
+      [1024, false],
+    ]) {
       const rand = makeRandom(7);
       const pool = Int32Array.from({ length: 1024 * envs }, () => rand(n));
       const batches = Array.from({ length: 1024 }, (_, k) => pool.subarray(k * envs, (k + 1) * envs));
@@ -186,9 +206,12 @@ async function main() {
         env: id,
         path: masks ? 'vec' : 'vec-nomask',
         envs,
-        ...measure((steps) => {
-          for (let t = 0, rounds = Math.ceil(steps / envs); t < rounds; t++) vec.step(batches[t & 1023]);
-        }, envs === 1 ? JS_STEPS : STEPS / 4),
+        ...measure(
+          (steps) => {
+            for (let t = 0, rounds = Math.ceil(steps / envs); t < rounds; t++) vec.step(batches[t & 1023]);
+          },
+          envs === 1 ? JS_STEPS : STEPS / 4,
+        ),
       });
       vec.close();
     }
@@ -251,21 +274,43 @@ async function main() {
     const slices = {
       native: () => native.measure(id, 1024, stepsFor('native', 1024)),
       wasm: () => timed(stepsFor('wasm', 1024), (steps) => runner.run(Math.ceil(steps / 1024))),
-      vec: () => timed(stepsFor('vec', 1024), (steps) => {
-        for (let k = 0, rounds = Math.ceil(steps / 1024); k < rounds; k++) vec.step(batches[t++ & 63]);
-      }),
+      vec: () =>
+        timed(stepsFor('vec', 1024), (steps) => {
+          for (let k = 0, rounds = Math.ceil(steps / 1024); k < rounds; k++) vec.step(batches[t++ & 63]);
+        }),
     };
     const wasm = await alternate(slices.native, slices.wasm);
     const vecRatio = await alternate(slices.native, slices.vec);
-    ratios.push({ env: id, path: 'ratio', wasmOverNative: wasm.median, wasmOverNativeIqr: [wasm.q1, wasm.q3], vec1024OverNative: vecRatio.median, vec1024OverNativeIqr: [vecRatio.q1, vecRatio.q3], pairs: wasm.n });
+    ratios.push({
+      env: id,
+      path: 'ratio',
+      wasmOverNative: wasm.median,
+      wasmOverNativeIqr: [wasm.q1, wasm.q3],
+      vec1024OverNative: vecRatio.median,
+      vec1024OverNativeIqr: [vecRatio.q1, vecRatio.q3],
+      pairs: wasm.n,
+    });
     const aa = await alternate(slices.native, slices.native);
     noise.push({ env: id, path: 'noise', of: 'native 1024 / native 1024', median: aa.median, iqr: [aa.q1, aa.q3], pairs: aa.n });
     runner.close();
     vec.close();
-    const e = { native: rateOf('native', 1024), wasm: rateOf('wasm', 1024), single: rateOf('single', 1), wasmOverNative: wasm.median, vecOverNative: vecRatio.median };
+    const e = {
+      native: rateOf('native', 1024),
+      wasm: rateOf('wasm', 1024),
+      single: rateOf('single', 1),
+      wasmOverNative: wasm.median,
+      vecOverNative: vecRatio.median,
+    };
     for (const tg of TARGETS) {
       const value = tg.of(e);
-      targets.push({ env: id, path: 'target', target: tg.name, goal: tg.goal, value: tg.rate ? Math.round(value) : Number(value.toFixed(3)), met: value >= tg.goal });
+      targets.push({
+        env: id,
+        path: 'target',
+        target: tg.name,
+        goal: tg.goal,
+        value: tg.rate ? Math.round(value) : Number(value.toFixed(3)),
+        met: value >= tg.goal,
+      });
     }
   }
   native.close();
@@ -281,21 +326,28 @@ async function main() {
   console.log(`median of ${REPEATS} repeats, random actions, automatic resets\n`);
   console.log('| env | path | envs | steps/s (median) | min – max |');
   console.log('|---|---|---:|---:|---:|');
-  for (const r of results.filter((r) => !r.unit)) console.log(`| ${r.env} | ${r.path} | ${r.envs} | ${fmt(r.stepsPerSec)} | ${fmt(r.min)} – ${fmt(r.max)} |`);
+  for (const r of results.filter((r) => !r.unit))
+    console.log(`| ${r.env} | ${r.path} | ${r.envs} | ${fmt(r.stepsPerSec)} | ${fmt(r.min)} – ${fmt(r.max)} |`);
   console.log('\n| env | search operation | ops/s (median) | min – max |');
   console.log('|---|---|---:|---:|');
-  for (const r of results.filter((r) => r.unit)) console.log(`| ${r.env} | ${r.path} | ${fmt(r.stepsPerSec)} | ${fmt(r.min)} – ${fmt(r.max)} |`);
+  for (const r of results.filter((r) => r.unit))
+    console.log(`| ${r.env} | ${r.path} | ${fmt(r.stepsPerSec)} | ${fmt(r.min)} – ${fmt(r.max)} |`);
   console.log('');
-  const iqr = ([lo, hi], m) => `(IQR ${lo.toFixed(2)} – ${hi.toFixed(2)}${hi / m - 1 > 0.05 || 1 - lo / m > 0.05 ? ', wider than ±5 %: noisy, repeat before trusting it' : ''})`;
+  const iqr = ([lo, hi], m) =>
+    `(IQR ${lo.toFixed(2)} – ${hi.toFixed(2)}${hi / m - 1 > 0.05 || 1 - lo / m > 0.05 ? ', wider than ±5 %: noisy, repeat before trusting it' : ''})`;
   console.log(`Ratios: median of ${PAIRS} alternating ABBA pairs of ${SLICE_SECONDS} s slices, with the interquartile range of the pairs`);
   for (const r of ratios) {
-    console.log(`${r.env}: wasm / native (1024) = ${r.wasmOverNative.toFixed(2)} ${iqr(r.wasmOverNativeIqr, r.wasmOverNative)}, vec 1024 / native (1024) = ${r.vec1024OverNative.toFixed(2)} ${iqr(r.vec1024OverNativeIqr, r.vec1024OverNative)}`);
+    console.log(
+      `${r.env}: wasm / native (1024) = ${r.wasmOverNative.toFixed(2)} ${iqr(r.wasmOverNativeIqr, r.wasmOverNative)}, vec 1024 / native (1024) = ${r.vec1024OverNative.toFixed(2)} ${iqr(r.vec1024OverNativeIqr, r.vec1024OverNative)}`,
+    );
   }
   for (const r of noise) console.log(`noise floor, ${r.env}: ${r.of} = ${r.median.toFixed(3)} ${iqr(r.iqr, r.median)}`);
   for (const c of compared) {
-    console.log(`vs ${compareFile}, ${c.env} ${c.ratio}: ${c.before.toFixed(2)} -> ${c.after.toFixed(2)}, ${(100 * c.change).toFixed(1)} % (interval ${(100 * c.low).toFixed(1)} … ${(100 * c.high).toFixed(1)} %): ${c.significant ? 'a change' : 'no change beyond the noise'}`);
+    console.log(
+      `vs ${compareFile}, ${c.env} ${c.ratio}: ${c.before.toFixed(2)} -> ${c.after.toFixed(2)}, ${(100 * c.change).toFixed(1)} % (interval ${(100 * c.low).toFixed(1)} … ${(100 * c.high).toFixed(1)} %): ${c.significant ? 'a change' : 'no change beyond the noise'}`,
+    );
   }
-  console.log('\nTargets (the project\'s speed goals, for one core of the CI machine kind: only a guide elsewhere):');
+  console.log("\nTargets (the project's speed goals, for one core of the CI machine kind: only a guide elsewhere):");
   for (const t of targets) {
     const show = (x) => (x >= 1e6 ? fmt(x) : x.toFixed(2));
     console.log(`  ${t.met ? 'met    ' : 'NOT MET'}  ${t.env}: ${t.target} = ${show(t.value)} (goal ≥ ${show(t.goal)})`);

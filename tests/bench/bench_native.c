@@ -44,8 +44,10 @@ static int serve(void) {
         if (sscanf(line, "%63s %lld %lld", name, &n, &steps) == 3) kind = vf_kind_from_name(name);
         line[strcspn(line, "\r\n")] = '\0';
         if (kind < 0 || (n != 1 && n != 1024) || steps < 1 || steps > 10000000000LL) {
-            fprintf(stderr, "valley-farm-bench --serve: bad line '%.60s': expected ENV ENVS STEPS with ENV "
-                            "ValleyFarm-v0 or BackwardsValleyFarm-v0, ENVS 1 or 1024, STEPS 1..10^10\n", line);
+            fprintf(stderr,
+                    "valley-farm-bench --serve: bad line '%.60s': expected ENV ENVS STEPS with ENV "
+                    "ValleyFarm-v0 or BackwardsValleyFarm-v0, ENVS 1 or 1024, STEPS 1..10^10\n",
+                    line);
             return 2;
         }
         vf_env **batch = &envs[kind][n == 1024];
@@ -58,8 +60,9 @@ static int serve(void) {
         double t0 = now_seconds();
         sink += vf_batch_run_random(*batch, (int)n, rounds, ++round, obs);
         double seconds = now_seconds() - t0;
-        printf("{\"env\":\"%s\",\"envs\":%lld,\"steps\":%lld,\"seconds\":%.6f,\"stepsPerSec\":%.0f}\n",
-               vf_kind_name(kind), n, rounds * n, seconds, (double)(rounds * n) / seconds);
+        printf(
+            "{\"env\":\"%s\",\"envs\":%lld,\"steps\":%lld,\"seconds\":%.6f,\"stepsPerSec\":%.0f}\n",
+            vf_kind_name(kind), n, rounds * n, seconds, (double)(rounds * n) / seconds);
         fflush(stdout);
     }
     return sink < 0;
@@ -70,8 +73,10 @@ int main(int argc, char **argv) {
     long long steps = 20000000;
     int repeats = 7;
     for (int i = 1; i + 1 < argc; i += 2) {
-        if (strcmp(argv[i], "--steps") == 0) steps = atoll(argv[i + 1]);
-        else if (strcmp(argv[i], "--repeats") == 0) repeats = atoi(argv[i + 1]);
+        if (strcmp(argv[i], "--steps") == 0)
+            steps = atoll(argv[i + 1]);
+        else if (strcmp(argv[i], "--repeats") == 0)
+            repeats = atoi(argv[i + 1]);
     }
     if (repeats < 1 || repeats > 99 || steps < 1024) {
         fprintf(stderr, "usage: %s [--steps N >= 1024] [--repeats 1..99]\n", argv[0]);

@@ -11,7 +11,13 @@ import { browserSuite, root } from './page.js';
 // The docs pages (web/src/docs/index.jsx PAGES) and their section ids.
 const PAGES = ['', 'valley', 'backwards', 'api', 'tutorial', 'embed'];
 const routerSources = ['web/src/main.jsx', 'web/src/components/App.jsx', 'web/src/model/route.js']
-  .map((p) => { try { return readFileSync(join(root, p), 'utf8'); } catch { return ''; } })
+  .map((p) => {
+    try {
+      return readFileSync(join(root, p), 'utf8');
+    } catch {
+      return '';
+    }
+  })
   .join('\n');
 const embedWired = /docs\/Embed\.jsx/.test(routerSources);
 

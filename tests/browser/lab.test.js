@@ -13,9 +13,13 @@ describe('the Lab', () => {
     await page.goto(`${suite.server.url}#/lab?env=BackwardsValleyFarm-v0&algo=tabular-q&seed=1&steps=400000`);
     await page.waitForSelector('main.lab');
     await page.click('button:has-text("Start")');
-    await page.waitForFunction(() => Number(document.querySelector('.lab-curve polyline.mean')?.dataset.points ?? 0) >= 3, null, { timeout: 60_000 });
+    await page.waitForFunction(() => Number(document.querySelector('.lab-curve polyline.mean')?.dataset.points ?? 0) >= 3, null, {
+      timeout: 60_000,
+    });
     const before = await page.$eval('.lab-curve polyline.mean', (el) => Number(el.dataset.points));
-    await page.waitForFunction((n) => Number(document.querySelector('.lab-curve polyline.mean').dataset.points) > n, before, { timeout: 60_000 });
+    await page.waitForFunction((n) => Number(document.querySelector('.lab-curve polyline.mean').dataset.points) > n, before, {
+      timeout: 60_000,
+    });
     const paused = await page.$('button:has-text("Pause")');
     if (paused && (await paused.isEnabled())) {
       await paused.click();

@@ -32,7 +32,11 @@ export async function ensureBuilt() {
 
 /** Serves dist/ on a free port; returns { url, close }. */
 export async function serve() {
-  const server = await preview({ configFile: config, logLevel: 'warn', preview: { port: 0, host: '127.0.0.1', strictPort: false, open: false } });
+  const server = await preview({
+    configFile: config,
+    logLevel: 'warn',
+    preview: { port: 0, host: '127.0.0.1', strictPort: false, open: false },
+  });
   const { port } = server.httpServer.address();
   return { url: `http://127.0.0.1:${port}/`, close: () => new Promise((resolve) => server.httpServer.close(resolve)) };
 }

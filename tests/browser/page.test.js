@@ -22,7 +22,12 @@ async function legalMove(page) {
     const legal = h.legalActions();
     const { x, y } = h.state().agent;
     const a = [0, 1, 2, 3].find((i) => legal[i] === 1);
-    const to = [[x, y - 1], [x, y + 1], [x + 1, y], [x - 1, y]][a];
+    const to = [
+      [x, y - 1],
+      [x, y + 1],
+      [x + 1, y],
+      [x - 1, y],
+    ][a];
     return { a, x: to[0], y: to[1] };
   });
 }
@@ -136,7 +141,11 @@ describe('record and replay', () => {
   it('imports a replay file and steps through it; a bad file gets a message', async () => {
     const page = await open();
     const replay = { env: 'BackwardsValleyFarm-v0', seed: 11, actions: ['north', 'east', 'wait', 'insult'] };
-    await page.setInputFiles('[data-testid="import-file"]', { name: 'r.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(replay)) });
+    await page.setInputFiles('[data-testid="import-file"]', {
+      name: 'r.json',
+      mimeType: 'application/json',
+      buffer: Buffer.from(JSON.stringify(replay)),
+    });
     await page.waitForSelector('[data-testid="replay-position"]');
     expect(await page.locator('[data-testid="replay-position"]').textContent()).toBe('step 0 / 4');
     await blur(page);
@@ -146,7 +155,11 @@ describe('record and replay', () => {
     await page.keyboard.press('[');
     expect(await page.locator('[data-testid="replay-position"]').textContent()).toBe('step 1 / 4');
 
-    await page.setInputFiles('[data-testid="import-file"]', { name: 'bad.json', mimeType: 'application/json', buffer: Buffer.from('{"env":"ValleyFarm-v0","seed":1,"actions":[0,99]}') });
+    await page.setInputFiles('[data-testid="import-file"]', {
+      name: 'bad.json',
+      mimeType: 'application/json',
+      buffer: Buffer.from('{"env":"ValleyFarm-v0","seed":1,"actions":[0,99]}'),
+    });
     await page.waitForSelector('.message-error');
     expect(await page.locator('.message-error').textContent()).toMatch(/Could not open "bad.json"\. The replay's actions\[1\] is 99/);
     expect(await page.locator('[data-testid="replay-position"]').textContent()).toBe('step 1 / 4');
@@ -175,7 +188,9 @@ describe('record and replay', () => {
   it('a broken share link says what is wrong, and the game stays playable', async () => {
     const page = await open('#replay=1.V.abc.00');
     await page.waitForSelector('.message-error');
-    expect(await page.locator('.message-error').textContent()).toMatch(/This link's replay could not be opened\. The share link's seed is "abc"/);
+    expect(await page.locator('.message-error').textContent()).toMatch(
+      /This link's replay could not be opened\. The share link's seed is "abc"/,
+    );
     await blur(page);
     await page.keyboard.press(' ');
     expect(await stat(page, 'stepsLeft')).toBe('49');

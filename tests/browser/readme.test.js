@@ -47,7 +47,12 @@ it('the browser quick start shows the map of the backwards farm', async () => {
   await page.goto(`http://127.0.0.1:${server.address().port}/example.html`);
   await page.waitForFunction(() => document.getElementById('farm')?.textContent.length > 0);
   const text = await page.textContent('#farm');
-  expect(text.split('\n').slice(0, 10).every((row) => row.length === 10)).toBe(true);
+  expect(
+    text
+      .split('\n')
+      .slice(0, 10)
+      .every((row) => row.length === 10),
+  ).toBe(true);
   expect(text).toMatch(/step 1\/40/);
   expect(errors).toEqual([]);
 });

@@ -39,7 +39,6 @@ beforeAll(async () => {
 });
 afterAll(() => new Promise((r) => site.server.close(r)));
 
-
 /** A page on another origin (localhost vs 127.0.0.1: different origins) that frames the site. */
 async function hostileServer(siteUrl, query) {
   const server = createServer((req, res) => {
@@ -95,15 +94,18 @@ describe('code the site did not ship', () => {
         req.onerror = r;
       });
     });
-    const error = await page.evaluate(async (code) => {
-      await window.valleyFarm.setAgent({ code });
-      try {
-        await window.valleyFarm.run({ episodes: 1 });
-        return 'no error';
-      } catch (e) {
-        return e.message;
-      }
-    }, probeCode(`${site.url}secret`));
+    const error = await page.evaluate(
+      async (code) => {
+        await window.valleyFarm.setAgent({ code });
+        try {
+          await window.valleyFarm.run({ episodes: 1 });
+          return 'no error';
+        } catch (e) {
+          return e.message;
+        }
+      },
+      probeCode(`${site.url}secret`),
+    );
     expect(error).toMatch(/probe /);
     expect(error).not.toContain('TOP SECRET');
     // if the request reached the server at all, it carried no cookie of the site
@@ -176,7 +178,16 @@ describe('Content Security Policy', () => {
       document.addEventListener('securitypolicyviolation', (e) => window.reportViolation(`${e.violatedDirective} ${e.blockedURI}`));
     });
     const page = await context.newPage();
-    for (const hash of ['', '#/docs', '#/docs/api', '#/docs/valley', '#/docs/backwards', '#/docs/tutorial', '#/docs/embed', '#/embed?env=ValleyFarm-v0&seed=7']) {
+    for (const hash of [
+      '',
+      '#/docs',
+      '#/docs/api',
+      '#/docs/valley',
+      '#/docs/backwards',
+      '#/docs/tutorial',
+      '#/docs/embed',
+      '#/embed?env=ValleyFarm-v0&seed=7',
+    ]) {
       await page.goto(`${site.url}${hash}`);
       await page.waitForTimeout(800);
     }

@@ -112,9 +112,9 @@ static void reseal(uint8_t *snap, size_t n) {
 /* ---- the action set ------------------------------------------------------------------- */
 
 TEST(the_action_names_and_sizes_follow_the_rules_file) {
-    static const char *const names[VF_BW_ACTIONS] = {
-        "north", "south", "east", "west", "wait", "water",
-        "fertilize", "feed", "clean", "compliment", "insult"};
+    static const char *const names[VF_BW_ACTIONS] = {"north", "south",      "east",      "west",
+                                                     "wait",  "water",      "fertilize", "feed",
+                                                     "clean", "compliment", "insult"};
     CHECK_EQ(vf_num_actions(VF_BACKWARDS), 11);
     CHECK_EQ(vf_obs_size(VF_BACKWARDS), 55);
     for (int a = 0; a < VF_BW_ACTIONS; a++) {
@@ -147,7 +147,9 @@ TEST(a_move_onto_open_ground_moves_one_tile_and_faces_that_way) {
 
 TEST(a_blocked_move_only_turns_and_is_legal_only_when_the_facing_changes) {
     /* fence east of (8,1), pen south of (5,4), house south of (5,8), map edge west of (0,5) */
-    static const struct { int x, y, dir; } blocked[] = {
+    static const struct {
+        int x, y, dir;
+    } blocked[] = {
         {8, 1, VF_EAST}, {5, 4, VF_SOUTH}, {5, 8, VF_SOUTH}, {0, 5, VF_WEST}, {9, 9, VF_SOUTH}};
     for (size_t i = 0; i < sizeof blocked / sizeof blocked[0]; i++) {
         vf_env e;
@@ -182,7 +184,9 @@ TEST(fields_are_walkable) {
 TEST(wait_is_always_legal_and_changes_only_the_clock_and_the_background) {
     vf_env e;
     vf_backwards *b = lab(&e);
-    static const struct { int x, y, f; } spots[] = {
+    static const struct {
+        int x, y, f;
+    } spots[] = {
         {7, 4, VF_NORTH}, {8, 1, VF_EAST}, {5, 4, VF_SOUTH}, {0, 0, VF_WEST}, {9, 9, VF_SOUTH}};
     for (size_t i = 0; i < sizeof spots / sizeof spots[0]; i++) {
         place(b, spots[i].x, spots[i].y, spots[i].f);
@@ -213,8 +217,8 @@ TEST(caring_for_a_crop_resets_it_to_seed_and_blocks_its_growth_this_step) {
         vf_step_result r = act(&e, verbs[v]);
         CHECK(r.action_was_legal);
         CHECK_REWARD(r.reward, 0.0);
-        CHECK_EQ(vf_bw_status(b, 1, 1), 0);    /* cared: Seed, and no growth */
-        CHECK_EQ(vf_bw_status(b, 0, 1), 3);    /* the others grew */
+        CHECK_EQ(vf_bw_status(b, 1, 1), 0); /* cared: Seed, and no growth */
+        CHECK_EQ(vf_bw_status(b, 0, 1), 3); /* the others grew */
         CHECK_EQ(vf_bw_status(b, 3, 0), 3);
         CHECK_EQ(b->crops[5].done, 0);
         act(&e, VF_BA_WAIT); /* uncared again: it grows */
@@ -235,12 +239,17 @@ TEST(caring_for_a_seed_crop_is_legal_and_keeps_it_at_seed) {
 }
 
 /* Facing ground, a fence, a pen, a house and the map edge. */
-static const struct { int x, y, f; } not_a_field[] = {
-    {7, 4, VF_NORTH}, {8, 1, VF_EAST}, {5, 4, VF_SOUTH}, {5, 8, VF_SOUTH}, {0, 5, VF_WEST},
-    {1, 1, VF_SOUTH} /* standing on a field, facing ground */};
-static const struct { int x, y, f; } not_a_pen[] = {
+static const struct {
+    int x, y, f;
+} not_a_field[] = {{7, 4, VF_NORTH}, {8, 1, VF_EAST}, {5, 4, VF_SOUTH}, {5, 8, VF_SOUTH},
+                   {0, 5, VF_WEST},  {1, 1, VF_SOUTH} /* standing on a field, facing ground */};
+static const struct {
+    int x, y, f;
+} not_a_pen[] = {
     {7, 4, VF_NORTH}, {8, 1, VF_EAST}, {1, 2, VF_NORTH}, {5, 8, VF_SOUTH}, {9, 9, VF_EAST}};
-static const struct { int x, y, f; } not_a_house[] = {
+static const struct {
+    int x, y, f;
+} not_a_house[] = {
     {7, 4, VF_NORTH}, {8, 1, VF_EAST}, {1, 2, VF_NORTH}, {5, 4, VF_SOUTH}, {4, 9, VF_SOUTH}};
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -897,8 +906,8 @@ TEST(initial_values_are_in_range_uniform_and_every_meter_starts_at_zero) {
         for (int i = 0; i < VF_BW_CROPS; i++) {
             const vf_bw_entity *c = &b->crops[i];
             int s = vf_bw_status(b, c->x, c->y);
-            ok &= vf_bw_tile(b, c->x, c->y) == VF_BT_FIELD && !c->done && s <= 3 &&
-                  c->value >= 2 && c->value <= 5;
+            ok &= vf_bw_tile(b, c->x, c->y) == VF_BT_FIELD && !c->done && s <= 3 && c->value >= 2 &&
+                  c->value <= 5;
             if (!ok) break;
             stage[s]++;
             crop_value[c->value]++;
@@ -907,8 +916,8 @@ TEST(initial_values_are_in_range_uniform_and_every_meter_starts_at_zero) {
         for (int i = 0; ok && i < VF_BW_ANIMALS; i++) {
             const vf_bw_entity *a = &b->animals[i];
             int s = vf_bw_status(b, a->x, a->y);
-            ok &= vf_bw_tile(b, a->x, a->y) == VF_BT_PEN && !a->done && s <= 2 &&
-                  a->value >= 1 && a->value <= 3;
+            ok &= vf_bw_tile(b, a->x, a->y) == VF_BT_PEN && !a->done && s <= 2 && a->value >= 1 &&
+                  a->value <= 3;
             if (!ok) break;
             health[s]++;
             animal_bonus[a->value]++;
@@ -917,8 +926,8 @@ TEST(initial_values_are_in_range_uniform_and_every_meter_starts_at_zero) {
         for (int i = 0; ok && i < VF_BW_VILLAGERS; i++) {
             const vf_bw_entity *v = &b->villagers[i];
             int s = vf_bw_status(b, v->x, v->y);
-            ok &= vf_bw_tile(b, v->x, v->y) == VF_BT_HOUSE && !v->done && s <= 2 &&
-                  v->value >= 3 && v->value <= 6;
+            ok &= vf_bw_tile(b, v->x, v->y) == VF_BT_HOUSE && !v->done && s <= 2 && v->value >= 3 &&
+                  v->value <= 6;
             if (!ok) break;
             mood[s]++;
             villager_bonus[v->value]++;
@@ -934,8 +943,7 @@ TEST(initial_values_are_in_range_uniform_and_every_meter_starts_at_zero) {
         }
     }
     /* uniform: each outcome within 5% of its expected count (many standard deviations) */
-#define NEAR(count, expected) \
-    CHECK((count) * 100 > (expected) * 95 && (count) * 100 < (expected) * 105)
+#define NEAR(count, expected) CHECK((count)*100 > (expected)*95 && (count)*100 < (expected)*105)
     for (int s = 0; s <= 3; s++) NEAR(stage[s], LAYOUT_SEEDS * 8 / 4);
     for (int v = 2; v <= 5; v++) NEAR(crop_value[v], LAYOUT_SEEDS * 8 / 4);
     for (int s = 0; s <= 2; s++) NEAR(health[s], LAYOUT_SEEDS * 3 / 3);
@@ -951,7 +959,8 @@ TEST(initial_values_are_in_range_uniform_and_every_meter_starts_at_zero) {
 static bool documented_layout(vf_rng *rng, vf_backwards *b) {
     static const struct {
         int tile, count, size, status_max, value_min, value_max;
-    } kind[3] = {{VF_BT_FIELD, 8, 4, 3, 2, 5}, {VF_BT_PEN, 3, 3, 2, 1, 3}, {VF_BT_HOUSE, 3, 3, 2, 3, 6}};
+    } kind[3] = {
+        {VF_BT_FIELD, 8, 4, 3, 2, 5}, {VF_BT_PEN, 3, 3, 2, 1, 3}, {VF_BT_HOUSE, 3, 3, 2, 3, 6}};
     vf_bw_entity *lists[3] = {b->crops, b->animals, b->villagers};
     int zone_of[VF_BW_H][VF_BW_W]; /* 1 + the kind whose zone holds the cell, or 0 */
     memset(zone_of, 0, sizeof zone_of);
@@ -1003,7 +1012,8 @@ static bool documented_layout(vf_rng *rng, vf_backwards *b) {
         for (int x = 0; x < VF_BW_W; x++) {
             int t = TL(b, x, y);
             if (t == VF_BT_FIELD && !reached[y][x]) return false;
-            if ((t == VF_BT_PEN || t == VF_BT_HOUSE) && !beside_reached(reached, x, y)) return false;
+            if ((t == VF_BT_PEN || t == VF_BT_HOUSE) && !beside_reached(reached, x, y))
+                return false;
             ground += t == VF_BT_GROUND && reached[y][x];
         }
     if (ground == 0) return false;
@@ -1021,8 +1031,8 @@ static bool documented_layout(vf_rng *rng, vf_backwards *b) {
             vf_bw_entity *e = &lists[k][i];
             ST(b, e->x, e->y) = (uint8_t)vf_rng_below(rng, (uint32_t)kind[k].status_max + 1);
             e->value = (uint8_t)(kind[k].value_min +
-                                 (int)vf_rng_below(rng, (uint32_t)(kind[k].value_max -
-                                                                   kind[k].value_min + 1)));
+                                 (int)vf_rng_below(
+                                     rng, (uint32_t)(kind[k].value_max - kind[k].value_min + 1)));
         }
     return true;
 }
@@ -1290,7 +1300,7 @@ TEST(a_resealed_snapshot_with_an_impossible_status_is_refused_as_invalid) {
         }
     CHECK_EQ(differing, 1);
     CHECK_EQ(vf_restore(&e, VF_BACKWARDS, one, n), VF_OK); /* the lab itself is valid */
-    one[at] = 4;                                          /* a stage past Harvest-Ready */
+    one[at] = 4;                                           /* a stage past Harvest-Ready */
     reseal(one, n);
     memcpy(&before, &e, sizeof e);
     CHECK_EQ(vf_restore(&e, VF_BACKWARDS, one, n), VF_ERR_INVALID);
@@ -1302,25 +1312,63 @@ TEST(a_resealed_snapshot_with_an_impossible_status_is_refused_as_invalid) {
 }
 
 /* Each breaks one thing the rules guarantee; vf_snapshot writes it, vf_restore refuses. */
-static void break_tile_code(vf_backwards *b) { TL(b, 4, 4) = 6; }
-static void break_tile_zero(vf_backwards *b) { TL(b, 4, 4) = 0; }
-static void break_field_stage(vf_backwards *b) { ST(b, 2, 1) = 4; }
-static void break_ground_status(vf_backwards *b) { ST(b, 4, 4) = 1; }
-static void break_fence_status(vf_backwards *b) { ST(b, 6, 0) = 1; }
-static void break_health(vf_backwards *b) { ST(b, 5, 5) = 3; }
-static void break_mood(vf_backwards *b) { ST(b, 7, 9) = 3; }
-static void break_crop_value_low(vf_backwards *b) { b->crops[3].value = 1; }
-static void break_crop_value_high(vf_backwards *b) { b->crops[3].value = 6; }
-static void break_animal_bonus_low(vf_backwards *b) { b->animals[1].value = 0; }
-static void break_animal_bonus_high(vf_backwards *b) { b->animals[1].value = 4; }
-static void break_villager_bonus_low(vf_backwards *b) { b->villagers[2].value = 2; }
-static void break_villager_bonus_high(vf_backwards *b) { b->villagers[2].value = 7; }
-static void break_done_flag(vf_backwards *b) { b->animals[0].done = 2; }
-static void break_crop_off_map(vf_backwards *b) { b->crops[0].x = 10; }
-static void break_harvested_on_field(vf_backwards *b) { b->crops[0].done = 1; }
-static void break_field_vanished(vf_backwards *b) { TL(b, 0, 0) = VF_BT_GROUND; }
-static void break_extra_field(vf_backwards *b) { TL(b, 4, 4) = VF_BT_FIELD; }
-static void break_extra_pen(vf_backwards *b) { TL(b, 4, 4) = VF_BT_PEN; }
+static void break_tile_code(vf_backwards *b) {
+    TL(b, 4, 4) = 6;
+}
+static void break_tile_zero(vf_backwards *b) {
+    TL(b, 4, 4) = 0;
+}
+static void break_field_stage(vf_backwards *b) {
+    ST(b, 2, 1) = 4;
+}
+static void break_ground_status(vf_backwards *b) {
+    ST(b, 4, 4) = 1;
+}
+static void break_fence_status(vf_backwards *b) {
+    ST(b, 6, 0) = 1;
+}
+static void break_health(vf_backwards *b) {
+    ST(b, 5, 5) = 3;
+}
+static void break_mood(vf_backwards *b) {
+    ST(b, 7, 9) = 3;
+}
+static void break_crop_value_low(vf_backwards *b) {
+    b->crops[3].value = 1;
+}
+static void break_crop_value_high(vf_backwards *b) {
+    b->crops[3].value = 6;
+}
+static void break_animal_bonus_low(vf_backwards *b) {
+    b->animals[1].value = 0;
+}
+static void break_animal_bonus_high(vf_backwards *b) {
+    b->animals[1].value = 4;
+}
+static void break_villager_bonus_low(vf_backwards *b) {
+    b->villagers[2].value = 2;
+}
+static void break_villager_bonus_high(vf_backwards *b) {
+    b->villagers[2].value = 7;
+}
+static void break_done_flag(vf_backwards *b) {
+    b->animals[0].done = 2;
+}
+static void break_crop_off_map(vf_backwards *b) {
+    b->crops[0].x = 10;
+}
+static void break_harvested_on_field(vf_backwards *b) {
+    b->crops[0].done = 1;
+}
+static void break_field_vanished(vf_backwards *b) {
+    TL(b, 0, 0) = VF_BT_GROUND;
+}
+static void break_extra_field(vf_backwards *b) {
+    TL(b, 4, 4) = VF_BT_FIELD;
+}
+static void break_extra_pen(vf_backwards *b) {
+    TL(b, 4, 4) = VF_BT_PEN;
+}
 static void break_shared_pen(vf_backwards *b) {
     b->animals[1].x = 5; /* two animals in pen (5,5), none in pen (9,8) */
     b->animals[1].y = 5;
@@ -1329,18 +1377,36 @@ static void break_villager_on_pen(vf_backwards *b) {
     b->villagers[0].x = 9;
     b->villagers[0].y = 8;
 }
-static void break_too_few_fences(vf_backwards *b) { TL(b, 9, 2) = VF_BT_GROUND; }
+static void break_too_few_fences(vf_backwards *b) {
+    TL(b, 9, 2) = VF_BT_GROUND;
+}
 static void break_too_many_fences(vf_backwards *b) {
     for (int x = 0; x < 7; x++) TL(b, x, 3) = VF_BT_FENCE; /* 13, with a gap at the east end */
 }
-static void break_meter_high(vf_backwards *b) { b->animal_health = 101; }
-static void break_meter_negative(vf_backwards *b) { b->crop_yield = -1; }
-static void break_step_high(vf_backwards *b) { b->step = 41; }
-static void break_step_negative(vf_backwards *b) { b->step = -1; }
-static void break_facing(vf_backwards *b) { b->facing = 4; }
-static void break_agent_on_fence(vf_backwards *b) { place(b, 6, 0, VF_NORTH); }
-static void break_agent_on_pen(vf_backwards *b) { place(b, 5, 5, VF_NORTH); }
-static void break_agent_off_map(vf_backwards *b) { place(b, 10, 4, VF_NORTH); }
+static void break_meter_high(vf_backwards *b) {
+    b->animal_health = 101;
+}
+static void break_meter_negative(vf_backwards *b) {
+    b->crop_yield = -1;
+}
+static void break_step_high(vf_backwards *b) {
+    b->step = 41;
+}
+static void break_step_negative(vf_backwards *b) {
+    b->step = -1;
+}
+static void break_facing(vf_backwards *b) {
+    b->facing = 4;
+}
+static void break_agent_on_fence(vf_backwards *b) {
+    place(b, 6, 0, VF_NORTH);
+}
+static void break_agent_on_pen(vf_backwards *b) {
+    place(b, 5, 5, VF_NORTH);
+}
+static void break_agent_off_map(vf_backwards *b) {
+    place(b, 10, 4, VF_NORTH);
+}
 static void break_agent_walled_in(vf_backwards *b) {
     /* (9,0) becomes ground enclosed by the fences at (8,0) and (9,1); one more fence
      * elsewhere keeps the count at 6 */
@@ -1350,16 +1416,38 @@ static void break_agent_walled_in(vf_backwards *b) {
 }
 
 TEST(snapshots_of_states_the_rules_cannot_reach_are_refused_as_invalid) {
-    static void (*const breakers[])(vf_backwards *) = {
-        break_tile_code, break_tile_zero, break_field_stage, break_ground_status,
-        break_fence_status, break_health, break_mood, break_crop_value_low,
-        break_crop_value_high, break_animal_bonus_low, break_animal_bonus_high,
-        break_villager_bonus_low, break_villager_bonus_high, break_done_flag,
-        break_crop_off_map, break_harvested_on_field, break_field_vanished, break_extra_field,
-        break_extra_pen, break_shared_pen, break_villager_on_pen, break_too_few_fences,
-        break_too_many_fences, break_meter_high, break_meter_negative, break_step_high,
-        break_step_negative, break_facing, break_agent_on_fence, break_agent_on_pen,
-        break_agent_off_map, break_agent_walled_in};
+    static void (*const breakers[])(vf_backwards *) = {break_tile_code,
+                                                       break_tile_zero,
+                                                       break_field_stage,
+                                                       break_ground_status,
+                                                       break_fence_status,
+                                                       break_health,
+                                                       break_mood,
+                                                       break_crop_value_low,
+                                                       break_crop_value_high,
+                                                       break_animal_bonus_low,
+                                                       break_animal_bonus_high,
+                                                       break_villager_bonus_low,
+                                                       break_villager_bonus_high,
+                                                       break_done_flag,
+                                                       break_crop_off_map,
+                                                       break_harvested_on_field,
+                                                       break_field_vanished,
+                                                       break_extra_field,
+                                                       break_extra_pen,
+                                                       break_shared_pen,
+                                                       break_villager_on_pen,
+                                                       break_too_few_fences,
+                                                       break_too_many_fences,
+                                                       break_meter_high,
+                                                       break_meter_negative,
+                                                       break_step_high,
+                                                       break_step_negative,
+                                                       break_facing,
+                                                       break_agent_on_fence,
+                                                       break_agent_on_pen,
+                                                       break_agent_off_map,
+                                                       break_agent_walled_in};
     uint8_t snap[VF_SNAPSHOT_MAX];
     vf_env e, target, before;
     vf_reset(&target, VF_BACKWARDS, 3, NULL);
@@ -1398,7 +1486,7 @@ TEST(every_reset_state_survives_a_snapshot_round_trip) {
         if (vf_restore(&f, VF_BACKWARDS, snap, n) != VF_OK ||
             memcmp(&e.u.backwards, &f.u.backwards, sizeof e.u.backwards) != 0) {
             bool round_trip_failed = true;
-                CHECK(!round_trip_failed);
+            CHECK(!round_trip_failed);
             printf("  seed %" PRIu64 "\n", seed * 31 + 7);
             return;
         }

@@ -19,10 +19,10 @@ TEST(env_ids_action_counts_and_observation_sizes_follow_the_contracts) {
 }
 
 TEST(action_names_are_spelled_as_in_the_rules_files) {
-    static const char *valley[] = {"north", "south", "east", "west", "plant", "water",
-                                   "harvest", "feed", "collect", "gift", "sell", "wait"};
-    static const char *backwards[] = {"north", "south", "east", "west", "wait", "water",
-                                      "fertilize", "feed", "clean", "compliment", "insult"};
+    static const char *valley[] = {"north",   "south", "east",    "west", "plant", "water",
+                                   "harvest", "feed",  "collect", "gift", "sell",  "wait"};
+    static const char *backwards[] = {"north",     "south", "east",  "west",       "wait",  "water",
+                                      "fertilize", "feed",  "clean", "compliment", "insult"};
     for (int a = 0; a < 12; a++) CHECK(strcmp(vf_action_name(VF_VALLEY, a), valley[a]) == 0);
     for (int a = 0; a < 11; a++) CHECK(strcmp(vf_action_name(VF_BACKWARDS, a), backwards[a]) == 0);
     CHECK(vf_action_name(VF_VALLEY, 12) == NULL);
@@ -42,7 +42,8 @@ TEST(reset_refuses_an_unknown_kind_and_leaves_the_env_alone) {
 static uint64_t obs_hash(const int32_t *obs, int n) {
     uint64_t h = 14695981039346656037ull;
     for (int i = 0; i < n; i++)
-        for (int b = 0; b < 4; b++) h = (h ^ (((uint32_t)obs[i] >> (8 * b)) & 0xFF)) * 1099511628211ull;
+        for (int b = 0; b < 4; b++)
+            h = (h ^ (((uint32_t)obs[i] >> (8 * b)) & 0xFF)) * 1099511628211ull;
     return h;
 }
 
@@ -65,14 +66,17 @@ TEST(golden_trajectories_replay_exactly) {
             vf_reset(&env, kind, seed, obs);
             episodes++;
         } else if (sscanf(line, "reset %llx %llx", &hash, &ohash) == 2) {
-            if (vf_state_hash(&env) != hash || obs_hash(obs, vf_obs_size(kind)) != ohash) mismatches++;
+            if (vf_state_hash(&env) != hash || obs_hash(obs, vf_obs_size(kind)) != ohash)
+                mismatches++;
         } else if (sscanf(line, "step %d %lg %d %d %llx %llx", &action, &reward, &terminated,
                           &legal, &hash, &ohash) == 6) {
             vf_step_result r = vf_step(&env, action, obs);
             steps++;
             if (r.reward != reward || r.terminated != terminated || r.action_was_legal != legal ||
                 vf_state_hash(&env) != hash || obs_hash(obs, vf_obs_size(kind)) != ohash) {
-                if (mismatches < 5) printf("  golden mismatch: %s seed %s step %d: %s", id, policy, vf_step_count(&env), line);
+                if (mismatches < 5)
+                    printf("  golden mismatch: %s seed %s step %d: %s", id, policy,
+                           vf_step_count(&env), line);
                 mismatches++;
             }
         }
@@ -93,8 +97,10 @@ TEST(the_same_seed_gives_the_same_trajectory_in_both_farms) {
             vf_reset(&b, kind, seed * 7919, NULL);
             vf_rng ra = vf_rng_seeded(seed), rb = vf_rng_seeded(seed);
             while (!vf_terminated(&a)) {
-                vf_step_result x = vf_step(&a, (int)vf_rng_below(&ra, (uint32_t)vf_num_actions(kind)), NULL);
-                vf_step_result y = vf_step(&b, (int)vf_rng_below(&rb, (uint32_t)vf_num_actions(kind)), NULL);
+                vf_step_result x =
+                    vf_step(&a, (int)vf_rng_below(&ra, (uint32_t)vf_num_actions(kind)), NULL);
+                vf_step_result y =
+                    vf_step(&b, (int)vf_rng_below(&rb, (uint32_t)vf_num_actions(kind)), NULL);
                 CHECK(x.reward == y.reward && x.terminated == y.terminated);
             }
             CHECK(vf_state_hash(&a) == vf_state_hash(&b));
@@ -109,7 +115,8 @@ TEST(snapshot_mid_episode_then_restore_repeats_the_rest_exactly) {
         uint64_t hashes[64];
         vf_reset(&env, kind, 99, NULL);
         vf_rng rng = vf_rng_seeded(3);
-        for (int i = 0; i < 10; i++) vf_step(&env, (int)vf_rng_below(&rng, (uint32_t)vf_num_actions(kind)), NULL);
+        for (int i = 0; i < 10; i++)
+            vf_step(&env, (int)vf_rng_below(&rng, (uint32_t)vf_num_actions(kind)), NULL);
         size_t n = vf_snapshot(&env, snap, sizeof snap);
         CHECK_EQ(n, vf_snapshot_size(kind));
         vf_rng saved = rng;
@@ -187,7 +194,8 @@ TEST(an_action_out_of_range_or_a_step_after_the_end_changes_nothing) {
         r = vf_step(&env, -1, NULL);
         CHECK(memcmp(&before, &env, sizeof env) == 0);
         int wait = kind == VF_VALLEY ? VF_VA_WAIT : VF_BA_WAIT;
-        while (!vf_step(&env, wait, NULL).terminated) {}
+        while (!vf_step(&env, wait, NULL).terminated) {
+        }
         before = env;
         r = vf_step(&env, wait, NULL);
         CHECK(r.terminated && r.reward == 0 && !r.action_was_legal);
@@ -272,7 +280,8 @@ TEST(restorable_states_stay_restorable_after_every_action) {
             vf_env env;
             vf_reset(&env, kind, 1000 + (uint64_t)trial, NULL);
             int steps = (int)vf_rng_below(&rng, 35);
-            for (int t = 0; t < steps; t++) vf_step(&env, (int)vf_rng_below(&rng, (uint32_t)vf_num_actions(kind)), NULL);
+            for (int t = 0; t < steps; t++)
+                vf_step(&env, (int)vf_rng_below(&rng, (uint32_t)vf_num_actions(kind)), NULL);
             if (kind == VF_VALLEY && trial % 2) {
                 /* half the valley trials push counts to the edges the old bounds allowed
                  * (five crops, six products, six pending), where closure broke before */
@@ -285,7 +294,8 @@ TEST(restorable_states_stay_restorable_after_every_action) {
                 /* and the agent where the next action can use them: on a crop or an animal */
                 if (vf_rng_below(&rng, 2)) {
                     v->agent = v->crops[vf_rng_below(&rng, VF_VALLEY_CROPS)];
-                    v->tiles[v->agent.y + VF_BORDER][v->agent.x + VF_BORDER] = (uint8_t)(VF_VT_SOIL_EMPTY + vf_rng_below(&rng, 4));
+                    v->tiles[v->agent.y + VF_BORDER][v->agent.x + VF_BORDER] =
+                        (uint8_t)(VF_VT_SOIL_EMPTY + vf_rng_below(&rng, 4));
                 } else {
                     v->agent.x = an->x;
                     v->agent.y = an->y;
@@ -322,9 +332,11 @@ TEST(a_plan_replays_to_its_return_which_the_bound_never_exceeds) {
             vf_reset(&start, kind, seed, NULL);
             vf_plan plan, again;
             CHECK_EQ(vf_plan_beam(&start, 200, work, bytes, &plan), VF_OK);
-            CHECK(plan.length > 0 && plan.length <= (kind == VF_VALLEY ? VF_VALLEY_HORIZON : VF_BW_HORIZON));
+            CHECK(plan.length > 0 &&
+                  plan.length <= (kind == VF_VALLEY ? VF_VALLEY_HORIZON : VF_BW_HORIZON));
             env = start;
-            for (int i = 0; i < plan.length; i++) CHECK(vf_step(&env, plan.actions[i], NULL).action_was_legal);
+            for (int i = 0; i < plan.length; i++)
+                CHECK(vf_step(&env, plan.actions[i], NULL).action_was_legal);
             CHECK(vf_total_reward(&env) == plan.best_return);
             CHECK(plan.best_return > 0);
             CHECK(plan.best_return <= plan.upper_bound);
@@ -404,7 +416,8 @@ TEST(a_batch_equals_single_envs_stepped_alike_with_resets_at_seed_plus_n) {
         vf_rng rng = vf_rng_seeded(5);
         int resets = 0;
         for (int t = 0; t < 200; t++) {
-            for (int i = 0; i < N; i++) actions[i] = (int32_t)vf_rng_below(&rng, (uint32_t)vf_num_actions(kind));
+            for (int i = 0; i < N; i++)
+                actions[i] = (int32_t)vf_rng_below(&rng, (uint32_t)vf_num_actions(kind));
             vf_batch_step(batch, N, actions, obs, rewards, terminated);
             for (int i = 0; i < N; i++) {
                 vf_step_result r = vf_step(&single[i], actions[i], one);
@@ -436,7 +449,8 @@ TEST(a_vector_step_reports_masks_final_observations_and_episode_statistics_like_
         uint8_t terminated[N], masks[N * VF_ACTIONS_MAX], mask[VF_ACTIONS_MAX];
         CHECK_EQ(vf_batch_reset(batch, N, kind, 77, obs), VF_OK);
         for (int i = 0; i < N; i++) vf_reset(&single[i], kind, 77 + (uint64_t)i, NULL);
-        vf_batch_io io = {actions, next, obs, rewards, terminated, masks, final_obs, returns, lengths, seeds};
+        vf_batch_io io = {actions, next,      obs,     rewards, terminated,
+                          masks,   final_obs, returns, lengths, seeds};
         vf_rng rng = vf_rng_seeded(11);
         int ends = 0;
         for (int t = 0; t < 300; t++) {
@@ -511,7 +525,8 @@ TEST(batch_calls_refuse_bad_arguments_and_change_nothing) {
     CHECK_EQ(vf_batch_reset(NULL, N, VF_VALLEY, 1, obs), VF_ERR_ARGUMENT);
     CHECK_EQ(vf_batch_step(envs, 0, actions, obs, NULL, NULL), VF_ERR_ARGUMENT);
     CHECK_EQ(vf_batch_step(envs, N, NULL, obs, NULL, NULL), VF_ERR_ARGUMENT);
-    CHECK_EQ(vf_batch_step_io(envs, N, VF_VALLEY, &(vf_batch_io){.actions = actions}), VF_ERR_ARGUMENT);
+    CHECK_EQ(vf_batch_step_io(envs, N, VF_VALLEY, &(vf_batch_io){.actions = actions}),
+             VF_ERR_ARGUMENT);
     CHECK_EQ(vf_batch_step_io(envs, N, VF_BACKWARDS, NULL), VF_ERR_ARGUMENT);
     CHECK_EQ(vf_batch_legal_actions(envs, N, NULL), VF_ERR_ARGUMENT);
     CHECK(vf_batch_run_random(envs, N, -1, 1, obs) == -1);

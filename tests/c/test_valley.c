@@ -246,7 +246,7 @@ TEST(a_crop_cycle_is_plant_water_water_harvest) {
 TEST(feed_makes_a_hungry_animal_sated_for_10_ticks_and_uses_one_feed) {
     vf_env e;
     vf_valley *v = farm(&e);
-    put_agent(v, 3, 5); /* the cow */
+    put_agent(v, 3, 5);        /* the cow */
     v->animals[1].counter = 3; /* left over from an earlier feeding */
     vf_step_result r = act(&e, VF_VA_FEED);
     CHECK(r.action_was_legal);
@@ -294,10 +294,10 @@ TEST(the_feeding_step_does_not_tick_the_fed_animal_but_ticks_the_others) {
     vf_env e;
     vf_valley *v = farm(&e);
     put_agent(v, 1, 5);
-    CHECK(act(&e, VF_VA_FEED).action_was_legal);          /* chicken fed */
-    CHECK(act(&e, VF_VA_EAST).action_was_legal);          /* chicken tick 1 */
-    CHECK(act(&e, VF_VA_EAST).action_was_legal);          /* tick 2, on the cow */
-    CHECK(act(&e, VF_VA_FEED).action_was_legal);          /* tick 3; cow fed */
+    CHECK(act(&e, VF_VA_FEED).action_was_legal); /* chicken fed */
+    CHECK(act(&e, VF_VA_EAST).action_was_legal); /* chicken tick 1 */
+    CHECK(act(&e, VF_VA_EAST).action_was_legal); /* tick 2, on the cow */
+    CHECK(act(&e, VF_VA_FEED).action_was_legal); /* tick 3; cow fed */
     CHECK_EQ(v->animals[0].sated_steps_left, 7);
     CHECK_EQ(v->animals[0].counter, 3);
     CHECK_EQ(v->animals[1].sated_steps_left, 10);
@@ -415,7 +415,7 @@ TEST(gift_raises_relationship_by_7_5_and_rewards_half_the_increase) {
 TEST(gift_is_capped_at_100_and_rewards_half_the_actual_increase) {
     vf_env e;
     vf_valley *v = farm(&e);
-    put_agent(v, 9, 5); /* on villager 0's tile */
+    put_agent(v, 9, 5);                  /* on villager 0's tile */
     v->villagers[0].relationship2 = 190; /* 95 -> 100: +5, reward 2.5 */
     vf_step_result r = act(&e, VF_VA_GIFT);
     CHECK(r.action_was_legal);
@@ -460,18 +460,18 @@ TEST(gift_target_order_is_own_tile_then_north_east_south_west) {
     vf_env e;
     vf_valley *v = farm(&e);
     v->inventory[VF_GIFTS] = 3;
-    move_villager(v, 0, 8, 7); /* east of the agent at (7,7) */
-    move_villager(v, 1, 7, 6); /* north */
-    move_villager(v, 2, 7, 7); /* own tile */
+    move_villager(v, 0, 8, 7);              /* east of the agent at (7,7) */
+    move_villager(v, 1, 7, 6);              /* north */
+    move_villager(v, 2, 7, 7);              /* own tile */
     for (int want = 2; want >= 0; want--) { /* own, then north, then east */
         CHECK(act(&e, VF_VA_GIFT).action_was_legal);
         CHECK_EQ(v->villagers[want].relationship2, 15);
         v->villagers[want].relationship2 = 200;
     }
     v = farm(&e);
-    move_villager(v, 0, 6, 7); /* west */
-    move_villager(v, 1, 7, 8); /* south */
-    move_villager(v, 2, 8, 7); /* east */
+    move_villager(v, 0, 6, 7);              /* west */
+    move_villager(v, 1, 7, 8);              /* south */
+    move_villager(v, 2, 8, 7);              /* east */
     for (int want = 2; want >= 0; want--) { /* east, then south, then west */
         CHECK(act(&e, VF_VA_GIFT).action_was_legal);
         CHECK_EQ(v->villagers[want].relationship2, 15);
@@ -485,7 +485,7 @@ TEST(gift_without_gifts_or_with_no_villager_on_or_next_to_the_agent_is_an_illega
     vf_env e;
     vf_valley *v = farm(&e);
     check_only_clock_moves(&e, VF_VA_GIFT); /* nobody near (7,7) */
-    put_agent(v, 10, 6); /* diagonal to villagers 0 and 1 */
+    put_agent(v, 10, 6);                    /* diagonal to villagers 0 and 1 */
     check_only_clock_moves(&e, VF_VA_GIFT);
     put_agent(v, 9, 7); /* two tiles south of villager 0 */
     check_only_clock_moves(&e, VF_VA_GIFT);
@@ -616,11 +616,10 @@ TEST(view_is_the_5x5_square_centred_on_the_agent_north_row_first_west_cell_first
     int32_t obs[VF_OBS_MAX];
     vf_observe(&e, obs);
     static const int32_t want[25] = {
-        7, 1, 7, 1, 7,   /* y = 4, x = 1..5: barns */
-        8, 1, 9, 1, 10,  /* y = 5: chicken, cow, sheep */
-        1, 1, 1, 1, 1,   /* y = 6: the agent's row */
-        1, 1, 1, 1, 1,
-        1, 1, 1, 2, 1,
+        7, 1, 7, 1, 7,  /* y = 4, x = 1..5: barns */
+        8, 1, 9, 1, 10, /* y = 5: chicken, cow, sheep */
+        1, 1, 1, 1, 1,  /* y = 6: the agent's row */
+        1, 1, 1, 1, 1,  1, 1, 1, 2, 1,
     };
     for (int i = 0; i < 25; i++) CHECK_EQ(obs[VF_VO_VIEW + i], want[i]);
     put_agent(v, 1, 1); /* on soil: index 12 shows what is under the agent */
@@ -641,8 +640,10 @@ TEST(view_cells_off_the_map_are_0_at_the_corners) {
     for (int dy = -2; dy <= 2; dy++)
         for (int dx = -2; dx <= 2; dx++) {
             int i = (dy + 2) * 5 + (dx + 2);
-            if (dx < 0 || dy < 0) CHECK_EQ(obs[i], 0);
-            else CHECK(obs[i] != 0);
+            if (dx < 0 || dy < 0)
+                CHECK_EQ(obs[i], 0);
+            else
+                CHECK(obs[i] != 0);
         }
     CHECK_EQ(obs[13], VF_VT_OBSTACLE);
     CHECK_EQ(obs[17], VF_VT_MARKET);
@@ -652,8 +653,10 @@ TEST(view_cells_off_the_map_are_0_at_the_corners) {
     for (int dy = -2; dy <= 2; dy++)
         for (int dx = -2; dx <= 2; dx++) {
             int i = (dy + 2) * 5 + (dx + 2);
-            if (dx > 0 || dy > 0) CHECK_EQ(obs[i], 0);
-            else CHECK(obs[i] != 0);
+            if (dx > 0 || dy > 0)
+                CHECK_EQ(obs[i], 0);
+            else
+                CHECK(obs[i] != 0);
         }
     CHECK_EQ(obs[11], VF_VT_OBSTACLE);
 }
@@ -688,7 +691,8 @@ TEST(observation_carries_inventory_in_item_order_and_steps_left) {
     vf_env e;
     int32_t obs[VF_OBS_MAX];
     vf_reset(&e, VF_VALLEY, 5, obs);
-    static const int32_t start[7] = {5, 5, 0, 3, 0, 0, 3}; /* seeds water crops feed
+    static const int32_t start[7] = {5, 5, 0, 3,
+                                     0, 0, 3}; /* seeds water crops feed
                                                               products coins gifts */
     for (int i = 0; i < 7; i++) CHECK_EQ(obs[VF_VO_INVENTORY + i], start[i]);
     CHECK_EQ(obs[VF_VO_STEPS_LEFT], 50);
@@ -723,9 +727,8 @@ TEST(episode_terminates_exactly_after_the_50th_action) {
 }
 
 TEST(action_names_and_sizes_match_the_contract) {
-    static const char *const names[12] = {"north", "south", "east", "west", "plant", "water",
-                                          "harvest", "feed", "collect", "gift", "sell",
-                                          "wait"};
+    static const char *const names[12] = {"north",   "south", "east",    "west", "plant", "water",
+                                          "harvest", "feed",  "collect", "gift", "sell",  "wait"};
     for (int i = 0; i < 12; i++) CHECK(strcmp(vf_action_name(VF_VALLEY, i), names[i]) == 0);
     CHECK(vf_action_name(VF_VALLEY, 12) == NULL);
     CHECK_EQ(vf_num_actions(VF_VALLEY), 12);
@@ -771,14 +774,17 @@ TEST(every_layout_over_10000_seeds_keeps_the_contract) {
         for (int y = -VF_BORDER; y < 15 + VF_BORDER; y++)
             for (int x = -VF_BORDER; x < 15 + VF_BORDER; x++) {
                 bool inside = x >= 0 && y >= 0 && x < 15 && y < 15;
-                if (inside) counts[T(v, x, y)]++;
-                else CHECK_FIRST(T(v, x, y) == VF_VT_OUT_OF_BOUNDS);
+                if (inside)
+                    counts[T(v, x, y)]++;
+                else
+                    CHECK_FIRST(T(v, x, y) == VF_VT_OUT_OF_BOUNDS);
             }
         CHECK_FIRST(counts[0] == 0);
         CHECK_FIRST(counts[VF_VT_OBSTACLE] == 20);
         CHECK_FIRST(counts[VF_VT_SOIL_EMPTY] == 4);
         CHECK_FIRST(counts[VF_VT_SOIL_SEEDED] + counts[VF_VT_CROP_GROWING] +
-                        counts[VF_VT_CROP_MATURE] == 0);
+                        counts[VF_VT_CROP_MATURE] ==
+                    0);
         CHECK_FIRST(counts[VF_VT_BARN] == 3);
         CHECK_FIRST(counts[VF_VT_CHICKEN] == 1);
         CHECK_FIRST(counts[VF_VT_COW] == 1);
@@ -816,8 +822,7 @@ TEST(every_layout_over_10000_seeds_keeps_the_contract) {
             const vf_point *c = &v->crops[i];
             CHECK_FIRST(T(v, c->x, c->y) == VF_VT_SOIL_EMPTY);
             CHECK_FIRST(seen[c->y][c->x]);
-            for (int j = 0; j < i; j++)
-                CHECK_FIRST(c->x != v->crops[j].x || c->y != v->crops[j].y);
+            for (int j = 0; j < i; j++) CHECK_FIRST(c->x != v->crops[j].x || c->y != v->crops[j].y);
         }
         CHECK_FIRST(T(v, v->market.x, v->market.y) == VF_VT_MARKET);
         CHECK_FIRST(seen[v->market.y][v->market.x]);
@@ -852,9 +857,11 @@ static bool documented_layout(vf_rng *rng, vf_valley *v) {
         } while (T(v, x, y) != VF_VT_GROUND || T(v, x, y + 1) != VF_VT_GROUND);
         T(v, x, y) = b < 3 ? VF_VT_BARN : VF_VT_COTTAGE;
         T(v, x, y + 1) = (uint8_t)(b < 3 ? VF_VT_CHICKEN + species[b] : VF_VT_VILLAGER);
-        if (b < 3) v->animals[b] = (vf_valley_animal){(uint8_t)x, (uint8_t)(y + 1),
-                                                      (uint8_t)species[b], 0, 0, 0};
-        else v->villagers[b - 3] = (vf_valley_villager){(uint8_t)x, (uint8_t)(y + 1), 0};
+        if (b < 3)
+            v->animals[b] =
+                (vf_valley_animal){(uint8_t)x, (uint8_t)(y + 1), (uint8_t)species[b], 0, 0, 0};
+        else
+            v->villagers[b - 3] = (vf_valley_villager){(uint8_t)x, (uint8_t)(y + 1), 0};
     }
     for (int i = 0; i < 4 + 1 + 20 + 1; i++) { /* soil, market, obstacles, start */
         int x, y;
@@ -1042,8 +1049,8 @@ TEST(a_million_random_steps_keep_every_invariant) {
         }
     }
     CHECK_EQ(episodes, 1000000 / 50);
-    printf("  (%d episodes: %d harvests, %d collects, %d gifts, %d sells, %d illegal)\n",
-           episodes, harvests, collects, gifts, sells, illegal);
+    printf("  (%d episodes: %d harvests, %d collects, %d gifts, %d sells, %d illegal)\n", episodes,
+           harvests, collects, gifts, sells, illegal);
     /* the play did reach the interesting actions */
     CHECK(sells > 1000);
     CHECK(gifts > 1000);
@@ -1187,13 +1194,27 @@ static int find_tile(const vf_valley *v, int code, int *x, int *y) {
     return 0;
 }
 
-static void m_step_51(vf_valley *v) { v->step = 51; }
-static void m_relationship_over_100(vf_valley *v) { v->villagers[1].relationship2 = 201; }
-static void m_sated_11(vf_valley *v) { v->animals[0].sated_steps_left = 11; }
-static void m_counter_5(vf_valley *v) { v->animals[2].counter = 5; }
-static void m_negative_seeds(vf_valley *v) { v->inventory[VF_SEEDS] = -1; }
-static void m_negative_coins(vf_valley *v) { v->inventory[VF_COINS] = -3; }
-static void m_too_many_gifts(vf_valley *v) { v->inventory[VF_GIFTS] = 4; }
+static void m_step_51(vf_valley *v) {
+    v->step = 51;
+}
+static void m_relationship_over_100(vf_valley *v) {
+    v->villagers[1].relationship2 = 201;
+}
+static void m_sated_11(vf_valley *v) {
+    v->animals[0].sated_steps_left = 11;
+}
+static void m_counter_5(vf_valley *v) {
+    v->animals[2].counter = 5;
+}
+static void m_negative_seeds(vf_valley *v) {
+    v->inventory[VF_SEEDS] = -1;
+}
+static void m_negative_coins(vf_valley *v) {
+    v->inventory[VF_COINS] = -3;
+}
+static void m_too_many_gifts(vf_valley *v) {
+    v->inventory[VF_GIFTS] = 4;
+}
 static void m_agent_on_obstacle(vf_valley *v) {
     int x, y;
     find_tile(v, VF_VT_OBSTACLE, &x, &y);
@@ -1202,7 +1223,9 @@ static void m_agent_on_obstacle(vf_valley *v) {
 static void m_agent_on_barn(vf_valley *v) {
     put_agent(v, v->animals[1].x, v->animals[1].y - 1);
 }
-static void m_agent_off_map(vf_valley *v) { v->agent.x = 15; }
+static void m_agent_off_map(vf_valley *v) {
+    v->agent.x = 15;
+}
 static void m_extra_obstacle(vf_valley *v) {
     for (int y = 0; y < 15; y++)
         for (int x = 0; x < 15; x++)
@@ -1221,14 +1244,20 @@ static void m_species_swapped(vf_valley *v) {
     v->animals[0].species = v->animals[1].species;
     v->animals[1].species = s;
 }
-static void m_crop_twice(vf_valley *v) { v->crops[1] = v->crops[0]; }
+static void m_crop_twice(vf_valley *v) {
+    v->crops[1] = v->crops[0];
+}
 static void m_crop_on_ground(vf_valley *v) {
     int x, y;
     find_tile(v, VF_VT_GROUND, &x, &y);
     v->crops[2] = (vf_point){(uint8_t)x, (uint8_t)y};
 }
-static void m_villager_moved(vf_valley *v) { v->villagers[0].x = (uint8_t)(v->villagers[0].x ^ 1); }
-static void m_market_moved(vf_valley *v) { v->market.y = (uint8_t)(v->market.y ^ 1); }
+static void m_villager_moved(vf_valley *v) {
+    v->villagers[0].x = (uint8_t)(v->villagers[0].x ^ 1);
+}
+static void m_market_moved(vf_valley *v) {
+    v->market.y = (uint8_t)(v->market.y ^ 1);
+}
 static void m_barn_gone(vf_valley *v) {
     T(v, v->animals[2].x, v->animals[2].y - 1) = VF_VT_GROUND;
 }
@@ -1292,11 +1321,27 @@ TEST(restore_refuses_a_layout_with_an_unreachable_market) {
 
 TEST(restore_refuses_states_the_rules_cannot_produce) {
     static const mutation mutations[] = {
-        m_step_51, m_relationship_over_100, m_sated_11, m_counter_5, m_negative_seeds,
-        m_negative_coins, m_too_many_gifts, m_agent_on_obstacle, m_agent_on_barn,
-        m_agent_off_map, m_extra_obstacle, m_obstacle_to_cottage, m_species_swapped,
-        m_crop_twice, m_crop_on_ground, m_villager_moved, m_market_moved, m_barn_gone,
-        m_soil_stage_only_on_soil, m_barn_moved, m_cottage_moved,
+        m_step_51,
+        m_relationship_over_100,
+        m_sated_11,
+        m_counter_5,
+        m_negative_seeds,
+        m_negative_coins,
+        m_too_many_gifts,
+        m_agent_on_obstacle,
+        m_agent_on_barn,
+        m_agent_off_map,
+        m_extra_obstacle,
+        m_obstacle_to_cottage,
+        m_species_swapped,
+        m_crop_twice,
+        m_crop_on_ground,
+        m_villager_moved,
+        m_market_moved,
+        m_barn_gone,
+        m_soil_stage_only_on_soil,
+        m_barn_moved,
+        m_cottage_moved,
     };
     int n_mut = (int)(sizeof mutations / sizeof mutations[0]);
     for (int i = 0; i < n_mut; i++) {
@@ -1328,7 +1373,7 @@ TEST(state_json_has_the_api_shape_with_exact_decimals) {
     vf_env e;
     vf_valley *v = farm(&e);
     v->step = 3;
-    v->reward_units = 75; /* 3.75 */
+    v->reward_units = 75;                /* 3.75 */
     v->villagers[0].relationship2 = 25;  /* 12.5 */
     v->villagers[2].relationship2 = 200; /* 100 */
     v->villagers[1].relationship2 = 100; /* 50 */

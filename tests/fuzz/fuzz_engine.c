@@ -17,9 +17,9 @@
 
 #include "valley_farm.h"
 
-#define REQUIRE(cond) \
-    do {              \
-        if (!(cond)) abort(); \
+#define REQUIRE(cond)                                                                              \
+    do {                                                                                           \
+        if (!(cond)) abort();                                                                      \
     } while (0)
 
 typedef struct reader {
@@ -60,7 +60,9 @@ static const char *json_number(const char *s) {
     const char *start = s;
     if (*s == '-') s++;
     if (*s < '0' || *s > '9') return NULL;
-    while ((*s >= '0' && *s <= '9') || *s == '.' || *s == 'e' || *s == 'E' || *s == '+' || *s == '-') s++;
+    while ((*s >= '0' && *s <= '9') || *s == '.' || *s == 'e' || *s == 'E' || *s == '+' ||
+           *s == '-')
+        s++;
     return s > start ? s : NULL;
 }
 
@@ -224,9 +226,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             int32_t finals[BATCH * VF_OBS_MAX], lengths[BATCH];
             uint64_t seeds[BATCH];
             for (int i = 0; i < batch_live; i++) actions[i] = (int8_t)u8(&r);
-            vf_batch_io io = {actions, NULL, obs, rewards, term, masks, finals, returns, lengths, seeds};
+            vf_batch_io io = {actions, NULL,   obs,     rewards, term,
+                              masks,   finals, returns, lengths, seeds};
             int rounds = u8(&r) % 64;
-            for (int t = 0; t < rounds; t++) REQUIRE(vf_batch_step_io(batch, batch_live, batch[0].kind, &io) == VF_OK);
+            for (int t = 0; t < rounds; t++)
+                REQUIRE(vf_batch_step_io(batch, batch_live, batch[0].kind, &io) == VF_OK);
             REQUIRE(vf_batch_step_io(batch, batch_live, 1 - batch[0].kind, &io) == VF_ERR_ARGUMENT);
             REQUIRE(vf_batch_run_random(batch, batch_live, u8(&r), u64(&r), obs) >= 0);
             check_state(&batch[u8(&r) % batch_live]);

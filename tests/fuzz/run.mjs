@@ -10,11 +10,21 @@ const FLAGS = ['-std=c11', '-O1', '-g', '-fsanitize=fuzzer,address,undefined', '
 
 /** clang's libFuzzer runtime comes with Debian's libclang-rt-14-dev: installed when missing. */
 function ensureFuzzerRuntime() {
-  const probe = () => spawnSync('sh', ['-c', `echo 'int LLVMFuzzerTestOneInput(const char*d,long n){return 0;}' | clang -x c -fsanitize=fuzzer - -o /dev/null`], { stdio: 'ignore' }).status === 0;
+  const probe = () =>
+    spawnSync(
+      'sh',
+      ['-c', `echo 'int LLVMFuzzerTestOneInput(const char*d,long n){return 0;}' | clang -x c -fsanitize=fuzzer - -o /dev/null`],
+      { stdio: 'ignore' },
+    ).status === 0;
   if (probe()) return;
-  if (!canUseApt()) throw new Error("clang cannot link libFuzzer here: install clang's runtime libraries (Debian/Ubuntu: apt-get install libclang-rt-14-dev) and run again");
+  if (!canUseApt())
+    throw new Error(
+      "clang cannot link libFuzzer here: install clang's runtime libraries (Debian/Ubuntu: apt-get install libclang-rt-14-dev) and run again",
+    );
   say("clang's libFuzzer runtime is missing: installing Debian's libclang-rt-14-dev");
-  run('apt-get', ['install', '-y', '-q', '--no-install-recommends', 'libclang-rt-14-dev'], { env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+  run('apt-get', ['install', '-y', '-q', '--no-install-recommends', 'libclang-rt-14-dev'], {
+    env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+  });
   if (!probe()) throw new Error('installed libclang-rt-14-dev but clang still cannot link libFuzzer');
 }
 
@@ -23,18 +33,32 @@ export function fuzz(seconds) {
   ensureFuzzerRuntime();
   const out = `${root}build-fuzz`;
   mkdirSync(`${out}/corpus`, { recursive: true });
-  const sources = readdirSync(`${root}core/src`).filter((f) => f.endsWith('.c')).map((f) => `${root}core/src/${f}`);
+  const sources = readdirSync(`${root}core/src`)
+    .filter((f) => f.endsWith('.c'))
+    .map((f) => `${root}core/src/${f}`);
   say(`Fuzzing the C API for ${seconds} s (libFuzzer, ASan + UBSan; tests/fuzz/fuzz_engine.c)`);
-  execFileSync('clang', [...FLAGS, `-I${root}core/include`, `-I${root}core/src`, ...sources, `${root}tests/fuzz/fuzz_engine.c`, '-o', `${out}/fuzz_engine`], { stdio: 'inherit' });
-  const result = spawnSync(`${out}/fuzz_engine`, [`-max_total_time=${seconds}`, '-print_final_stats=1', `-artifact_prefix=${out}/`, `${out}/corpus`, `${root}tests/fuzz/corpus`], { encoding: 'utf8' });
+  execFileSync(
+    'clang',
+    [...FLAGS, `-I${root}core/include`, `-I${root}core/src`, ...sources, `${root}tests/fuzz/fuzz_engine.c`, '-o', `${out}/fuzz_engine`],
+    { stdio: 'inherit' },
+  );
+  const result = spawnSync(
+    `${out}/fuzz_engine`,
+    [`-max_total_time=${seconds}`, '-print_final_stats=1', `-artifact_prefix=${out}/`, `${out}/corpus`, `${root}tests/fuzz/corpus`],
+    { encoding: 'utf8' },
+  );
   const log = result.stderr ?? '';
   const runs = /Done (\d+) runs in (\d+) second/.exec(log);
   const cov = [...log.matchAll(/cov: (\d+) ft: (\d+)/g)].at(-1);
   if (result.status !== 0) {
     console.error(log.split('\n').slice(-60).join('\n'));
-    throw new Error(`the fuzzer found a failure (exit ${result.status}); the input is in build-fuzz/ (replay: build-fuzz/fuzz_engine <file>)`);
+    throw new Error(
+      `the fuzzer found a failure (exit ${result.status}); the input is in build-fuzz/ (replay: build-fuzz/fuzz_engine <file>)`,
+    );
   }
-  say(`fuzzing: ${runs ? `${runs[1]} executions in ${runs[2]} s` : 'done'}, ${cov ? `${cov[1]} edges, ${cov[2]} features` : ''}, no findings`);
+  say(
+    `fuzzing: ${runs ? `${runs[1]} executions in ${runs[2]} s` : 'done'}, ${cov ? `${cov[1]} edges, ${cov[2]} features` : ''}, no findings`,
+  );
   return { executions: runs ? Number(runs[1]) : 0 };
 }
 

@@ -18,7 +18,8 @@
 static uint64_t obs_hash(const int32_t *obs, int n) {
     uint64_t h = 14695981039346656037ull;
     for (int i = 0; i < n; i++)
-        for (int b = 0; b < 4; b++) h = (h ^ (((uint32_t)obs[i] >> (8 * b)) & 0xFF)) * 1099511628211ull;
+        for (int b = 0; b < 4; b++)
+            h = (h ^ (((uint32_t)obs[i] >> (8 * b)) & 0xFF)) * 1099511628211ull;
     return h;
 }
 
@@ -36,7 +37,8 @@ static int choose(vf_env *env, vf_rng *rng, int legal_only) {
 }
 
 int main(void) {
-    static const uint64_t seeds[] = {0, 1, 2, 3, 42, 1234567, 9007199254740991ull, 18446744073709551615ull};
+    static const uint64_t seeds[] = {
+        0, 1, 2, 3, 42, 1234567, 9007199254740991ull, 18446744073709551615ull};
     printf("# valley-farm golden trajectories, format 1 (see tests/golden/generate.c)\n");
     for (int kind = 0; kind < VF_KIND_COUNT; kind++) {
         for (size_t s = 0; s < sizeof seeds / sizeof seeds[0]; s++) {

@@ -30,7 +30,12 @@ describe.each([
     // the observation space is a Dict whose fields read like envSpecs' description
     const leaves = (space, desc) => {
       for (const [field, d] of Object.entries(desc)) {
-        if ('shape' in d) expect({ shape: space[field].shape, min: space[field].min, max: space[field].max }).toEqual({ shape: d.shape, min: d.min, max: d.max });
+        if ('shape' in d)
+          expect({ shape: space[field].shape, min: space[field].min, max: space[field].max }).toEqual({
+            shape: d.shape,
+            min: d.min,
+            max: d.max,
+          });
         else leaves(space[field], d);
       }
     };
@@ -188,7 +193,16 @@ describe.each([
     const env = await make(id);
     env.reset({ seed: 10 });
     env.close();
-    for (const call of [() => env.reset(), () => env.step(0), () => env.legalActions(), () => env.state(), () => env.snapshot(), () => env.restore(new Uint8Array(4)), () => env.render(), () => env.close()]) {
+    for (const call of [
+      () => env.reset(),
+      () => env.step(0),
+      () => env.legalActions(),
+      () => env.state(),
+      () => env.snapshot(),
+      () => env.restore(new Uint8Array(4)),
+      () => env.render(),
+      () => env.close(),
+    ]) {
       expect(call).toThrow(/closed/);
     }
   });

@@ -12,7 +12,11 @@ import { envIds } from '../../wasm/index.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const bench = (...args) =>
-  execFileSync(process.execPath, ['tests/bench/bench.mjs', '--quick', ...args], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+  execFileSync(process.execPath, ['tests/bench/bench.mjs', '--quick', ...args], {
+    cwd: root,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
 
 // Every measurement the bench reports, per env.
 const PATHS = [
@@ -26,7 +30,10 @@ const PATHS = [
 ];
 
 describe('npm run bench -- --json', () => {
-  const lines = bench('--json').trim().split('\n').map((line) => JSON.parse(line));
+  const lines = bench('--json')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line));
 
   it.each(envIds)('%s: one line per path, with a median inside its min and max', (env) => {
     for (const [path, envs] of PATHS) {
@@ -103,5 +110,10 @@ it('--compare reports each ratio against an earlier run', () => {
   const file = join(dir, 'before.json');
   writeFileSync(file, bench('--json'));
   const out = bench('--compare', file);
-  for (const env of envIds) expect(out).toMatch(new RegExp(`vs .*before.json, ${env} wasmOverNative: [\\d.]+ -> [\\d.]+, -?[\\d.]+ % \\(interval -?[\\d.]+ … -?[\\d.]+ %\\): (a change|no change beyond the noise)`));
+  for (const env of envIds)
+    expect(out).toMatch(
+      new RegExp(
+        `vs .*before.json, ${env} wasmOverNative: [\\d.]+ -> [\\d.]+, -?[\\d.]+ % \\(interval -?[\\d.]+ … -?[\\d.]+ %\\): (a change|no change beyond the noise)`,
+      ),
+    );
 });

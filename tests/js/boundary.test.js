@@ -10,7 +10,13 @@ const B = 'BackwardsValleyFarm-v0';
 
 async function bystanders() {
   const envs = [];
-  for (const [id, seed] of [[V, 1], [B, 2], [V, 3], [B, 4], [B, 5]]) {
+  for (const [id, seed] of [
+    [V, 1],
+    [B, 2],
+    [V, 3],
+    [B, 4],
+    [B, 5],
+  ]) {
     const env = await make(id);
     env.reset({ seed });
     env.step(0);
@@ -31,16 +37,85 @@ const hostile = [
   ['makeRandomRunner with seed 2^40', () => makeRandomRunner(V, 2, 2 ** 40), /from 0 to 2\^32 - 1/],
   ['runner.run(NaN)', async () => (await makeRandomRunner(V, 2)).run(NaN), /integer from 0 to 2\^31 - 1/],
   ['runner.run(-1)', async () => (await makeRandomRunner(V, 2)).run(-1), /integer from 0 to 2\^31 - 1/],
-  ['runner.run after close', async () => { const r = await makeRandomRunner(V, 2); r.close(); r.run(1); }, /closed/],
+  [
+    'runner.run after close',
+    async () => {
+      const r = await makeRandomRunner(V, 2);
+      r.close();
+      r.run(1);
+    },
+    /closed/,
+  ],
   ['makeVec with 2^31 envs', () => makeVec(V, 2 ** 31), /integer from 1 to 65536/],
-  ['vec.step after close', async () => { const v = await makeVec(V, 2); v.reset({ seed: 1 }); v.close(); v.step([0, 0]); }, /closed/],
-  ['vec.resetEnvs with an index past the end', async () => { const v = await makeVec(V, 2); v.reset({ seed: 1 }); v.resetEnvs([2]); }, /out of range/],
-  ['vec.episodeSeed(-1)', async () => { const v = await makeVec(V, 2); v.reset({ seed: 1 }); v.episodeSeed(-1); }, /integer from 0 to 1/],
-  ['env.restore of a forged 10 MB array', async () => { const e = await make(V); e.restore(new Uint8Array(10e6)); }, /longer than any snapshot/],
-  ['env.restore with a length past the buffer', async () => { const e = await make(V); e.restore(new Uint8Array(8), 1e9); }, /restore length/],
-  ['env.snapshotInto a short buffer', async () => { const e = await make(V); e.reset({ seed: 1 }); e.snapshotInto(new Uint8Array(4)); }, /at least/],
-  ['env.loadState of a hand-made object', async () => { const e = await make(V); e.loadState({ ptr: 0, id: V, seed: 1 }); }, /EnvState/],
-  ['a 10 MB string as a seed', async () => { const e = await make(V); e.reset({ seed: 'x'.repeat(10e6) }); }, /not a number/],
+  [
+    'vec.step after close',
+    async () => {
+      const v = await makeVec(V, 2);
+      v.reset({ seed: 1 });
+      v.close();
+      v.step([0, 0]);
+    },
+    /closed/,
+  ],
+  [
+    'vec.resetEnvs with an index past the end',
+    async () => {
+      const v = await makeVec(V, 2);
+      v.reset({ seed: 1 });
+      v.resetEnvs([2]);
+    },
+    /out of range/,
+  ],
+  [
+    'vec.episodeSeed(-1)',
+    async () => {
+      const v = await makeVec(V, 2);
+      v.reset({ seed: 1 });
+      v.episodeSeed(-1);
+    },
+    /integer from 0 to 1/,
+  ],
+  [
+    'env.restore of a forged 10 MB array',
+    async () => {
+      const e = await make(V);
+      e.restore(new Uint8Array(10e6));
+    },
+    /longer than any snapshot/,
+  ],
+  [
+    'env.restore with a length past the buffer',
+    async () => {
+      const e = await make(V);
+      e.restore(new Uint8Array(8), 1e9);
+    },
+    /restore length/,
+  ],
+  [
+    'env.snapshotInto a short buffer',
+    async () => {
+      const e = await make(V);
+      e.reset({ seed: 1 });
+      e.snapshotInto(new Uint8Array(4));
+    },
+    /at least/,
+  ],
+  [
+    'env.loadState of a hand-made object',
+    async () => {
+      const e = await make(V);
+      e.loadState({ ptr: 0, id: V, seed: 1 });
+    },
+    /EnvState/,
+  ],
+  [
+    'a 10 MB string as a seed',
+    async () => {
+      const e = await make(V);
+      e.reset({ seed: 'x'.repeat(10e6) });
+    },
+    /not a number/,
+  ],
 ];
 
 describe('the JS/wasm boundary', () => {

@@ -20,7 +20,13 @@ describe('seed splits', () => {
     expect(SPLITS.test.last).toBeLessThan(SPLITS.validation.first);
     expect(FRESH_SEED_MIN).toBeGreaterThan(SPLITS.validation.last);
     expect(FRESH_SEED_MAX + 2 ** 40).toBeLessThanOrEqual(2 ** 53); // autoreset seeds of 2^40 episodes
-    expect([splitOf(1_000_000), splitOf(1_000_999), splitOf(2_000_199), splitOf(999_999), splitOf(2 ** 40)]).toEqual(['test', 'test', 'validation', 'train', 'train']);
+    expect([splitOf(1_000_000), splitOf(1_000_999), splitOf(2_000_199), splitOf(999_999), splitOf(2 ** 40)]).toEqual([
+      'test',
+      'test',
+      'validation',
+      'train',
+      'train',
+    ]);
     expect(() => splitSeeds('train')).toThrow(/the splits are test, validation/);
   });
 });
@@ -91,7 +97,9 @@ describe('evaluate()', () => {
 
   it('refuses bad options and bad actions with what is allowed', async () => {
     const agent = { act: () => 99 };
-    await expect(evaluate(agent, { env: V, seeds: [1] })).rejects.toThrow(/on seed 1, step 0, act\(\) returned 99; it must return an integer 0 … 11/);
+    await expect(evaluate(agent, { env: V, seeds: [1] })).rejects.toThrow(
+      /on seed 1, step 0, act\(\) returned 99; it must return an integer 0 … 11/,
+    );
     await expect(evaluate({}, { env: V })).rejects.toThrow(/takes an agent/);
     await expect(evaluate(agent, { env: 'nope' })).rejects.toThrow(/unknown env/);
     await expect(evaluate(agent, { env: V, split: 'test', seeds: [1] })).rejects.toThrow(/not both/);
@@ -107,7 +115,11 @@ describe('the command line', () => {
     expect(table.status).toBe(0);
     expect(table.stdout).toMatch(/\| heuristic \| \d+\.\d\d \| \d+\.\d\d \| [\d.]+ – [\d.]+ \| -?\d+\.\d\d \|/);
     expect(table.stdout).toMatch(/\| \(best known\) \|/);
-    const json = JSON.parse(execFileSync(process.execPath, [`${root}wasm/cli/index.mjs`, 'eval', 'random', '--env', V, '--episodes', '10', '--json'], { encoding: 'utf8' }));
+    const json = JSON.parse(
+      execFileSync(process.execPath, [`${root}wasm/cli/index.mjs`, 'eval', 'random', '--env', V, '--episodes', '10', '--json'], {
+        encoding: 'utf8',
+      }),
+    );
     expect(json.returns).toHaveLength(10);
     expect(json.split).toBe('test');
   });

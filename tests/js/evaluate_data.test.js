@@ -20,7 +20,7 @@ it("the README's baseline table is the data's", () => {
 });
 
 describe.each(envIds)('%s reference data', (id) => {
-  it("the stored heuristic returns are what the heuristic earns now (first 40 test seeds)", async () => {
+  it('the stored heuristic returns are what the heuristic earns now (first 40 test seeds)', async () => {
     const rows = baselines.perSeed[id].test.slice(0, 40);
     const r = await evaluate(createAgent('heuristic', id), { env: id, seeds: rows.map((x) => x[0]) });
     r.returns.forEach((ret, i) => expect(ret).toBeCloseTo(rows[i][2], 3));

@@ -27,7 +27,14 @@ function parseGolden() {
     if (tag === 'episode') episodes.push({ id: f[0], seed: BigInt(f[1]), policy: f[2], steps: [] });
     else if (tag === 'reset') Object.assign(episodes.at(-1), { stateHash: f[0], obsHash: f[1] });
     else if (tag === 'step') {
-      episodes.at(-1).steps.push({ action: Number(f[0]), reward: Number(f[1]), terminated: f[2] === '1', legal: f[3] === '1', stateHash: f[4], obsHash: f[5] });
+      episodes.at(-1).steps.push({
+        action: Number(f[0]),
+        reward: Number(f[1]),
+        terminated: f[2] === '1',
+        legal: f[3] === '1',
+        stateHash: f[4],
+        obsHash: f[5],
+      });
     }
   }
   return episodes;
@@ -50,8 +57,20 @@ describe('golden trajectories', () => {
     expect(obsHash(flat(observation))).toBe(ep.obsHash);
     for (const [t, s] of ep.steps.entries()) {
       const r = env.step(s.action);
-      const got = { reward: r.reward, terminated: r.terminated, legal: r.info.actionWasLegal, stateHash: fnv1a64(env.snapshot()), obsHash: obsHash(flat(r.observation)) };
-      expect(got, `step ${t + 1}`).toEqual({ reward: s.reward, terminated: s.terminated, legal: s.legal, stateHash: s.stateHash, obsHash: s.obsHash });
+      const got = {
+        reward: r.reward,
+        terminated: r.terminated,
+        legal: r.info.actionWasLegal,
+        stateHash: fnv1a64(env.snapshot()),
+        obsHash: obsHash(flat(r.observation)),
+      };
+      expect(got, `step ${t + 1}`).toEqual({
+        reward: s.reward,
+        terminated: s.terminated,
+        legal: s.legal,
+        stateHash: s.stateHash,
+        obsHash: s.obsHash,
+      });
     }
     env.close();
   });

@@ -39,7 +39,6 @@ describe('PPO parts', () => {
     expect(p[3]).toBe(0);
     expect(p[0] + p[2]).toBeCloseTo(1, 6);
   });
-
 });
 
 describe('training and policies', () => {
@@ -76,8 +75,12 @@ describe('training and policies', () => {
     await expect(createLearner({ env: V, algo: 'tabular-q', alpha: -1 })).rejects.toThrow(/alpha must be a non-negative number/);
     await expect(createLearner({ env: V, algo: 'tabular-q', lr: 1 })).rejects.toThrow(/has no setting 'lr'/);
     await expect(loadPolicy({ format: 'x' })).rejects.toThrow(/not a valley-farm policy/);
-    await expect(loadPolicy({ format: 'valley-farm-policy', version: 1, env: V, algo: 'tabular-q', table: [['k', [1]]] })).rejects.toThrow(/\[key, 12 numbers\]/);
-    await expect(loadPolicy({ format: 'valley-farm-policy', version: 1, env: V, algo: 'ppo', config: { hidden: [64, 64] }, weights: [] })).rejects.toThrow(/do not fit its network/);
+    await expect(loadPolicy({ format: 'valley-farm-policy', version: 1, env: V, algo: 'tabular-q', table: [['k', [1]]] })).rejects.toThrow(
+      /\[key, 12 numbers\]/,
+    );
+    await expect(
+      loadPolicy({ format: 'valley-farm-policy', version: 1, env: V, algo: 'ppo', config: { hidden: [64, 64] }, weights: [] }),
+    ).rejects.toThrow(/do not fit its network/);
   });
 
   it('the train command refuses bad arguments with exit status 2', () => {

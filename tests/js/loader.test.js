@@ -16,7 +16,9 @@ it('an engine without WebAssembly SIMD is told what the module needs, and a late
   });
   const failed = api.make('ValleyFarm-v0');
   await expect(failed).rejects.toThrow(/valley-farm: this JavaScript engine cannot compile valley_farm\.wasm/);
-  await expect(failed).rejects.toThrow(/lacks WebAssembly SIMD \(it needs Chrome 91\+, Firefox 89\+, Safari 16\.4\+, Node 16\.4\+\), or the file is damaged/);
+  await expect(failed).rejects.toThrow(
+    /lacks WebAssembly SIMD \(it needs Chrome 91\+, Firefox 89\+, Safari 16\.4\+, Node 16\.4\+\), or the file is damaged/,
+  );
   await expect(failed).rejects.toThrow(/invalid simd opcode/);
 
   compile.mockImplementation(realCompile);

@@ -15,21 +15,57 @@ const readme = readFileSync(join(root, 'README.md'), 'utf8');
 const quickStart = [...readme.slice(readme.indexOf('## Node quick start')).matchAll(/```js\n([\s\S]*?)```/g)][0][1];
 
 it('npm pack ships the engine, the types, the agents, the protocol, the learners and nothing else', () => {
-  const [{ files }] = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }));
+  const [{ files }] = JSON.parse(
+    execFileSync('npm', ['pack', '--dry-run', '--json'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }),
+  );
   const paths = files.map((f) => f.path).sort();
   expect(paths).toEqual(
     [
-      'LICENSE', 'README.md', 'core/include/valley_farm.h', 'package.json', 'wasm/index.d.ts', 'wasm/errors.js', 'wasm/index.js', 'wasm/rng.js', 'wasm/spaces.js', 'wasm/specs.js', 'wasm/valley_farm.wasm',
-      'wasm/agents/backwardsHeuristic.js', 'wasm/agents/grid.js', 'wasm/agents/index.d.ts', 'wasm/agents/index.js', 'wasm/agents/random.js', 'wasm/agents/valleyHeuristic.js',
-      'wasm/evaluate.js', 'wasm/evaluate.d.ts', 'wasm/splits.js', 'wasm/splits.d.ts', 'wasm/data/best-known.json', 'wasm/data/baselines.json',
-      'wasm/cli/index.mjs', 'wasm/cli/eval.mjs', 'wasm/cli/train.mjs',
-      'wasm/learn/encode.js', 'wasm/learn/index.d.ts', 'wasm/learn/index.js', 'wasm/learn/ppo.js', 'wasm/learn/progress.js', 'wasm/learn/tabularQ.js', 'wasm/learn/tf.js',
+      'LICENSE',
+      'README.md',
+      'core/include/valley_farm.h',
+      'package.json',
+      'wasm/index.d.ts',
+      'wasm/errors.js',
+      'wasm/index.js',
+      'wasm/rng.js',
+      'wasm/spaces.js',
+      'wasm/specs.js',
+      'wasm/valley_farm.wasm',
+      'wasm/agents/backwardsHeuristic.js',
+      'wasm/agents/grid.js',
+      'wasm/agents/index.d.ts',
+      'wasm/agents/index.js',
+      'wasm/agents/random.js',
+      'wasm/agents/valleyHeuristic.js',
+      'wasm/evaluate.js',
+      'wasm/evaluate.d.ts',
+      'wasm/splits.js',
+      'wasm/splits.d.ts',
+      'wasm/data/best-known.json',
+      'wasm/data/baselines.json',
+      'wasm/cli/index.mjs',
+      'wasm/cli/eval.mjs',
+      'wasm/cli/train.mjs',
+      'wasm/learn/encode.js',
+      'wasm/learn/index.d.ts',
+      'wasm/learn/index.js',
+      'wasm/learn/ppo.js',
+      'wasm/learn/progress.js',
+      'wasm/learn/tabularQ.js',
+      'wasm/learn/tf.js',
     ].sort(),
   );
 });
 
 it("the README's Node quick start, pasted into a fresh project after installing the packed package, prints both agents' returns", () => {
-  const [{ filename }] = JSON.parse(execFileSync('npm', ['pack', '--json', '--pack-destination', dir], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }));
+  const [{ filename }] = JSON.parse(
+    execFileSync('npm', ['pack', '--json', '--pack-destination', dir], {
+      cwd: root,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }),
+  );
   const project = join(dir, 'project');
   mkdirSync(project, { recursive: true });
   writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'fresh', version: '1.0.0', type: 'module' }));
@@ -39,15 +75,25 @@ it("the README's Node quick start, pasted into a fresh project after installing 
   const mean = (name) => Number(out.match(new RegExp(`${name}\\s+mean return (\\d+\\.\\d+) over seeds 1-20`))[1]);
   expect(mean('heuristic')).toBeGreaterThan(mean('random') + 5);
   // the command line comes with the package: npx valley-farm eval
-  const evalOut = execFileSync('npx', ['--no-install', 'valley-farm', 'eval', 'heuristic', '--env', 'BackwardsValleyFarm-v0', '--episodes', '5', '--json'], { cwd: project, encoding: 'utf8' });
+  const evalOut = execFileSync(
+    'npx',
+    ['--no-install', 'valley-farm', 'eval', 'heuristic', '--env', 'BackwardsValleyFarm-v0', '--episodes', '5', '--json'],
+    { cwd: project, encoding: 'utf8' },
+  );
   expect(JSON.parse(evalOut).returns).toHaveLength(5);
 });
 
 it('a missing engine file is an error that names the file and the fix', () => {
   const installed = join(dir, 'broken/node_modules/valley-farm');
   mkdirSync(join(installed, 'wasm'), { recursive: true });
-  for (const f of ['package.json', 'wasm/index.js', 'wasm/specs.js', 'wasm/spaces.js', 'wasm/rng.js', 'wasm/errors.js']) writeFileSync(join(installed, f), readFileSync(join(root, f)));
-  const run = () => execFileSync(process.execPath, ['--input-type=module', '-e', "import { make } from 'valley-farm'; await make('ValleyFarm-v0');"], { cwd: join(dir, 'broken'), encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  for (const f of ['package.json', 'wasm/index.js', 'wasm/specs.js', 'wasm/spaces.js', 'wasm/rng.js', 'wasm/errors.js'])
+    writeFileSync(join(installed, f), readFileSync(join(root, f)));
+  const run = () =>
+    execFileSync(process.execPath, ['--input-type=module', '-e', "import { make } from 'valley-farm'; await make('ValleyFarm-v0');"], {
+      cwd: join(dir, 'broken'),
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
   expect(run).toThrow(/valley_farm\.wasm is missing.*npm run build:wasm.*reinstall valley-farm/s);
   writeFileSync(join(installed, 'wasm/valley_farm.wasm'), '<!doctype html>');
   expect(run).toThrow(/is not a WebAssembly module/);

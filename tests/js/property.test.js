@@ -85,53 +85,65 @@ describe.each(IDS)('%s under any sequence of calls', (id) => {
     const a = await make(id);
     const b = await make(id);
     await fc.assert(
-      fc.asyncProperty(fc.nat(1e6), fc.array(fc.nat(n - 1), { maxLength: 30 }), fc.array(fc.nat(n - 1), { minLength: 1, maxLength: 20 }), async (seed, past, future) => {
-        a.reset({ seed });
-        for (const x of past) if (a.step(x).terminated) break;
-        b.restore(a.snapshot());
-        expect(b.stateHash()).toBe(a.stateHash());
-        expect(b.state()).toEqual(a.state());
-        for (const x of future) {
-          let ra, rb;
-          try {
-            ra = a.step(x);
-          } catch (err) {
-            expect(() => b.step(x)).toThrow(err.message);
-            break;
+      fc.asyncProperty(
+        fc.nat(1e6),
+        fc.array(fc.nat(n - 1), { maxLength: 30 }),
+        fc.array(fc.nat(n - 1), { minLength: 1, maxLength: 20 }),
+        async (seed, past, future) => {
+          a.reset({ seed });
+          for (const x of past) if (a.step(x).terminated) break;
+          b.restore(a.snapshot());
+          expect(b.stateHash()).toBe(a.stateHash());
+          expect(b.state()).toEqual(a.state());
+          for (const x of future) {
+            let ra, rb;
+            try {
+              ra = a.step(x);
+            } catch (err) {
+              expect(() => b.step(x)).toThrow(err.message);
+              break;
+            }
+            rb = b.step(x);
+            expect(rb).toEqual(ra);
           }
-          rb = b.step(x);
-          expect(rb).toEqual(ra);
-        }
-        expect(b.stateHash()).toBe(a.stateHash());
-      }),
+          expect(b.stateHash()).toBe(a.stateHash());
+        },
+      ),
       { numRuns: 200, seed: 7 },
     );
   });
 
   it('a vector env agrees with single envs on any seeds and actions', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.integer({ min: 1, max: 4 }), fc.nat(1e6), fc.array(fc.nat(n - 1), { minLength: 1, maxLength: 80 }), async (N, seed, stream) => {
-        const vec = await makeVec(id, N);
-        const singles = await Promise.all(Array.from({ length: N }, () => make(id)));
-        vec.reset({ seed });
-        const episode = new Array(N).fill(0);
-        singles.forEach((e, i) => e.reset({ seed: seed + i }));
-        for (let t = 0; t < stream.length; t++) {
-          const actions = Array.from({ length: N }, (_, i) => stream[(t + i) % stream.length]);
-          const r = vec.step(actions);
-          singles.forEach((e, i) => {
-            let s = e.step(actions[i]);
-            expect(r.rewards[i]).toBe(s.reward);
-            if (s.terminated) {
-              episode[i]++;
-              s = e.reset({ seed: seed + i + episode[i] * N });
-            }
-            expect(Array.from(r.observations.subarray(i * vec.obsSize, (i + 1) * vec.obsSize))).toEqual(Array.from(flatten(id, s.observation)));
-          });
-        }
-        vec.close();
-        singles.forEach((e) => e.close());
-      }),
+      fc.asyncProperty(
+        fc.integer({ min: 1, max: 4 }),
+        fc.nat(1e6),
+        fc.array(fc.nat(n - 1), { minLength: 1, maxLength: 80 }),
+        async (N, seed, stream) => {
+          const vec = await makeVec(id, N);
+          const singles = await Promise.all(Array.from({ length: N }, () => make(id)));
+          vec.reset({ seed });
+          const episode = new Array(N).fill(0);
+          singles.forEach((e, i) => e.reset({ seed: seed + i }));
+          for (let t = 0; t < stream.length; t++) {
+            const actions = Array.from({ length: N }, (_, i) => stream[(t + i) % stream.length]);
+            const r = vec.step(actions);
+            singles.forEach((e, i) => {
+              let s = e.step(actions[i]);
+              expect(r.rewards[i]).toBe(s.reward);
+              if (s.terminated) {
+                episode[i]++;
+                s = e.reset({ seed: seed + i + episode[i] * N });
+              }
+              expect(Array.from(r.observations.subarray(i * vec.obsSize, (i + 1) * vec.obsSize))).toEqual(
+                Array.from(flatten(id, s.observation)),
+              );
+            });
+          }
+          vec.close();
+          singles.forEach((e) => e.close());
+        },
+      ),
       { numRuns: 40, seed: 3 },
     );
   });

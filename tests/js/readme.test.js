@@ -14,7 +14,9 @@ function codeAfter(heading, nth = 0) {
 }
 
 function runModule(code) {
-  const absolute = code.replaceAll("'./wasm/index.js'", `'${root}wasm/index.js'`).replaceAll("from 'valley-farm'", `from '${root}wasm/index.js'`);
+  const absolute = code
+    .replaceAll("'./wasm/index.js'", `'${root}wasm/index.js'`)
+    .replaceAll("from 'valley-farm'", `from '${root}wasm/index.js'`);
   return execFileSync(process.execPath, ['--input-type=module', '-e', absolute], { encoding: 'utf8', cwd: root });
 }
 

@@ -14,7 +14,13 @@ function table(md, first) {
   const start = lines.findIndex((l) => l.startsWith(`| ${first} |`));
   expect(start, `a table headed "${first}"`).toBeGreaterThanOrEqual(0);
   const rows = [];
-  for (let i = start + 2; i < lines.length && lines[i].startsWith('|'); i++) rows.push(lines[i].split('|').slice(1, -1).map((c) => c.trim()));
+  for (let i = start + 2; i < lines.length && lines[i].startsWith('|'); i++)
+    rows.push(
+      lines[i]
+        .split('|')
+        .slice(1, -1)
+        .map((c) => c.trim()),
+    );
   return rows;
 }
 
@@ -59,7 +65,7 @@ it('the valley start inventory is the one the reference gives', async () => {
   expect([inventory.crops, inventory.products, inventory.coins]).toEqual([0, 0, 0]);
 });
 
-it('the backwards counts are the engine state\'s', async () => {
+it("the backwards counts are the engine state's", async () => {
   const rows = table(doc('backwards-farm'), 'quantity');
   const env = await make('BackwardsValleyFarm-v0');
   for (let seed = 1; seed <= 20; seed++) {

@@ -12,7 +12,7 @@ function fnv1a64(bytes) {
 describe.each(['ValleyFarm-v0', 'BackwardsValleyFarm-v0'])('%s search support', (id) => {
   const A = envSpecs[id].actions.length;
 
-  it('stateHash() is the FNV-1a 64 of the snapshot (the header\'s definition) and changes with the state', async () => {
+  it("stateHash() is the FNV-1a 64 of the snapshot (the header's definition) and changes with the state", async () => {
     const env = await make(id);
     env.reset({ seed: 4 });
     const h0 = env.stateHash();
@@ -22,7 +22,7 @@ describe.each(['ValleyFarm-v0', 'BackwardsValleyFarm-v0'])('%s search support', 
     expect(env.stateHash()).not.toBe(h0);
   });
 
-  it('snapshotInto writes the same bytes as snapshot() into the caller\'s buffer, and restore reads a prefix', async () => {
+  it("snapshotInto writes the same bytes as snapshot() into the caller's buffer, and restore reads a prefix", async () => {
     const env = await make(id);
     env.reset({ seed: 5 });
     env.step(0);

@@ -16,7 +16,10 @@ describe.each(ids)('%s snapshots', (id) => {
     const env = await make(id);
     const n = env.actionSpace.n;
     env.reset({ seed: 77 });
-    play(env, [0, 1, 2, 3, 5, 7, 9].map((a) => a % n));
+    play(
+      env,
+      [0, 1, 2, 3, 5, 7, 9].map((a) => a % n),
+    );
     const snap = env.snapshot();
     const rest = Array.from({ length: 20 }, (_, i) => (i * 5 + 3) % n);
     const first = play(env, rest);
@@ -54,10 +57,24 @@ describe.each(ids)('%s snapshots', (id) => {
   });
 
   it.each([
-    ['a flipped byte', (s) => { s[20] ^= 0xff; return s; }, /corrupted/],
+    [
+      'a flipped byte',
+      (s) => {
+        s[20] ^= 0xff;
+        return s;
+      },
+      /corrupted/,
+    ],
     ['a truncated copy', (s) => s.slice(0, s.length - 1), /wrong length/],
     ['other bytes', (s) => new Uint8Array(s.length), /not a valley-farm snapshot/],
-    ['a later format version', (s) => { s[4] = 99; return s; }, /format version/],
+    [
+      'a later format version',
+      (s) => {
+        s[4] = 99;
+        return s;
+      },
+      /format version/,
+    ],
     ['a huge array', () => new Uint8Array(100000), /not a snapshot/],
   ])('refuses %s with a clear Error and keeps the episode', async (_, spoil, message) => {
     const env = await make(id);

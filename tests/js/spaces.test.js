@@ -2,7 +2,18 @@
 // sample() is seeded and lands inside, contains() refuses what the rules cannot show, and
 // flatten / unflatten convert between the single env's objects and the vector env's rows.
 import { describe, expect, it } from 'vitest';
-import { Box, Dict, Discrete, envSpecs, flatObservationSpace, flatten, make, makeVec, observationSpace, unflatten } from '../../wasm/index.js';
+import {
+  Box,
+  Dict,
+  Discrete,
+  envSpecs,
+  flatObservationSpace,
+  flatten,
+  make,
+  makeVec,
+  observationSpace,
+  unflatten,
+} from '../../wasm/index.js';
 
 describe.each(['ValleyFarm-v0', 'BackwardsValleyFarm-v0'])('%s spaces', (id) => {
   const spec = envSpecs[id];
@@ -58,7 +69,7 @@ describe.each(['ValleyFarm-v0', 'BackwardsValleyFarm-v0'])('%s spaces', (id) => 
     expect(() => space.sample('x')).toThrow(/seed/);
   });
 
-  it('flatten and unflatten round-trip the single env\'s observations through the vector layout', async () => {
+  it("flatten and unflatten round-trip the single env's observations through the vector layout", async () => {
     const env = await make(id);
     const vec = await makeVec(id, 1);
     let { observation } = env.reset({ seed: 31 });

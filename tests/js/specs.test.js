@@ -50,7 +50,12 @@ describe.each(Object.keys(envSpecs))('%s spec', (id) => {
       for (let t = 0; t < 30; t++) {
         const { agent, tiles } = env.state();
         const move = (seed * 3 + t) % 4; // north, south, east, west
-        const [dx, dy] = [[0, -1], [0, 1], [1, 0], [-1, 0]][move];
+        const [dx, dy] = [
+          [0, -1],
+          [0, 1],
+          [1, 0],
+          [-1, 0],
+        ][move];
         const target = tiles[agent.y + dy]?.[agent.x + dx] ?? 0;
         const r = env.step(move);
         const after = env.state().agent;
@@ -114,6 +119,8 @@ describe('the rules block', () => {
   });
 
   it('rulesFromEngine names the env ids it accepts', async () => {
-    await expect(rulesFromEngine('Nope-v0')).rejects.toThrow(/unknown env id 'Nope-v0'; the env ids are 'ValleyFarm-v0', 'BackwardsValleyFarm-v0'/);
+    await expect(rulesFromEngine('Nope-v0')).rejects.toThrow(
+      /unknown env id 'Nope-v0'; the env ids are 'ValleyFarm-v0', 'BackwardsValleyFarm-v0'/,
+    );
   });
 });

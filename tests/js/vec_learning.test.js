@@ -66,7 +66,7 @@ describe.each(IDS)('%s vector env for learners', (id) => {
     expect(ends).toBeGreaterThanOrEqual(3 * N);
   });
 
-  it('a fixed level list plays env i\'s k-th episode on levels[(i + k N) mod L], like single envs', async () => {
+  it("a fixed level list plays env i's k-th episode on levels[(i + k N) mod L], like single envs", async () => {
     const levels = [11, 22, 33];
     const N = 2;
     const vec = await makeVec(id, N, { levels });

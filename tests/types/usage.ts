@@ -1,7 +1,17 @@
 // Type-checked by `tsc -p tests/types` in npm test: the declarations in wasm/index.d.ts
 // must accept the API as api.md documents it, and reject misuse (the @ts-expect-error
 // lines fail the check if the declarations ever stop rejecting them).
-import { envIds, envSpecs, flatten, make, makeVec, unflatten, type BackwardsState, type EnvState, type ValleyObservation } from 'valley-farm';
+import {
+  envIds,
+  envSpecs,
+  flatten,
+  make,
+  makeVec,
+  unflatten,
+  type BackwardsState,
+  type EnvState,
+  type ValleyObservation,
+} from 'valley-farm';
 
 const id: 'ValleyFarm-v0' = envIds[0];
 const valley = await make(id);
@@ -51,4 +61,26 @@ const nope: number = (observation as ValleyObservation).farmValue;
 // @ts-expect-error: seeds are numbers or BigInts
 valley.reset({ seed: '42' });
 
-export { masks, finalSeed, drawn, levelVec, again, hash, saved, inside, seeds, seed, legal, truncated, firstVillager, mask, text, facing, meters, obs, rewards, size, nope };
+export {
+  masks,
+  finalSeed,
+  drawn,
+  levelVec,
+  again,
+  hash,
+  saved,
+  inside,
+  seeds,
+  seed,
+  legal,
+  truncated,
+  firstVillager,
+  mask,
+  text,
+  facing,
+  meters,
+  obs,
+  rewards,
+  size,
+  nope,
+};

@@ -10,8 +10,12 @@ it("the baseline tables and the proven-optimal counts are the data's", () => {
   const host = document.createElement('div');
   render(<BenchmarkPage />, host);
   for (const [env, rows] of Object.entries(baselines.table)) {
-    const cells = [...host.querySelectorAll(`[data-table="baselines-${env}"] tbody tr`)].map((tr) => [...tr.children].map((td) => td.textContent));
-    expect(cells).toEqual(rows.map((r) => [r.agent, r.mean.toFixed(2), `${r.ci95[0].toFixed(2)} – ${r.ci95[1].toFixed(2)}`, r.normalized.toFixed(2)]));
+    const cells = [...host.querySelectorAll(`[data-table="baselines-${env}"] tbody tr`)].map((tr) =>
+      [...tr.children].map((td) => td.textContent),
+    );
+    expect(cells).toEqual(
+      rows.map((r) => [r.agent, r.mean.toFixed(2), `${r.ci95[0].toFixed(2)} – ${r.ci95[1].toFixed(2)}`, r.normalized.toFixed(2)]),
+    );
     const proven = bestKnown.envs[env].test.filter(([, best, bound]) => best >= bound - 1e-9).length;
     expect(host.querySelector(`[data-proven="${env}"]`).textContent).toContain(`${proven} of 1000 test seeds proven optimal`);
   }

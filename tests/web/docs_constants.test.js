@@ -20,7 +20,12 @@ describe('ValleyFarm-v0 docs constants', () => {
     expect(number(r.story[1], /In (\d+) steps/)).toEqual([envSpecs[VALLEY].horizon]);
     expect(number(r.story[0], /on a (\d+) × (\d+) valley/)).toEqual([envSpecs[VALLEY].width, envSpecs[VALLEY].height]);
     const [seeds, water, feed, gifts] = number(r.start, /seeds (\d+), water (\d+), feed (\d+), gifts (\d+)/);
-    expect({ seeds, water, feed, gifts }).toEqual({ seeds: observation.inventory.seeds, water: observation.inventory.water, feed: observation.inventory.feed, gifts: observation.inventory.gifts });
+    expect({ seeds, water, feed, gifts }).toEqual({
+      seeds: observation.inventory.seeds,
+      water: observation.inventory.water,
+      feed: observation.inventory.feed,
+      gifts: observation.inventory.gifts,
+    });
   });
 
   it('states the counts of obstacles and crop fields every map has', async () => {

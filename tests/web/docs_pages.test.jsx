@@ -79,7 +79,12 @@ describe('API examples', () => {
 
   it('a run that never answers is stopped after the time limit', async () => {
     let terminated = false;
-    const fake = () => ({ postMessage() {}, terminate() { terminated = true; } });
+    const fake = () => ({
+      postMessage() {},
+      terminate() {
+        terminated = true;
+      },
+    });
     const result = await runInWorker({ type: 'example', code: 'for(;;){}' }, { timeLimitMs: 50, createWorker: fake });
     expect(result.type).toBe('error');
     expect(result.message).toMatch(/Stopped after 0.05 s/);
@@ -111,9 +116,18 @@ describe('tutorial', () => {
 describe('embed parameters', () => {
   it('reads env, seed, view and controls from the #/embed query', () => {
     expect(parseEmbedParams('#/embed?env=BackwardsValleyFarm-v0&seed=7&view=eyes&controls=0')).toEqual({
-      envId: 'BackwardsValleyFarm-v0', seed: 7, view: 'eyes', controls: false, errors: [],
+      envId: 'BackwardsValleyFarm-v0',
+      seed: 7,
+      view: 'eyes',
+      controls: false,
+      errors: [],
     });
-    expect(parseEmbedParams(new URLSearchParams('env=valley'))).toMatchObject({ envId: 'ValleyFarm-v0', seed: undefined, view: 'world', controls: true });
+    expect(parseEmbedParams(new URLSearchParams('env=valley'))).toMatchObject({
+      envId: 'ValleyFarm-v0',
+      seed: undefined,
+      view: 'world',
+      controls: true,
+    });
     expect(parseEmbedParams({ env: 'x', seed: '-3', view: 'up' }).errors).toHaveLength(3);
   });
 });

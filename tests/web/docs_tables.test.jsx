@@ -51,7 +51,9 @@ describe.each(envIds)('%s', (envId) => {
 
   it('the documented flat layout matches a vector env observation for seed 7, field by field', async () => {
     const rows = [...table(LayoutTable, envId).querySelectorAll('tbody tr')].map((r) => ({
-      name: r.dataset.field, offset: Number(r.dataset.offset), length: Number(r.dataset.length),
+      name: r.dataset.field,
+      offset: Number(r.dataset.offset),
+      length: Number(r.dataset.length),
     }));
     const vec = await makeVec(envId, 1);
     const flat = Array.from(vec.reset(7).observations);

@@ -58,7 +58,11 @@ describe('valley widgets', () => {
   it('selling: the coins equal the documented formula, the reward is 0.1 × coins', async () => {
     const m = await widget('valley-sell');
     const { crops, products } = m.state.inventory;
-    const expected = saleCoins(crops, products, m.state.villagers.map((v) => v.relationship));
+    const expected = saleCoins(
+      crops,
+      products,
+      m.state.villagers.map((v) => v.relationship),
+    );
     expect(fact(m, 'valley-sell', 'formula')).toContain(`= ${expected} coins`);
     m.act('sell');
     expect(m.state.inventory.coins).toBe(expected);

@@ -30,7 +30,7 @@ describe('farm adapters', () => {
     }
   });
 
-  it('the position an adapter shows is the engine agent\'s, after every step of a random episode (blocked moves included)', async () => {
+  it("the position an adapter shows is the engine agent's, after every step of a random episode (blocked moves included)", async () => {
     for (const f of farms) {
       const env = await make(f.id);
       let { observation } = env.reset({ seed: 3 });
@@ -73,7 +73,10 @@ describe('farm adapters', () => {
     const { observation } = env.reset({ seed: 1 });
     const state = env.state();
     state.villagers[0].mood = 1; // the engine's word wins over anything derived
-    const rows = valley.statusGroups(observation, state).flatMap((g) => g.rows).filter((r) => r.note);
+    const rows = valley
+      .statusGroups(observation, state)
+      .flatMap((g) => g.rows)
+      .filter((r) => r.note);
     expect(rows.map((r) => r.note.text)).toEqual(state.villagers.map((v) => ['wary', 'neutral', 'friendly'][v.mood]));
     env.close();
   });

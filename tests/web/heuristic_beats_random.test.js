@@ -14,7 +14,9 @@ describe.each(envIds)('%s', (id) => {
     envs.push(env);
     const heuristic = meanReturn(env, createAgent('heuristic', id), { seeds: SEEDS });
     const random = meanReturn(env, createAgent('random', id, { seed: 7 }), { seeds: SEEDS });
-    console.log(`${id}: heuristic mean ${heuristic.mean.toFixed(2)} (min ${heuristic.min.toFixed(2)}, max ${heuristic.max.toFixed(2)}); random mean ${random.mean.toFixed(2)}`);
+    console.log(
+      `${id}: heuristic mean ${heuristic.mean.toFixed(2)} (min ${heuristic.min.toFixed(2)}, max ${heuristic.max.toFixed(2)}); random mean ${random.mean.toFixed(2)}`,
+    );
     expect(heuristic.returns).toHaveLength(SEEDS);
     expect(heuristic.mean).toBeGreaterThan(random.mean * 2);
     expect(heuristic.mean - random.mean).toBeGreaterThan(5);

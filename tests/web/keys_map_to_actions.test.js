@@ -41,7 +41,7 @@ describe.each(envIds)('%s', (id) => {
   });
 });
 
-describe('keys that are not the game\'s', () => {
+describe("keys that are not the game's", () => {
   const id = 'ValleyFarm-v0';
   it('are ignored in text fields', () => {
     for (const tag of ['input', 'textarea', 'select']) {

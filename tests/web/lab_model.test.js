@@ -15,7 +15,8 @@ function fakeWorker() {
           reply({ type: 'progress', progress: { steps: 20000, episodes: 10, meanReturn: 3, stepsPerSec: 1e5, losses: {} } });
           reply({ type: 'progress', progress: { steps: 40000, episodes: 20, meanReturn: 5, stepsPerSec: 1e5, losses: {} } });
         }
-        if (msg.type === 'evaluate') reply({ type: 'evaluation', result: { mean: 6, ci95: [5, 7], normalized: 0.1, episodes: 1000, split: 'test' } });
+        if (msg.type === 'evaluate')
+          reply({ type: 'evaluation', result: { mean: 6, ci95: [5, 7], normalized: 0.1, episodes: 1000, split: 'test' } });
         if (msg.type === 'policy') reply({ type: 'policy', json: { format: 'valley-farm-policy' } });
       });
     },
@@ -30,19 +31,27 @@ const flush = () => new Promise((r) => setTimeout(r, 0));
 
 describe('the Lab', () => {
   it('a share link sets the settings, and bad values fall back with a message', () => {
-    expect(parseLabQuery(labQuery({ env: 'ValleyFarm-v0', algo: 'ppo', seed: 7, steps: 50000 })).settings).toEqual({ env: 'ValleyFarm-v0', algo: 'ppo', seed: 7, steps: 50000 });
+    expect(parseLabQuery(labQuery({ env: 'ValleyFarm-v0', algo: 'ppo', seed: 7, steps: 50000 })).settings).toEqual({
+      env: 'ValleyFarm-v0',
+      algo: 'ppo',
+      seed: 7,
+      steps: 50000,
+    });
     const bad = parseLabQuery('env=CartPole&algo=dqn&seed=-1&steps=0x10');
     expect(bad.settings).toEqual(DEFAULTS);
     expect(bad.errors).toHaveLength(4);
   });
 
-  it('start draws the curve from the worker\'s progress; pause, evaluate and the policy go through the worker', async () => {
+  it("start draws the curve from the worker's progress; pause, evaluate and the policy go through the worker", async () => {
     const worker = fakeWorker();
     const lab = new LabModel({ createWorker: () => worker });
     lab.start();
     expect(worker.sent[0]).toEqual({ type: 'start', settings: DEFAULTS });
     await flush();
-    expect(lab.curve).toEqual([{ steps: 20000, meanReturn: 3 }, { steps: 40000, meanReturn: 5 }]);
+    expect(lab.curve).toEqual([
+      { steps: 20000, meanReturn: 3 },
+      { steps: 40000, meanReturn: 5 },
+    ]);
     lab.pause();
     expect(lab.state).toBe('paused');
     expect(worker.sent.at(-1)).toEqual({ type: 'pause' });

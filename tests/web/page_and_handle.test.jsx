@@ -49,7 +49,9 @@ describe('status panel', () => {
   });
 
   it('says when the episode is over and offers a new one', async () => {
-    await act(() => { for (let i = 0; i < 50; i++) app.session.act('wait'); });
+    await act(() => {
+      for (let i = 0; i < 50; i++) app.session.act('wait');
+    });
     expect(host.querySelector('[data-testid="episode-over"]').textContent).toMatch(/Episode over — return 0 in 50 steps/);
     await act(() => host.querySelector('[data-testid="episode-over"] button').click());
     expect(stat('stepsLeft')).toBe('50');
@@ -103,10 +105,25 @@ describe('console handle and postMessage', () => {
 
   it('postMessage calls reply with results, and with errors that name the methods', async () => {
     const h = createHandle(app);
-    expect(await answer(h, { type: 'valley-farm', id: 1, method: 'reset', args: [8] })).toMatchObject({ id: 1, ok: true, result: { info: { seed: 8 } } });
-    expect(await answer(h, { type: 'valley-farm', id: 2, method: 'step', args: ['wait'] })).toMatchObject({ id: 2, ok: true, result: { reward: 0 } });
-    expect(await answer(h, { type: 'valley-farm', id: 3, method: 'step', args: [99] })).toMatchObject({ id: 3, ok: false, error: expect.stringMatching(/not allowed/) });
-    expect(await answer(h, { type: 'valley-farm', id: 4, method: 'eval', args: [] })).toMatchObject({ ok: false, error: expect.stringMatching(/Unknown method "eval"; the methods are make, reset/) });
+    expect(await answer(h, { type: 'valley-farm', id: 1, method: 'reset', args: [8] })).toMatchObject({
+      id: 1,
+      ok: true,
+      result: { info: { seed: 8 } },
+    });
+    expect(await answer(h, { type: 'valley-farm', id: 2, method: 'step', args: ['wait'] })).toMatchObject({
+      id: 2,
+      ok: true,
+      result: { reward: 0 },
+    });
+    expect(await answer(h, { type: 'valley-farm', id: 3, method: 'step', args: [99] })).toMatchObject({
+      id: 3,
+      ok: false,
+      error: expect.stringMatching(/not allowed/),
+    });
+    expect(await answer(h, { type: 'valley-farm', id: 4, method: 'eval', args: [] })).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/Unknown method "eval"; the methods are make, reset/),
+    });
     expect(await answer(h, { type: 'valley-farm', id: 5, method: 'setAgent', args: [{ act: 1 }] })).toMatchObject({ ok: false });
     expect(await answer(h, { type: 'other' })).toBeNull();
     const run = await answer(h, { type: 'valley-farm', id: 6, method: 'run', args: [{ episodes: 2 }] });

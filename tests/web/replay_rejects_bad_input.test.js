@@ -2,7 +2,14 @@
 // rejected with a message that says what is wrong and what is allowed.
 import { describe, it, expect } from 'vitest';
 import {
-  parseReplayJson, validateReplay, encodeReplayJson, encodeShareData, decodeShareData, shareUrl, parseSeed, ReplayError,
+  parseReplayJson,
+  validateReplay,
+  encodeReplayJson,
+  encodeShareData,
+  decodeShareData,
+  shareUrl,
+  parseSeed,
+  ReplayError,
 } from '../../web/src/replay.js';
 
 const good = { env: 'ValleyFarm-v0', seed: 42, actions: [0, 4, 11, 10] };
@@ -19,7 +26,12 @@ const rejects = (fn) => {
 describe('replay JSON', () => {
   it('round-trips a record, names included', () => {
     const text = encodeReplayJson({ ...good, ret: 1.25 });
-    expect(JSON.parse(text)).toMatchObject({ format: 'valley-farm-replay', version: 1, return: 1.25, actionNames: ['north', 'plant', 'wait', 'sell'] });
+    expect(JSON.parse(text)).toMatchObject({
+      format: 'valley-farm-replay',
+      version: 1,
+      return: 1.25,
+      actionNames: ['north', 'plant', 'wait', 'sell'],
+    });
     expect(parseReplayJson(text)).toEqual(good);
   });
 
@@ -36,17 +48,26 @@ describe('replay JSON', () => {
     ['{"format":"other","env":"ValleyFarm-v0","seed":1,"actions":[]}', /"format" is "other"; a replay file says "valley-farm-replay"/],
     ['{"version":2,"env":"ValleyFarm-v0","seed":1,"actions":[]}', /"version" is 2; this page reads version 1/],
     ['{"seed":1,"actions":[]}', /has no "env"; it must name the farm: ValleyFarm-v0, BackwardsValleyFarm-v0/],
-    ['{"env":"CartPole-v1","seed":1,"actions":[]}', /env "CartPole-v1" is not a farm of this page; allowed: ValleyFarm-v0, BackwardsValleyFarm-v0/],
+    [
+      '{"env":"CartPole-v1","seed":1,"actions":[]}',
+      /env "CartPole-v1" is not a farm of this page; allowed: ValleyFarm-v0, BackwardsValleyFarm-v0/,
+    ],
     ['{"env":"ValleyFarm-v0","actions":[]}', /has no "seed"; it must be a whole number from 0 to 18446744073709551615/],
     ['{"env":"ValleyFarm-v0","seed":-1,"actions":[]}', /seed" is -1; a seed must be a whole number from 0 to 18446744073709551615/],
     ['{"env":"ValleyFarm-v0","seed":1.5,"actions":[]}', /seed" is 1.5/],
     ['{"env":"ValleyFarm-v0","seed":"18446744073709551616","actions":[]}', /seed" is "18446744073709551616"/],
     ['{"env":"ValleyFarm-v0","seed":1,"actions":"0,1"}', /"actions" is "0,1"; it must be a list of action ids or names/],
-    ['{"env":"ValleyFarm-v0","seed":1,"actions":[0,12]}', /actions\[1\] is 12; ValleyFarm-v0 actions are integers 0 … 11 or names \(north, south/],
+    [
+      '{"env":"ValleyFarm-v0","seed":1,"actions":[0,12]}',
+      /actions\[1\] is 12; ValleyFarm-v0 actions are integers 0 … 11 or names \(north, south/,
+    ],
     ['{"env":"BackwardsValleyFarm-v0","seed":1,"actions":[11]}', /actions\[0\] is 11; BackwardsValleyFarm-v0 actions are integers 0 … 10/],
     ['{"env":"ValleyFarm-v0","seed":1,"actions":["jump"]}', /actions\[0\] is "jump"/],
     [`{"env":"ValleyFarm-v0","seed":1,"actions":[${Array(51).fill(11)}]}`, /has 51 actions, but a ValleyFarm-v0 episode ends after 50/],
-    [`{"env":"BackwardsValleyFarm-v0","seed":1,"actions":[${Array(41).fill(4)}]}`, /has 41 actions, but a BackwardsValleyFarm-v0 episode ends after 40/],
+    [
+      `{"env":"BackwardsValleyFarm-v0","seed":1,"actions":[${Array(41).fill(4)}]}`,
+      /has 41 actions, but a BackwardsValleyFarm-v0 episode ends after 40/,
+    ],
   ])('rejects %j', (text, message) => {
     expect(rejects(() => parseReplayJson(text))).toMatch(message);
   });

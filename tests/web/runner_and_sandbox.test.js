@@ -35,13 +35,19 @@ describe('runner', () => {
     runner.setCustomAgent({ act: () => undefined });
     await expect(runner.run({ episodes: 1 })).rejects.toThrow(/act\(\) returned undefined/);
     expect(runner.playing).toBe(false);
-    expect(runner.error).toMatch(/act\(\) returned undefined \(did you forget `return`\?\); it must return an integer 0 … 11 or an action name/);
+    expect(runner.error).toMatch(
+      /act\(\) returned undefined \(did you forget `return`\?\); it must return an integer 0 … 11 or an action name/,
+    );
     expect(session.actions).toEqual([]);
   });
 
   it('stops and shows the message when an agent throws', async () => {
     const { runner } = await setup();
-    runner.setCustomAgent({ act: () => { throw new Error('boom'); } });
+    runner.setCustomAgent({
+      act: () => {
+        throw new Error('boom');
+      },
+    });
     await expect(runner.run({ episodes: 1 })).rejects.toThrow('Your agent (custom): boom');
     expect(runner.error).toBe('Your agent (custom): boom');
   });
@@ -50,7 +56,9 @@ describe('runner', () => {
 describe('sandbox', () => {
   it('compiles act() and answers with its action', async () => {
     const box = createSandbox();
-    expect(await box.handle({ type: 'load', code: 'let n = 0; function act(o) { n++; return o.stepsLeft > 5 ? "north" : 3; }' })).toEqual({ type: 'loaded' });
+    expect(await box.handle({ type: 'load', code: 'let n = 0; function act(o) { n++; return o.stepsLeft > 5 ? "north" : 3; }' })).toEqual({
+      type: 'loaded',
+    });
     expect(await box.handle({ type: 'act', id: 4, observation: { stepsLeft: 9 } })).toEqual({ type: 'action', id: 4, action: 'north' });
     expect(await box.handle({ type: 'reset', id: 5 })).toEqual({ type: 'done', id: 5 });
   });
@@ -58,7 +66,9 @@ describe('sandbox', () => {
   it('reports a syntax error, a missing act and an empty editor', async () => {
     const box = createSandbox();
     expect((await box.handle({ type: 'load', code: 'function act( {' })).message).toMatch(/^SyntaxError/);
-    expect((await box.handle({ type: 'load', code: 'function step() {}' })).message).toMatch(/must define a function act\(observation, info\)/);
+    expect((await box.handle({ type: 'load', code: 'function step() {}' })).message).toMatch(
+      /must define a function act\(observation, info\)/,
+    );
     expect((await box.handle({ type: 'load', code: '  ' })).message).toMatch(/The editor is empty/);
   });
 
@@ -85,7 +95,9 @@ describe('worker agent', () => {
         if (hang && msg.type === 'act') return;
         box.handle(msg).then((reply) => w.onmessage?.({ data: reply }));
       },
-      terminate() { w.terminated = true; },
+      terminate() {
+        w.terminated = true;
+      },
     };
     return w;
   }
@@ -98,7 +110,10 @@ describe('worker agent', () => {
 
   it('terminates a worker that does not answer in time and says so', async () => {
     let worker;
-    const agent = new WorkerAgent('function act() { for (;;); }', { createWorker: () => (worker = fakeWorker({ hang: true })), timeLimitMs: 50 });
+    const agent = new WorkerAgent('function act() { for (;;); }', {
+      createWorker: () => (worker = fakeWorker({ hang: true })),
+      timeLimitMs: 50,
+    });
     await agent.load();
     await expect(agent.act({}, {})).rejects.toThrow(/stopped after act\(\) ran for more than 0.05 s \(an endless loop\?\)/);
     expect(worker.terminated).toBe(true);

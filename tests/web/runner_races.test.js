@@ -107,7 +107,7 @@ describe('the console handle and messages check their arguments', () => {
     expect(() => handle.run(null)).toThrow(/options must be an object/);
   });
 
-  it('run() rejects with the agent\'s error, through messages too', async () => {
+  it("run() rejects with the agent's error, through messages too", async () => {
     const handle = createHandle(app);
     await handle.setAgent(() => {
       throw new Error('boom');
@@ -143,7 +143,14 @@ describe('replay files and links that are too large or carry markup', () => {
     const seed = app.session.seed;
     app.playByHand('wait');
     let read = false;
-    const file = { name: 'big.json', size: 50e6, text: async () => { read = true; return ''; } };
+    const file = {
+      name: 'big.json',
+      size: 50e6,
+      text: async () => {
+        read = true;
+        return '';
+      },
+    };
     const t0 = performance.now();
     expect(await app.importReplayFile(file)).toBe(false);
     expect(performance.now() - t0).toBeLessThan(100);

@@ -81,7 +81,12 @@ describe('step', () => {
   it('moves by a click on a neighbouring cell, and ignores other cells', () => {
     const { x, y } = session.pos;
     const dir = [0, 1, 2, 3].find((a) => session.legal[a] === 1);
-    const target = [[x, y - 1], [x, y + 1], [x + 1, y], [x - 1, y]][dir];
+    const target = [
+      [x, y - 1],
+      [x, y + 1],
+      [x + 1, y],
+      [x - 1, y],
+    ][dir];
     expect(session.clickCell(x + 2, y + 2)).toBe(-1);
     expect(session.clickCell(...target)).toBe(dir);
     expect(session.pos).toEqual({ x: target[0], y: target[1] });
@@ -109,7 +114,7 @@ describe('end of episode', () => {
 });
 
 describe('views', () => {
-  it('draws the world from the state and the agent\'s eyes from the observation', () => {
+  it("draws the world from the state and the agent's eyes from the observation", () => {
     const world = session.cells;
     expect(world).toHaveLength(15);
     expect(world.flat().every((c) => c.seen === 'now')).toBe(true);
@@ -165,7 +170,7 @@ describe('replay', () => {
   });
 });
 
-describe('the shown position is the engine\'s', () => {
+describe("the shown position is the engine's", () => {
   it('a blocked move leaves the shown position where the engine has the agent, and a move follows it', async () => {
     const { Session } = await import('../../web/src/model/session.js');
     const s = new Session();

@@ -58,7 +58,9 @@ describe.each([
 describe('labels', () => {
   it('say crop stages, hunger, pending products and moods in words', () => {
     expect(cellLabel(valleyCell(5))).toBe('Crop growing (stage 2)');
-    expect(cellLabel({ kind: 'animal', species: 'cow', sated: true, satedStepsLeft: 7, pending: 2 })).toBe('Cow, sated for 7 more steps, 2 milk waiting');
+    expect(cellLabel({ kind: 'animal', species: 'cow', sated: true, satedStepsLeft: 7, pending: 2 })).toBe(
+      'Cow, sated for 7 more steps, 2 milk waiting',
+    );
     expect(cellLabel({ kind: 'animal', species: 'chicken', sated: false, pending: 2 })).toBe('Chicken, hungry, 2 eggs waiting');
     expect(cellLabel({ kind: 'villager', index: 1, mood: 2, relationship: 57.5 })).toBe('Villager 2, friendly (relationship 57.5)');
     expect(cellLabel(backwardsCell(4, 0, { bonus: 2, rewarded: false }))).toBe('Pen, animal Weak, bonus 2');
@@ -103,12 +105,28 @@ describe('board', () => {
     const clicks = [];
     render(<Board cells={cells} pos={{ x: 1, y: 1 }} view="world" title="map" onCell={(x, y) => clicks.push([x, y])} />, host);
     for (const g of host.querySelectorAll('g.cell')) g.dispatchEvent(new MouseEvent('click', { bubbles: true }));
-    expect(clicks).toEqual([[1, 0], [0, 1], [2, 1]]);
+    expect(clicks).toEqual([
+      [1, 0],
+      [0, 1],
+      [2, 1],
+    ]);
   });
 
-  it('greys cells last seen in the agent\'s-eyes view', () => {
+  it("greys cells last seen in the agent's-eyes view", () => {
     const host = document.createElement('div');
-    render(<Board cells={[[{ kind: 'ground', seen: 'past' }, { kind: 'unknown', seen: 'never' }]]} view="eyes" title="map" />, host);
+    render(
+      <Board
+        cells={[
+          [
+            { kind: 'ground', seen: 'past' },
+            { kind: 'unknown', seen: 'never' },
+          ],
+        ]}
+        view="eyes"
+        title="map"
+      />,
+      host,
+    );
     expect(host.querySelectorAll('.fog')).toHaveLength(1);
     expect(host.querySelector('[data-kind="unknown"]').getAttribute('aria-label')).toBe('Not seen yet, x 1 y 0');
   });

@@ -16,7 +16,8 @@ const HEURISTICS = { 'ValleyFarm-v0': createValleyHeuristic, 'BackwardsValleyFar
 
 /** A built-in agent by name ('heuristic' or 'random'; options.seed seeds the random one). */
 export function createAgent(name, envId, options = {}) {
-  if (!Object.hasOwn(HEURISTICS, envId)) throw new Error(`valley-farm: unknown env id ${String(envId).slice(0, 60)}; the env ids are ${Object.keys(HEURISTICS).join(', ')}`);
+  if (!Object.hasOwn(HEURISTICS, envId))
+    throw new Error(`valley-farm: unknown env id ${String(envId).slice(0, 60)}; the env ids are ${Object.keys(HEURISTICS).join(', ')}`);
   if (name === 'random') return createRandomAgent(envId, options);
   if (name === 'heuristic') return HEURISTICS[envId]();
   throw new Error(`No built-in agent '${String(name).slice(0, 60)}'; the built-in agents are ${BUILT_IN.join(', ')}`);
@@ -30,7 +31,9 @@ export function createAgent(name, envId, options = {}) {
  * (unflatten) and info.legal, the row of the mask.
  */
 export function batchAgents(name, envId, numEnvs, options = {}) {
-  const agents = Array.from({ length: numEnvs }, (_, i) => createAgent(name, envId, { ...options, seed: options.seed === undefined ? undefined : options.seed + i }));
+  const agents = Array.from({ length: numEnvs }, (_, i) =>
+    createAgent(name, envId, { ...options, seed: options.seed === undefined ? undefined : options.seed + i }),
+  );
   for (const a of agents) a.reset();
   const actions = new Int32Array(numEnvs);
   return {

@@ -44,10 +44,16 @@ export function createValleyHeuristic() {
     if (last.action === A.feed) animals.set(last.at, { satedLeft: SATED_TICKS, counter: 0, pending: here?.pending ?? 0, fedNow: true });
     if (last.action === A.collect && here) Object.assign(here, { pending: 0, counter: 0 });
     for (const a of animals.values()) {
-      if (a.fedNow) { a.fedNow = false; continue; }
+      if (a.fedNow) {
+        a.fedNow = false;
+        continue;
+      }
       if (a.satedLeft <= 0) continue;
       a.counter++;
-      if (a.counter === PRODUCT_TICKS) { a.pending++; a.counter = 0; }
+      if (a.counter === PRODUCT_TICKS) {
+        a.pending++;
+        a.counter = 0;
+      }
       a.satedLeft--;
     }
   }
@@ -92,7 +98,8 @@ export function createValleyHeuristic() {
       if (inv.gifts > 0 && (code === VILLAGER || near(VILLAGER))) consider(cell, GIFT_VALUE * inv.gifts, inv.gifts);
       if (isAnimal(code)) {
         const a = animals.get(key(cell.x, cell.y));
-        if (a && (a.pending > 0 || (a.satedLeft > 0 && PRODUCT_TICKS - a.counter <= cell.dist))) consider(cell, 1.2 * Math.max(1, a.pending), 1);
+        if (a && (a.pending > 0 || (a.satedLeft > 0 && PRODUCT_TICKS - a.counter <= cell.dist)))
+          consider(cell, 1.2 * Math.max(1, a.pending), 1);
         else if ((!a || a.satedLeft === 0) && inv.feed > 0 && left - cell.dist > 12) consider(cell, 1.6, 6);
       }
       if (code === CROP_MATURE) consider(cell, 0.6, 1);
@@ -101,7 +108,7 @@ export function createValleyHeuristic() {
       if (code === SOIL_EMPTY && inv.seeds > 0 && inv.water >= 2 && left - cell.dist > 8) consider(cell, 0.5, 4);
       if (code === MARKET && goods > 0) consider(cell, 0.11 * (PRICE_CROP * inv.crops + PRICE_PRODUCT * inv.products), 1);
       const frontier = STEPS.some(([dx, dy]) => !map.has(key(cell.x + dx, cell.y + dy)));
-      if (frontier) consider(cell, (inv.gifts > 0 && !knownVillager ? 2 : 0.4), 2);
+      if (frontier) consider(cell, inv.gifts > 0 && !knownVillager ? 2 : 0.4, 2);
     }
     goal = best?.at ?? null;
     return best ? best.first : A.wait;

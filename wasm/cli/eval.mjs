@@ -10,7 +10,8 @@ import { createAgent } from '../agents/index.js';
 import { envIds } from '../index.js';
 import { evaluate } from '../evaluate.js';
 
-const USAGE = 'usage: valley-farm eval AGENT --env ENV [--split test|validation] [--episodes N] [--json]\n  AGENT: heuristic, random, a policy .json, or a .mjs/.js file exporting act(observation, info)';
+const USAGE =
+  'usage: valley-farm eval AGENT --env ENV [--split test|validation] [--episodes N] [--json]\n  AGENT: heuristic, random, a policy .json, or a .mjs/.js file exporting act(observation, info)';
 
 function parse(argv) {
   const opts = { json: false };
@@ -48,7 +49,10 @@ async function loadAgent(name, env) {
   const mod = await import(pathToFileURL(resolve(name)).href);
   let agent = typeof mod.act === 'function' ? { act: mod.act, reset: mod.reset } : mod.default;
   if (typeof agent === 'function' && typeof agent.act !== 'function') agent = await agent(env);
-  if (!agent || typeof agent.act !== 'function') throw new Error(`${name} exports no act(observation, info): export a function act, a default { act }, or a default function returning one`);
+  if (!agent || typeof agent.act !== 'function')
+    throw new Error(
+      `${name} exports no act(observation, info): export a function act, a default { act }, or a default function returning one`,
+    );
   return agent;
 }
 
@@ -71,15 +75,33 @@ export async function main(argv) {
   }
   const r = await evaluate(agent, { env: opts.env, split: opts.split ?? 'test', episodes: opts.episodes });
   if (opts.json) {
-    console.log(JSON.stringify({ env: r.env, split: opts.split ?? 'test', episodes: r.seeds.length, mean: r.mean, stderr: r.stderr, ci95: r.ci95, normalized: r.normalized?.mean ?? null, reference: r.reference ?? null, returns: r.returns }));
+    console.log(
+      JSON.stringify({
+        env: r.env,
+        split: opts.split ?? 'test',
+        episodes: r.seeds.length,
+        mean: r.mean,
+        stderr: r.stderr,
+        ci95: r.ci95,
+        normalized: r.normalized?.mean ?? null,
+        reference: r.reference ?? null,
+        returns: r.returns,
+      }),
+    );
     return 0;
   }
   console.log(`${opts.agentName} on ${r.env}, ${opts.split ?? 'test'} split, ${r.seeds.length} seeds\n`);
   console.log('| agent | mean return | ± stderr | 95 % interval | normalised |');
   console.log('|---|---:|---:|---|---:|');
-  console.log(`| ${opts.agentName} | ${fmt(r.mean)} | ${fmt(r.stderr)} | ${fmt(r.ci95[0])} – ${fmt(r.ci95[1])} | ${r.normalized ? fmt(r.normalized.mean) : '–'} |`);
+  console.log(
+    `| ${opts.agentName} | ${fmt(r.mean)} | ${fmt(r.stderr)} | ${fmt(r.ci95[0])} – ${fmt(r.ci95[1])} | ${r.normalized ? fmt(r.normalized.mean) : '–'} |`,
+  );
   if (r.reference) {
-    for (const [name, value, norm] of [['random', r.reference.random, 0], ['heuristic', r.reference.heuristic, null], ['best known', r.reference.bestKnown, 1]]) {
+    for (const [name, value, norm] of [
+      ['random', r.reference.random, 0],
+      ['heuristic', r.reference.heuristic, null],
+      ['best known', r.reference.bestKnown, 1],
+    ]) {
       console.log(`| (${name}) | ${fmt(value)} | | | ${norm === null ? '' : fmt(norm)} |`);
     }
   }

@@ -10,8 +10,12 @@ export async function main(argv) {
   const [name, ...rest] = argv;
   const command = Object.hasOwn(COMMANDS, name ?? '') ? COMMANDS[name] : null;
   if (!command) {
-    const list = Object.entries(COMMANDS).map(([n, c]) => `  ${n.padEnd(8)}${c.what}`).join('\n');
-    console.error(`${name && name !== '--help' ? `valley-farm: unknown command '${String(name).slice(0, 40)}'\n` : ''}usage: valley-farm <command> [options]\n${list}`);
+    const list = Object.entries(COMMANDS)
+      .map(([n, c]) => `  ${n.padEnd(8)}${c.what}`)
+      .join('\n');
+    console.error(
+      `${name && name !== '--help' ? `valley-farm: unknown command '${String(name).slice(0, 40)}'\n` : ''}usage: valley-farm <command> [options]\n${list}`,
+    );
     return name === '--help' ? 0 : 2;
   }
   const { main: run } = await import(command.file);

@@ -7,11 +7,21 @@ import { envIds } from '../index.js';
 import { evaluate } from '../evaluate.js';
 import { algorithms, createLearner } from '../learn/index.js';
 
-const USAGE = 'usage: valley-farm train --env ENV [--algo tabular-q|ppo] [--steps N] [--seed S] [--out policy.json] [--log curve.csv] [--eval-every N] [--eval-episodes N]';
+const USAGE =
+  'usage: valley-farm train --env ENV [--algo tabular-q|ppo] [--steps N] [--seed S] [--out policy.json] [--log curve.csv] [--eval-every N] [--eval-episodes N]';
 
 function parse(argv) {
   const o = { algo: 'tabular-q', steps: 1e6, seed: 1, out: 'policy.json', log: null, evalEvery: null, evalEpisodes: 50 };
-  const names = { '--env': 'env', '--algo': 'algo', '--steps': 'steps', '--seed': 'seed', '--out': 'out', '--log': 'log', '--eval-every': 'evalEvery', '--eval-episodes': 'evalEpisodes' };
+  const names = {
+    '--env': 'env',
+    '--algo': 'algo',
+    '--steps': 'steps',
+    '--seed': 'seed',
+    '--out': 'out',
+    '--log': 'log',
+    '--eval-every': 'evalEvery',
+    '--eval-episodes': 'evalEpisodes',
+  };
   for (let i = 0; i < argv.length; i += 2) {
     const key = names[argv[i]];
     if (!key) throw new Error(`unknown option ${String(argv[i]).slice(0, 40)}`);
@@ -23,7 +33,10 @@ function parse(argv) {
   for (const k of ['steps', 'seed', 'evalEvery', 'evalEpisodes']) {
     if (o[k] === null) continue;
     const n = Number(o[k]);
-    if (!Number.isInteger(n) || n < (k === 'seed' ? 0 : 1)) throw new Error(`--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} must be a ${k === 'seed' ? 'non-negative' : 'positive'} whole number (5e6 is fine)`);
+    if (!Number.isInteger(n) || n < (k === 'seed' ? 0 : 1))
+      throw new Error(
+        `--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} must be a ${k === 'seed' ? 'non-negative' : 'positive'} whole number (5e6 is fine)`,
+      );
     o[k] = n;
   }
   o.evalEvery ??= Math.max(o.steps / 10, 1);
@@ -50,7 +63,13 @@ export async function main(argv) {
       nextEval += o.evalEvery;
       val = await evaluate(learner.policy(), { env: o.env, split: 'validation', episodes: o.evalEpisodes });
     }
-    curve.push([p.steps, (p.elapsedMs / 1000).toFixed(1), p.meanReturn?.toFixed(3) ?? '', val ? val.mean.toFixed(3) : '', val ? val.normalized.mean.toFixed(4) : '']);
+    curve.push([
+      p.steps,
+      (p.elapsedMs / 1000).toFixed(1),
+      p.meanReturn?.toFixed(3) ?? '',
+      val ? val.mean.toFixed(3) : '',
+      val ? val.normalized.mean.toFixed(4) : '',
+    ]);
     const left = p.stepsPerSec > 0 ? (o.steps - p.steps) / p.stepsPerSec : 0;
     const line = `steps ${p.steps.toLocaleString('en')} / ${o.steps.toLocaleString('en')}  ${Math.round(p.stepsPerSec).toLocaleString('en')} steps/s  mean return ${p.meanReturn?.toFixed(2) ?? '–'}${val ? `  validation ${val.mean.toFixed(2)} (normalised ${val.normalized.mean.toFixed(3)})` : ''}  ${Math.round(left)} s left`;
     if (process.stderr.isTTY) process.stderr.write(`\r${line}   `);
@@ -59,7 +78,9 @@ export async function main(argv) {
   if (process.stderr.isTTY) process.stderr.write('\n');
   writeFileSync(o.out, JSON.stringify(learner.policy().toJSON()));
   if (o.log) writeFileSync(o.log, `${curve.map((r) => r.join(',')).join('\n')}\n`);
-  console.log(`wrote ${o.out}${o.log ? ` and ${o.log}` : ''}: ${o.algo} on ${o.env}, ${p.steps} steps in ${(p.elapsedMs / 1000).toFixed(1)} s`);
+  console.log(
+    `wrote ${o.out}${o.log ? ` and ${o.log}` : ''}: ${o.algo} on ${o.env}, ${p.steps} steps in ${(p.elapsedMs / 1000).toFixed(1)} s`,
+  );
   learner.dispose();
   return 0;
 }

@@ -31,6 +31,13 @@ export interface Learner {
   policy(): Policy;
   dispose(): void;
 }
-export const algorithms: Readonly<Record<'tabular-q' | 'ppo', { defaults: Readonly<Record<string, number | number[]>>; docs: Readonly<Record<string, string>> }>>;
-export function createLearner(options: { env: EnvId; algo?: 'tabular-q' | 'ppo'; seed?: number; [setting: string]: unknown }): Promise<Learner>;
+export const algorithms: Readonly<
+  Record<'tabular-q' | 'ppo', { defaults: Readonly<Record<string, number | number[]>>; docs: Readonly<Record<string, string>> }>
+>;
+export function createLearner(options: {
+  env: EnvId;
+  algo?: 'tabular-q' | 'ppo';
+  seed?: number;
+  [setting: string]: unknown;
+}): Promise<Learner>;
 export function loadPolicy(json: unknown): Promise<Policy>;

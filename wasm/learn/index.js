@@ -23,18 +23,31 @@ export const algorithms = Object.freeze({
 function checkConfig(algo, config) {
   const known = Object.keys(algorithms[algo].defaults);
   for (const [k, v] of Object.entries(config)) {
-    if (!known.includes(k)) throw new TypeError(`valley-farm/learn: ${algo} has no setting '${String(k).slice(0, 40)}'; its settings are ${known.join(', ')}`);
+    if (!known.includes(k))
+      throw new TypeError(`valley-farm/learn: ${algo} has no setting '${String(k).slice(0, 40)}'; its settings are ${known.join(', ')}`);
     const d = algorithms[algo].defaults[k];
-    const ok = Array.isArray(d) ? Array.isArray(v) && v.every((u) => Number.isInteger(u) && u > 0 && u <= 4096) : typeof v === 'number' && Number.isFinite(v) && v >= 0;
-    if (!ok) throw new TypeError(`valley-farm/learn: ${algo} setting ${k} must be ${Array.isArray(d) ? 'an array of layer sizes' : 'a non-negative number'}, got ${JSON.stringify(v)?.slice(0, 40)}`);
+    const ok = Array.isArray(d)
+      ? Array.isArray(v) && v.every((u) => Number.isInteger(u) && u > 0 && u <= 4096)
+      : typeof v === 'number' && Number.isFinite(v) && v >= 0;
+    if (!ok)
+      throw new TypeError(
+        `valley-farm/learn: ${algo} setting ${k} must be ${Array.isArray(d) ? 'an array of layer sizes' : 'a non-negative number'}, got ${JSON.stringify(v)?.slice(0, 40)}`,
+      );
   }
 }
 
 /** A learner for { env, algo, seed, ...settings } (see algorithms[algo].defaults). */
 export async function createLearner({ env, algo = 'tabular-q', seed = 1, ...settings } = {}) {
-  if (!Object.hasOwn(envSpecs, env)) throw new Error(`valley-farm/learn: unknown env ${JSON.stringify(String(env)).slice(0, 40)}; the env ids are ${Object.keys(envSpecs).join(', ')}`);
-  if (!Object.hasOwn(algorithms, algo)) throw new Error(`valley-farm/learn: unknown algo ${JSON.stringify(String(algo)).slice(0, 40)}; the algorithms are ${Object.keys(algorithms).join(', ')}`);
-  if (!Number.isInteger(seed) || seed < 0 || seed > 2 ** 31) throw new RangeError('valley-farm/learn: seed must be an integer from 0 to 2^31');
+  if (!Object.hasOwn(envSpecs, env))
+    throw new Error(
+      `valley-farm/learn: unknown env ${JSON.stringify(String(env)).slice(0, 40)}; the env ids are ${Object.keys(envSpecs).join(', ')}`,
+    );
+  if (!Object.hasOwn(algorithms, algo))
+    throw new Error(
+      `valley-farm/learn: unknown algo ${JSON.stringify(String(algo)).slice(0, 40)}; the algorithms are ${Object.keys(algorithms).join(', ')}`,
+    );
+  if (!Number.isInteger(seed) || seed < 0 || seed > 2 ** 31)
+    throw new RangeError('valley-farm/learn: seed must be an integer from 0 to 2^31');
   checkConfig(algo, settings);
   const inner = algo === 'ppo' ? await createPPO(env, settings, seed) : await createTabularQ(env, settings, seed);
   const config = { env, algo, seed, ...inner.config };
@@ -43,7 +56,8 @@ export async function createLearner({ env, algo = 'tabular-q', seed = 1, ...sett
     algo,
     config,
     trainFor: (steps) => {
-      if (!Number.isInteger(steps) || steps < 1) throw new RangeError('valley-farm/learn: trainFor(steps) takes a positive whole number of env steps');
+      if (!Number.isInteger(steps) || steps < 1)
+        throw new RangeError('valley-farm/learn: trainFor(steps) takes a positive whole number of env steps');
       return inner.trainFor(steps);
     },
     progress: () => inner.progress(),
@@ -70,15 +84,24 @@ function wrapPolicy(p, config) {
 
 /** A policy from what toJSON() gave (parsed JSON); clear errors for anything else. */
 export async function loadPolicy(json) {
-  if (!json || typeof json !== 'object' || json.format !== 'valley-farm-policy') throw new TypeError('valley-farm/learn: not a valley-farm policy (its "format" must be "valley-farm-policy")');
-  if (json.version !== 1) throw new Error(`valley-farm/learn: policy version ${String(json.version).slice(0, 10)}; this package reads version 1`);
-  if (!Object.hasOwn(envSpecs, json.env)) throw new Error(`valley-farm/learn: the policy's env ${JSON.stringify(String(json.env)).slice(0, 40)} is unknown`);
+  if (!json || typeof json !== 'object' || json.format !== 'valley-farm-policy')
+    throw new TypeError('valley-farm/learn: not a valley-farm policy (its "format" must be "valley-farm-policy")');
+  if (json.version !== 1)
+    throw new Error(`valley-farm/learn: policy version ${String(json.version).slice(0, 10)}; this package reads version 1`);
+  if (!Object.hasOwn(envSpecs, json.env))
+    throw new Error(`valley-farm/learn: the policy's env ${JSON.stringify(String(json.env)).slice(0, 40)} is unknown`);
   if (json.algo === 'tabular-q') {
     if (!Array.isArray(json.table)) throw new TypeError('valley-farm/learn: a tabular-q policy needs its "table"');
     const A = envSpecs[json.env].actions.length;
     const table = new Map();
     for (const row of json.table) {
-      if (!Array.isArray(row) || typeof row[0] !== 'string' || !Array.isArray(row[1]) || row[1].length !== A || !row[1].every(Number.isFinite)) {
+      if (
+        !Array.isArray(row) ||
+        typeof row[0] !== 'string' ||
+        !Array.isArray(row[1]) ||
+        row[1].length !== A ||
+        !row[1].every(Number.isFinite)
+      ) {
         throw new TypeError(`valley-farm/learn: a table row must be [key, ${A} numbers]`);
       }
       table.set(row[0], Float32Array.from(row[1]));

@@ -11,15 +11,31 @@ import { loadTf } from './tf.js';
 import { progressOf, recordEpisode, trainingStats } from './progress.js';
 
 export const defaults = Object.freeze({
-  numEnvs: 64, nSteps: 64, epochs: 3, minibatch: 2048, learningRate: 1e-3, gamma: 0.99, lambda: 0.95,
-  clip: 0.2, entropyCoef: 0.01, valueCoef: 0.5, hidden: [64, 64],
+  numEnvs: 64,
+  nSteps: 64,
+  epochs: 3,
+  minibatch: 2048,
+  learningRate: 1e-3,
+  gamma: 0.99,
+  lambda: 0.95,
+  clip: 0.2,
+  entropyCoef: 0.01,
+  valueCoef: 0.5,
+  hidden: [64, 64],
 });
 
 export const docs = Object.freeze({
-  numEnvs: 'envs stepped together', nSteps: 'steps per env in each rollout', epochs: 'passes over each rollout',
-  minibatch: 'samples per gradient step', learningRate: 'Adam step size', gamma: 'discount per step',
-  lambda: 'GAE λ: bias against variance of the advantages', clip: 'the ratio clip ε', entropyCoef: 'weight of the entropy bonus',
-  valueCoef: 'weight of the value loss', hidden: 'sizes of the hidden layers (tanh)',
+  numEnvs: 'envs stepped together',
+  nSteps: 'steps per env in each rollout',
+  epochs: 'passes over each rollout',
+  minibatch: 'samples per gradient step',
+  learningRate: 'Adam step size',
+  gamma: 'discount per step',
+  lambda: 'GAE λ: bias against variance of the advantages',
+  clip: 'the ratio clip ε',
+  entropyCoef: 'weight of the entropy bonus',
+  valueCoef: 'weight of the value loss',
+  hidden: 'sizes of the hidden layers (tanh)',
 });
 
 const MASKED = -1e9;
@@ -102,7 +118,11 @@ export class NetPolicy {
 
   toJSON() {
     return {
-      format: 'valley-farm-policy', version: 1, env: this.env, algo: 'ppo', config: this.config,
+      format: 'valley-farm-policy',
+      version: 1,
+      env: this.env,
+      algo: 'ppo',
+      config: this.config,
       weights: this.model.getWeights().map((w) => ({ shape: w.shape, values: Array.from(w.dataSync()) })),
     };
   }
@@ -113,7 +133,11 @@ export async function netPolicyFromJSON(json) {
   const A = envSpecs[json.env].actions.length;
   const model = buildModel(tf, encoderFor(json.env).size, json.config.hidden, A);
   const shapes = model.getWeights().map((w) => w.shape.join('x'));
-  if (!Array.isArray(json.weights) || json.weights.length !== shapes.length || json.weights.some((w, i) => w?.shape?.join('x') !== shapes[i] || w.values?.length !== w.shape.reduce((a, b) => a * b, 1))) {
+  if (
+    !Array.isArray(json.weights) ||
+    json.weights.length !== shapes.length ||
+    json.weights.some((w, i) => w?.shape?.join('x') !== shapes[i] || w.values?.length !== w.shape.reduce((a, b) => a * b, 1))
+  ) {
     throw new Error(`valley-farm/learn: the policy's weights do not fit its network (expected shapes ${shapes.join(', ')})`);
   }
   model.setWeights(json.weights.map((w) => tf.tensor(Float32Array.from(w.values), w.shape)));

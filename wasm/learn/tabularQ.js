@@ -51,7 +51,14 @@ export class TablePolicy {
   }
 
   toJSON(config = {}) {
-    return { format: 'valley-farm-policy', version: 1, env: this.env, algo: this.algo, config, table: [...this.table].map(([k, q]) => [k, Array.from(q)]) }; // exact: float32 round-trips through JSON numbers
+    return {
+      format: 'valley-farm-policy',
+      version: 1,
+      env: this.env,
+      algo: this.algo,
+      config,
+      table: [...this.table].map(([k, q]) => [k, Array.from(q)]),
+    }; // exact: float32 round-trips through JSON numbers
   }
 }
 

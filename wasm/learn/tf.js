@@ -12,7 +12,9 @@ export function loadTf() {
     try {
       tf = await import('@tensorflow/tfjs');
     } catch (err) {
-      throw new Error(`valley-farm/learn: neural learners need TensorFlow.js: npm install @tensorflow/tfjs @tensorflow/tfjs-backend-wasm (${err.message})`);
+      throw new Error(
+        `valley-farm/learn: neural learners need TensorFlow.js: npm install @tensorflow/tfjs @tensorflow/tfjs-backend-wasm (${err.message})`,
+      );
     }
     // In Node the wasm backend's files are found in the installed package. In a browser they
     // would have to be served beside the page (a site's Content Security Policy keeps them
@@ -22,7 +24,9 @@ export function loadTf() {
       if (!node) throw new Error('browser: cpu backend');
       const wasm = await import('@tensorflow/tfjs-backend-wasm');
       const { createRequire } = await import(/* @vite-ignore */ `node:${'module'}`);
-      const dir = createRequire(import.meta.url).resolve('@tensorflow/tfjs-backend-wasm').replace(/[^/\\]+$/, '');
+      const dir = createRequire(import.meta.url)
+        .resolve('@tensorflow/tfjs-backend-wasm')
+        .replace(/[^/\\]+$/, '');
       wasm.setWasmPaths(dir);
       if (!(await tf.setBackend('wasm'))) throw new Error('wasm backend refused');
     } catch {

@@ -67,9 +67,7 @@ function specOf(env, specs, ids, where) {
 
 function checkLength(actions, spec, where) {
   if (actions.length > spec.horizon) {
-    throw new ReplayError(
-      `${where} has ${actions.length} actions, but a ${spec.id} episode ends after ${spec.horizon}.`,
-    );
+    throw new ReplayError(`${where} has ${actions.length} actions, but a ${spec.id} episode ends after ${spec.horizon}.`);
   }
 }
 
@@ -117,7 +115,9 @@ export const MAX_LINK_CHARS = 2048;
 /** Parses the text of a replay file. */
 export function parseReplayJson(text, specs = envSpecs, ids = envIds) {
   if (typeof text === 'string' && text.length > MAX_REPLAY_FILE_CHARS) {
-    throw new ReplayError(`The replay file has ${text.length} characters; a replay file is at most ${MAX_REPLAY_FILE_CHARS} (a whole episode takes about 2,000).`);
+    throw new ReplayError(
+      `The replay file has ${text.length} characters; a replay file is at most ${MAX_REPLAY_FILE_CHARS} (a whole episode takes about 2,000).`,
+    );
   }
   if (typeof text !== 'string' || text.trim() === '') throw new ReplayError('The replay file is empty.');
   let data;
@@ -150,7 +150,9 @@ export function decodeShareData(raw, specs = envSpecs) {
   let data = raw ?? '';
   if (typeof data !== 'string') throw new ReplayError('The share link is not text.');
   if (data.length > MAX_LINK_CHARS) {
-    throw new ReplayError(`The share link's replay has ${data.length} characters; a share link is at most ${MAX_LINK_CHARS} (a whole episode takes under 100).`);
+    throw new ReplayError(
+      `The share link's replay has ${data.length} characters; a share link is at most ${MAX_LINK_CHARS} (a whole episode takes under 100).`,
+    );
   }
   try {
     data = decodeURIComponent(data);
@@ -163,10 +165,13 @@ export function decodeShareData(raw, specs = envSpecs) {
   const parts = data.split('.');
   if (parts.length !== 4) throw new ReplayError(`The share link's replay ${show(data)} has ${parts.length} part(s), not 4; ${example}.`);
   const [version, code, seedText, actionText] = parts;
-  if (version !== LINK_VERSION) throw new ReplayError(`The share link is version ${show(version)}; this page reads version ${LINK_VERSION} links.`);
+  if (version !== LINK_VERSION)
+    throw new ReplayError(`The share link is version ${show(version)}; this page reads version ${LINK_VERSION} links.`);
   const env = ENV_CODES[code];
   if (!env || !specs[env]) {
-    const allowed = Object.entries(ENV_CODES).map(([c, id]) => `${c} (${id})`).join(', ');
+    const allowed = Object.entries(ENV_CODES)
+      .map(([c, id]) => `${c} (${id})`)
+      .join(', ');
     throw new ReplayError(`The share link's env code ${show(code)} is unknown; allowed: ${allowed}.`);
   }
   const spec = specs[env];

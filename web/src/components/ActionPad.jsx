@@ -17,9 +17,21 @@ function ActionButton({ id, name, meta, legal, onAct }) {
       title={`${meta.hint}${legal ? '' : ' — illegal now'}`}
       onClick={() => onAct(id)}
     >
-      <span class="action-name">{isMove ? <><span aria-hidden="true">{MOVE_GLYPH[name]}</span> {name}</> : name}</span>
+      <span class="action-name">
+        {isMove ? (
+          <>
+            <span aria-hidden="true">{MOVE_GLYPH[name]}</span> {name}
+          </>
+        ) : (
+          name
+        )}
+      </span>
       <kbd>{meta.key}</kbd>
-      {!legal && <span class="illegal-mark" aria-hidden="true">✗</span>}
+      {!legal && (
+        <span class="illegal-mark" aria-hidden="true">
+          ✗
+        </span>
+      )}
     </button>
   );
 }
@@ -39,8 +51,10 @@ export function ActionPad({ session, onAct }) {
         <div class="verbs">{buttons.slice(4)}</div>
       </div>
       <p id="illegal-note" class="note">
-        <span class="illegal-mark" aria-hidden="true">✗</span> illegal now: it still spends a step. Keys: arrows or WASD move;
-        N new episode.
+        <span class="illegal-mark" aria-hidden="true">
+          ✗
+        </span>{' '}
+        illegal now: it still spends a step. Keys: arrows or WASD move; N new episode.
       </p>
     </section>
   );

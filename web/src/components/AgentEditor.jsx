@@ -9,8 +9,9 @@ export function AgentEditor({ app }) {
     <details class="panel editor" open>
       <summary>Write your own agent</summary>
       <p class="note">
-        Define <code>act(observation, info)</code> returning an action (a number or a name such as <code>'north'</code>);
-        optionally <code>reset()</code>, called at each new episode. It runs in a sandboxed Web Worker (no access to this site's storage), at most 1 s per step.
+        Define <code>act(observation, info)</code> returning an action (a number or a name such as <code>'north'</code>); optionally{' '}
+        <code>reset()</code>, called at each new episode. It runs in a sandboxed Web Worker (no access to this site's storage), at most 1 s
+        per step.
       </p>
       <textarea
         id="agent-code"
@@ -21,8 +22,12 @@ export function AgentEditor({ app }) {
         onInput={(e) => app.setCode(e.currentTarget.value)}
       />
       <div class="editor-buttons">
-        <button type="button" class="primary" onClick={() => app.runCode()}>Run code</button>
-        <button type="button" class="ghost" onClick={() => app.setCode(starterCode[envId])}>Restore the example</button>
+        <button type="button" class="primary" onClick={() => app.runCode()}>
+          Run code
+        </button>
+        <button type="button" class="ghost" onClick={() => app.setCode(starterCode[envId])}>
+          Restore the example
+        </button>
       </div>
       {app.codeStatus && (
         <p class={`code-status code-${app.codeStatus.kind}`} role={app.codeStatus.kind === 'error' ? 'alert' : 'status'}>

@@ -23,7 +23,9 @@ function Game({ app }) {
   return (
     <main class="game">
       <div class="col-board">
-        <p class="blurb"><strong>{meta.title}</strong> <code>{session.envId}</code> — {meta.blurb}</p>
+        <p class="blurb">
+          <strong>{meta.title}</strong> <code>{session.envId}</code> — {meta.blurb}
+        </p>
         <Toolbar session={session} onReset={() => app.newEpisode()} />
         <div class="board-wrap">
           <Board
@@ -53,10 +55,19 @@ export function App({ app }) {
   const { session } = app;
   return (
     <>
-      <Header envId={session.envId} page={app.route.page} onEnv={(id) => { location.hash = '#/'; app.switchEnv(id); }} />
+      <Header
+        envId={session.envId}
+        page={app.route.page}
+        onEnv={(id) => {
+          location.hash = '#/';
+          app.switchEnv(id);
+        }}
+      />
       <MessageBar message={session.message} onDismiss={() => session.dismiss()} />
       {app.fatal ? (
-        <p class="panel fatal" role="alert">{app.fatal}</p>
+        <p class="panel fatal" role="alert">
+          {app.fatal}
+        </p>
       ) : !app.ready ? (
         <p class="boot">Loading the farm…</p>
       ) : app.route.page === 'docs' ? (

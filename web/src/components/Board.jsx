@@ -11,12 +11,7 @@ export function Board({ cells, pos, facing, view, title, onCell }) {
   const width = cells[0]?.length ?? 0;
   const isNeighbour = (x, y) => pos && Math.abs(x - pos.x) + Math.abs(y - pos.y) === 1;
   return (
-    <svg
-      class={`board view-${view}`}
-      viewBox={`0 0 ${width * S} ${height * S}`}
-      role="group"
-      aria-label={title}
-    >
+    <svg class={`board view-${view}`} viewBox={`0 0 ${width * S} ${height * S}`} role="group" aria-label={title}>
       {cells.map((row, y) =>
         row.map((d, x) => {
           const label = cellLabel(d);

@@ -7,16 +7,16 @@ export function DocsRoute({ path, app }) {
   const [Docs, setDocs] = useState(null);
   const [error, setError] = useState(null);
   useEffect(() => {
-    import('../docs/index.jsx')
-      .then((m) => setDocs(() => m.default ?? m.Docs))
-      .catch((err) => setError(err.message));
+    import('../docs/index.jsx').then((m) => setDocs(() => m.default ?? m.Docs)).catch((err) => setError(err.message));
   }, []);
   if (Docs) return <Docs path={path} app={app} />;
   return (
     <section class="panel docs-placeholder">
       <h2>Docs</h2>
       <p>{error ? `The docs could not load: ${error}` : 'Loading the docs…'}</p>
-      <p><a href="#/">Back to the game</a></p>
+      <p>
+        <a href="#/">Back to the game</a>
+      </p>
     </section>
   );
 }

@@ -4,9 +4,13 @@ export function MessageBar({ message, onDismiss }) {
   return (
     <div class="message-slot" aria-live="polite">
       <div class={`message message-${message.kind}`} role={message.kind === 'error' ? 'alert' : 'status'}>
-        <span class="message-icon" aria-hidden="true">{message.kind === 'error' ? '!' : 'i'}</span>
+        <span class="message-icon" aria-hidden="true">
+          {message.kind === 'error' ? '!' : 'i'}
+        </span>
         <p>{message.text}</p>
-        <button type="button" class="ghost" onClick={onDismiss} aria-label="Dismiss message">Close</button>
+        <button type="button" class="ghost" onClick={onDismiss} aria-label="Dismiss message">
+          Close
+        </button>
       </div>
     </div>
   );

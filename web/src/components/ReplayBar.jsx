@@ -17,13 +17,27 @@ function ReplayControls({ session }) {
   const n = record.actions.length;
   return (
     <div class="replay-controls" role="group" aria-label="Replay">
-      <button type="button" onClick={() => session.seek(0)} disabled={cursor === 0} aria-label="First step">⇤</button>
-      <button type="button" onClick={() => session.replayStep(-1)} disabled={cursor === 0} aria-label="Step back" aria-keyshortcuts="[">◂ <kbd>[</kbd></button>
-      <button type="button" onClick={() => session.toggleReplayPlay()} aria-label={playing ? 'Pause the replay' : 'Play the replay'}>{playing ? 'Pause' : 'Play'}</button>
-      <button type="button" onClick={() => session.replayStep(1)} disabled={cursor === n} aria-label="Step forward" aria-keyshortcuts="]"><kbd>]</kbd> ▸</button>
-      <button type="button" onClick={() => session.seek(n)} disabled={cursor === n} aria-label="Last step">⇥</button>
-      <span class="replay-pos" data-testid="replay-position">step {cursor} / {n}</span>
-      <button type="button" class="ghost" onClick={() => session.takeOver()}>Play on from here</button>
+      <button type="button" onClick={() => session.seek(0)} disabled={cursor === 0} aria-label="First step">
+        ⇤
+      </button>
+      <button type="button" onClick={() => session.replayStep(-1)} disabled={cursor === 0} aria-label="Step back" aria-keyshortcuts="[">
+        ◂ <kbd>[</kbd>
+      </button>
+      <button type="button" onClick={() => session.toggleReplayPlay()} aria-label={playing ? 'Pause the replay' : 'Play the replay'}>
+        {playing ? 'Pause' : 'Play'}
+      </button>
+      <button type="button" onClick={() => session.replayStep(1)} disabled={cursor === n} aria-label="Step forward" aria-keyshortcuts="]">
+        <kbd>]</kbd> ▸
+      </button>
+      <button type="button" onClick={() => session.seek(n)} disabled={cursor === n} aria-label="Last step">
+        ⇥
+      </button>
+      <span class="replay-pos" data-testid="replay-position">
+        step {cursor} / {n}
+      </span>
+      <button type="button" class="ghost" onClick={() => session.takeOver()}>
+        Play on from here
+      </button>
     </div>
   );
 }
@@ -61,7 +75,9 @@ export function ReplayBar({ app }) {
           Import JSON
           <input type="file" accept=".json,application/json" onChange={onFile} data-testid="import-file" />
         </label>
-        <button type="button" onClick={share}>Share link</button>
+        <button type="button" onClick={share}>
+          Share link
+        </button>
       </div>
       {link && (
         <p class="share">

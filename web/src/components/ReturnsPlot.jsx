@@ -21,16 +21,26 @@ export function ReturnsPlot({ returns, guides = [] }) {
     <figure class="plot">
       <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-label={label}>
         <path class="axis" d={`M${PAD.l} ${PAD.t}V${H - PAD.b}H${W - PAD.r}`} />
-        <text class="tick" x={PAD.l - 4} y={PAD.t + 4} text-anchor="end">{formatReturn(top)}</text>
-        <text class="tick" x={PAD.l - 4} y={H - PAD.b} text-anchor="end">0</text>
-        <text class="tick" x={W - PAD.r} y={H - 4} text-anchor="end">episode {values.length}</text>
+        <text class="tick" x={PAD.l - 4} y={PAD.t + 4} text-anchor="end">
+          {formatReturn(top)}
+        </text>
+        <text class="tick" x={PAD.l - 4} y={H - PAD.b} text-anchor="end">
+          0
+        </text>
+        <text class="tick" x={W - PAD.r} y={H - 4} text-anchor="end">
+          episode {values.length}
+        </text>
         {guides.map((g) => (
           <g class={`guide guide-${g.name}`}>
             <path d={`M${PAD.l} ${y(g.value)}H${W - PAD.r}`} />
-            <text x={PAD.l + 3} y={y(g.value) - 2}>{g.name} {formatReturn(g.value)}</text>
+            <text x={PAD.l + 3} y={y(g.value) - 2}>
+              {g.name} {formatReturn(g.value)}
+            </text>
           </g>
         ))}
-        {values.map((v, i) => <circle class="dot" cx={x(i)} cy={y(v)} r={values.length > 100 ? 1.2 : 2} />)}
+        {values.map((v, i) => (
+          <circle class="dot" cx={x(i)} cy={y(v)} r={values.length > 100 ? 1.2 : 2} />
+        ))}
         {mean.length > 1 && <polyline class="mean" points={mean.map((m, i) => `${x(i)},${y(m)}`).join(' ')} />}
       </svg>
       <figcaption>{label}</figcaption>

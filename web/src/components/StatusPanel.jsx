@@ -3,7 +3,12 @@
 import { formatReturn } from '../model/session.js';
 import { cellLabel } from '../model/labels.js';
 
-const AROUND = [['north', 7], ['east', 13], ['south', 17], ['west', 11]];
+const AROUND = [
+  ['north', 7],
+  ['east', 13],
+  ['south', 17],
+  ['west', 11],
+];
 
 function Row({ name, value, id }) {
   return (
@@ -23,7 +28,15 @@ function Group({ group }) {
         <Row
           name={row.name}
           id={row.id}
-          value={row.note ? <>{row.value} <small data-mood={row.note.mood}>{row.note.text}</small></> : row.value}
+          value={
+            row.note ? (
+              <>
+                {row.value} <small data-mood={row.note.mood}>{row.note.text}</small>
+              </>
+            ) : (
+              row.value
+            )
+          }
         />
       ))}
     </dl>
@@ -56,18 +69,20 @@ export function StatusPanel({ session, onReset }) {
           </>
         )}
       </p>
-      {farm.statusGroups(obs, session.env.state()).map((group) => <Group group={group} />)}
+      {farm.statusGroups(obs, session.env.state()).map((group) => (
+        <Group group={group} />
+      ))}
       <p class="here" data-stat="here">
         Here: {cellLabel(win[12])}.{' '}
-        <span class="around">
-          {AROUND.map(([dir, i]) => `${dir}: ${cellLabel(win[i]).toLowerCase()}`).join('; ')}.
-        </span>
+        <span class="around">{AROUND.map(([dir, i]) => `${dir}: ${cellLabel(win[i]).toLowerCase()}`).join('; ')}.</span>
       </p>
       {session.done && (
         <div class="episode-over" role="status" data-testid="episode-over">
           <strong>Episode over</strong> — return {formatReturn(session.ret)} in {session.actions.length} steps.
           {!session.replay && (
-            <button type="button" class="primary" onClick={onReset}>New episode <kbd>N</kbd></button>
+            <button type="button" class="primary" onClick={onReset}>
+              New episode <kbd>N</kbd>
+            </button>
           )}
         </div>
       )}

@@ -20,12 +20,20 @@ export function Toolbar({ session, onReset }) {
           onInput={(e) => session.setSeedText(e.currentTarget.value)}
           aria-describedby="seed-now"
         />
-        <button type="submit" class="primary" aria-keyshortcuts="N">New episode <kbd>N</kbd></button>
+        <button type="submit" class="primary" aria-keyshortcuts="N">
+          New episode <kbd>N</kbd>
+        </button>
       </form>
-      <span id="seed-now" class="seed-now">this map: seed <output data-testid="episode-seed">{String(seed ?? '–')}</output></span>
+      <span id="seed-now" class="seed-now">
+        this map: seed <output data-testid="episode-seed">{String(seed ?? '–')}</output>
+      </span>
       <div class="view-switch" role="group" aria-label="View">
-        <button type="button" aria-pressed={view === 'world' ? 'true' : 'false'} onClick={() => session.setView('world')}>World</button>
-        <button type="button" aria-pressed={view === 'eyes' ? 'true' : 'false'} onClick={() => session.setView('eyes')}>Agent's eyes</button>
+        <button type="button" aria-pressed={view === 'world' ? 'true' : 'false'} onClick={() => session.setView('world')}>
+          World
+        </button>
+        <button type="button" aria-pressed={view === 'eyes' ? 'true' : 'false'} onClick={() => session.setView('eyes')}>
+          Agent's eyes
+        </button>
       </div>
     </div>
   );

@@ -82,7 +82,12 @@ function Farm({ session, settings }) {
       <p class="vf-embed-status" aria-live="polite">
         <span data-stat="stepsLeft">{session.observation.stepsLeft}</span> steps left · return{' '}
         <span data-stat="return">{formatReturn(session.ret)}</span>
-        {session.lastReward !== null && <> · last <span data-stat="last">{session.lastLegal ? formatReturn(session.lastReward) : 'illegal'}</span></>}
+        {session.lastReward !== null && (
+          <>
+            {' '}
+            · last <span data-stat="last">{session.lastLegal ? formatReturn(session.lastReward) : 'illegal'}</span>
+          </>
+        )}
         {session.done && <strong> · episode over</strong>}
       </p>
       {controls && (
@@ -106,7 +111,10 @@ function Farm({ session, settings }) {
         </div>
       )}
       <p class="vf-embed-credit">
-        <a href="./index.html#/docs" target="_blank" rel="noopener">{envId}</a> · seed {String(session.seed)}
+        <a href="./index.html#/docs" target="_blank" rel="noopener">
+          {envId}
+        </a>{' '}
+        · seed {String(session.seed)}
       </p>
     </div>
   );
@@ -133,8 +141,20 @@ export function Embed({ params }) {
   }, [key]);
   return (
     <main class="vf-embed-root">
-      {settings.errors.length > 0 && <p class="vf-embed-warn" role="alert">Embed parameters: {settings.errors.join('; ')}</p>}
-      {error ? <p class="docs-error" role="alert">The farm could not start: {error}</p> : session ? <Farm session={session} settings={settings} /> : <p>Loading the farm…</p>}
+      {settings.errors.length > 0 && (
+        <p class="vf-embed-warn" role="alert">
+          Embed parameters: {settings.errors.join('; ')}
+        </p>
+      )}
+      {error ? (
+        <p class="docs-error" role="alert">
+          The farm could not start: {error}
+        </p>
+      ) : session ? (
+        <Farm session={session} settings={settings} />
+      ) : (
+        <p>Loading the farm…</p>
+      )}
     </main>
   );
 }

@@ -17,7 +17,9 @@ import './docs.css';
 /** The docs pages: slug -> { title, render, sections }. */
 export const PAGES = {
   '': { title: 'Overview', render: () => <Overview />, sections: [] },
-  ...Object.fromEntries(farms.map((f) => [f.slug, { title: `${f.short} Farm`, render: () => <EnvPage envId={f.id} />, sections: ENV_SECTIONS[f.id] }])),
+  ...Object.fromEntries(
+    farms.map((f) => [f.slug, { title: `${f.short} Farm`, render: () => <EnvPage envId={f.id} />, sections: ENV_SECTIONS[f.id] }]),
+  ),
   api: { title: 'API reference', render: () => <ApiPage />, sections: API_SECTIONS },
   tutorial: { title: 'First agent', render: () => <TutorialPage />, sections: TUTORIAL_SECTIONS },
   embed: { title: 'Embed', render: () => <EmbedPage />, sections: EMBED_SECTIONS },
@@ -27,7 +29,9 @@ export const PAGES = {
 
 /** "/valley/actions" -> { page: 'valley', section: 'actions' }; page null when unknown. */
 export function parseDocsPath(path) {
-  const [slug = '', section = null] = String(path ?? '/').replace(/^\/+/, '').split(/[/?]/);
+  const [slug = '', section = null] = String(path ?? '/')
+    .replace(/^\/+/, '')
+    .split(/[/?]/);
   if (!(slug in PAGES)) return { page: null, slug, section: null };
   const known = section && PAGES[slug].sections.some(([id]) => id === section);
   return { page: slug, section: known ? section : null, badSection: section && !known ? section : null };
@@ -39,10 +43,14 @@ function Nav({ current }) {
       <ul>
         {Object.entries(PAGES).map(([slug, p]) => (
           <li>
-            <a href={docHref(slug ? `/${slug}` : '/')} aria-current={slug === current ? 'page' : undefined}>{p.title}</a>
+            <a href={docHref(slug ? `/${slug}` : '/')} aria-current={slug === current ? 'page' : undefined}>
+              {p.title}
+            </a>
           </li>
         ))}
-        <li class="docs-nav-game"><a href="#/">← The game</a></li>
+        <li class="docs-nav-game">
+          <a href="#/">← The game</a>
+        </li>
       </ul>
     </nav>
   );
@@ -61,11 +69,17 @@ export function Docs({ path = '/' }) {
         {page === null ? (
           <article class="docs-page" data-page="not-found">
             <h1>No such page</h1>
-            <p>There is no docs page <code>{slug}</code>. Try the <a href={docHref('/')}>overview</a>.</p>
+            <p>
+              There is no docs page <code>{slug}</code>. Try the <a href={docHref('/')}>overview</a>.
+            </p>
           </article>
         ) : (
           <>
-            {badSection && <p class="docs-error" role="alert">No section “{badSection}” on this page.</p>}
+            {badSection && (
+              <p class="docs-error" role="alert">
+                No section “{badSection}” on this page.
+              </p>
+            )}
             <div key={page}>{PAGES[page].render()}</div>
           </>
         )}

@@ -19,23 +19,37 @@ export function LearningCurve({ curve, references, total }) {
   const x = (s) => PAD.l + ((W - PAD.l - PAD.r) * s) / Math.max(total, 1);
   const y = (v) => H - PAD.b - ((H - PAD.t - PAD.b) * v) / top;
   const last = curve.at(-1);
-  const label = last ? `Mean return of the last 100 training episodes: ${formatReturn(last.meanReturn)} after ${last.steps.toLocaleString('en')} steps` : 'No episode finished yet';
+  const label = last
+    ? `Mean return of the last 100 training episodes: ${formatReturn(last.meanReturn)} after ${last.steps.toLocaleString('en')} steps`
+    : 'No episode finished yet';
   return (
     <figure class="plot lab-curve">
       <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-label={label}>
         <path class="axis" d={`M${PAD.l} ${PAD.t}V${H - PAD.b}H${W - PAD.r}`} />
-        <text class="tick" x={PAD.l - 4} y={PAD.t + 4} text-anchor="end">{formatReturn(top)}</text>
-        <text class="tick" x={PAD.l - 4} y={H - PAD.b} text-anchor="end">0</text>
-        <text class="tick" x={W - PAD.r} y={H - 6} text-anchor="end">{total.toLocaleString('en')} env steps</text>
+        <text class="tick" x={PAD.l - 4} y={PAD.t + 4} text-anchor="end">
+          {formatReturn(top)}
+        </text>
+        <text class="tick" x={PAD.l - 4} y={H - PAD.b} text-anchor="end">
+          0
+        </text>
+        <text class="tick" x={W - PAD.r} y={H - 6} text-anchor="end">
+          {total.toLocaleString('en')} env steps
+        </text>
         {references.map((r) => (
           <g class={`guide guide-${r.name.replace(/\W+/g, '-')}`}>
             <path d={`M${PAD.l} ${y(r.value)}H${W - PAD.r}`} />
-            <text x={PAD.l + 3} y={y(r.value) - 2}>{r.name} {formatReturn(r.value)}</text>
+            <text x={PAD.l + 3} y={y(r.value) - 2}>
+              {r.name} {formatReturn(r.value)}
+            </text>
           </g>
         ))}
-        {curve.length > 1 && <polyline class="mean" data-points={curve.length} points={curve.map((p) => `${x(p.steps)},${y(p.meanReturn)}`).join(' ')} />}
+        {curve.length > 1 && (
+          <polyline class="mean" data-points={curve.length} points={curve.map((p) => `${x(p.steps)},${y(p.meanReturn)}`).join(' ')} />
+        )}
         {curve.map((p) => (
-          <circle class="dot" cx={x(p.steps)} cy={y(p.meanReturn)} r="2"><title>{`${p.steps.toLocaleString('en')} steps: ${formatReturn(p.meanReturn)}`}</title></circle>
+          <circle class="dot" cx={x(p.steps)} cy={y(p.meanReturn)} r="2">
+            <title>{`${p.steps.toLocaleString('en')} steps: ${formatReturn(p.meanReturn)}`}</title>
+          </circle>
         ))}
       </svg>
       <figcaption>{label}</figcaption>
@@ -64,7 +78,10 @@ export function LabPage({ app, query = '' }) {
   useEffect(() => () => lab.stop(), []);
   const [note, setNote] = useState(null);
   const s = lab.settings;
-  const references = baselines.table[s.env].map((r) => ({ name: r.agent.split(' ')[0] === 'best' ? 'best known' : r.agent, value: r.mean }));
+  const references = baselines.table[s.env].map((r) => ({
+    name: r.agent.split(' ')[0] === 'best' ? 'best known' : r.agent,
+    value: r.mean,
+  }));
   const running = lab.state === 'running';
   const p = lab.progress;
 
@@ -99,19 +116,74 @@ export function LabPage({ app, query = '' }) {
       <section class="panel" aria-labelledby="lab-settings">
         <h2 id="lab-settings">Settings</h2>
         <div class="lab-settings">
-          <label>Farm <select disabled={running} value={s.env} onChange={(e) => lab.set('env', e.currentTarget.value)}>{envIds.map((id) => <option value={id}>{envMeta[id].title}</option>)}</select></label>
-          <label>Learner <select disabled={running} value={s.algo} onChange={(e) => lab.set('algo', e.currentTarget.value)}>{ALGOS.map((a) => <option value={a}>{a}</option>)}</select></label>
-          <label>Env steps <input type="number" min="4096" step="4096" disabled={running} value={s.steps} onChange={(e) => lab.set('steps', Math.max(4096, Math.floor(Number(e.currentTarget.value) || 4096)))} /></label>
-          <label>Seed <input type="number" min="0" disabled={running} value={s.seed} onChange={(e) => lab.set('seed', Math.max(0, Math.floor(Number(e.currentTarget.value) || 0)))} /></label>
+          <label>
+            Farm{' '}
+            <select disabled={running} value={s.env} onChange={(e) => lab.set('env', e.currentTarget.value)}>
+              {envIds.map((id) => (
+                <option value={id}>{envMeta[id].title}</option>
+              ))}
+            </select>
+          </label>
+          <label>
+            Learner{' '}
+            <select disabled={running} value={s.algo} onChange={(e) => lab.set('algo', e.currentTarget.value)}>
+              {ALGOS.map((a) => (
+                <option value={a}>{a}</option>
+              ))}
+            </select>
+          </label>
+          <label>
+            Env steps{' '}
+            <input
+              type="number"
+              min="4096"
+              step="4096"
+              disabled={running}
+              value={s.steps}
+              onChange={(e) => lab.set('steps', Math.max(4096, Math.floor(Number(e.currentTarget.value) || 4096)))}
+            />
+          </label>
+          <label>
+            Seed{' '}
+            <input
+              type="number"
+              min="0"
+              disabled={running}
+              value={s.seed}
+              onChange={(e) => lab.set('seed', Math.max(0, Math.floor(Number(e.currentTarget.value) || 0)))}
+            />
+          </label>
         </div>
         <div class="lab-buttons">
-          <button type="button" class="primary" onClick={() => lab.start()} disabled={running}>Start</button>
-          <button type="button" onClick={() => (lab.state === 'paused' ? lab.resume() : lab.pause())} disabled={!['running', 'paused'].includes(lab.state)}>{lab.state === 'paused' ? 'Resume' : 'Pause'}</button>
-          <button type="button" onClick={() => lab.stop()} disabled={!['running', 'paused'].includes(lab.state)}>Stop</button>
-          <a class="lab-share" href={`#/lab?${labQuery(s)}`}>Share link to these settings</a>
+          <button type="button" class="primary" onClick={() => lab.start()} disabled={running}>
+            Start
+          </button>
+          <button
+            type="button"
+            onClick={() => (lab.state === 'paused' ? lab.resume() : lab.pause())}
+            disabled={!['running', 'paused'].includes(lab.state)}
+          >
+            {lab.state === 'paused' ? 'Resume' : 'Pause'}
+          </button>
+          <button type="button" onClick={() => lab.stop()} disabled={!['running', 'paused'].includes(lab.state)}>
+            Stop
+          </button>
+          <a class="lab-share" href={`#/lab?${labQuery(s)}`}>
+            Share link to these settings
+          </a>
         </div>
         <p class="lab-status" data-testid="lab-status" aria-live="polite">
-          {lab.error ? lab.error : p ? `${lab.state}: ${p.steps.toLocaleString('en')} / ${s.steps.toLocaleString('en')} steps, ${Math.round(p.stepsPerSec).toLocaleString('en')} steps/s, ${p.episodes.toLocaleString('en')} episodes; ${Object.entries(p.losses).map(([k, v]) => `${k} ${Number.isInteger(v) ? v.toLocaleString("en") : Number(v).toFixed(3)}`).join(', ')}` : lab.state === 'running' ? 'starting…' : 'Choose a farm and a learner, then Start.'}
+          {lab.error
+            ? lab.error
+            : p
+              ? `${lab.state}: ${p.steps.toLocaleString('en')} / ${s.steps.toLocaleString('en')} steps, ${Math.round(p.stepsPerSec).toLocaleString('en')} steps/s, ${p.episodes.toLocaleString('en')} episodes; ${Object.entries(
+                  p.losses,
+                )
+                  .map(([k, v]) => `${k} ${Number.isInteger(v) ? v.toLocaleString('en') : Number(v).toFixed(3)}`)
+                  .join(', ')}`
+              : lab.state === 'running'
+                ? 'starting…'
+                : 'Choose a farm and a learner, then Start.'}
         </p>
       </section>
       <section class="panel" aria-labelledby="lab-curve">
@@ -121,10 +193,18 @@ export function LabPage({ app, query = '' }) {
       <section class="panel" aria-labelledby="lab-policy">
         <h2 id="lab-policy">The policy</h2>
         <div class="lab-buttons">
-          <button type="button" disabled={!lab.worker} onClick={() => lab.evaluate('test').catch((err) => setNote(err.message))}>Evaluate on the test split</button>
-          <button type="button" disabled={!lab.worker} onClick={() => lab.policyJson().then(download, (err) => setNote(err.message))}>Download</button>
-          <button type="button" disabled={!lab.worker} onClick={() => use(lab.policyJson().then(loadPolicy), 'trained policy')}>Play it on the game page</button>
-          <label class="button">Load a policy… <input type="file" accept=".json,application/json" onChange={upload} hidden /></label>
+          <button type="button" disabled={!lab.worker} onClick={() => lab.evaluate('test').catch((err) => setNote(err.message))}>
+            Evaluate on the test split
+          </button>
+          <button type="button" disabled={!lab.worker} onClick={() => lab.policyJson().then(download, (err) => setNote(err.message))}>
+            Download
+          </button>
+          <button type="button" disabled={!lab.worker} onClick={() => use(lab.policyJson().then(loadPolicy), 'trained policy')}>
+            Play it on the game page
+          </button>
+          <label class="button">
+            Load a policy… <input type="file" accept=".json,application/json" onChange={upload} hidden />
+          </label>
         </div>
         {lab.evaluation && (
           <p data-testid="lab-evaluation">
@@ -133,7 +213,11 @@ export function LabPage({ app, query = '' }) {
             {lab.evaluation.normalized === null ? '–' : lab.evaluation.normalized.toFixed(3)}.
           </p>
         )}
-        {note && <p class="lab-note" role="status">{note}</p>}
+        {note && (
+          <p class="lab-note" role="status">
+            {note}
+          </p>
+        )}
       </section>
     </main>
   );

@@ -14,9 +14,12 @@ export function parseLabQuery(query = '') {
   const q = new URLSearchParams(query);
   const settings = { ...DEFAULTS };
   const errors = [];
-  if (q.has('env')) (envIds.includes(q.get('env')) ? (settings.env = q.get('env')) : errors.push(`env must be ${envIds.join(' or ')}`));
-  if (q.has('algo')) (ALGOS.includes(q.get('algo')) ? (settings.algo = q.get('algo')) : errors.push(`algo must be ${ALGOS.join(' or ')}`));
-  for (const [key, max] of [['seed', 2 ** 31], ['steps', MAX_STEPS]]) {
+  if (q.has('env')) envIds.includes(q.get('env')) ? (settings.env = q.get('env')) : errors.push(`env must be ${envIds.join(' or ')}`);
+  if (q.has('algo')) ALGOS.includes(q.get('algo')) ? (settings.algo = q.get('algo')) : errors.push(`algo must be ${ALGOS.join(' or ')}`);
+  for (const [key, max] of [
+    ['seed', 2 ** 31],
+    ['steps', MAX_STEPS],
+  ]) {
     if (!q.has(key)) continue;
     const v = q.get(key);
     if (/^\d{1,12}$/.test(v) && Number(v) <= max && (key === 'seed' || Number(v) > 0)) settings[key] = Number(v);

@@ -50,7 +50,16 @@ self.onmessage = async ({ data }) => {
       target = 0;
     } else if (data?.type === 'evaluate' && learner) {
       const r = await evaluate(learner.policy(), { env: learner.env, split: data.split ?? 'test', episodes: data.episodes });
-      post({ type: 'evaluation', result: { mean: r.mean, ci95: r.ci95, normalized: r.normalized?.mean ?? null, episodes: r.returns.length, split: data.split ?? 'test' } });
+      post({
+        type: 'evaluation',
+        result: {
+          mean: r.mean,
+          ci95: r.ci95,
+          normalized: r.normalized?.mean ?? null,
+          episodes: r.returns.length,
+          split: data.split ?? 'test',
+        },
+      });
     } else if (data?.type === 'policy' && learner) {
       post({ type: 'policy', json: learner.policy().toJSON() });
     }

@@ -12,8 +12,15 @@ import baselines from '../../../wasm/data/baselines.json';
 import { keyIntent } from './keys.js';
 import { starterCode } from './starterCode.js';
 import { WorkerAgent } from './workerAgent.js';
-import { decodeShareData, parseReplayJson, validateReplay, shareUrl, ReplayError, MAX_REPLAY_FILE_CHARS, MAX_LINK_CHARS } from '../replay.js';
-
+import {
+  decodeShareData,
+  parseReplayJson,
+  validateReplay,
+  shareUrl,
+  ReplayError,
+  MAX_REPLAY_FILE_CHARS,
+  MAX_LINK_CHARS,
+} from '../replay.js';
 
 export class FarmApp extends Emitter {
   constructor({ makeEnv = make, createWorker } = {}) {
@@ -89,7 +96,9 @@ export class FarmApp extends Emitter {
   async loadReplay(source) {
     const parse = () => {
       if (typeof source === 'string' && source.length > MAX_REPLAY_FILE_CHARS) {
-        throw new ReplayError(`It has ${source.length} characters; a replay is at most ${MAX_REPLAY_FILE_CHARS} as JSON and ${MAX_LINK_CHARS} as a link.`);
+        throw new ReplayError(
+          `It has ${source.length} characters; a replay is at most ${MAX_REPLAY_FILE_CHARS} as JSON and ${MAX_LINK_CHARS} as a link.`,
+        );
       }
       if (typeof source === 'string') {
         const s = source.trim();
@@ -106,7 +115,10 @@ export class FarmApp extends Emitter {
     try {
       const record = parse();
       await this.session.loadReplay(record);
-      this.session.notify('info', `Replaying ${record.env}, seed ${record.seed}, ${record.actions.length} actions: step with ◀ ▶ (keys [ and ]) or play on from any step.`);
+      this.session.notify(
+        'info',
+        `Replaying ${record.env}, seed ${record.seed}, ${record.actions.length} actions: step with ◀ ▶ (keys [ and ]) or play on from any step.`,
+      );
       this.measure(record.env);
       return true;
     } catch (err) {
@@ -184,7 +196,13 @@ export class FarmApp extends Emitter {
     try {
       const data = baselines;
       const rows = Object.fromEntries(data.table[envId].map((r) => [r.agent.split(' ')[0], r]));
-      this.means[envId] = { random: rows.random, heuristic: rows.heuristic, bestKnown: rows.best, seeds: data.perSeed[envId].test.length, split: 'test' };
+      this.means[envId] = {
+        random: rows.random,
+        heuristic: rows.heuristic,
+        bestKnown: rows.best,
+        seeds: data.perSeed[envId].test.length,
+        split: 'test',
+      };
     } catch (err) {
       this.means[envId] = { error: err.message };
     }

@@ -7,10 +7,14 @@ import { farms } from './farms/index.js';
 export { envIds, envSpecs };
 
 export const MOVE_KEYS = {
-  ArrowUp: 'north', w: 'north',
-  ArrowDown: 'south', s: 'south',
-  ArrowRight: 'east', d: 'east',
-  ArrowLeft: 'west', a: 'west',
+  ArrowUp: 'north',
+  w: 'north',
+  ArrowDown: 'south',
+  s: 'south',
+  ArrowRight: 'east',
+  d: 'east',
+  ArrowLeft: 'west',
+  a: 'west',
 };
 
 /** Per env id: its adapter (title, short, blurb, actions: { key, hint }, …). */

@@ -77,7 +77,9 @@ export function createHandle(app) {
         if (policy.env !== session.envId) await app.switchEnv(policy.env);
         return runner.setCustomAgent({ act: (o, info) => policy.act(o, info) }, `${policy.algo} policy`);
       }
-      throw new TypeError("setAgent takes 'heuristic', 'random', a function act(obs, info), an object { act, reset }, { code: '...' } or { policy } (a saved policy)");
+      throw new TypeError(
+        "setAgent takes 'heuristic', 'random', a function act(obs, info), an object { act, reset }, { code: '...' } or { policy } (a saved policy)",
+      );
     },
     /** Plays whole episodes with the agent; resolves with their returns, rejects with the agent's error. */
     run(options = {}) {
@@ -119,7 +121,12 @@ export function createHandle(app) {
 function short(value) {
   let text;
   try {
-    text = typeof value === 'string' ? JSON.stringify(value.slice(0, 60)) : typeof value === 'bigint' ? `${value}n` : String(JSON.stringify(value) ?? value);
+    text =
+      typeof value === 'string'
+        ? JSON.stringify(value.slice(0, 60))
+        : typeof value === 'bigint'
+          ? `${value}n`
+          : String(JSON.stringify(value) ?? value);
   } catch {
     text = Object.prototype.toString.call(value);
   }

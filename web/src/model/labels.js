@@ -28,11 +28,16 @@ export function cellLabel(d) {
 
 function baseLabel(d) {
   switch (d.kind) {
-    case 'out': return 'Off the map';
-    case 'ground': return 'Ground';
-    case 'obstacle': return 'Obstacle (rock)';
-    case 'soil': return VALLEY_SOIL[d.stage];
-    case 'barn': return d.species ? `Barn of the ${d.species}` : 'Barn';
+    case 'out':
+      return 'Off the map';
+    case 'ground':
+      return 'Ground';
+    case 'obstacle':
+      return 'Obstacle (rock)';
+    case 'soil':
+      return VALLEY_SOIL[d.stage];
+    case 'barn':
+      return d.species ? `Barn of the ${d.species}` : 'Barn';
     case 'animal': {
       let fed = 'hungry or sated: not visible from here';
       if (d.sated === true) fed = d.satedStepsLeft !== undefined ? `sated for ${d.satedStepsLeft} more steps` : 'sated';
@@ -46,26 +51,42 @@ function baseLabel(d) {
       const rel = d.relationship !== undefined ? ` (relationship ${d.relationship})` : '';
       return `${who}, ${mood}${rel}`;
     }
-    case 'market': return 'Market';
-    case 'cottage': return d.index !== undefined ? `Cottage of villager ${d.index + 1}` : 'Cottage';
-    case 'fence': return 'Fence';
-    case 'field': return `Field, ${FIELD_STAGES[d.stage]} (stage ${d.stage})${d.value !== undefined ? `, value ${d.value}` : ''}`;
-    case 'pen': return `Pen, animal ${HEALTH[d.health]}${bonusText(d)}`;
-    case 'house': return `House, villager ${BACKWARDS_MOODS[d.mood]}${bonusText(d)}`;
-    case 'unknown': return 'Not seen yet';
-    default: return d.kind;
+    case 'market':
+      return 'Market';
+    case 'cottage':
+      return d.index !== undefined ? `Cottage of villager ${d.index + 1}` : 'Cottage';
+    case 'fence':
+      return 'Fence';
+    case 'field':
+      return `Field, ${FIELD_STAGES[d.stage]} (stage ${d.stage})${d.value !== undefined ? `, value ${d.value}` : ''}`;
+    case 'pen':
+      return `Pen, animal ${HEALTH[d.health]}${bonusText(d)}`;
+    case 'house':
+      return `House, villager ${BACKWARDS_MOODS[d.mood]}${bonusText(d)}`;
+    case 'unknown':
+      return 'Not seen yet';
+    default:
+      return d.kind;
   }
 }
 
 /** A short key of a cell's state, e.g. "soil-2", "animal-cow-hungry-p1", "pen-2-paid". */
 export function stateKey(d) {
   switch (d.kind) {
-    case 'soil': case 'field': return `${d.kind}-${d.stage}`;
-    case 'animal': return `animal-${d.species}-${d.sated === undefined ? 'unseen' : d.sated ? 'sated' : 'hungry'}${d.pending ? `-p${d.pending}` : ''}`;
-    case 'villager': return `villager-${d.mood === undefined ? 'unseen' : VALLEY_MOODS[d.mood]}`;
-    case 'barn': return `barn${d.species ? `-${d.species}` : ''}`;
-    case 'pen': return `pen-${HEALTH[d.health].toLowerCase()}${d.rewarded ? '-paid' : ''}`;
-    case 'house': return `house-${BACKWARDS_MOODS[d.mood].toLowerCase()}${d.rewarded ? '-paid' : ''}`;
-    default: return d.kind;
+    case 'soil':
+    case 'field':
+      return `${d.kind}-${d.stage}`;
+    case 'animal':
+      return `animal-${d.species}-${d.sated === undefined ? 'unseen' : d.sated ? 'sated' : 'hungry'}${d.pending ? `-p${d.pending}` : ''}`;
+    case 'villager':
+      return `villager-${d.mood === undefined ? 'unseen' : VALLEY_MOODS[d.mood]}`;
+    case 'barn':
+      return `barn${d.species ? `-${d.species}` : ''}`;
+    case 'pen':
+      return `pen-${HEALTH[d.health].toLowerCase()}${d.rewarded ? '-paid' : ''}`;
+    case 'house':
+      return `house-${BACKWARDS_MOODS[d.mood].toLowerCase()}${d.rewarded ? '-paid' : ''}`;
+    default:
+      return d.kind;
   }
 }

@@ -18,8 +18,41 @@
 //    and at most MAX_PENDING may wait: beyond that each is refused at once with an error
 //    reply. Reads (READ_METHODS) never wait behind a flood of steps.
 export const MESSAGE_TYPE = 'valley-farm';
-export const READ_METHODS = ['state', 'observation', 'legalActions', 'actionNames', 'status', 'render', 'runnerStats', 'means', 'replay', 'shareLink'];
-export const METHODS = ['make', 'reset', 'step', 'state', 'observation', 'legalActions', 'actionNames', 'status', 'render', 'setAgent', 'run', 'play', 'pause', 'setSpeed', 'runnerStats', 'means', 'replay', 'loadReplay', 'replayStep', 'shareLink', 'setView'];
+export const READ_METHODS = [
+  'state',
+  'observation',
+  'legalActions',
+  'actionNames',
+  'status',
+  'render',
+  'runnerStats',
+  'means',
+  'replay',
+  'shareLink',
+];
+export const METHODS = [
+  'make',
+  'reset',
+  'step',
+  'state',
+  'observation',
+  'legalActions',
+  'actionNames',
+  'status',
+  'render',
+  'setAgent',
+  'run',
+  'play',
+  'pause',
+  'setSpeed',
+  'runnerStats',
+  'means',
+  'replay',
+  'loadReplay',
+  'replayStep',
+  'shareLink',
+  'setView',
+];
 export const MAX_MESSAGE_CHARS = 64 * 1024; // all strings of one message together (a setAgent's code)
 export const MAX_DEPTH = 8;
 export const MAX_ARGS = 4;
@@ -46,7 +79,8 @@ export function parsePolicy(search = '') {
         ok = false;
       }
       if (ok) origins.push(o);
-      else errors.push(`origin ${cut(JSON.stringify(o), 80)} is not an origin such as https://docs.example (scheme, host and port, no path)`);
+      else
+        errors.push(`origin ${cut(JSON.stringify(o), 80)} is not an origin such as https://docs.example (scheme, host and port, no path)`);
     }
   }
   const allow = q.getAll('allow').flatMap((v) => v.split(','));
@@ -80,7 +114,12 @@ function tooBig(value) {
   return walk(value, 0);
 }
 
-const reply = (id, ok, body) => ({ type: MESSAGE_TYPE, id, ok, ...(ok ? { result: body } : { error: cut(String(body), MAX_ERROR_CHARS) }) });
+const reply = (id, ok, body) => ({
+  type: MESSAGE_TYPE,
+  id,
+  ok,
+  ...(ok ? { result: body } : { error: cut(String(body), MAX_ERROR_CHARS) }),
+});
 
 /**
  * Answers one message under `policy` (parsePolicy's; the default allows read and play only);
@@ -91,7 +130,12 @@ export async function answer(handle, data, policy = { origins: null, allowCode: 
   const id = typeof data.id === 'number' || (typeof data.id === 'string' && data.id.length <= MAX_ID_CHARS) ? data.id : null;
   const { method } = data;
   const size = tooBig(data);
-  if (size) return reply(id, false, `Message refused: it is ${size}; a message may carry at most ${MAX_MESSAGE_CHARS} characters, ${MAX_DEPTH} levels deep`);
+  if (size)
+    return reply(
+      id,
+      false,
+      `Message refused: it is ${size}; a message may carry at most ${MAX_MESSAGE_CHARS} characters, ${MAX_DEPTH} levels deep`,
+    );
   const args = Array.isArray(data.args) ? data.args : [];
   if (args.length > MAX_ARGS) return reply(id, false, `Message refused: ${args.length} args; the methods take at most ${MAX_ARGS}`);
   if (typeof method !== 'string' || !METHODS.includes(method)) {
@@ -100,10 +144,18 @@ export async function answer(handle, data, policy = { origins: null, allowCode: 
   if (method === 'setAgent') {
     const agent = args[0];
     if (typeof agent !== 'string' && typeof agent?.code !== 'string' && !(agent?.policy && typeof agent.policy === 'object')) {
-      return reply(id, false, "Through postMessage an agent is 'heuristic', 'random', { policy } (a saved policy) or { code: 'function act(obs) { … }' }");
+      return reply(
+        id,
+        false,
+        "Through postMessage an agent is 'heuristic', 'random', { policy } (a saved policy) or { code: 'function act(obs) { … }' }",
+      );
     }
     if (typeof agent?.code === 'string' && !policy.allowCode) {
-      return reply(id, false, "Running code through postMessage is off: the page that embeds this one must opt in with allow=code in the iframe URL's query (see web/README.md, Embedding)");
+      return reply(
+        id,
+        false,
+        "Running code through postMessage is off: the page that embeds this one must opt in with allow=code in the iframe URL's query (see web/README.md, Embedding)",
+      );
     }
   }
   try {
@@ -152,7 +204,14 @@ export function installMessages(win, handle, session, policy = parsePolicy(win.l
     }
     if (queue.length >= MAX_PENDING) {
       const id = typeof data.id === 'number' || typeof data.id === 'string' ? data.id : null;
-      send(event, reply(typeof id === 'string' ? cut(id, MAX_ID_CHARS) : id, false, `Busy: ${MAX_PENDING} messages are waiting; send the next when a reply arrives`));
+      send(
+        event,
+        reply(
+          typeof id === 'string' ? cut(id, MAX_ID_CHARS) : id,
+          false,
+          `Busy: ${MAX_PENDING} messages are waiting; send the next when a reply arrives`,
+        ),
+      );
       return;
     }
     queue.push(event);

@@ -45,7 +45,8 @@ export class Runner extends Emitter {
     if (!['heuristic', 'random', 'custom'].includes(name)) {
       throw new TypeError(`Agent must be 'heuristic', 'random' or 'custom', got ${JSON.stringify(name)}`);
     }
-    if (name === 'custom' && !this.customAgent) throw new Error('No custom agent yet: run code from the editor (or setAgent(object) from the console) first');
+    if (name === 'custom' && !this.customAgent)
+      throw new Error('No custom agent yet: run code from the editor (or setAgent(object) from the console) first');
     this.agentName = name;
     this.agent = null;
     this.error = null;
@@ -64,7 +65,8 @@ export class Runner extends Emitter {
   }
 
   setSpeed(stepsPerSecond) {
-    if (!(stepsPerSecond > 0)) throw new RangeError(`speed must be a positive number of steps per second (or Infinity), got ${stepsPerSecond}`);
+    if (!(stepsPerSecond > 0))
+      throw new RangeError(`speed must be a positive number of steps per second (or Infinity), got ${stepsPerSecond}`);
     this.speed = stepsPerSecond;
     this.inform();
   }
@@ -178,11 +180,20 @@ export class Runner extends Emitter {
 
   /** The game an agent step is asked for (see #step). */
   #moment(s) {
-    return { episode: s.episodeId, env: s.envId, steps: s.actions.length, replay: s.replay, loop: this.playing ? this.#loopId : -1, agent: this.agent };
+    return {
+      episode: s.episodeId,
+      env: s.envId,
+      steps: s.actions.length,
+      replay: s.replay,
+      loop: this.playing ? this.#loopId : -1,
+      agent: this.agent,
+    };
   }
 
   #same(a, b) {
-    return a.episode === b.episode && a.env === b.env && a.steps === b.steps && a.replay === b.replay && a.loop === b.loop && a.agent === b.agent;
+    return (
+      a.episode === b.episode && a.env === b.env && a.steps === b.steps && a.replay === b.replay && a.loop === b.loop && a.agent === b.agent
+    );
   }
 
   #episodeEnded(record) {
@@ -246,7 +257,11 @@ const MAX_ERROR_CHARS = 500;
 const cut = (text, max) => (text.length <= max ? text : `${text.slice(0, max)}… (${text.length - max} more characters)`);
 
 function describe(value) {
-  if (typeof value === 'string') return cut(JSON.stringify(value.length > 100 ? value.slice(0, 100) : value), 120) + (value.length > 100 ? `… (${value.length} characters)` : '');
+  if (typeof value === 'string')
+    return (
+      cut(JSON.stringify(value.length > 100 ? value.slice(0, 100) : value), 120) +
+      (value.length > 100 ? `… (${value.length} characters)` : '')
+    );
   if (value === undefined) return 'undefined (did you forget `return`?)';
   if (typeof value === 'object') return value === null ? 'null' : 'an object';
   return String(value);

@@ -116,7 +116,8 @@ export class Session extends Emitter {
     if (this.replay) {
       const { cursor, record } = this.replay;
       this.#stopReplay();
-      if (cursor < record.actions.length) this.notify('info', `You took over the replay at step ${cursor}; its remaining actions were dropped.`, true);
+      if (cursor < record.actions.length)
+        this.notify('info', `You took over the replay at step ${cursor}; its remaining actions were dropped.`, true);
     }
     if (this.done) {
       this.notify('info', `The episode is over (return ${formatReturn(this.ret)}). Press New episode (N) to play again.`, quiet);

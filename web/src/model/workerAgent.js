@@ -48,7 +48,8 @@ export class WorkerAgent {
   }
 
   #call(msg, limit, phase) {
-    if (this.dead || !this.worker) return Promise.reject(new Error(`the agent is ${this.dead ?? 'not loaded'}; press Run code to start it again`));
+    if (this.dead || !this.worker)
+      return Promise.reject(new Error(`the agent is ${this.dead ?? 'not loaded'}; press Run code to start it again`));
     const id = msg.type === 'load' ? 0 : this.nextId++;
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {

@@ -9,13 +9,17 @@ export function createSandbox() {
   let agent = null;
 
   function compile(code) {
-    if (typeof code !== 'string' || code.trim() === '') throw new Error('The editor is empty: write a function act(observation, info) that returns an action.');
+    if (typeof code !== 'string' || code.trim() === '')
+      throw new Error('The editor is empty: write a function act(observation, info) that returns an action.');
     // eslint-disable-next-line no-new-func
     const factory = new Function(
       `"use strict";\n${code}\n;return { act: typeof act === 'function' ? act : null, reset: typeof reset === 'function' ? reset : null };`,
     );
     const made = factory();
-    if (!made.act) throw new Error('Your code must define a function act(observation, info) that returns an action (a number or a name such as "north").');
+    if (!made.act)
+      throw new Error(
+        'Your code must define a function act(observation, info) that returns an action (a number or a name such as "north").',
+      );
     return made;
   }
 

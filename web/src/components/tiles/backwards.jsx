@@ -13,7 +13,12 @@ export function Fence() {
 
 /** Field stage 0 Seed … 3 Harvest-Ready: crop drawings 1 … 4. */
 export function Field({ d }) {
-  return <><Bg kind="soil" /><Crop growth={d.stage + 1} /></>;
+  return (
+    <>
+      <Bg kind="soil" />
+      <Crop growth={d.stage + 1} />
+    </>
+  );
 }
 
 function PenAnimal({ health }) {

@@ -22,14 +22,16 @@ export function Crop({ growth }) {
     <g class={`crop growth-${growth}`}>
       <path class="furrow" d="M3 9.5H29M3 17.5H29M3 25.5H29" />
       {growth === 1 && COLUMNS.map((x) => <ellipse class="seed" cx={x} cy={25} rx={2} ry={1.4} />)}
-      {growth === 2 && COLUMNS.map((x) => <path class="leaf" d={`M${x} 26V20M${x} 21c-3 0-4-2-4-4 3 0 4 2 4 4zM${x} 21c3 0 4-2 4-4-3 0-4 2-4 4z`} />)}
-      {growth >= 3 && COLUMNS.map((x) => (
-        <g>
-          <path class="stem" d={`M${x} 27V10`} />
-          <path class="leaf" d={`M${x} 20c-4 0-5-3-5-5 4 0 5 3 5 5zM${x} 16c4 0 5-3 5-5-4 0-5 3-5 5z`} />
-          {growth === 4 && <circle class="fruit" cx={x} cy={8} r={3.4} />}
-        </g>
-      ))}
+      {growth === 2 &&
+        COLUMNS.map((x) => <path class="leaf" d={`M${x} 26V20M${x} 21c-3 0-4-2-4-4 3 0 4 2 4 4zM${x} 21c3 0 4-2 4-4-3 0-4 2-4 4z`} />)}
+      {growth >= 3 &&
+        COLUMNS.map((x) => (
+          <g>
+            <path class="stem" d={`M${x} 27V10`} />
+            <path class="leaf" d={`M${x} 20c-4 0-5-3-5-5 4 0 5 3 5 5zM${x} 16c4 0 5-3 5-5-4 0-5 3-5 5z`} />
+            {growth === 4 && <circle class="fruit" cx={x} cy={8} r={3.4} />}
+          </g>
+        ))}
     </g>
   );
 }
@@ -46,7 +48,9 @@ export function Face({ cx, cy, r = 5.5, mood }) {
     <g class={`face mood-${mood ?? 'unknown'}`} transform={`translate(${cx} ${cy})`}>
       <circle class="skin" r={r} />
       {mood === undefined ? (
-        <text class="glyph" y={2.6} text-anchor="middle">?</text>
+        <text class="glyph" y={2.6} text-anchor="middle">
+          ?
+        </text>
       ) : (
         <>
           <circle class="eye" cx={-2} cy={-1} r={0.9} />
@@ -65,7 +69,9 @@ export function Bowl({ sated }) {
     return (
       <g class="badge badge-unknown">
         <circle cx={6} cy={6} r={4.6} />
-        <text class="glyph" x={6} y={8.6} text-anchor="middle">?</text>
+        <text class="glyph" x={6} y={8.6} text-anchor="middle">
+          ?
+        </text>
       </g>
     );
   }
@@ -73,7 +79,11 @@ export function Bowl({ sated }) {
     <g class={`badge bowl ${sated ? 'bowl-full' : 'bowl-empty'}`}>
       {sated && <path class="food" d="M2.5 6q3.5-4.5 7 0z" />}
       <path class="dish" d="M1.5 6h10a5 4 0 0 1-10 0z" />
-      {!sated && <text class="glyph small" x={6} y={5} text-anchor="middle">!</text>}
+      {!sated && (
+        <text class="glyph small" x={6} y={5} text-anchor="middle">
+          !
+        </text>
+      )}
     </g>
   );
 }

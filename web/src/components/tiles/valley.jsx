@@ -2,7 +2,12 @@
 import { Bg, Tufts, Crop, Face, Bowl, S } from './parts.jsx';
 
 export function Ground() {
-  return <><Bg kind="ground" /><Tufts /></>;
+  return (
+    <>
+      <Bg kind="ground" />
+      <Tufts />
+    </>
+  );
 }
 
 export function Obstacle() {
@@ -18,7 +23,12 @@ export function Obstacle() {
 const VALLEY_GROWTH = [0, 1, 2, 4]; // soil stage -> crop drawing
 
 export function Soil({ d }) {
-  return <><Bg kind="soil" /><Crop growth={VALLEY_GROWTH[d.stage]} /></>;
+  return (
+    <>
+      <Bg kind="soil" />
+      <Crop growth={VALLEY_GROWTH[d.stage]} />
+    </>
+  );
 }
 
 export function Barn() {
@@ -63,7 +73,16 @@ function Sheep() {
   return (
     <g class="beast sheep">
       <path class="leg" d="M10 23v5M14 23v5M18 23v5M22 23v5" />
-      {[[10, 16], [15, 14], [20, 16], [12, 21], [18, 21], [15, 18]].map(([cx, cy]) => <circle class="wool" cx={cx} cy={cy} r={4} />)}
+      {[
+        [10, 16],
+        [15, 14],
+        [20, 16],
+        [12, 21],
+        [18, 21],
+        [15, 18],
+      ].map(([cx, cy]) => (
+        <circle class="wool" cx={cx} cy={cy} r={4} />
+      ))}
       <ellipse class="head" cx={25} cy={14} rx={3} ry={3.8} />
       <circle class="eye light" cx={26} cy={13} r={0.8} />
     </g>
@@ -80,7 +99,9 @@ function Products({ species, n }) {
       {species === 'chicken' && <ellipse class="product" cx={21} cy={27} rx={2.2} ry={2.8} />}
       {species === 'cow' && <path class="product" d="M19.6 24h2.8v1.4l1 1.2V30.5h-4.8v-3.9l1-1.2z" />}
       {species === 'sheep' && <path class="product" d="M18.4 28.5a1.8 1.8 0 0 1 1.6-2.6a2 2 0 0 1 3.8 0a1.8 1.8 0 0 1 1 2.6z" />}
-      <text class="count" x={28} y={29.6} text-anchor="middle">{n}</text>
+      <text class="count" x={28} y={29.6} text-anchor="middle">
+        {n}
+      </text>
     </g>
   );
 }
@@ -134,9 +155,14 @@ export function Market() {
       <path class="stall-counter" d="M4 20h24v5H4z" />
       <path class="awning" d="M3 6h26v6H3z" />
       <path class="awning-stripe" d="M7 6h4v6H7zM15 6h4v6h-4zM23 6h4v6h-4z" />
-      <path class="scallop" d="M3 12a2.2 2.2 0 0 0 4.3 0a2.2 2.2 0 0 0 4.3 0a2.2 2.2 0 0 0 4.4 0a2.2 2.2 0 0 0 4.3 0a2.2 2.2 0 0 0 4.4 0a2.2 2.2 0 0 0 4.3 0z" />
+      <path
+        class="scallop"
+        d="M3 12a2.2 2.2 0 0 0 4.3 0a2.2 2.2 0 0 0 4.3 0a2.2 2.2 0 0 0 4.4 0a2.2 2.2 0 0 0 4.3 0a2.2 2.2 0 0 0 4.4 0a2.2 2.2 0 0 0 4.3 0z"
+      />
       <circle class="coin-face" cx={16} cy={16} r={3.2} />
-      <text class="coin-mark" x={16} y={18.2} text-anchor="middle">$</text>
+      <text class="coin-mark" x={16} y={18.2} text-anchor="middle">
+        $
+      </text>
     </>
   );
 }

@@ -10,16 +10,19 @@ export function CodeBox({ id, title, code: initial, rows }) {
   async function run() {
     const lines = [];
     setOut({ lines, status: 'running' });
-    const result = await runInWorker({ type: 'example', code }, {
-      onMessage: (m) => {
-        if (m.type === 'log') {
-          // the array is shared, not copied per line (the runner caps its length); Preact
-          // batches these updates into one render
-          lines.push(m.text);
-          setOut({ lines, status: 'running', count: lines.length });
-        }
+    const result = await runInWorker(
+      { type: 'example', code },
+      {
+        onMessage: (m) => {
+          if (m.type === 'log') {
+            // the array is shared, not copied per line (the runner caps its length); Preact
+            // batches these updates into one render
+            lines.push(m.text);
+            setOut({ lines, status: 'running', count: lines.length });
+          }
+        },
       },
-    });
+    );
     setOut({ lines, status: result.type, error: result.message });
   }
   const onKey = (e) => {
@@ -30,7 +33,9 @@ export function CodeBox({ id, title, code: initial, rows }) {
   };
   return (
     <div class="docs-code" data-example={id}>
-      <label for={boxId} class="docs-code-label">{title ?? 'Example'} <span class="docs-hint">(editable; Ctrl+Enter runs)</span></label>
+      <label for={boxId} class="docs-code-label">
+        {title ?? 'Example'} <span class="docs-hint">(editable; Ctrl+Enter runs)</span>
+      </label>
       <textarea
         id={boxId}
         class="docs-code-input"
@@ -41,12 +46,29 @@ export function CodeBox({ id, title, code: initial, rows }) {
         onKeyDown={onKey}
       />
       <div class="docs-code-bar">
-        <button type="button" class="docs-btn docs-run" onClick={run} disabled={out?.status === 'running'}>Run</button>
-        <button type="button" class="docs-btn" onClick={() => { setCode(initial.trim()); setOut(null); }}>Restore</button>
-        {out && <span class={`docs-code-status status-${out.status}`}>{out.status === 'running' ? 'running…' : out.status === 'done' ? 'done' : 'error'}</span>}
+        <button type="button" class="docs-btn docs-run" onClick={run} disabled={out?.status === 'running'}>
+          Run
+        </button>
+        <button
+          type="button"
+          class="docs-btn"
+          onClick={() => {
+            setCode(initial.trim());
+            setOut(null);
+          }}
+        >
+          Restore
+        </button>
+        {out && (
+          <span class={`docs-code-status status-${out.status}`}>
+            {out.status === 'running' ? 'running…' : out.status === 'done' ? 'done' : 'error'}
+          </span>
+        )}
       </div>
       <pre class="docs-code-output" aria-live="polite" aria-label="Output" data-status={out?.status ?? 'idle'}>
-        {out ? [...out.lines, ...(out.error ? [`✗ ${out.error}`] : [])].join('\n') || (out.status === 'done' ? '(no output)' : '') : 'Press Run to see the output.'}
+        {out
+          ? [...out.lines, ...(out.error ? [`✗ ${out.error}`] : [])].join('\n') || (out.status === 'done' ? '(no output)' : '')
+          : 'Press Run to see the output.'}
       </pre>
     </div>
   );

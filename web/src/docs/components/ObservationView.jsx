@@ -28,7 +28,9 @@ export function ObservationView({ envId, observation }) {
   return (
     <div class="docs-obs">
       <div class="docs-obs-grids">
-        {grids.map(([name, values]) => <Grid5 label={`observation.${name}`} values={values} />)}
+        {grids.map(([name, values]) => (
+          <Grid5 label={`observation.${name}`} values={values} />
+        ))}
       </div>
       <p class="docs-obs-flat" aria-label="The same observation as the flat vector">
         {spec.layout.map((f) => (

@@ -14,7 +14,9 @@ function Loaded({ id, model, config }) {
   const titleId = `w-${id}-title`;
   return (
     <figure class="docs-widget" data-widget={id} aria-labelledby={titleId}>
-      <figcaption id={titleId} class="docs-widget-title">Try it: {config.title}</figcaption>
+      <figcaption id={titleId} class="docs-widget-title">
+        Try it: {config.title}
+      </figcaption>
       <p class="docs-widget-try">{config.tryThis}</p>
       <div class="docs-widget-body">
         <div class="docs-widget-board">
@@ -77,6 +79,11 @@ export function RuleWidget({ id }) {
     };
   }, [id]);
   if (!model) return <p class="docs-widget docs-widget-loading">Loading the widget…</p>;
-  if (model.error) return <p class="docs-widget docs-error" role="alert">The widget could not start: {model.error}</p>;
+  if (model.error)
+    return (
+      <p class="docs-widget docs-error" role="alert">
+        The widget could not start: {model.error}
+      </p>
+    );
   return <Loaded id={id} model={model} config={config} />;
 }

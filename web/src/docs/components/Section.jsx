@@ -11,7 +11,10 @@ export function Section({ page, id, title, children }) {
   return (
     <section id={sectionId(page, id)} class="docs-section" aria-labelledby={`${sectionId(page, id)}-h`}>
       <h2 id={`${sectionId(page, id)}-h`}>
-        {title} <a class="docs-anchor" href={docHref(`/${page}/${id}`)} aria-label={`Link to ${title}`}>#</a>
+        {title}{' '}
+        <a class="docs-anchor" href={docHref(`/${page}/${id}`)} aria-label={`Link to ${title}`}>
+          #
+        </a>
       </h2>
       {children}
     </section>
@@ -22,7 +25,11 @@ export function Toc({ page, sections }) {
   return (
     <nav class="docs-toc" aria-label="On this page">
       <ul>
-        {sections.map(([id, title]) => <li><a href={docHref(`/${page}/${id}`)}>{title}</a></li>)}
+        {sections.map(([id, title]) => (
+          <li>
+            <a href={docHref(`/${page}/${id}`)}>{title}</a>
+          </li>
+        ))}
       </ul>
     </nav>
   );

@@ -9,11 +9,27 @@ export function ActionTable({ envId }) {
   return (
     <div class="docs-table-wrap">
       <table class="docs-table" data-table="actions">
-        <caption>The {envSpecs[envId].actions.length} actions of {envId}</caption>
-        <thead><tr><th scope="col">id</th><th scope="col">name</th><th scope="col">precondition (else illegal)</th><th scope="col">effect</th></tr></thead>
+        <caption>
+          The {envSpecs[envId].actions.length} actions of {envId}
+        </caption>
+        <thead>
+          <tr>
+            <th scope="col">id</th>
+            <th scope="col">name</th>
+            <th scope="col">precondition (else illegal)</th>
+            <th scope="col">effect</th>
+          </tr>
+        </thead>
         <tbody>
           {actionRows(envId).map((r) => (
-            <tr data-action={r.name}><td>{r.id}</td><th scope="row"><code>{r.name}</code></th><td>{r.pre}</td><td>{r.effect}</td></tr>
+            <tr data-action={r.name}>
+              <td>{r.id}</td>
+              <th scope="row">
+                <code>{r.name}</code>
+              </th>
+              <td>{r.pre}</td>
+              <td>{r.effect}</td>
+            </tr>
           ))}
         </tbody>
       </table>
@@ -23,7 +39,11 @@ export function ActionTable({ envId }) {
 
 function Swatch({ envId, code }) {
   const d = farmFor(envId).sampleCell(code);
-  return <svg class="docs-swatch" viewBox="0 0 32 32" aria-hidden="true"><Tile d={d} /></svg>;
+  return (
+    <svg class="docs-swatch" viewBox="0 0 32 32" aria-hidden="true">
+      <Tile d={d} />
+    </svg>
+  );
 }
 
 export function TileTable({ envId }) {
@@ -34,7 +54,10 @@ export function TileTable({ envId }) {
         <caption>Tile codes of {envId}</caption>
         <thead>
           <tr>
-            <th scope="col">tile</th><th scope="col">code</th><th scope="col">name</th><th scope="col">walkable</th>
+            <th scope="col">tile</th>
+            <th scope="col">code</th>
+            <th scope="col">name</th>
+            <th scope="col">walkable</th>
             {backwards && <th scope="col">status values</th>}
             <th scope="col">notes</th>
           </tr>
@@ -42,9 +65,13 @@ export function TileTable({ envId }) {
         <tbody>
           {tileRows(envId).map((t) => (
             <tr data-code={t.code}>
-              <td><Swatch envId={envId} code={t.code} /></td>
+              <td>
+                <Swatch envId={envId} code={t.code} />
+              </td>
               <td>{t.code}</td>
-              <th scope="row"><code>{t.name}</code></th>
+              <th scope="row">
+                <code>{t.name}</code>
+              </th>
               <td>{t.walkable ? 'yes' : 'no'}</td>
               {backwards && <td>{t.status ? t.status.map((s, i) => `${i} ${s}`).join(', ') : '0'}</td>}
               <td>{t.note}</td>
@@ -62,16 +89,30 @@ export function ObservationTable({ envId }) {
   const space = envSpecs[envId].observation;
   const words = rules[envId].observation;
   const rows = Object.entries(space).flatMap(([name, box]) =>
-    box.shape ? [[name, range(box), words[name]]] : Object.entries(box).map(([sub, b]) => [`${name}.${sub}`, range(b), sub === Object.keys(box)[0] ? words[name] : '']),
+    box.shape
+      ? [[name, range(box), words[name]]]
+      : Object.entries(box).map(([sub, b]) => [`${name}.${sub}`, range(b), sub === Object.keys(box)[0] ? words[name] : '']),
   );
   return (
     <div class="docs-table-wrap">
       <table class="docs-table" data-table="observation">
         <caption>observation fields (env.observationSpace)</caption>
-        <thead><tr><th scope="col">field</th><th scope="col">shape, range</th><th scope="col">meaning</th></tr></thead>
+        <thead>
+          <tr>
+            <th scope="col">field</th>
+            <th scope="col">shape, range</th>
+            <th scope="col">meaning</th>
+          </tr>
+        </thead>
         <tbody>
           {rows.map(([name, r, w]) => (
-            <tr data-field={name}><th scope="row"><code>{name}</code></th><td>{r}</td><td>{w}</td></tr>
+            <tr data-field={name}>
+              <th scope="row">
+                <code>{name}</code>
+              </th>
+              <td>{r}</td>
+              <td>{w}</td>
+            </tr>
           ))}
         </tbody>
       </table>
@@ -84,11 +125,21 @@ export function LayoutTable({ envId }) {
     <div class="docs-table-wrap">
       <table class="docs-table" data-table="layout">
         <caption>Flat vector of a vector env: {envSpecs[envId].obsSize} integers (envSpecs.layout)</caption>
-        <thead><tr><th scope="col">offset</th><th scope="col">length</th><th scope="col">field</th></tr></thead>
+        <thead>
+          <tr>
+            <th scope="col">offset</th>
+            <th scope="col">length</th>
+            <th scope="col">field</th>
+          </tr>
+        </thead>
         <tbody>
           {layoutRows(envId).map((f) => (
             <tr data-field={f.name} data-offset={f.offset} data-length={f.length}>
-              <td>{f.length > 1 ? `${f.offset} … ${f.last}` : f.offset}</td><td>{f.length}</td><th scope="row"><code>{f.name}</code></th>
+              <td>{f.length > 1 ? `${f.offset} … ${f.last}` : f.offset}</td>
+              <td>{f.length}</td>
+              <th scope="row">
+                <code>{f.name}</code>
+              </th>
             </tr>
           ))}
         </tbody>

@@ -42,9 +42,18 @@ export const rules = {
       water: ['on soil at stage 1 or 2, water > 0', 'water −1, crop stage +1'],
       harvest: ['on CROP_MATURE', 'crops +1, stage → 0, reward +0.1'],
       feed: ['on an animal tile, the animal hungry, feed > 0', 'feed −1, the animal is sated for the next 10 ticks, counter 0'],
-      collect: ['on an animal tile with pending products > 0', 'products += pending, reward +0.2 each, pending 0, counter 0 (hunger unchanged)'],
-      gift: ['gifts > 0 and a villager with relationship < 100 on your tile or a 4-neighbour', 'gifts −1, relationship +7.5 (capped at 100), reward +0.5 × the actual increase'],
-      sell: ['on MARKET, crops + products > 0', 'coins += floor((5 × crops + 8 × products) × (300 + R) / 300), R the sum of the three relationships; reward +0.1 × coins; crops and products → 0'],
+      collect: [
+        'on an animal tile with pending products > 0',
+        'products += pending, reward +0.2 each, pending 0, counter 0 (hunger unchanged)',
+      ],
+      gift: [
+        'gifts > 0 and a villager with relationship < 100 on your tile or a 4-neighbour',
+        'gifts −1, relationship +7.5 (capped at 100), reward +0.5 × the actual increase',
+      ],
+      sell: [
+        'on MARKET, crops + products > 0',
+        'coins += floor((5 × crops + 8 × products) × (300 + R) / 300), R the sum of the three relationships; reward +0.1 × coins; crops and products → 0',
+      ],
       wait: ['always', 'nothing'],
     },
     actionNotes: [
@@ -65,14 +74,18 @@ export const rules = {
     rewardNote: 'The reward of a step is the sum of the above; it is never negative and has no other source.',
     observation: {
       view: 'The 25 tile codes of the 5 × 5 square centred on you, row-major, north row first, west cell first; index 12 is your own tile (what is under you). Not rotated; cells off the map are 0.',
-      center: 'On soil, the crop stage 0..3; on an animal, 1 if sated else 0; on a villager, the mood 0 wary, 1 neutral, 2 friendly; otherwise 0.',
+      center:
+        'On soil, the crop stage 0..3; on an animal, 1 if sated else 0; on a villager, the mood 0 wary, 1 neutral, 2 friendly; otherwise 0.',
       inventory: 'seeds, water, crops, feed, products, coins, gifts (integers).',
       relationships: 'The three villagers’ relationships rounded to the nearest multiple of 5 (17.5 → 20), in villager order.',
       stepsLeft: '50 minus the actions taken.',
     },
-    hidden: 'Your coordinates, the layout beyond the 5 × 5 view, the animals’ timers, counters and pending products, and the exact relationships.',
-    termination: 'After exactly 50 actions terminated is true. Time is part of the observation (stepsLeft), so this is termination, not truncation: truncated is always false.',
-    start: 'Inventory at reset: seeds 5, water 5, feed 3, gifts 3, crops, products and coins 0. All soil is empty, every animal hungry, and each relationship drawn from {0, 10, 20, 30, 40}.',
+    hidden:
+      'Your coordinates, the layout beyond the 5 × 5 view, the animals’ timers, counters and pending products, and the exact relationships.',
+    termination:
+      'After exactly 50 actions terminated is true. Time is part of the observation (stepsLeft), so this is termination, not truncation: truncated is always false.',
+    start:
+      'Inventory at reset: seeds 5, water 5, feed 3, gifts 3, crops, products and coins 0. All soil is empty, every animal hungry, and each relationship drawn from {0, 10, 20, 30, 40}.',
   },
   [BACKWARDS]: {
     title: 'Backwards Valley Farm',
@@ -90,7 +103,10 @@ export const rules = {
       HOUSE: 'One of 3 houses, one villager each; not walkable.',
     },
     actions: {
-      north: ['the tile north is walkable, or you are not facing north yet (a turn)', 'face north; move there if it is in the map and walkable, else only turn'],
+      north: [
+        'the tile north is walkable, or you are not facing north yet (a turn)',
+        'face north; move there if it is in the map and walkable, else only turn',
+      ],
       south: ['the tile south is walkable, or a turn', 'face south; move if walkable, else only turn'],
       east: ['the tile east is walkable, or a turn', 'face east; move if walkable, else only turn'],
       west: ['the tile west is walkable, or a turn', 'face west; move if walkable, else only turn'],
@@ -120,19 +136,25 @@ export const rules = {
       ['an animal reaching Thriving in view', '+ its bonus (1..3, hidden), once per animal'],
       ['a villager turning Friendly', '+ its bonus (3..6, hidden), once per villager'],
     ],
-    rewardNote: 'The reward is the change of Farm Value, never negative. With these counts Farm Value cannot pass 8 × 5 + 3 × 3 + 3 × 6 = 67.',
+    rewardNote:
+      'The reward is the change of Farm Value, never negative. With these counts Farm Value cannot pass 8 × 5 + 3 × 3 + 3 × 6 = 67.',
     observation: {
-      terrain: 'The 25 tile codes of the 5 × 5 square centred on you, aligned with the map (row-major, north row first); index 12 is your tile; off the map 0.',
-      status: 'The 25 status values of the same cells: crop stage on a FIELD, animal health on a PEN, villager mood on a HOUSE, 0 elsewhere.',
+      terrain:
+        'The 25 tile codes of the 5 × 5 square centred on you, aligned with the map (row-major, north row first); index 12 is your tile; off the map 0.',
+      status:
+        'The 25 status values of the same cells: crop stage on a FIELD, animal health on a PEN, villager mood on a HOUSE, 0 elsewhere.',
       x: 'Your absolute column 0..9.',
       y: 'Your absolute row 0..9.',
       facing: '0 north, 1 south, 2 east, 3 west.',
       stepsLeft: '40 minus the actions taken.',
       farmValue: 'The current Farm Value (an integer).',
     },
-    hidden: 'The three meters, the crop values, the animal and villager bonuses (and whether they were paid), and anything outside the 5 × 5 view.',
-    termination: 'After the 40th action, or as soon as Farm Value reaches 300 (unreachable on these maps, kept for fidelity): terminated is true; truncated is always false.',
-    start: 'Zones, fences and initial values are drawn at reset: crop stage 0..3 and value 2..5, animal health 0..2 and bonus 1..3, villager mood 0..2 and bonus 3..6. You start on a reachable GROUND tile, facing north.',
+    hidden:
+      'The three meters, the crop values, the animal and villager bonuses (and whether they were paid), and anything outside the 5 × 5 view.',
+    termination:
+      'After the 40th action, or as soon as Farm Value reaches 300 (unreachable on these maps, kept for fidelity): terminated is true; truncated is always false.',
+    start:
+      'Zones, fences and initial values are drawn at reset: crop stage 0..3 and value 2..5, animal health 0..2 and bonus 1..3, villager mood 0..2 and bonus 3..6. You start on a reachable GROUND tile, facing north.',
   },
 };
 

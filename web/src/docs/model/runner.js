@@ -56,7 +56,10 @@ export function runInWorker(message, { onMessage = () => {}, timeLimitMs = EXAMP
         lines++;
         chars += text.length;
         if (lines > MAX_LINES || chars > MAX_OUTPUT_CHARS) {
-          finish({ type: 'error', message: `Stopped: the output passed ${lines > MAX_LINES ? `${MAX_LINES} lines` : `${MAX_OUTPUT_CHARS} characters`}, the most one run may print` });
+          finish({
+            type: 'error',
+            message: `Stopped: the output passed ${lines > MAX_LINES ? `${MAX_LINES} lines` : `${MAX_OUTPUT_CHARS} characters`}, the most one run may print`,
+          });
         } else onMessage({ type: 'log', text });
       } else onMessage(data);
     };

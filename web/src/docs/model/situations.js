@@ -32,7 +32,11 @@ export function inFront(s) {
 }
 const at = (list, p) => (p ? list.find((e) => e.x === p.x && e.y === p.y) : undefined);
 /** The unharvested crop, animal or villager in front of the backwards agent, if any. */
-export const cropInFront = (s) => at(s.crops.filter((c) => !c.harvested), inFront(s));
+export const cropInFront = (s) =>
+  at(
+    s.crops.filter((c) => !c.harvested),
+    inFront(s),
+  );
 export const animalInFront = (s) => at(s.animals, inFront(s));
 export const villagerInFront = (s) => at(s.villagers, inFront(s));
 
@@ -72,8 +76,7 @@ export const checks = {
   'backwards-start': (s, o) => s.step === 0 && o.stepsLeft === 40,
   // next to a Harvest-Ready crop (north, south, east or west of the agent)
   'backwards-harvest': (s, o) =>
-    s.crops.some((c) => !c.harvested && c.stage === 3 && Math.abs(c.x - s.agent.x) + Math.abs(c.y - s.agent.y) === 1) &&
-    o.stepsLeft >= 10,
+    s.crops.some((c) => !c.harvested && c.stage === 3 && Math.abs(c.x - s.agent.x) + Math.abs(c.y - s.agent.y) === 1) && o.stepsLeft >= 10,
 };
 
 /**

@@ -33,7 +33,8 @@ export const widgets = {
   'valley-crop': {
     situation: situations['valley-crop'],
     title: 'A crop, from seed to harvest',
-    tryThis: 'You stand on empty soil. Press plant, then water twice, then harvest. Try harvest too early: it is illegal and only spends the step.',
+    tryThis:
+      'You stand on empty soil. Press plant, then water twice, then harvest. Try harvest too early: it is illegal and only spends the step.',
     buttons: [{ action: 'plant' }, { action: 'water' }, { action: 'harvest' }, { action: 'wait' }],
     facts: (m) => {
       const s = m.state;
@@ -69,7 +70,8 @@ export const widgets = {
   'valley-gift': {
     situation: situations['valley-gift'],
     title: `A gift: +${V.rules.giftPoints} relationship, +${V.rules.giftPoints * V.rules.rewardRelationshipPoint} reward`,
-    tryThis: 'You stand on a villager whose relationship is 40 (wary is below 25, neutral below 50). Give a gift: 47.5, shown as 50 in the observation. A second gift: 55, friendly.',
+    tryThis:
+      'You stand on a villager whose relationship is 40 (wary is below 25, neutral below 50). Give a gift: 47.5, shown as 50 in the observation. A second gift: 55, friendly.',
     buttons: [{ action: 'gift' }, { action: 'wait' }],
     facts: (m) => {
       const s = m.state;
@@ -97,7 +99,11 @@ export const widgets = {
       return [
         ['goods', 'Crops, products', `${crops}, ${products}`],
         ['R', 'R = sum of relationships', `${rel.map(fmt).join(' + ')} = ${fmt(R)}`],
-        ['formula', 'Sale would give', `floor((${V.rules.priceCrop} × ${crops} + ${V.rules.priceProduct} × ${products}) × (300 + ${fmt(R)}) / 300) = ${saleCoins(crops, products, rel)} coins`],
+        [
+          'formula',
+          'Sale would give',
+          `floor((${V.rules.priceCrop} × ${crops} + ${V.rules.priceProduct} × ${products}) × (300 + ${fmt(R)}) / 300) = ${saleCoins(crops, products, rel)} coins`,
+        ],
         ['coins', 'Coins', String(s.inventory.coins)],
         lastStep(m),
       ];
@@ -121,7 +127,8 @@ export const widgets = {
   'backwards-crop': {
     situation: situations['backwards-crop'],
     title: 'Care resets a crop to Seed',
-    tryThis: 'You face a growing crop. Water or fertilize it: back to Seed, and it does not grow that step. Then wait and watch it grow one stage a step.',
+    tryThis:
+      'You face a growing crop. Water or fertilize it: back to Seed, and it does not grow that step. Then wait and watch it grow one stage a step.',
     buttons: [{ action: 'water' }, { action: 'fertilize' }, { action: 'wait' }],
     facts: (m) => {
       const c = cropInFront(m.state);
@@ -147,7 +154,8 @@ export const widgets = {
   'backwards-animal': {
     situation: situations['backwards-animal'],
     title: 'An animal reaching Thriving while you watch',
-    tryThis: 'You face a pen. Feed or clean it: the animal drops to Weak. Wait two steps in view: it becomes Thriving and pays its bonus, once.',
+    tryThis:
+      'You face a pen. Feed or clean it: the animal drops to Weak. Wait two steps in view: it becomes Thriving and pays its bonus, once.',
     buttons: [{ action: 'feed' }, { action: 'clean' }, { action: 'wait' }],
     facts: (m) => {
       const a = animalInFront(m.state);
@@ -163,7 +171,8 @@ export const widgets = {
   'backwards-insult': {
     situation: situations['backwards-insult'],
     title: 'Insults befriend',
-    tryThis: 'You face a Neutral villager. Insult: Friendly, and its bonus is paid. Compliment and insult again: Friendly once more, but no second bonus.',
+    tryThis:
+      'You face a Neutral villager. Insult: Friendly, and its bonus is paid. Compliment and insult again: Friendly once more, but no second bonus.',
     buttons: [{ action: 'insult' }, { action: 'compliment' }],
     facts: (m) => {
       const v = villagerInFront(m.state);

@@ -7,72 +7,100 @@ import { examples } from '../model/examples.js';
 import { LayoutTable } from '../components/SpecTables.jsx';
 
 export const API_SECTIONS = [
-  ['make', 'make(id) and envIds'], ['reset', 'env.reset({ seed })'], ['step', 'env.step(action)'],
-  ['legal', 'env.legalActions()'], ['state', 'env.state()'], ['render', 'env.render()'],
-  ['snapshot', 'env.snapshot() and env.restore(bytes)'], ['close', 'env.close()'], ['makevec', 'makeVec(id, numEnvs)'],
-  ['observation', 'Observation shapes'], ['errors', 'Errors'], ['snapshot-format', 'Snapshot format'], ['sandbox', 'About these examples'],
+  ['make', 'make(id) and envIds'],
+  ['reset', 'env.reset({ seed })'],
+  ['step', 'env.step(action)'],
+  ['legal', 'env.legalActions()'],
+  ['state', 'env.state()'],
+  ['render', 'env.render()'],
+  ['snapshot', 'env.snapshot() and env.restore(bytes)'],
+  ['close', 'env.close()'],
+  ['makevec', 'makeVec(id, numEnvs)'],
+  ['observation', 'Observation shapes'],
+  ['errors', 'Errors'],
+  ['snapshot-format', 'Snapshot format'],
+  ['sandbox', 'About these examples'],
 ];
 
 const Ex = ({ id }) => <CodeBox id={id} title={`Example: ${API_SECTIONS.find(([k]) => k === id)?.[1] ?? id}`} code={examples[id]} />;
 const Sec = ({ id, children }) => (
-  <Section page="api" id={id} title={API_SECTIONS.find(([k]) => k === id)[1]}>{children}</Section>
+  <Section page="api" id={id} title={API_SECTIONS.find(([k]) => k === id)[1]}>
+    {children}
+  </Section>
 );
 
 export function ApiPage() {
   return (
     <article class="docs-page" data-page="api">
-      <h1>API reference <code>valley-farm</code></h1>
+      <h1>
+        API reference <code>valley-farm</code>
+      </h1>
       <p class="docs-lead">
-        One ES module, the same in Node ≥ 20 and in browsers (any with WebAssembly SIMD: Chrome 91, Firefox 89,
-        Safari 16.4 and later), wrapping the C engine compiled to WebAssembly in a
-        Gymnasium-style API. Every example below runs here, in a sandboxed Web Worker: edit it and press Run.
+        One ES module, the same in Node ≥ 20 and in browsers (any with WebAssembly SIMD: Chrome 91, Firefox 89, Safari 16.4 and later),
+        wrapping the C engine compiled to WebAssembly in a Gymnasium-style API. Every example below runs here, in a sandboxed Web Worker:
+        edit it and press Run.
       </p>
-      <pre class="docs-pre"><code>{`import { make, makeVec, envIds, envSpecs } from 'valley-farm';`}</code></pre>
+      <pre class="docs-pre">
+        <code>{`import { make, makeVec, envIds, envSpecs } from 'valley-farm';`}</code>
+      </pre>
       <Toc page="api" sections={API_SECTIONS} />
       <Sec id="make">
         <p>
-          <code>envIds</code> is <code>{JSON.stringify(Object.keys(envSpecs))}</code>. <code>await make(id)</code> returns a
-          new env; an unknown id rejects with an Error listing the ids. <code>env.id</code> is the id,{' '}
-          <code>env.actionSpace</code> is <code>{'{ n, names }'}</code> (n = 12 or 11), <code>env.observationSpace</code>{' '}
-          describes every observation field (shape, min, max). <code>envSpecs[id]</code> holds the same facts (actions, tiles,
-          observation, flat layout) as plain data, usable before any env is made.
+          <code>envIds</code> is <code>{JSON.stringify(Object.keys(envSpecs))}</code>. <code>await make(id)</code> returns a new env; an
+          unknown id rejects with an Error listing the ids. <code>env.id</code> is the id, <code>env.actionSpace</code> is{' '}
+          <code>{'{ n, names }'}</code> (n = 12 or 11), <code>env.observationSpace</code> describes every observation field (shape, min,
+          max). <code>envSpecs[id]</code> holds the same facts (actions, tiles, observation, flat layout) as plain data, usable before any
+          env is made.
         </p>
         <Ex id="make" />
       </Sec>
       <Sec id="reset">
         <p>
-          Starts an episode and returns <code>{'{ observation, info }'}</code>. A seed is an integer 0 … 2<sup>53</sup> − 1 or a
-          BigInt 0n … 2<sup>64</sup> − 1; the same seed gives the same layout, values and trajectory everywhere (every
-          browser, Node, the native C build). Without a seed (<code>reset()</code> or <code>reset({'{}'})</code>) a random one
-          is drawn and reported in <code>info.seed</code>, which replays the episode when passed back.
+          Starts an episode and returns <code>{'{ observation, info }'}</code>. A seed is an integer 0 … 2<sup>53</sup> − 1 or a BigInt 0n …
+          2<sup>64</sup> − 1; the same seed gives the same layout, values and trajectory everywhere (every browser, Node, the native C
+          build). Without a seed (<code>reset()</code> or <code>reset({'{}'})</code>) a random one is drawn and reported in{' '}
+          <code>info.seed</code>, which replays the episode when passed back.
         </p>
         <Ex id="reset" />
       </Sec>
       <Sec id="step">
         <p>
           Plays one action (an integer 0 … n − 1) and returns <code>{'{ observation, reward, terminated, truncated, info }'}</code>.{' '}
-          <code>info</code> has <code>step</code> (actions taken), <code>seed</code> and <code>actionWasLegal</code>: an illegal
-          action is played as a wait and spends the step. <code>truncated</code> is always false; <code>terminated</code>{' '}
-          becomes true at the horizon (<DocLink to="/valley/termination">valley</DocLink>,{' '}
-          <DocLink to="/backwards/termination">backwards</DocLink>).
+          <code>info</code> has <code>step</code> (actions taken), <code>seed</code> and <code>actionWasLegal</code>: an illegal action is
+          played as a wait and spends the step. <code>truncated</code> is always false; <code>terminated</code> becomes true at the horizon
+          (<DocLink to="/valley/termination">valley</DocLink>, <DocLink to="/backwards/termination">backwards</DocLink>).
         </p>
         <Ex id="step" />
       </Sec>
       <Sec id="legal">
-        <p><code>Uint8Array(n)</code>, 1 where the action would change more than the clock right now.</p>
+        <p>
+          <code>Uint8Array(n)</code>, 1 where the action would change more than the clock right now.
+        </p>
         <Ex id="legal" />
       </Sec>
       <Sec id="state">
-        <p>The full hidden state as plain JSON-serialisable data; a fresh object each call. Coordinates are <code>{'{ x, y }'}</code>.</p>
+        <p>
+          The full hidden state as plain JSON-serialisable data; a fresh object each call. Coordinates are <code>{'{ x, y }'}</code>.
+        </p>
         <ul>
           <li>
-            <code>ValleyFarm-v0</code>: <code>{'{ width, height, step, agent: { x, y }, tiles, inventory, crops: [{ x, y, stage }], animals: [{ x, y, species, sated, satedStepsLeft, counter, pending }], villagers: [{ x, y, relationship, mood }], market: { x, y }, totalReward }'}</code>.{' '}
-            <code>tiles[y][x]</code> is the tile code as the observation would show it; an animal's or villager's x, y is the
-            tile it stands on (south of its barn or cottage); <code>relationship</code> is exact (unrounded).
+            <code>ValleyFarm-v0</code>:{' '}
+            <code>
+              {
+                '{ width, height, step, agent: { x, y }, tiles, inventory, crops: [{ x, y, stage }], animals: [{ x, y, species, sated, satedStepsLeft, counter, pending }], villagers: [{ x, y, relationship, mood }], market: { x, y }, totalReward }'
+              }
+            </code>
+            . <code>tiles[y][x]</code> is the tile code as the observation would show it; an animal's or villager's x, y is the tile it
+            stands on (south of its barn or cottage); <code>relationship</code> is exact (unrounded).
           </li>
           <li>
-            <code>BackwardsValleyFarm-v0</code>: <code>{'{ width, height, step, agent: { x, y, facing }, tiles, crops: [{ x, y, stage, value, harvested }], animals: [{ x, y, health, bonus, rewarded }], villagers: [{ x, y, mood, bonus, rewarded }], meters: { cropYield, animalHealth, socialAffinity }, farmValue }'}</code>.
-            An animal's or villager's x, y is its PEN or HOUSE tile; <code>rewarded</code> is true once its bonus was paid.
+            <code>BackwardsValleyFarm-v0</code>:{' '}
+            <code>
+              {
+                '{ width, height, step, agent: { x, y, facing }, tiles, crops: [{ x, y, stage, value, harvested }], animals: [{ x, y, health, bonus, rewarded }], villagers: [{ x, y, mood, bonus, rewarded }], meters: { cropYield, animalHealth, socialAffinity }, farmValue }'
+              }
+            </code>
+            . An animal's or villager's x, y is its PEN or HOUSE tile; <code>rewarded</code> is true once its bonus was paid.
           </li>
         </ul>
         <Ex id="state" />
@@ -83,15 +111,14 @@ export function ApiPage() {
       </Sec>
       <Sec id="snapshot">
         <p>
-          <code>snapshot()</code> returns the complete state as a <code>Uint8Array</code>; <code>restore(bytes)</code> puts the
-          env back exactly, so the next steps repeat exactly. It also works on an env that was never reset. Bytes that are
-          not a snapshot of this env id throw and change nothing (<DocLink to="/api/snapshot-format">format</DocLink>).
+          <code>snapshot()</code> returns the complete state as a <code>Uint8Array</code>; <code>restore(bytes)</code> puts the env back
+          exactly, so the next steps repeat exactly. It also works on an env that was never reset. Bytes that are not a snapshot of this env
+          id throw and change nothing (<DocLink to="/api/snapshot-format">format</DocLink>).
         </p>
         <p>
-          For search: <code>env.snapshotInto(buffer)</code> writes into your buffer without allocating;{' '}
-          <code>env.stateHash()</code> is the engine's 64-bit state hash (a BigInt); <code>env.saveState()</code> and{' '}
-          <code>env.loadState(state)</code> copy the state within the engine's memory, many times faster than bytes (
-          <code>npm run bench</code> reports both rates).
+          For search: <code>env.snapshotInto(buffer)</code> writes into your buffer without allocating; <code>env.stateHash()</code> is the
+          engine's 64-bit state hash (a BigInt); <code>env.saveState()</code> and <code>env.loadState(state)</code> copy the state within
+          the engine's memory, many times faster than bytes (<code>npm run bench</code> reports both rates).
         </p>
         <Ex id="snapshot" />
       </Sec>
@@ -102,51 +129,65 @@ export function ApiPage() {
       <Sec id="makevec">
         <p>
           <code>await makeVec(id, numEnvs)</code> (numEnvs 1 … 65536) steps many envs in one call into the engine.{' '}
-          <code>vec.reset(seed)</code> resets env <var>i</var> with seed + <var>i</var> and returns{' '}
-          <code>{'{ observations }'}</code>; <code>vec.step(actions)</code> (an <code>Int32Array</code> or array of numEnvs
-          integers) returns <code>{'{ observations: Int32Array(numEnvs × obsSize), rewards: Float64Array, terminated: Uint8Array, truncated: Uint8Array }'}</code>.
+          <code>vec.reset(seed)</code> resets env <var>i</var> with seed + <var>i</var> and returns <code>{'{ observations }'}</code>;{' '}
+          <code>vec.step(actions)</code> (an <code>Int32Array</code> or array of numEnvs integers) returns{' '}
+          <code>
+            {'{ observations: Int32Array(numEnvs × obsSize), rewards: Float64Array, terminated: Uint8Array, truncated: Uint8Array }'}
+          </code>
+          .
         </p>
         <ul>
           <li>
-            <strong>Auto-reset:</strong> an env that terminates is reset within the same call with its previous episode's seed
-            + numEnvs (env <var>i</var>'s <var>k</var>-th episode has seed + <var>i</var> + <var>k</var> × numEnvs); its observation is
-            the first of the new episode, while its reward and terminated describe the step that ended the old one.
+            <strong>Auto-reset:</strong> an env that terminates is reset within the same call with its previous episode's seed + numEnvs
+            (env <var>i</var>'s <var>k</var>-th episode has seed + <var>i</var> + <var>k</var> × numEnvs); its observation is the first of
+            the new episode, while its reward and terminated describe the step that ended the old one.
           </li>
           <li>
-            <strong>Masks:</strong> <code>masks</code> (numEnvs × n bytes, 1 = legal) come from the same call, for the
-            observation each env now shows; <code>makeVec(id, n, {'{ masks: false }'})</code> turns them off for speed.
+            <strong>Masks:</strong> <code>masks</code> (numEnvs × n bytes, 1 = legal) come from the same call, for the observation each env
+            now shows; <code>makeVec(id, n, {'{ masks: false }'})</code> turns them off for speed.
           </li>
           <li>
-            <strong>At a boundary</strong> (<code>terminated[i] = 1</code>): <code>observations</code> row <var>i</var> is the
-            next episode's first, <code>finalObservations</code> row <var>i</var> the ended episode's last, and{' '}
-            <code>episodeReturns[i]</code>, <code>episodeLengths[i]</code>, <code>episodeSeeds[i]</code> (a{' '}
-            <code>BigUint64Array</code>) its return, length and seed. Other rows of these views hold stale values.
+            <strong>At a boundary</strong> (<code>terminated[i] = 1</code>): <code>observations</code> row <var>i</var> is the next
+            episode's first, <code>finalObservations</code> row <var>i</var> the ended episode's last, and <code>episodeReturns[i]</code>,{' '}
+            <code>episodeLengths[i]</code>, <code>episodeSeeds[i]</code> (a <code>BigUint64Array</code>) its return, length and seed. Other
+            rows of these views hold stale values.
           </li>
           <li>
-            <strong>Seeds:</strong> <code>vec.reset({'{ seed }'})</code> (or <code>vec.reset(seed)</code>); without one a fresh
-            seed is drawn and returned as <code>seed</code>, always above every validation and test seed.{' '}
-            <code>vec.resetEnvs(indices, seeds)</code> restarts chosen envs; <code>vec.episodeSeed(i)</code> tells an env's seed;{' '}
-            <code>makeVec(id, n, {'{ levels: [...] }'})</code> plays a fixed list of levels (env <var>i</var>'s <var>k</var>-th
-            episode: levels[(<var>i</var> + <var>k</var> n) mod L]).
+            <strong>Seeds:</strong> <code>vec.reset({'{ seed }'})</code> (or <code>vec.reset(seed)</code>); without one a fresh seed is
+            drawn and returned as <code>seed</code>, always above every validation and test seed. <code>vec.resetEnvs(indices, seeds)</code>{' '}
+            restarts chosen envs; <code>vec.episodeSeed(i)</code> tells an env's seed; <code>makeVec(id, n, {'{ levels: [...] }'})</code>{' '}
+            plays a fixed list of levels (env <var>i</var>'s <var>k</var>-th episode: levels[(<var>i</var> + <var>k</var> n) mod L]).
           </li>
           <li>
             <strong>Spaces:</strong> <code>vec.observationSpace</code> is the batched flat <code>Box([n, obsSize])</code>,{' '}
             <code>vec.singleObservationSpace</code> one env's <code>Dict</code>; every space has <code>sample(seed)</code> and{' '}
-            <code>contains(x)</code>. <code>flatten(id, observation)</code> and <code>unflatten(id, observations, i)</code>{' '}
-            convert between the two, so one policy runs on single envs, vector envs and this page.
+            <code>contains(x)</code>. <code>flatten(id, observation)</code> and <code>unflatten(id, observations, i)</code> convert between
+            the two, so one policy runs on single envs, vector envs and this page.
           </li>
-          <li><strong>Views:</strong> the returned arrays are views into the engine's memory that the next call overwrites: copy what you keep.</li>
           <li>
-            Flat layout: <code>vec.obsSize</code> integers per env, as in <DocLink to="/valley/layout">the valley layout</DocLink>{' '}
-            and <DocLink to="/backwards/layout">the backwards layout</DocLink>.
+            <strong>Views:</strong> the returned arrays are views into the engine's memory that the next call overwrites: copy what you
+            keep.
+          </li>
+          <li>
+            Flat layout: <code>vec.obsSize</code> integers per env, as in <DocLink to="/valley/layout">the valley layout</DocLink> and{' '}
+            <DocLink to="/backwards/layout">the backwards layout</DocLink>.
           </li>
         </ul>
         <Ex id="makevec" />
       </Sec>
       <Sec id="observation">
         <ul>
-          <li><code>ValleyFarm-v0</code>: <code>{'{ view, center, inventory: { seeds, water, crops, feed, products, coins, gifts }, relationships: [r0, r1, r2], stepsLeft }'}</code>, <code>view</code> 25 tile codes. <DocLink to="/valley/observation">Meaning of each field.</DocLink></li>
-          <li><code>BackwardsValleyFarm-v0</code>: <code>{'{ terrain, status, x, y, facing, stepsLeft, farmValue }'}</code>. <DocLink to="/backwards/observation">Meaning of each field.</DocLink></li>
+          <li>
+            <code>ValleyFarm-v0</code>:{' '}
+            <code>
+              {'{ view, center, inventory: { seeds, water, crops, feed, products, coins, gifts }, relationships: [r0, r1, r2], stepsLeft }'}
+            </code>
+            , <code>view</code> 25 tile codes. <DocLink to="/valley/observation">Meaning of each field.</DocLink>
+          </li>
+          <li>
+            <code>BackwardsValleyFarm-v0</code>: <code>{'{ terrain, status, x, y, facing, stepsLeft, farmValue }'}</code>.{' '}
+            <DocLink to="/backwards/observation">Meaning of each field.</DocLink>
+          </li>
         </ul>
         <p>Observations are fresh objects: a later call never changes them.</p>
         <LayoutTable envId="ValleyFarm-v0" />
@@ -156,37 +197,84 @@ export function ApiPage() {
       <Sec id="errors">
         <p>Bad input gets a thrown error saying what was wrong and what is allowed, and leaves the env exactly as it was:</p>
         <ul>
-          <li>an action that is not an integer 0 … n − 1: <code>TypeError</code> (not a number) or <code>RangeError</code>;</li>
-          <li>a bad seed: <code>TypeError</code> or <code>RangeError</code>;</li>
-          <li><code>step</code> before the first <code>reset</code> or after <code>terminated</code>: <code>Error</code> ("call reset()");</li>
-          <li><code>restore</code> with bytes that are not a snapshot of this env id: <code>Error</code> (or <code>TypeError</code> for a non-Uint8Array);</li>
-          <li>any call after <code>close</code>: <code>Error</code>; an unknown id in <code>make</code>: a rejected promise.</li>
+          <li>
+            an action that is not an integer 0 … n − 1: <code>TypeError</code> (not a number) or <code>RangeError</code>;
+          </li>
+          <li>
+            a bad seed: <code>TypeError</code> or <code>RangeError</code>;
+          </li>
+          <li>
+            <code>step</code> before the first <code>reset</code> or after <code>terminated</code>: <code>Error</code> ("call reset()");
+          </li>
+          <li>
+            <code>restore</code> with bytes that are not a snapshot of this env id: <code>Error</code> (or <code>TypeError</code> for a
+            non-Uint8Array);
+          </li>
+          <li>
+            any call after <code>close</code>: <code>Error</code>; an unknown id in <code>make</code>: a rejected promise.
+          </li>
         </ul>
         <Ex id="errors" />
       </Sec>
       <Sec id="snapshot-format">
-        <p>A snapshot is the complete state as bytes, the same on every platform (see <code>core/include/valley_farm.h</code>):</p>
+        <p>
+          A snapshot is the complete state as bytes, the same on every platform (see <code>core/include/valley_farm.h</code>):
+        </p>
         <div class="docs-table-wrap">
           <table class="docs-table" data-table="snapshot">
-            <thead><tr><th scope="col">bytes</th><th scope="col">content</th></tr></thead>
+            <thead>
+              <tr>
+                <th scope="col">bytes</th>
+                <th scope="col">content</th>
+              </tr>
+            </thead>
             <tbody>
-              <tr><td>0 … 3</td><td><code>"VFSN"</code></td></tr>
-              <tr><td>4</td><td>format version (1)</td></tr>
-              <tr><td>5</td><td>kind: 0 ValleyFarm-v0, 1 BackwardsValleyFarm-v0 (<code>envSpecs[id].kind</code>)</td></tr>
-              <tr><td>6 … 7</td><td>payload length <var>n</var>, little-endian</td></tr>
-              <tr><td>8 … 8 + <var>n</var> − 1</td><td>the payload: the env's fields, little-endian, in declaration order</td></tr>
-              <tr><td>last 4</td><td>FNV-1a 32-bit hash of all the bytes before it, little-endian</td></tr>
+              <tr>
+                <td>0 … 3</td>
+                <td>
+                  <code>"VFSN"</code>
+                </td>
+              </tr>
+              <tr>
+                <td>4</td>
+                <td>format version (1)</td>
+              </tr>
+              <tr>
+                <td>5</td>
+                <td>
+                  kind: 0 ValleyFarm-v0, 1 BackwardsValleyFarm-v0 (<code>envSpecs[id].kind</code>)
+                </td>
+              </tr>
+              <tr>
+                <td>6 … 7</td>
+                <td>
+                  payload length <var>n</var>, little-endian
+                </td>
+              </tr>
+              <tr>
+                <td>
+                  8 … 8 + <var>n</var> − 1
+                </td>
+                <td>the payload: the env's fields, little-endian, in declaration order</td>
+              </tr>
+              <tr>
+                <td>last 4</td>
+                <td>FNV-1a 32-bit hash of all the bytes before it, little-endian</td>
+              </tr>
             </tbody>
           </table>
         </div>
-        <p>restore refuses a wrong length, a wrong magic, another version, the other env's kind, a bad checksum, or a state the rules cannot reach, each with its own message.</p>
+        <p>
+          restore refuses a wrong length, a wrong magic, another version, the other env's kind, a bad checksum, or a state the rules cannot
+          reach, each with its own message.
+        </p>
         <Ex id="snapshot-format" />
       </Sec>
       <Sec id="sandbox">
         <p>
-          The examples run in a fresh Web Worker each time, inside a sandboxed frame with an opaque origin (it cannot reach
-          this site's storage or cookies), with the same module the page uses. An example that throws shows its error; one that
-          runs longer than 3 seconds is stopped (try it), and one that prints more than 1,000 lines is stopped too:
+          The examples run in a fresh Web Worker each time, inside a sandboxed frame with an opaque origin (it cannot reach this site's
+          storage or cookies), with the same module the page uses. An example that throws shows its error; one that runs longer than 3
+          seconds is stopped (try it), and one that prints more than 1,000 lines is stopped too:
         </p>
         <CodeBox id="endless" title="Example: an endless loop" code={examples.endless} />
       </Sec>

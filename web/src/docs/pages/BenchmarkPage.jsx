@@ -5,7 +5,13 @@ import bestKnown from '../../../../wasm/data/best-known.json';
 import { SPLITS } from 'valley-farm/splits';
 import { Section, Toc } from '../components/Section.jsx';
 
-export const BENCHMARK_SECTIONS = [['protocol', 'The protocol'], ['table', 'Baselines'], ['ceiling', 'The ceiling'], ['learners', 'Trained agents'], ['run', 'Evaluate your agent']];
+export const BENCHMARK_SECTIONS = [
+  ['protocol', 'The protocol'],
+  ['table', 'Baselines'],
+  ['ceiling', 'The ceiling'],
+  ['learners', 'Trained agents'],
+  ['run', 'Evaluate your agent'],
+];
 
 // The committed reference training runs (npm run reference-runs writes docs/runs/*.json).
 const RUNS = Object.values(import.meta.glob('../../../../docs/runs/*.json', { eager: true, import: 'default' }));
@@ -21,7 +27,8 @@ export function provenOptimal(envId) {
   return { proven: rows.filter(([, best, bound]) => best >= bound - 1e-9).length, of: rows.length };
 }
 
-const range = ({ first, last, count }) => `${first.toLocaleString('en')} … ${last.toLocaleString('en')} (${count.toLocaleString('en')} seeds)`;
+const range = ({ first, last, count }) =>
+  `${first.toLocaleString('en')} … ${last.toLocaleString('en')} (${count.toLocaleString('en')} seeds)`;
 
 export function BenchmarkPage() {
   return (
@@ -30,15 +37,22 @@ export function BenchmarkPage() {
       <Toc page="benchmark" sections={BENCHMARK_SECTIONS} />
       <Section page="benchmark" id="protocol" title="The protocol">
         <ul>
-          <li><strong>test</strong>: seeds {range(SPLITS.test)}. Report these.</li>
-          <li><strong>validation</strong>: seeds {range(SPLITS.validation)}. Tune on these.</li>
-          <li><strong>train</strong>: every other seed. A reset without a seed draws above 2<sup>32</sup>, so default training never meets a held-out seed.</li>
+          <li>
+            <strong>test</strong>: seeds {range(SPLITS.test)}. Report these.
+          </li>
+          <li>
+            <strong>validation</strong>: seeds {range(SPLITS.validation)}. Tune on these.
+          </li>
+          <li>
+            <strong>train</strong>: every other seed. A reset without a seed draws above 2<sup>32</sup>, so default training never meets a
+            held-out seed.
+          </li>
         </ul>
         <p>
-          Each agent plays each seed once. The table gives the mean return with its 95 % interval and the{' '}
-          <strong>normalised score</strong>: per seed (return − random) / (best known − random), averaged. 0 is random play, 1 the
-          best known play; where there is no room (best known ≤ random) a seed counts 1 if the return reaches the best known, else 0.
-          Random is the mean of {baselines.randomRuns} seeded runs of the random agent on that seed.
+          Each agent plays each seed once. The table gives the mean return with its 95 % interval and the <strong>normalised score</strong>:
+          per seed (return − random) / (best known − random), averaged. 0 is random play, 1 the best known play; where there is no room
+          (best known ≤ random) a seed counts 1 if the return reaches the best known, else 0. Random is the mean of {baselines.randomRuns}{' '}
+          seeded runs of the random agent on that seed.
         </p>
       </Section>
       <Section page="benchmark" id="table" title="Baselines">
@@ -46,12 +60,22 @@ export function BenchmarkPage() {
           <table class="docs-table" data-table={`baselines-${envId}`}>
             <caption>{envId}, test split</caption>
             <thead>
-              <tr><th>agent</th><th>mean return</th><th>95 % interval</th><th>normalised score</th></tr>
+              <tr>
+                <th>agent</th>
+                <th>mean return</th>
+                <th>95 % interval</th>
+                <th>normalised score</th>
+              </tr>
             </thead>
             <tbody>
               {baselineRows(envId).map((r) => (
                 <tr>
-                  <td>{r.agent}</td><td>{fmt(r.mean)}</td><td>{fmt(r.ci95[0])} – {fmt(r.ci95[1])}</td><td>{fmt(r.normalized)}</td>
+                  <td>{r.agent}</td>
+                  <td>{fmt(r.mean)}</td>
+                  <td>
+                    {fmt(r.ci95[0])} – {fmt(r.ci95[1])}
+                  </td>
+                  <td>{fmt(r.normalized)}</td>
                 </tr>
               ))}
             </tbody>
@@ -60,41 +84,67 @@ export function BenchmarkPage() {
       </Section>
       <Section page="benchmark" id="ceiling" title="The ceiling">
         <p>
-          The best-known returns come from the engine's planner (<code>vf_plan_beam</code>): a beam search over full states, {bestKnown.planner.width}{' '}
-          states wide, that sees what no agent sees. Each seed's plan is stored with it and replayed by the tests, so the numbers are
-          always reachable. Its upper bound (<code>vf_plan_bound</code>) is what the seed's resources could pay at most (backwards: the sum of
-          every bonus, each paid once; valley: every seed, feeding and gift turned into reward at its best price).
+          The best-known returns come from the engine's planner (<code>vf_plan_beam</code>): a beam search over full states,{' '}
+          {bestKnown.planner.width} states wide, that sees what no agent sees. Each seed's plan is stored with it and replayed by the tests,
+          so the numbers are always reachable. Its upper bound (<code>vf_plan_bound</code>) is what the seed's resources could pay at most
+          (backwards: the sum of every bonus, each paid once; valley: every seed, feeding and gift turned into reward at its best price).
         </p>
         <ul>
           {Object.keys(bestKnown.envs).map((envId) => {
             const { proven, of } = provenOptimal(envId);
-            return <li data-proven={envId}>{envId}: {proven} of {of} test seeds proven optimal (best known = upper bound).</li>;
+            return (
+              <li data-proven={envId}>
+                {envId}: {proven} of {of} test seeds proven optimal (best known = upper bound).
+              </li>
+            );
           })}
         </ul>
       </Section>
       <Section page="benchmark" id="learners" title="Trained agents">
-        <p>Reference runs of the package's learners (<code>valley-farm/learn</code>), one seed each, scored on the test split:</p>
+        <p>
+          Reference runs of the package's learners (<code>valley-farm/learn</code>), one seed each, scored on the test split:
+        </p>
         <table class="docs-table" data-table="runs">
           <thead>
-            <tr><th>env</th><th>learner</th><th>env steps</th><th>wall time</th><th>test mean</th><th>normalised score</th></tr>
+            <tr>
+              <th>env</th>
+              <th>learner</th>
+              <th>env steps</th>
+              <th>wall time</th>
+              <th>test mean</th>
+              <th>normalised score</th>
+            </tr>
           </thead>
           <tbody>
             {RUNS.map((r) => (
               <tr>
-                <td>{r.env}</td><td>{r.algo}</td><td>{r.steps.toLocaleString('en')}</td><td>{r.seconds} s</td><td>{fmt(r.test.mean)}</td><td>{fmt(r.test.normalized)}</td>
+                <td>{r.env}</td>
+                <td>{r.algo}</td>
+                <td>{r.steps.toLocaleString('en')}</td>
+                <td>{r.seconds} s</td>
+                <td>{fmt(r.test.mean)}</td>
+                <td>{fmt(r.test.normalized)}</td>
               </tr>
             ))}
           </tbody>
         </table>
-        <p>Each run's command and learning curve are in <code>docs/runs/</code>.</p>
+        <p>
+          Each run's command and learning curve are in <code>docs/runs/</code>.
+        </p>
       </Section>
       <Section page="benchmark" id="run" title="Evaluate your agent">
-        <pre class="docs-pre"><code>{`npx valley-farm eval my-agent.mjs --env ValleyFarm-v0 --split test
-npx valley-farm eval heuristic --env BackwardsValleyFarm-v0 --json`}</code></pre>
-        <pre class="docs-pre"><code>{`import { evaluate } from 'valley-farm/evaluate';
+        <pre class="docs-pre">
+          <code>{`npx valley-farm eval my-agent.mjs --env ValleyFarm-v0 --split test
+npx valley-farm eval heuristic --env BackwardsValleyFarm-v0 --json`}</code>
+        </pre>
+        <pre class="docs-pre">
+          <code>{`import { evaluate } from 'valley-farm/evaluate';
 const r = await evaluate({ act: (observation, info) => 11 }, { env: 'ValleyFarm-v0', split: 'test' });
-console.log(r.mean, r.ci95, r.normalized.mean);`}</code></pre>
-        <p>Regenerate the data with <code>npm run best-known</code> (the planner, minutes) and <code>npm run baselines</code>.</p>
+console.log(r.mean, r.ci95, r.normalized.mean);`}</code>
+        </pre>
+        <p>
+          Regenerate the data with <code>npm run best-known</code> (the planner, minutes) and <code>npm run baselines</code>.
+        </p>
       </Section>
     </article>
   );

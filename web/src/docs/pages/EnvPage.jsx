@@ -8,13 +8,27 @@ import { Section, Toc, DocLink } from '../components/Section.jsx';
 
 export const ENV_SECTIONS = {
   [VALLEY]: [
-    ['story', 'Story'], ['map', 'Map legend'], ['actions', 'Actions'], ['animals', 'Step order and animals'],
-    ['villagers', 'Villagers and market'], ['rewards', 'Rewards'], ['observation', 'Observation'], ['layout', 'Flat layout'],
+    ['story', 'Story'],
+    ['map', 'Map legend'],
+    ['actions', 'Actions'],
+    ['animals', 'Step order and animals'],
+    ['villagers', 'Villagers and market'],
+    ['rewards', 'Rewards'],
+    ['observation', 'Observation'],
+    ['layout', 'Flat layout'],
     ['termination', 'Termination'],
   ],
   [BACKWARDS]: [
-    ['story', 'Story'], ['map', 'Map legend'], ['actions', 'Actions'], ['step', 'Step order'], ['animals', 'Harvest and animals'],
-    ['villagers', 'Villagers'], ['rewards', 'Rewards'], ['observation', 'Observation'], ['layout', 'Flat layout'], ['termination', 'Termination'],
+    ['story', 'Story'],
+    ['map', 'Map legend'],
+    ['actions', 'Actions'],
+    ['step', 'Step order'],
+    ['animals', 'Harvest and animals'],
+    ['villagers', 'Villagers'],
+    ['rewards', 'Rewards'],
+    ['observation', 'Observation'],
+    ['layout', 'Flat layout'],
+    ['termination', 'Termination'],
   ],
 };
 
@@ -24,8 +38,20 @@ function Rewards({ envId }) {
     <>
       <div class="docs-table-wrap">
         <table class="docs-table" data-table="rewards">
-          <thead><tr><th scope="col">source</th><th scope="col">reward</th></tr></thead>
-          <tbody>{r.rewards.map(([what, how]) => <tr><th scope="row">{what}</th><td>{how}</td></tr>)}</tbody>
+          <thead>
+            <tr>
+              <th scope="col">source</th>
+              <th scope="col">reward</th>
+            </tr>
+          </thead>
+          <tbody>
+            {r.rewards.map(([what, how]) => (
+              <tr>
+                <th scope="row">{what}</th>
+                <td>{how}</td>
+              </tr>
+            ))}
+          </tbody>
         </table>
       </div>
       <p>{r.rewardNote}</p>
@@ -34,62 +60,69 @@ function Rewards({ envId }) {
 }
 
 function ValleyExtras({ page }) {
-  return {
-    actions: <RuleWidget id="valley-crop" />,
-    animals: (
-      <>
-        <p>
-          Feeding at step <var>t</var> makes the animal sated for the ticks of steps <var>t</var>+1 … <var>t</var>+10 (the
-          feeding step itself does not tick it). So an animal fed once and never collected yields 2 products, after ticks 5
-          and 10. Collecting resets the counter: collecting right after tick 5 takes one product, and the next comes 5 ticks
-          later. Pending products never expire and can be collected while the animal is hungry.
-        </p>
-        <RuleWidget id="valley-feed" />
-      </>
-    ),
-    villagers: (
-      <>
-        <p>
-          Relationships are continuous (multiples of 2.5), clamped to 0 … 100. Mood: 0 wary (r &lt; 25), 1 neutral (25 ≤ r
-          &lt; 50), 2 friendly (r ≥ 50). Villagers are numbered 0, 1, 2 in the order the generator placed them;{' '}
-          <code>relationships[i]</code> and the full state use that order.
-        </p>
-        <RuleWidget id="valley-gift" />
-        <p>
-          Selling: <code>coins = floor((5 × crops + 8 × products) × m)</code>, where <var>m</var> is the mean over the three
-          villagers of (1 + r/100), computed exactly: with R = r0 + r1 + r2,{' '}
-          <code>coins = floor((5 × crops + 8 × products) × (300 + R) / 300)</code>. Reward +0.1 × coins.
-        </p>
-        <RuleWidget id="valley-sell" />
-      </>
-    ),
-    observation: <RuleWidget id="valley-observation" />,
-    termination: <RuleWidget id="valley-start" />,
-  }[page] ?? null;
+  return (
+    {
+      actions: <RuleWidget id="valley-crop" />,
+      animals: (
+        <>
+          <p>
+            Feeding at step <var>t</var> makes the animal sated for the ticks of steps <var>t</var>+1 … <var>t</var>+10 (the feeding step
+            itself does not tick it). So an animal fed once and never collected yields 2 products, after ticks 5 and 10. Collecting resets
+            the counter: collecting right after tick 5 takes one product, and the next comes 5 ticks later. Pending products never expire
+            and can be collected while the animal is hungry.
+          </p>
+          <RuleWidget id="valley-feed" />
+        </>
+      ),
+      villagers: (
+        <>
+          <p>
+            Relationships are continuous (multiples of 2.5), clamped to 0 … 100. Mood: 0 wary (r &lt; 25), 1 neutral (25 ≤ r &lt; 50), 2
+            friendly (r ≥ 50). Villagers are numbered 0, 1, 2 in the order the generator placed them; <code>relationships[i]</code> and the
+            full state use that order.
+          </p>
+          <RuleWidget id="valley-gift" />
+          <p>
+            Selling: <code>coins = floor((5 × crops + 8 × products) × m)</code>, where <var>m</var> is the mean over the three villagers of
+            (1 + r/100), computed exactly: with R = r0 + r1 + r2, <code>coins = floor((5 × crops + 8 × products) × (300 + R) / 300)</code>.
+            Reward +0.1 × coins.
+          </p>
+          <RuleWidget id="valley-sell" />
+        </>
+      ),
+      observation: <RuleWidget id="valley-observation" />,
+      termination: <RuleWidget id="valley-start" />,
+    }[page] ?? null
+  );
 }
 
 function BackwardsExtras({ page }) {
-  return {
-    actions: <RuleWidget id="backwards-crop" />,
-    animals: (
-      <>
-        <RuleWidget id="backwards-harvest" />
-        <p>
-          An animal pays its bonus only if you witness it becoming Thriving (its pen inside your 5 × 5 view after your move),
-          and only once. One that starts Thriving must be cared for (→ Weak) and regrow under your eyes.
-        </p>
-        <RuleWidget id="backwards-animal" />
-      </>
-    ),
-    villagers: (
-      <>
-        <p>Moods are 0 Hostile, 1 Neutral, 2 Friendly and never drift. Insult raises the mood, compliment lowers it; a villager pays its bonus the first time it becomes Friendly during the episode.</p>
-        <RuleWidget id="backwards-insult" />
-      </>
-    ),
-    observation: <RuleWidget id="backwards-observation" />,
-    termination: <RuleWidget id="backwards-start" />,
-  }[page] ?? null;
+  return (
+    {
+      actions: <RuleWidget id="backwards-crop" />,
+      animals: (
+        <>
+          <RuleWidget id="backwards-harvest" />
+          <p>
+            An animal pays its bonus only if you witness it becoming Thriving (its pen inside your 5 × 5 view after your move), and only
+            once. One that starts Thriving must be cared for (→ Weak) and regrow under your eyes.
+          </p>
+          <RuleWidget id="backwards-animal" />
+        </>
+      ),
+      villagers: (
+        <>
+          <p>
+            Moods are 0 Hostile, 1 Neutral, 2 Friendly and never drift. Insult raises the mood, compliment lowers it; a villager pays its
+            bonus the first time it becomes Friendly during the episode.
+          </p>
+          <RuleWidget id="backwards-insult" />
+        </>
+      ),
+      observation: <RuleWidget id="backwards-observation" />,
+      termination: <RuleWidget id="backwards-start" />,
+    }[page] ?? null
+  );
 }
 
 const EXTRAS = { [VALLEY]: ValleyExtras, [BACKWARDS]: BackwardsExtras };
@@ -113,46 +146,74 @@ export function EnvPage({ envId }) {
   const sections = ENV_SECTIONS[envId];
   return (
     <article class="docs-page" data-page={slug}>
-      <h1>{r.title} <code>{envId}</code></h1>
+      <h1>
+        {r.title} <code>{envId}</code>
+      </h1>
       <p class="docs-lead">
-        {spec.width} × {spec.height} grid, {spec.actions.length} actions, {spec.horizon} steps, a {spec.obsSize}-integer flat
-        observation. <DocLink to="/tutorial">Write an agent for it</DocLink> or <a href="#/">play it in the game</a>.
+        {spec.width} × {spec.height} grid, {spec.actions.length} actions, {spec.horizon} steps, a {spec.obsSize}-integer flat observation.{' '}
+        <DocLink to="/tutorial">Write an agent for it</DocLink> or <a href="#/">play it in the game</a>.
       </p>
       <Toc page={slug} sections={sections} />
-      <S envId={envId} k="story">{r.story.map((p) => <p>{p}</p>)}</S>
+      <S envId={envId} k="story">
+        {r.story.map((p) => (
+          <p>{p}</p>
+        ))}
+      </S>
       <S envId={envId} k="map">
         <p>
-          x grows east (0 … {spec.width - 1}), y grows south (0 … {spec.height - 1}); north is y − 1. The layout is drawn at
-          reset from the episode's seed and never changes during the episode. {r.start}
+          x grows east (0 … {spec.width - 1}), y grows south (0 … {spec.height - 1}); north is y − 1. The layout is drawn at reset from the
+          episode's seed and never changes during the episode. {r.start}
         </p>
         <TileTable envId={envId} />
       </S>
       <S envId={envId} k="actions">
         <ActionTable envId={envId} />
-        {r.actionNotes.map((n) => <p>{n}</p>)}
+        {r.actionNotes.map((n) => (
+          <p>{n}</p>
+        ))}
       </S>
       {envId === VALLEY ? (
-        <S envId={envId} k="animals"><ol>{r.stepOrder.map((s) => <li>{s}</li>)}</ol></S>
+        <S envId={envId} k="animals">
+          <ol>
+            {r.stepOrder.map((s) => (
+              <li>{s}</li>
+            ))}
+          </ol>
+        </S>
       ) : (
         <>
-          <S envId={envId} k="step"><ol>{r.stepOrder.map((s) => <li>{s}</li>)}</ol></S>
-          <S envId={envId} k="animals"><p>Crops grow by themselves, one stage per step, unless cared for. Stand on a Harvest-Ready field to harvest it.</p></S>
+          <S envId={envId} k="step">
+            <ol>
+              {r.stepOrder.map((s) => (
+                <li>{s}</li>
+              ))}
+            </ol>
+          </S>
+          <S envId={envId} k="animals">
+            <p>Crops grow by themselves, one stage per step, unless cared for. Stand on a Harvest-Ready field to harvest it.</p>
+          </S>
         </>
       )}
       <S envId={envId} k="villagers" />
-      <S envId={envId} k="rewards"><Rewards envId={envId} /></S>
+      <S envId={envId} k="rewards">
+        <Rewards envId={envId} />
+      </S>
       <S envId={envId} k="observation">
         <ObservationTable envId={envId} />
-        <p><strong>Hidden:</strong> {r.hidden} (All of it is in <code>env.state()</code>, for debugging and for the widgets here.)</p>
+        <p>
+          <strong>Hidden:</strong> {r.hidden} (All of it is in <code>env.state()</code>, for debugging and for the widgets here.)
+        </p>
       </S>
       <S envId={envId} k="layout">
         <p>
-          Vector environments (<DocLink to="/api/makevec">makeVec</DocLink>) return observations as one{' '}
-          <code>Int32Array</code>, {spec.obsSize} integers per env, env <var>i</var> at offset <var>i</var> × {spec.obsSize}:
+          Vector environments (<DocLink to="/api/makevec">makeVec</DocLink>) return observations as one <code>Int32Array</code>,{' '}
+          {spec.obsSize} integers per env, env <var>i</var> at offset <var>i</var> × {spec.obsSize}:
         </p>
         <LayoutTable envId={envId} />
       </S>
-      <S envId={envId} k="termination"><p>{r.termination}</p></S>
+      <S envId={envId} k="termination">
+        <p>{r.termination}</p>
+      </S>
     </article>
   );
 }

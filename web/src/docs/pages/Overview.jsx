@@ -9,18 +9,22 @@ export function Overview() {
     <article class="docs-page" data-page="home">
       <h1>Valley Farm documentation</h1>
       <p class="docs-lead">
-        Two small reinforcement-learning environments on grid farms: a C engine compiled to WebAssembly, a Gymnasium-style
-        JavaScript API, and this site to play them and run agents. Every rule on these pages comes with a live widget running
-        the real engine: press the actions and watch the rule happen.
+        Two small reinforcement-learning environments on grid farms: a C engine compiled to WebAssembly, a Gymnasium-style JavaScript API,
+        and this site to play them and run agents. Every rule on these pages comes with a live widget running the real engine: press the
+        actions and watch the rule happen.
       </p>
       <div class="docs-cards">
         {Object.values(envSpecs).map((spec) => {
           const r = rules[spec.id];
           return (
             <section class="docs-card" aria-labelledby={`card-${r.slug}`}>
-              <h2 id={`card-${r.slug}`}><DocLink to={`/${r.slug}`}>{r.title}</DocLink> <code>{spec.id}</code></h2>
+              <h2 id={`card-${r.slug}`}>
+                <DocLink to={`/${r.slug}`}>{r.title}</DocLink> <code>{spec.id}</code>
+              </h2>
               <p>{r.story[0]}</p>
-              <p class="docs-hint">{spec.width} × {spec.height}, {spec.actions.length} actions, {spec.horizon} steps, {spec.obsSize}-integer observation.</p>
+              <p class="docs-hint">
+                {spec.width} × {spec.height}, {spec.actions.length} actions, {spec.horizon} steps, {spec.obsSize}-integer observation.
+              </p>
               <EmbedFrame opts={{ env: spec.id, seed: 7, view: 'world', controls: true }} title={`${r.title}, seed 7, live`} />
             </section>
           );
@@ -28,17 +32,28 @@ export function Overview() {
       </div>
       <h2>Where to go</h2>
       <ul>
-        <li><DocLink to="/valley">Valley Farm rules</DocLink> and <DocLink to="/backwards">Backwards Valley Farm rules</DocLink>, with live widgets.</li>
-        <li><DocLink to="/api">API reference</DocLink>: <code>make</code>, <code>makeVec</code>, every method, with runnable examples.</li>
-        <li><DocLink to="/tutorial">Write your first agent</DocLink>: from random to a heuristic, with the returns plotted.</li>
-        <li><DocLink to="/embed">Embed a live farm</DocLink> in any page with one line of HTML.</li>
+        <li>
+          <DocLink to="/valley">Valley Farm rules</DocLink> and <DocLink to="/backwards">Backwards Valley Farm rules</DocLink>, with live
+          widgets.
+        </li>
+        <li>
+          <DocLink to="/api">API reference</DocLink>: <code>make</code>, <code>makeVec</code>, every method, with runnable examples.
+        </li>
+        <li>
+          <DocLink to="/tutorial">Write your first agent</DocLink>: from random to a heuristic, with the returns plotted.
+        </li>
+        <li>
+          <DocLink to="/embed">Embed a live farm</DocLink> in any page with one line of HTML.
+        </li>
       </ul>
       <h2>Five-line start</h2>
-      <pre class="docs-pre"><code>{`import { make } from 'valley-farm';
+      <pre class="docs-pre">
+        <code>{`import { make } from 'valley-farm';
 const env = await make('ValleyFarm-v0');
 let { observation } = env.reset({ seed: 42 });
 const { reward, terminated } = env.step(11); // wait
-console.log(env.render());`}</code></pre>
+console.log(env.render());`}</code>
+      </pre>
     </article>
   );
 }

@@ -2,7 +2,12 @@
 // package's learners and command line; then how to score it with the protocol.
 import { Section, Toc } from '../components/Section.jsx';
 
-export const TRAINING_SECTIONS = [['lab', 'In the Lab'], ['node', 'In Node'], ['code', 'In your own code'], ['score', 'Scoring it']];
+export const TRAINING_SECTIONS = [
+  ['lab', 'In the Lab'],
+  ['node', 'In Node'],
+  ['code', 'In your own code'],
+  ['score', 'Scoring it'],
+];
 
 export function TrainingPage() {
   return (
@@ -11,36 +16,53 @@ export function TrainingPage() {
       <Toc page="training" sections={TRAINING_SECTIONS} />
       <Section page="training" id="lab" title="In the Lab">
         <ol>
-          <li>Open <a href="#/lab">the Lab</a>, pick a farm and a learner (<code>tabular-q</code> trains in seconds; <code>ppo</code> is a neural policy and slower).</li>
-          <li>Press <strong>Start</strong>. Training runs in a Web Worker; the curve shows the mean return of the last 100 training episodes against env steps, beside the random, heuristic and best-known returns of the test split.</li>
-          <li><strong>Pause</strong>, then <strong>Evaluate on the test split</strong>: 1,000 held-out farms, with the mean, its 95 % interval and the normalised score (0 random, 1 best known).</li>
-          <li><strong>Download</strong> keeps the policy as JSON; <strong>Play it on the game page</strong> makes it the agent of the game, where you can watch it on any seed and at any speed.</li>
+          <li>
+            Open <a href="#/lab">the Lab</a>, pick a farm and a learner (<code>tabular-q</code> trains in seconds; <code>ppo</code> is a
+            neural policy and slower).
+          </li>
+          <li>
+            Press <strong>Start</strong>. Training runs in a Web Worker; the curve shows the mean return of the last 100 training episodes
+            against env steps, beside the random, heuristic and best-known returns of the test split.
+          </li>
+          <li>
+            <strong>Pause</strong>, then <strong>Evaluate on the test split</strong>: 1,000 held-out farms, with the mean, its 95 % interval
+            and the normalised score (0 random, 1 best known).
+          </li>
+          <li>
+            <strong>Download</strong> keeps the policy as JSON; <strong>Play it on the game page</strong> makes it the agent of the game,
+            where you can watch it on any seed and at any speed.
+          </li>
         </ol>
       </Section>
       <Section page="training" id="node" title="In Node">
-        <pre class="docs-pre"><code>{`npm install valley-farm        # and @tensorflow/tfjs @tensorflow/tfjs-backend-wasm for ppo
+        <pre class="docs-pre">
+          <code>{`npm install valley-farm        # and @tensorflow/tfjs @tensorflow/tfjs-backend-wasm for ppo
 npx valley-farm train --env BackwardsValleyFarm-v0 --algo tabular-q --steps 5e6 --out policy.json --log curve.csv
-npx valley-farm eval policy.json --env BackwardsValleyFarm-v0 --split test`}</code></pre>
+npx valley-farm eval policy.json --env BackwardsValleyFarm-v0 --split test`}</code>
+        </pre>
         <p>
-          <code>train</code> prints its progress and evaluates on the validation split as it goes; <code>--log</code> writes the curve as CSV.
-          The reference runs, with their commands, curves and test scores, are in <code>docs/runs/</code> and on the{' '}
+          <code>train</code> prints its progress and evaluates on the validation split as it goes; <code>--log</code> writes the curve as
+          CSV. The reference runs, with their commands, curves and test scores, are in <code>docs/runs/</code> and on the{' '}
           <a href="#/docs/benchmark/learners">Benchmark</a> page.
         </p>
       </Section>
       <Section page="training" id="code" title="In your own code">
-        <pre class="docs-pre"><code>{`import { createLearner, loadPolicy } from 'valley-farm/learn';
+        <pre class="docs-pre">
+          <code>{`import { createLearner, loadPolicy } from 'valley-farm/learn';
 const learner = await createLearner({ env: 'ValleyFarm-v0', algo: 'tabular-q', seed: 1 });
 const progress = await learner.trainFor(1_000_000);    // { steps, episodes, meanReturn, stepsPerSec, losses }
-const json = learner.policy().toJSON();               // save it; loadPolicy(json) gives it back`}</code></pre>
+const json = learner.policy().toJSON();               // save it; loadPolicy(json) gives it back`}</code>
+        </pre>
         <p>
-          Learners train on the vector env with its legal masks (<code>makeVec</code>), from training seeds only. Your own learner can do the
-          same: <code>makeVec(id, n)</code> hands back masks and the finished episodes' returns in every step.
+          Learners train on the vector env with its legal masks (<code>makeVec</code>), from training seeds only. Your own learner can do
+          the same: <code>makeVec(id, n)</code> hands back masks and the finished episodes' returns in every step.
         </p>
       </Section>
       <Section page="training" id="score" title="Scoring it">
         <p>
-          Any agent with <code>act(observation, info)</code> is scored by <code>evaluate(agent, {'{ env, split: \'test\' }'})</code> from{' '}
-          <code>valley-farm/evaluate</code>, or <code>npx valley-farm eval</code>. See <a href="#/docs/benchmark">the benchmark</a> for the protocol.
+          Any agent with <code>act(observation, info)</code> is scored by <code>evaluate(agent, {"{ env, split: 'test' }"})</code> from{' '}
+          <code>valley-farm/evaluate</code>, or <code>npx valley-farm eval</code>. See <a href="#/docs/benchmark">the benchmark</a> for the
+          protocol.
         </p>
       </Section>
     </article>

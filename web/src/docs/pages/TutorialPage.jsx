@@ -11,7 +11,11 @@ import { TUTORIAL_STEPS } from '../model/tutorial.js';
 import { Section, Toc, DocLink } from '../components/Section.jsx';
 import { defaultFarm } from '../../model/farms/index.js';
 
-export const TUTORIAL_SECTIONS = [['contract', 'The agent contract'], ['editor', 'Edit and run'], ['next', 'Where next']];
+export const TUTORIAL_SECTIONS = [
+  ['contract', 'The agent contract'],
+  ['editor', 'Edit and run'],
+  ['next', 'Where next'],
+];
 const fmt = (x) => String(Math.round(x * 100) / 100);
 
 /** The built-in heuristic's mean return on seeds 1 … n (computed once per farm and n). */
@@ -19,11 +23,14 @@ const heuristicCache = new Map();
 async function heuristicMean(envId, n) {
   const key = `${envId}:${n}`;
   if (!heuristicCache.has(key)) {
-    heuristicCache.set(key, make(envId).then((env) => {
-      const { mean } = meanReturn(env, createAgent('heuristic', envId), { seeds: n, firstSeed: 1 });
-      env.close();
-      return mean;
-    }));
+    heuristicCache.set(
+      key,
+      make(envId).then((env) => {
+        const { mean } = meanReturn(env, createAgent('heuristic', envId), { seeds: n, firstSeed: 1 });
+        env.close();
+        return mean;
+      }),
+    );
   }
   return heuristicCache.get(key);
 }
@@ -94,24 +101,64 @@ function Editor() {
         {steps.map((s, i) => (
           <li class={i === stepIndex ? 'current' : undefined}>
             <strong>{s.title}</strong> <p>{s.text}</p>
-            <button type="button" class="docs-btn" data-step={i} onClick={() => loadStep(i)}>Load step {i + 1} into the editor</button>
+            <button type="button" class="docs-btn" data-step={i} onClick={() => loadStep(i)}>
+              Load step {i + 1} into the editor
+            </button>
           </li>
         ))}
       </ol>
-      <label for="tutorial-code" class="docs-code-label">Your agent (editable)</label>
-      <textarea id="tutorial-code" class="docs-code-input" spellcheck={false} rows={Math.min(24, code.split('\n').length + 1)} value={code} onInput={(e) => setCode(e.currentTarget.value)} />
+      <label for="tutorial-code" class="docs-code-label">
+        Your agent (editable)
+      </label>
+      <textarea
+        id="tutorial-code"
+        class="docs-code-input"
+        spellcheck={false}
+        rows={Math.min(24, code.split('\n').length + 1)}
+        value={code}
+        onInput={(e) => setCode(e.currentTarget.value)}
+      />
       <div class="docs-code-bar">
-        <label>Episodes <input type="number" min="1" max="200" value={episodes} onInput={(e) => setEpisodes(e.currentTarget.value)} class="docs-num" /></label>
-        <button type="button" class="docs-btn docs-run" onClick={run} disabled={status?.kind === 'running'}>Run episodes</button>
-        {status && <span class={`docs-code-status status-${status.kind}`} role="status">{status.text}</span>}
+        <label>
+          Episodes{' '}
+          <input type="number" min="1" max="200" value={episodes} onInput={(e) => setEpisodes(e.currentTarget.value)} class="docs-num" />
+        </label>
+        <button type="button" class="docs-btn docs-run" onClick={run} disabled={status?.kind === 'running'}>
+          Run episodes
+        </button>
+        {status && (
+          <span class={`docs-code-status status-${status.kind}`} role="status">
+            {status.text}
+          </span>
+        )}
       </div>
       <ReturnsPlot returns={returns} guides={guides} />
-      {guide && <p class="docs-hint">Dashed line: the game's built-in heuristic, mean {fmt(guide.value)} on the same {guide.n} seeds.</p>}
+      {guide && (
+        <p class="docs-hint">
+          Dashed line: the game's built-in heuristic, mean {fmt(guide.value)} on the same {guide.n} seeds.
+        </p>
+      )}
       {history.length > 0 && (
         <table class="docs-table" data-table="runs">
           <caption>Your runs</caption>
-          <thead><tr><th scope="col">farm</th><th scope="col">code</th><th scope="col">episodes</th><th scope="col">mean return</th></tr></thead>
-          <tbody>{history.map((h) => <tr><td>{h.env}</td><td>{h.label}</td><td>{h.n}</td><td>{fmt(h.mean)}</td></tr>)}</tbody>
+          <thead>
+            <tr>
+              <th scope="col">farm</th>
+              <th scope="col">code</th>
+              <th scope="col">episodes</th>
+              <th scope="col">mean return</th>
+            </tr>
+          </thead>
+          <tbody>
+            {history.map((h) => (
+              <tr>
+                <td>{h.env}</td>
+                <td>{h.label}</td>
+                <td>{h.n}</td>
+                <td>{fmt(h.mean)}</td>
+              </tr>
+            ))}
+          </tbody>
         </table>
       )}
     </div>
@@ -123,24 +170,26 @@ export function TutorialPage() {
     <article class="docs-page" data-page="tutorial">
       <h1>Write your first agent</h1>
       <p class="docs-lead">
-        Start from a random agent, make it read its observation, then make it plan a little. Each run plays the same seeds,
-        so the returns are comparable from one edit to the next.
+        Start from a random agent, make it read its observation, then make it plan a little. Each run plays the same seeds, so the returns
+        are comparable from one edit to the next.
       </p>
       <Toc page="tutorial" sections={TUTORIAL_SECTIONS} />
       <Section page="tutorial" id="contract" title="The agent contract">
         <p>
-          An agent is a function <code>act(observation, info)</code> returning an action: an integer or a name such as{' '}
-          <code>'north'</code>. It may define <code>reset()</code>, called before each episode. It sees only the observation
-          (<DocLink to="/valley/observation">valley</DocLink>, <DocLink to="/backwards/observation">backwards</DocLink>), never
-          the hidden state. This is the same contract as the game's agent editor, and the code runs in the same sandbox, in a Web
-          Worker: an endless loop is stopped after {AGENT_TIME_LIMIT_MS / 1000} s.
+          An agent is a function <code>act(observation, info)</code> returning an action: an integer or a name such as <code>'north'</code>.
+          It may define <code>reset()</code>, called before each episode. It sees only the observation (
+          <DocLink to="/valley/observation">valley</DocLink>, <DocLink to="/backwards/observation">backwards</DocLink>), never the hidden
+          state. This is the same contract as the game's agent editor, and the code runs in the same sandbox, in a Web Worker: an endless
+          loop is stopped after {AGENT_TIME_LIMIT_MS / 1000} s.
         </p>
       </Section>
-      <Section page="tutorial" id="editor" title="Edit and run"><Editor /></Section>
+      <Section page="tutorial" id="editor" title="Edit and run">
+        <Editor />
+      </Section>
       <Section page="tutorial" id="next" title="Where next">
         <p>
-          The game's built-in heuristics (<code>web/src/agents/</code>) go further: they keep a map of what they have seen and
-          simulate the animals they fed. To train at scale, use <DocLink to="/api/makevec">makeVec</DocLink> in Node.
+          The game's built-in heuristics (<code>web/src/agents/</code>) go further: they keep a map of what they have seen and simulate the
+          animals they fed. To train at scale, use <DocLink to="/api/makevec">makeVec</DocLink> in Node.
         </p>
       </Section>
     </article>

@@ -77,7 +77,10 @@ export async function runAgent({ code, envId, episodes = 20, firstSeed = 1 }, po
         if (reply.type === 'error') return { type: 'error', message: `act(): ${reply.message}` };
         const action = typeof reply.action === 'string' ? names.indexOf(reply.action) : reply.action;
         if (!Number.isInteger(action) || action < 0 || action >= names.length) {
-          return { type: 'error', message: `act() returned ${JSON.stringify(reply.action)}; return an integer 0 … ${names.length - 1} or a name (${names.join(', ')})` };
+          return {
+            type: 'error',
+            message: `act() returned ${JSON.stringify(reply.action)}; return an integer 0 … ${names.length - 1} or a name (${names.join(', ')})`,
+          };
         }
         const r = env.step(action);
         ret += r.reward;

@@ -9,13 +9,20 @@ const at = (x, y) => `${x},${y}`;
 /** A backwards-farm cell from its tile code and status value. */
 export function backwardsCell(code, status, extra = {}) {
   switch (code) {
-    case C.OUT_OF_BOUNDS: return { kind: 'out' };
-    case C.GROUND: return { kind: 'ground' };
-    case C.FENCE: return { kind: 'fence' };
-    case C.FIELD: return { kind: 'field', stage: status, ...extra };
-    case C.PEN: return { kind: 'pen', health: status, ...extra };
-    case C.HOUSE: return { kind: 'house', mood: status, ...extra };
-    default: return { kind: 'unknown' };
+    case C.OUT_OF_BOUNDS:
+      return { kind: 'out' };
+    case C.GROUND:
+      return { kind: 'ground' };
+    case C.FENCE:
+      return { kind: 'fence' };
+    case C.FIELD:
+      return { kind: 'field', stage: status, ...extra };
+    case C.PEN:
+      return { kind: 'pen', health: status, ...extra };
+    case C.HOUSE:
+      return { kind: 'house', mood: status, ...extra };
+    default:
+      return { kind: 'unknown' };
   }
 }
 
@@ -23,8 +30,12 @@ export function backwardsCell(code, status, extra = {}) {
 export function backwardsWorld(state) {
   const byPos = new Map();
   for (const c of state.crops) if (!c.harvested) byPos.set(at(c.x, c.y), { status: c.stage, extra: { value: c.value } });
-  state.animals.forEach((a, index) => byPos.set(at(a.x, a.y), { status: a.health, extra: { index, bonus: a.bonus, rewarded: a.rewarded } }));
-  state.villagers.forEach((v, index) => byPos.set(at(v.x, v.y), { status: v.mood, extra: { index, bonus: v.bonus, rewarded: v.rewarded } }));
+  state.animals.forEach((a, index) =>
+    byPos.set(at(a.x, a.y), { status: a.health, extra: { index, bonus: a.bonus, rewarded: a.rewarded } }),
+  );
+  state.villagers.forEach((v, index) =>
+    byPos.set(at(v.x, v.y), { status: v.mood, extra: { index, bonus: v.bonus, rewarded: v.rewarded } }),
+  );
   return state.tiles.map((row, y) =>
     row.map((code, x) => {
       const e = byPos.get(at(x, y));
@@ -47,7 +58,8 @@ export const backwards = {
   code: 'B',
   title: 'Backwards Valley Farm',
   short: 'Backwards',
-  blurb: 'Everything is inverted: crops ripen if you leave them alone (walk onto ripe ones), care weakens animals (then watch them recover), insults befriend villagers. 40 steps.',
+  blurb:
+    'Everything is inverted: crops ripen if you leave them alone (walk onto ripe ones), care weakens animals (then watch them recover), insults befriend villagers. 40 steps.',
   actions: {
     north: { key: 'W', hint: 'Face north, and move if you can (↑)' },
     south: { key: 'S', hint: 'Face south, and move if you can (↓)' },
@@ -70,7 +82,10 @@ export const backwards = {
   worldCells: backwardsWorld,
   windowCells: backwardsWindow,
   sampleCell: (code) => backwardsCell(code, 1),
-  grids: (obs) => [['terrain', obs.terrain], ['status', obs.status]],
+  grids: (obs) => [
+    ['terrain', obs.terrain],
+    ['status', obs.status],
+  ],
 
   statusGroups: (obs) => [
     {
@@ -84,13 +99,15 @@ export const backwards = {
   ],
 
   legendSamples: () => [
-    { kind: 'ground' }, { kind: 'fence' },
+    { kind: 'ground' },
+    { kind: 'fence' },
     ...[0, 1, 2, 3].map((stage) => ({ kind: 'field', stage })),
     ...[0, 1, 2].map((health) => ({ kind: 'pen', health })),
     { kind: 'pen', health: 2, bonus: 2, rewarded: true },
     ...[0, 1, 2].map((mood) => ({ kind: 'house', mood })),
     { kind: 'house', mood: 2, bonus: 4, rewarded: true },
-    { kind: 'out' }, { kind: 'unknown' },
+    { kind: 'out' },
+    { kind: 'unknown' },
   ],
 
   starterCode: `// act(observation, info) returns an action: a number 0-10 or a name.

@@ -13,7 +13,8 @@ const byId = new Map(farms.map((f) => [f.id, f]));
 const bySlug = new Map(farms.map((f) => [f.slug, f]));
 const byCode = new Map(farms.map((f) => [f.code, f]));
 
-for (const id of envIds) if (!byId.has(id)) throw new Error(`valley-farm page: no farm adapter for ${id} (add one in web/src/model/farms/)`);
+for (const id of envIds)
+  if (!byId.has(id)) throw new Error(`valley-farm page: no farm adapter for ${id} (add one in web/src/model/farms/)`);
 
 /** The adapter of an env id; throws for an id no adapter has. */
 export function farmFor(envId) {

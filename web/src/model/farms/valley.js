@@ -12,16 +12,31 @@ const at = (x, y) => `${x},${y}`;
 /** A valley cell from its tile code, with what is known about its entity. */
 export function valleyCell(code, extra = {}) {
   switch (code) {
-    case C.OUT_OF_BOUNDS: return { kind: 'out' };
-    case C.GROUND: return { kind: 'ground' };
-    case C.OBSTACLE: return { kind: 'obstacle' };
-    case C.SOIL_EMPTY: case C.SOIL_SEEDED: case C.CROP_GROWING: case C.CROP_MATURE: return { kind: 'soil', stage: code - C.SOIL_EMPTY };
-    case C.BARN: return { kind: 'barn', species: extra.species };
-    case C.CHICKEN: case C.COW: case C.SHEEP: return { kind: 'animal', species: SPEC.species[code - C.CHICKEN], ...extra };
-    case C.VILLAGER: return { kind: 'villager', ...extra };
-    case C.MARKET: return { kind: 'market' };
-    case C.COTTAGE: return { kind: 'cottage', index: extra.index };
-    default: return { kind: 'unknown' };
+    case C.OUT_OF_BOUNDS:
+      return { kind: 'out' };
+    case C.GROUND:
+      return { kind: 'ground' };
+    case C.OBSTACLE:
+      return { kind: 'obstacle' };
+    case C.SOIL_EMPTY:
+    case C.SOIL_SEEDED:
+    case C.CROP_GROWING:
+    case C.CROP_MATURE:
+      return { kind: 'soil', stage: code - C.SOIL_EMPTY };
+    case C.BARN:
+      return { kind: 'barn', species: extra.species };
+    case C.CHICKEN:
+    case C.COW:
+    case C.SHEEP:
+      return { kind: 'animal', species: SPEC.species[code - C.CHICKEN], ...extra };
+    case C.VILLAGER:
+      return { kind: 'villager', ...extra };
+    case C.MARKET:
+      return { kind: 'market' };
+    case C.COTTAGE:
+      return { kind: 'cottage', index: extra.index };
+    default:
+      return { kind: 'unknown' };
   }
 }
 
@@ -31,7 +46,11 @@ export function valleyWorld(state) {
   const barns = new Map();
   state.animals.forEach((a, index) => {
     animals.set(at(a.x, a.y), {
-      index, sated: a.sated, satedStepsLeft: a.satedStepsLeft, pending: a.pending, counter: a.counter,
+      index,
+      sated: a.sated,
+      satedStepsLeft: a.satedStepsLeft,
+      pending: a.pending,
+      counter: a.counter,
     });
     barns.set(at(a.x, a.y - 1), a.species);
   });
@@ -44,8 +63,12 @@ export function valleyWorld(state) {
   return state.tiles.map((row, y) =>
     row.map((code, x) => {
       const k = at(x, y);
-      const extra = code === C.BARN ? { species: barns.get(k) } : code === C.COTTAGE ? { index: cottages.get(k) }
-        : (animals.get(k) ?? villagers.get(k) ?? {});
+      const extra =
+        code === C.BARN
+          ? { species: barns.get(k) }
+          : code === C.COTTAGE
+            ? { index: cottages.get(k) }
+            : (animals.get(k) ?? villagers.get(k) ?? {});
       return { ...valleyCell(code, extra), seen: 'now' };
     }),
   );
@@ -124,7 +147,8 @@ export const valley = {
 
   /** Every tile kind and entity state, for the legend. */
   legendSamples: () => [
-    { kind: 'ground' }, { kind: 'obstacle' },
+    { kind: 'ground' },
+    { kind: 'obstacle' },
     ...[0, 1, 2, 3].map((stage) => ({ kind: 'soil', stage })),
     { kind: 'barn' },
     { kind: 'animal', species: 'chicken', sated: false },
@@ -133,7 +157,10 @@ export const valley = {
     { kind: 'animal', species: 'cow' },
     ...[0, 1, 2].map((mood) => ({ kind: 'villager', mood })),
     { kind: 'villager' },
-    { kind: 'cottage' }, { kind: 'market' }, { kind: 'out' }, { kind: 'unknown' },
+    { kind: 'cottage' },
+    { kind: 'market' },
+    { kind: 'out' },
+    { kind: 'unknown' },
   ],
 
   starterCode: `// act(observation, info) returns an action: a number 0-11 or a name.
