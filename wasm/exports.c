@@ -6,6 +6,8 @@
  * results that are not one number are written to memory the caller passes in. The export
  * list (wasm/exported_functions.json) holds these, functions of the C API that need no
  * wrapper, and the allocator (_malloc, _free) the loader places envs and buffers with. */
+#include <stddef.h>
+
 #include "internal.h"
 
 static uint64_t join64(uint32_t lo, uint32_t hi) {
@@ -34,10 +36,28 @@ bool vfw_reset(vf_env *env, int kind, uint32_t seed_lo, uint32_t seed_hi, int32_
 }
 
 /* Returns the reward; flags[0] = terminated, flags[1] = action was legal. */
+/* One step for the JS env: flags[0] terminated, flags[1] legal, flags[2] the vf_why of the
+ * action, judged before the step (after it, the clock has moved and the reason may be gone). */
 double vfw_step(vf_env *env, int action, int32_t *obs, uint8_t *flags) {
+    flags[2] = (uint8_t)vf_why_illegal(env, action);
     vf_step_result r = vf_step(env, action, obs);
     flags[0] = r.terminated;
     flags[1] = r.action_was_legal;
+    return r.reward;
+}
+
+/* vfw_step, plus the step's events (vf_step_explained) into ev, VF_EVENTS_MAX of them;
+ * flags[3] = how many. wasm/index.js reads them with the layout asserted here. */
+_Static_assert(sizeof(vf_event) == 48 && VF_EVENTS_MAX == 16, "the events layout index.js reads");
+_Static_assert(offsetof(vf_event, before) == 24 && offsetof(vf_event, reward) == 40,
+               "the events layout index.js reads");
+double vfw_step_explained(vf_env *env, int action, int32_t *obs, uint8_t *flags, vf_event *ev) {
+    flags[2] = (uint8_t)vf_why_illegal(env, action);
+    vf_step_result r;
+    int n = vf_step_explained(env, action, obs, &r, ev, VF_EVENTS_MAX);
+    flags[0] = r.terminated;
+    flags[1] = r.action_was_legal;
+    flags[3] = (uint8_t)n;
     return r.reward;
 }
 

@@ -229,6 +229,84 @@ export interface ResetInfo {
 export interface StepInfo extends ResetInfo {
   /** False when the action changed nothing but the clock (it was played as a wait). */
   actionWasLegal: boolean;
+  /** Only when the action was illegal: the rule that blocked it (judged before the step). */
+  illegalReason?: IllegalReason;
+  /** Only for an env made with { events: true }: what happened in the step, in order. */
+  events?: StepEvent[];
+}
+
+/** Codes of step events (vf_event_kind in valley_farm.h, where each field's meaning per code is listed). */
+export type StepEventCode =
+  | 'planted'
+  | 'watered'
+  | 'harvested'
+  | 'fed'
+  | 'collected'
+  | 'gift'
+  | 'sold'
+  | 'product'
+  | 'hungry'
+  | 'crop-cared'
+  | 'animal-cared'
+  | 'mood'
+  | 'crop-ready'
+  | 'crop-harvested'
+  | 'animal-paid'
+  | 'animal-unseen'
+  | 'animal-thriving'
+  | 'villager-paid';
+
+/** One thing a step did; the rewards of a step's events add up to its reward exactly. */
+export interface StepEvent {
+  code: StepEventCode;
+  /** A sentence for players, with the reward: "gift to villager 0: relationship 0 → 7.5 (wary), +3.75". */
+  text: string;
+  /** The part of the step's reward this event earned (often 0). */
+  reward: number;
+  /** The tile where it happened. */
+  x: number;
+  y: number;
+  /** The animal, villager or crop (its index in env.state()'s list), or -1. */
+  subject: number;
+  /** Per code: seeds, water, feed or gifts left; products taken or waiting; crops sold; a value or bonus. */
+  count: number;
+  /** Per code: products sold ('sold'), the mood after ('gift'). */
+  count2: number;
+  /** Per code: a stage, relationship, health or mood before and after; 'sold': the price multiplier and the coins. */
+  before: number;
+  after: number;
+}
+
+/** Codes of the rules that can block an action (vf_why in valley_farm.h; per farm in docs/rules/). */
+export type IllegalReasonCode =
+  | 'not-an-action'
+  | 'episode-over'
+  | 'blocked'
+  | 'not-on-empty-soil'
+  | 'no-seeds'
+  | 'not-on-young-crop'
+  | 'no-water'
+  | 'not-on-mature-crop'
+  | 'not-on-animal'
+  | 'animal-sated'
+  | 'no-feed'
+  | 'no-products'
+  | 'no-gifts'
+  | 'no-villager-near'
+  | 'villagers-at-max'
+  | 'not-on-market'
+  | 'nothing-to-sell'
+  | 'no-field-in-front'
+  | 'no-pen-in-front'
+  | 'no-house-in-front'
+  | 'villager-hostile'
+  | 'villager-friendly';
+
+export interface IllegalReason {
+  /** A stable short code, for programs. */
+  code: IllegalReasonCode;
+  /** A sentence for players, e.g. "you have no seeds left". */
+  text: string;
 }
 
 export interface ResetResult<O = Observation> {
@@ -318,6 +396,8 @@ export interface Env<O = Observation, S = ValleyState | BackwardsState> {
   step(action: number): StepResult<O>;
   /** 1 where the action is legal now. */
   legalActions(): Uint8Array;
+  /** Per action: null where it is legal now, else the rule that blocks it. */
+  illegalReasons(): (IllegalReason | null)[];
   /** The full hidden state as plain JSON-serialisable data; a fresh object each call. */
   state(): S;
   /** The complete state as bytes. */
@@ -346,6 +426,8 @@ export interface Env<O = Observation, S = ValleyState | BackwardsState> {
 /** Options of make(): render_mode may only be 'ansi' (text); any other key throws, naming the known ones. */
 export interface MakeOptions {
   render_mode?: 'ansi';
+  /** true: every step's info.events lists what happened and what each reward was for (a slower step). */
+  events?: boolean;
 }
 
 export function make(id: 'ValleyFarm-v0', options?: MakeOptions): Promise<Env<ValleyObservation, ValleyState>>;

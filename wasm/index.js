@@ -160,6 +160,14 @@ class Engine {
     this.refresh();
     this.decoder = new TextDecoder();
     this.encoder = new TextEncoder();
+    // why an action is illegal (vf_why): the engine's codes and sentences, index = vf_why
+    this.whys = [];
+    for (let w = 0; this.x.vf_why_code(w) !== 0; w++) {
+      this.whys.push(Object.freeze({ code: this.cString(this.x.vf_why_code(w)), text: this.cString(this.x.vf_why_text(w)) }));
+    }
+    // the codes of step events (vf_event_kind), index = kind; 0 is none
+    this.events = [null];
+    for (let k = 1; this.x.vf_event_code(k) !== 0; k++) this.events.push(this.cString(this.x.vf_event_code(k)));
     // frees an env's block if its object is collected without close()
     this.registry = new FinalizationRegistry((ptr) => this.x.free(ptr));
   }
@@ -273,6 +281,10 @@ function checkAction(action, spec) {
 
 // Layout of an env's block: [vf_env][obs: VF_OBS_MAX x i32][flags: 8][mask: 16][out: 16]
 const align8 = (n) => (n + 7) & ~7;
+// vf_event: six int32 (kind, subject, x, y, count, count2) then three doubles (before,
+// after, reward); VF_EVENTS_MAX of them (wasm/exports.c asserts this layout)
+const EVENT_BYTES = 48;
+const EVENTS_BYTES = 16 * EVENT_BYTES;
 
 class FarmEnv {
   #engine;
@@ -282,20 +294,22 @@ class FarmEnv {
   #flags;
   #mask;
   #out64;
+  #events = 0; // the step's events (vf_event[16]); 0 unless made with { events: true }
   #seed = null; // the seed of the episode in progress, null before the first reset
   #step = 0;
   #terminated = false;
   #build; // the observation object from the flat one (spaces.js)
 
-  constructor(engine, spec) {
+  constructor(engine, spec, events = false) {
     this.#engine = engine;
     this.#spec = spec;
     const envBytes = align8(engine.envSize);
-    this.#ptr = engine.alloc(envBytes + engine.obsMax * 4 + 8 + 16 + 16);
+    this.#ptr = engine.alloc(envBytes + engine.obsMax * 4 + 8 + 16 + 16 + (events ? EVENTS_BYTES + 8 : 0));
     this.#obs = this.#ptr + envBytes;
     this.#flags = this.#obs + engine.obsMax * 4;
     this.#mask = this.#flags + 8;
     this.#out64 = this.#mask + 16;
+    if (events) this.#events = align8(this.#out64 + 16); // its doubles are read as f64[at >> 3]
     engine.registry.register(this, this.#ptr, this);
     this.#build = observationFrom(spec.id);
     this.id = spec.id;
@@ -326,18 +340,57 @@ class FarmEnv {
     this.#playing('step');
     checkAction(action, this.#spec);
     const e = this.#engine;
-    const reward = e.x.vfw_step(this.#ptr, action, this.#obs, this.#flags);
+    const reward = this.#events
+      ? e.x.vfw_step_explained(this.#ptr, action, this.#obs, this.#flags, this.#events)
+      : e.x.vfw_step(this.#ptr, action, this.#obs, this.#flags);
     e.refresh();
     const terminated = e.u8[this.#flags] === 1;
     this.#terminated = terminated;
     this.#step++;
-    return {
-      observation: this.#observation(),
-      reward,
-      terminated,
-      truncated: false,
-      info: { step: this.#step, seed: this.#seed, actionWasLegal: e.u8[this.#flags + 1] === 1 },
-    };
+    const info = { step: this.#step, seed: this.#seed, actionWasLegal: e.u8[this.#flags + 1] === 1 };
+    // only on an illegal step, so a legal step's info stays the contract's three keys
+    if (!info.actionWasLegal) info.illegalReason = e.whys[e.u8[this.#flags + 2]];
+    if (this.#events) info.events = this.#readEvents(e.u8[this.#flags + 3]);
+    return { observation: this.#observation(), reward, terminated, truncated: false, info };
+  }
+
+  /** The n events vfw_step_explained wrote, as plain objects (see StepEvent in index.d.ts). */
+  #readEvents(n) {
+    const e = this.#engine;
+    const events = [];
+    for (let k = 0; k < n; k++) {
+      const at = this.#events + k * EVENT_BYTES;
+      const i = at >> 2,
+        f = at >> 3;
+      const kind = e.i32[i];
+      events.push({
+        code: e.events[kind],
+        text: e.text((buf, cap) => e.x.vf_event_text(this.#ptr, at, buf, cap)),
+        reward: e.f64[f + 5],
+        x: e.i32[i + 2],
+        y: e.i32[i + 3],
+        subject: e.i32[i + 1],
+        count: e.i32[i + 4],
+        count2: e.i32[i + 5],
+        before: e.f64[f + 3],
+        after: e.f64[f + 4],
+      });
+    }
+    return events;
+  }
+
+  /**
+   * Why each action is illegal now: an array indexed by action, null where the action is
+   * legal, else { code, text } naming the rule that blocks it ('no-seeds', 'you have no
+   * seeds left'); the codes of each farm are listed in docs/rules/.
+   */
+  illegalReasons() {
+    this.#started('illegalReasons');
+    const e = this.#engine;
+    return this.#spec.actions.map((_, a) => {
+      const why = e.x.vf_why_illegal(this.#ptr, a);
+      return why === 0 ? null : e.whys[why];
+    });
   }
 
   /** Uint8Array(n): 1 where the action would change more than the clock. */
@@ -524,17 +577,24 @@ class EnvState {
 
 /**
  * Makes one environment. Rejects with an Error listing envIds for an unknown id.
+ * Options: render_mode ('ansi', the only one) and events (true: every step's info.events
+ * says what happened in it and what each part of the reward was for; a slower step).
  * @param {string} id
  */
 export async function make(id, options) {
   const spec = specFor(id);
-  const { render_mode: renderMode } = checkOptions('make', options, ['render_mode']);
+  const { render_mode: renderMode, events = false } = checkOptions('make', options, ['render_mode', 'events']);
+  if (typeof events !== 'boolean') {
+    throw new TypeError(
+      `valley-farm: make: events ${describe(events)} is not allowed; it is true (every step's info lists its events) or false`,
+    );
+  }
   if (renderMode !== undefined && renderMode !== 'ansi') {
     throw new RangeError(
       `valley-farm: render_mode ${describe(renderMode)} is not supported; the only render mode is 'ansi' (env.render() returns the map as text)`,
     );
   }
-  return new FarmEnv(await loadEngine(), spec);
+  return new FarmEnv(await loadEngine(), spec, events);
 }
 
 // ---- vector environments ------------------------------------------------------------------

@@ -310,6 +310,112 @@ void vf_observe(const vf_env *env, int32_t *obs);
  * clock), else 0. The valley's wait and the backwards farm's wait are always legal. */
 void vf_legal_actions(const vf_env *env, uint8_t *mask);
 
+/* Why an action is illegal: the rule that blocks it, one code for both farms (each farm
+ * uses the codes listed in its rules document, docs/rules/). VF_WHY_LEGAL when the action
+ * is legal. Where several rules block an action, the first in this list is reported. */
+typedef enum vf_why {
+    VF_WHY_LEGAL = 0,
+    VF_WHY_NOT_AN_ACTION,      /* the id is outside [0, vf_num_actions) */
+    VF_WHY_EPISODE_OVER,       /* the episode has ended: reset first */
+    VF_WHY_BLOCKED,            /* a move into a tile one cannot walk on, or off the map
+                                    (backwards: only when already facing that way) */
+    VF_WHY_NOT_ON_EMPTY_SOIL,  /* valley plant: the agent is not on empty soil */
+    VF_WHY_NO_SEEDS,           /* valley plant: no seeds left */
+    VF_WHY_NOT_ON_YOUNG_CROP,  /* valley water: not on a seedling or growing crop */
+    VF_WHY_NO_WATER,           /* valley water: no water left */
+    VF_WHY_NOT_ON_MATURE_CROP, /* valley harvest */
+    VF_WHY_NOT_ON_ANIMAL,      /* valley feed, collect */
+    VF_WHY_ANIMAL_SATED,       /* valley feed: the animal was fed and is not hungry yet */
+    VF_WHY_NO_FEED,            /* valley feed: no feed left */
+    VF_WHY_NO_PRODUCTS,        /* valley collect: the animal has no products waiting */
+    VF_WHY_NO_GIFTS,           /* valley gift: no gifts left */
+    VF_WHY_NO_VILLAGER_NEAR,   /* valley gift: no villager on or next to the agent's tile */
+    VF_WHY_VILLAGERS_AT_MAX,   /* valley gift: every villager in reach is at 100 already */
+    VF_WHY_NOT_ON_MARKET,      /* valley sell */
+    VF_WHY_NOTHING_TO_SELL,    /* valley sell: no crops and no products */
+    VF_WHY_NO_FIELD_IN_FRONT,  /* backwards water, fertilize */
+    VF_WHY_NO_PEN_IN_FRONT,    /* backwards feed, clean */
+    VF_WHY_NO_HOUSE_IN_FRONT,  /* backwards compliment, insult */
+    VF_WHY_VILLAGER_HOSTILE,   /* backwards compliment: the mood is Hostile, it can't drop */
+    VF_WHY_VILLAGER_FRIENDLY,  /* backwards insult: the mood is Friendly, it can't rise */
+    VF_WHY_COUNT
+} vf_why;
+
+/* The rule that blocks `action` in env's current state (VF_WHY_LEGAL when none does):
+ * vf_why_illegal(env, a) == VF_WHY_LEGAL exactly when vf_legal_actions marks a legal and
+ * the episode is running. Read-only; cheap enough to ask before every step. */
+vf_why vf_why_illegal(const vf_env *env, int action);
+
+/* A vf_why's short stable code ("no-seeds") and a sentence for players ("you have no
+ * seeds left"); NULL for a value outside [0, VF_WHY_COUNT). */
+const char *vf_why_code(int why);
+const char *vf_why_text(int why);
+
+/* ---- what a step did: events ----------------------------------------------------------
+ *
+ * vf_step_explained plays a step exactly as vf_step does and also lists what happened in it
+ * and what each part of the reward was for: "gift to villager 2: relationship 40 -> 47.5,
+ * +3.75". It is the slow path, for players, logs and replays (it copies the state before
+ * the step and compares); agents in a hurry call vf_step. The rewards of a step's events
+ * add up to the step's reward exactly. Fields a kind does not list are 0 (subject -1). */
+typedef enum vf_event_kind {
+    VF_EV_NONE = 0,
+    /* ValleyFarm-v0; x, y is where it happened */
+    VF_EV_PLANTED,   /* count: seeds left */
+    VF_EV_WATERED,   /* before -> after: the crop stage; count: water left */
+    VF_EV_HARVESTED, /* count: crops held; reward 0.1 */
+    VF_EV_FED,       /* subject: the animal; count: feed left; sated for the next 10 ticks */
+    VF_EV_COLLECTED, /* subject: the animal; count: products taken; reward 0.2 each */
+    VF_EV_GIFT,      /* subject: the villager; before -> after: relationship; count: gifts
+                        left; count2: the mood after (0 wary, 1 neutral, 2 friendly);
+                        reward 0.5 x the gain */
+    VF_EV_SOLD,      /* count: crops, count2: products; before: the price multiplier;
+                        after: the coins paid; reward 0.1 a coin */
+    VF_EV_PRODUCT,   /* subject: the animal that made a product; count: products waiting */
+    VF_EV_HUNGRY,    /* subject: the animal whose feeding ran out */
+    /* BackwardsValleyFarm-v0; x, y is the entity's FIELD, PEN or HOUSE tile */
+    VF_EV_CROP_CARED,      /* subject: the crop; before -> 0: its stage (back to Seed) */
+    VF_EV_ANIMAL_CARED,    /* subject: the animal; before -> 0: its health (back to Weak) */
+    VF_EV_MOOD,            /* subject: the villager; before -> after: its mood */
+    VF_EV_CROP_READY,      /* subject: a crop that grew to Harvest-Ready */
+    VF_EV_CROP_HARVESTED,  /* subject: the crop under the agent; count: its value;
+                             reward: what Crop Yield gained */
+    VF_EV_ANIMAL_PAID,     /* subject: an animal that reached Thriving in view, never paid
+                             before; count: its bonus; reward: what Animal Health gained */
+    VF_EV_ANIMAL_UNSEEN,   /* subject: an animal that reached Thriving out of view: no bonus */
+    VF_EV_ANIMAL_THRIVING, /* subject: an animal that reached Thriving, its bonus paid before */
+    VF_EV_VILLAGER_PAID,   /* subject: a villager Friendly for the first time; count: its bonus;
+                             reward: what Social Affinity gained */
+    VF_EV_COUNT
+} vf_event_kind;
+
+typedef struct vf_event {
+    int32_t kind;          /* vf_event_kind */
+    int32_t subject;       /* index in vf_state_json's list of its kind (animals, villagers,
+                              crops), or -1 */
+    int32_t x, y;          /* the tile where it happened */
+    int32_t count, count2; /* per kind, above */
+    double before, after;  /* per kind, above */
+    double reward;         /* the part of the step's reward it earned (often 0) */
+} vf_event;
+
+/* No step writes more events than this. */
+#define VF_EVENTS_MAX 16
+
+/* vf_step, plus up to `max` events written to `events` (NULL with max 0 to count them).
+ * Returns how many events the step had; the result goes to *result unless NULL. A call
+ * that plays no step (an action out of range, an episode over) has no events. */
+int vf_step_explained(vf_env *env, int action, int32_t *obs, vf_step_result *result,
+                      vf_event *events, int max);
+
+/* An event's short stable code ("gift", "animal-unseen"); NULL outside [1, VF_EV_COUNT). */
+const char *vf_event_code(int kind);
+
+/* An event as a sentence for players, with its reward ("gift to villager 2: relationship 40
+ * -> 47.5, +3.75"), into buf (snprintf semantics: returns the full length). env is the
+ * env after the step (for the names of its animals). */
+size_t vf_event_text(const vf_env *env, const vf_event *event, char *buf, size_t cap);
+
 /* Actions taken this episode, and whether the episode is over. */
 int vf_step_count(const vf_env *env);
 bool vf_terminated(const vf_env *env);

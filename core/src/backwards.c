@@ -523,6 +523,162 @@ void vfb_legal_actions(const vf_backwards *b, uint8_t *mask) {
     vf_mask_from_bits(mask, bits, VF_BW_ACTIONS);
 }
 
+/* The rule that blocks an action (for players; vfb_legal_actions is the fast form). */
+vf_why vfb_why_illegal(const vf_backwards *b, int action) {
+    const int x = b->agent.x, y = b->agent.y;
+    if (action <= VF_BA_WEST) {
+        const bool walk = vf_tile_in(walkable, TILE(b, x + vfg_dx[action], y + vfg_dy[action]));
+        return walk || b->facing != action ? VF_WHY_LEGAL : VF_WHY_BLOCKED;
+    }
+    const int fx = x + vfg_dx[b->facing], fy = y + vfg_dy[b->facing];
+    const int front = TILE(b, fx, fy), mood = STATUS(b, fx, fy);
+    switch (action) {
+    case VF_BA_WATER:
+    case VF_BA_FERTILIZE: return front == VF_BT_FIELD ? VF_WHY_LEGAL : VF_WHY_NO_FIELD_IN_FRONT;
+    case VF_BA_FEED:
+    case VF_BA_CLEAN: return front == VF_BT_PEN ? VF_WHY_LEGAL : VF_WHY_NO_PEN_IN_FRONT;
+    case VF_BA_COMPLIMENT:
+        if (front != VF_BT_HOUSE) return VF_WHY_NO_HOUSE_IN_FRONT;
+        return mood > 0 ? VF_WHY_LEGAL : VF_WHY_VILLAGER_HOSTILE;
+    case VF_BA_INSULT:
+        if (front != VF_BT_HOUSE) return VF_WHY_NO_HOUSE_IN_FRONT;
+        return mood < FRIENDLY ? VF_WHY_LEGAL : VF_WHY_VILLAGER_FRIENDLY;
+    default: return VF_WHY_LEGAL; /* wait */
+    }
+}
+
+/* ---- events (vf_step_explained) ------------------------------------------------------ */
+
+/* The action's event (care or mood), a villager's first Friendly, crops that grew ready,
+ * animals that reached Thriving, then the harvest: at most 1 + 1 + 8 + 3 + 1 events. Each
+ * payment's reward is what its meter gained, taken from the meters themselves (they stop
+ * at 100), so the events' rewards add up to the step's. */
+_Static_assert(2 + VF_BW_CROPS + VF_BW_ANIMALS + 1 <= VF_EVENTS_MAX, "a step's events fit");
+
+int vfb_explain(const vf_env *before, const vf_env *after, int action, bool legal, vf_event *ev) {
+    const vf_backwards *b = &before->u.backwards, *a = &after->u.backwards;
+    int n = 0;
+    vf_event *e;
+    const int fx = b->agent.x + vfg_dx[b->facing], fy = b->agent.y + vfg_dy[b->facing];
+    if (legal && action > VF_BA_WAIT) {
+        const int tile = TILE(b, fx, fy);
+        const int kind = tile == VF_BT_FIELD ? VF_EV_CROP_CARED
+                         : tile == VF_BT_PEN ? VF_EV_ANIMAL_CARED
+                                             : VF_EV_MOOD;
+        const vf_bw_entity *list = kind == VF_EV_CROP_CARED     ? b->crops
+                                   : kind == VF_EV_ANIMAL_CARED ? b->animals
+                                                                : b->villagers;
+        const int count = kind == VF_EV_CROP_CARED     ? VF_BW_CROPS
+                          : kind == VF_EV_ANIMAL_CARED ? VF_BW_ANIMALS
+                                                       : VF_BW_VILLAGERS;
+        e = vf_event_add(ev, &n, kind, entity_at(list, count, fx, fy), fx, fy);
+        e->before = STATUS(b, fx, fy);
+        e->after = STATUS(a, fx, fy);
+    }
+    int social = a->social_affinity - b->social_affinity;
+    for (int i = 0; i < VF_BW_VILLAGERS; i++) {
+        const vf_bw_entity *h = &a->villagers[i];
+        if (!h->done || b->villagers[i].done) continue;
+        e = vf_event_add(ev, &n, VF_EV_VILLAGER_PAID, i, h->x, h->y);
+        e->count = h->value;
+        e->reward = h->value < social ? h->value : social;
+        social -= (int)e->reward;
+    }
+    for (int i = 0; i < VF_BW_CROPS; i++) {
+        const vf_bw_entity *c = &a->crops[i];
+        if (!c->done && STATUS(a, c->x, c->y) == HARVEST_READY &&
+            STATUS(b, c->x, c->y) != HARVEST_READY)
+            vf_event_add(ev, &n, VF_EV_CROP_READY, i, c->x, c->y);
+    }
+    int health = a->animal_health - b->animal_health;
+    for (int i = 0; i < VF_BW_ANIMALS; i++) {
+        const vf_bw_entity *an = &a->animals[i];
+        if (STATUS(a, an->x, an->y) != THRIVING || STATUS(b, an->x, an->y) == THRIVING) continue;
+        const int kind = an->done && !b->animals[i].done ? VF_EV_ANIMAL_PAID
+                         : an->done                      ? VF_EV_ANIMAL_THRIVING
+                                                         : VF_EV_ANIMAL_UNSEEN;
+        e = vf_event_add(ev, &n, kind, i, an->x, an->y);
+        e->count = an->value;
+        if (kind == VF_EV_ANIMAL_PAID) {
+            e->reward = an->value < health ? an->value : health;
+            health -= (int)e->reward;
+        }
+    }
+    for (int i = 0; i < VF_BW_CROPS; i++) {
+        const vf_bw_entity *c = &a->crops[i];
+        if (!c->done || b->crops[i].done) continue;
+        e = vf_event_add(ev, &n, VF_EV_CROP_HARVESTED, i, c->x, c->y);
+        e->count = c->value;
+        e->reward = a->crop_yield - b->crop_yield;
+    }
+    return n;
+}
+
+static const char *const crop_stage_name[4] = {"Seed", "Sprout", "Growing", "Harvest-Ready"};
+static const char *const health_name[3] = {"Weak", "Healthy", "Thriving"};
+static const char *const mood_name[3] = {"Hostile", "Neutral", "Friendly"};
+
+void vfb_event_text(const vf_env *env, const vf_event *e, vft_text *t) {
+    (void)env;
+    const int from = (int)e->before & 3, to = (int)e->after & 3;
+    switch (e->kind) {
+    case VF_EV_CROP_CARED:
+        vft_str(t, "crop ");
+        vft_int(t, e->subject);
+        vft_str(t, " cared for: ");
+        vft_str(t, crop_stage_name[from]);
+        vft_str(t, " → Seed (it grows back, one stage a step)");
+        return;
+    case VF_EV_ANIMAL_CARED:
+        vft_str(t, "animal ");
+        vft_int(t, e->subject);
+        vft_str(t, " cared for: ");
+        vft_str(t, health_name[from % 3]);
+        vft_str(t, " → Weak (watch it regrow to Thriving)");
+        return;
+    case VF_EV_MOOD:
+        vft_str(t, "villager ");
+        vft_int(t, e->subject);
+        vft_str(t, ": ");
+        vft_str(t, mood_name[from % 3]);
+        vft_str(t, " → ");
+        vft_str(t, mood_name[to % 3]);
+        return;
+    case VF_EV_CROP_READY:
+        vft_str(t, "crop ");
+        vft_int(t, e->subject);
+        vft_str(t, " is Harvest-Ready: step on it to harvest");
+        return;
+    case VF_EV_CROP_HARVESTED:
+        vft_str(t, "harvested crop ");
+        vft_int(t, e->subject);
+        vft_str(t, ": Crop Yield ");
+        break;
+    case VF_EV_ANIMAL_PAID:
+        vft_str(t, "animal ");
+        vft_int(t, e->subject);
+        vft_str(t, " Thriving, seen: Animal Health ");
+        break;
+    case VF_EV_ANIMAL_UNSEEN:
+        vft_str(t, "animal ");
+        vft_int(t, e->subject);
+        vft_str(t, " reached Thriving out of view: no bonus (care for it and watch it regrow)");
+        return;
+    case VF_EV_ANIMAL_THRIVING:
+        vft_str(t, "animal ");
+        vft_int(t, e->subject);
+        vft_str(t, " Thriving again: its bonus was paid already");
+        return;
+    case VF_EV_VILLAGER_PAID:
+        vft_str(t, "villager ");
+        vft_int(t, e->subject);
+        vft_str(t, " Friendly for the first time: Social Affinity ");
+        break;
+    default: vft_str(t, "?"); return;
+    }
+    vft_reward(t, e->reward);
+}
+
 /* ---- text ---------------------------------------------------------------------------- */
 
 /* One character per tile: tile_info[tile].symbol + status picks the entry. */

@@ -23,15 +23,18 @@ typedef struct farm {
     void (*save)(const vf_env *env, vfs_writer *w);
     bool (*load)(vf_env *env, vfs_reader *r);
     void (*rederive)(vf_env *env); /* NULL: the farm derives nothing */
+    int (*explain)(const vf_env *before, const vf_env *after, int action, bool legal, vf_event *ev);
+    void (*event_text)(const vf_env *env, const vf_event *e, vft_text *t);
 } farm;
 
 static const farm farms[VF_KIND_COUNT] = {
     [VF_VALLEY] = {"ValleyFarm-v0", VF_VALLEY_ACTIONS, VF_VALLEY_OBS_SIZE, VFV_SAVE_BYTES,
                    vfv_action_names, vfv_reset, vfv_observe, vfv_render, vfv_json, vfv_rules_json,
-                   vfv_save, vfv_load, NULL},
+                   vfv_save, vfv_load, NULL, vfv_explain, vfv_event_text},
     [VF_BACKWARDS] = {"BackwardsValleyFarm-v0", VF_BW_ACTIONS, VF_BW_OBS_SIZE, VFB_SAVE_BYTES,
                       vfb_action_names, vfb_reset, vfb_observe, vfb_render, vfb_json,
-                      vfb_rules_json, vfb_save, vfb_load, vfb_rederive},
+                      vfb_rules_json, vfb_save, vfb_load, vfb_rederive, vfb_explain,
+                      vfb_event_text},
 };
 
 static bool kind_ok(int kind) {
@@ -113,6 +116,98 @@ void vf_legal_actions(const vf_env *env, uint8_t *mask) {
         vfv_legal_actions(&env->u.valley, mask);
     else
         vfb_legal_actions(&env->u.backwards, mask);
+}
+
+vf_why vf_why_illegal(const vf_env *env, int action) {
+    if ((unsigned)action >= (unsigned)vf_num_actions(env->kind)) return VF_WHY_NOT_AN_ACTION;
+    if (vf_terminated(env)) return VF_WHY_EPISODE_OVER;
+    return env->kind == VF_VALLEY ? vfv_why_illegal(&env->u.valley, action)
+                                  : vfb_why_illegal(&env->u.backwards, action);
+}
+
+static const struct {
+    const char *code, *text;
+} whys[VF_WHY_COUNT] = {
+    [VF_WHY_LEGAL] = {"legal", "nothing blocks it"},
+    [VF_WHY_NOT_AN_ACTION] = {"not-an-action", "that is not one of this farm's actions"},
+    [VF_WHY_EPISODE_OVER] = {"episode-over", "the episode is over: start a new one"},
+    [VF_WHY_BLOCKED] = {"blocked", "the way is blocked (an obstacle, a building or the edge)"},
+    [VF_WHY_NOT_ON_EMPTY_SOIL] = {"not-on-empty-soil", "you are not standing on empty soil"},
+    [VF_WHY_NO_SEEDS] = {"no-seeds", "you have no seeds left"},
+    [VF_WHY_NOT_ON_YOUNG_CROP] = {"not-on-young-crop",
+                                  "you are not standing on a seedling or a growing crop"},
+    [VF_WHY_NO_WATER] = {"no-water", "you have no water left"},
+    [VF_WHY_NOT_ON_MATURE_CROP] = {"not-on-mature-crop", "you are not standing on a mature crop"},
+    [VF_WHY_NOT_ON_ANIMAL] = {"not-on-animal", "you are not standing on an animal"},
+    [VF_WHY_ANIMAL_SATED] = {"animal-sated", "this animal was fed and is not hungry yet"},
+    [VF_WHY_NO_FEED] = {"no-feed", "you have no feed left"},
+    [VF_WHY_NO_PRODUCTS] = {"no-products", "this animal has no products waiting"},
+    [VF_WHY_NO_GIFTS] = {"no-gifts", "you have no gifts left"},
+    [VF_WHY_NO_VILLAGER_NEAR] = {"no-villager-near", "no villager is on or next to your tile"},
+    [VF_WHY_VILLAGERS_AT_MAX] = {"villagers-at-max",
+                                 "every villager in reach is at relationship 100 already"},
+    [VF_WHY_NOT_ON_MARKET] = {"not-on-market", "you are not standing on the market"},
+    [VF_WHY_NOTHING_TO_SELL] = {"nothing-to-sell", "you have no crops or products to sell"},
+    [VF_WHY_NO_FIELD_IN_FRONT] = {"no-field-in-front", "the tile in front is not a field"},
+    [VF_WHY_NO_PEN_IN_FRONT] = {"no-pen-in-front", "the tile in front is not a pen"},
+    [VF_WHY_NO_HOUSE_IN_FRONT] = {"no-house-in-front", "the tile in front is not a house"},
+    [VF_WHY_VILLAGER_HOSTILE] = {"villager-hostile",
+                                 "this villager is Hostile already: a compliment can't lower it"},
+    [VF_WHY_VILLAGER_FRIENDLY] = {"villager-friendly",
+                                  "this villager is Friendly already: an insult can't raise it"},
+};
+
+const char *vf_why_code(int why) {
+    return (unsigned)why < VF_WHY_COUNT ? whys[why].code : NULL;
+}
+
+const char *vf_why_text(int why) {
+    return (unsigned)why < VF_WHY_COUNT ? whys[why].text : NULL;
+}
+
+/* ---- events ---------------------------------------------------------------------------- */
+
+int vf_step_explained(vf_env *env, int action, int32_t *obs, vf_step_result *result,
+                      vf_event *events, int max) {
+    const vf_env before = *env; /* an env holds no pointers: a copy is the whole state */
+    vf_step_result r = vf_step(env, action, obs);
+    if (result) *result = r;
+    if (vf_step_count(env) == vf_step_count(&before)) return 0; /* no step was played */
+    vf_event ev[VF_EVENTS_MAX];
+    int n = farms[env->kind].explain(&before, env, action, r.action_was_legal, ev);
+    for (int i = 0; i < n && i < max; i++) events[i] = ev[i];
+    return n;
+}
+
+static const char *const event_codes[VF_EV_COUNT] = {
+    [VF_EV_PLANTED] = "planted",
+    [VF_EV_WATERED] = "watered",
+    [VF_EV_HARVESTED] = "harvested",
+    [VF_EV_FED] = "fed",
+    [VF_EV_COLLECTED] = "collected",
+    [VF_EV_GIFT] = "gift",
+    [VF_EV_SOLD] = "sold",
+    [VF_EV_PRODUCT] = "product",
+    [VF_EV_HUNGRY] = "hungry",
+    [VF_EV_CROP_CARED] = "crop-cared",
+    [VF_EV_ANIMAL_CARED] = "animal-cared",
+    [VF_EV_MOOD] = "mood",
+    [VF_EV_CROP_READY] = "crop-ready",
+    [VF_EV_CROP_HARVESTED] = "crop-harvested",
+    [VF_EV_ANIMAL_PAID] = "animal-paid",
+    [VF_EV_ANIMAL_UNSEEN] = "animal-unseen",
+    [VF_EV_ANIMAL_THRIVING] = "animal-thriving",
+    [VF_EV_VILLAGER_PAID] = "villager-paid",
+};
+
+const char *vf_event_code(int kind) {
+    return kind > 0 && kind < VF_EV_COUNT ? event_codes[kind] : NULL;
+}
+
+size_t vf_event_text(const vf_env *env, const vf_event *event, char *buf, size_t cap) {
+    vft_text t = vft_begin(buf, cap);
+    farms[env->kind].event_text(env, event, &t);
+    return vft_end(&t);
 }
 
 int vf_step_count(const vf_env *env) {

@@ -176,6 +176,20 @@ static inline uint32_t vf_outcome_units(vf_outcome o) {
     return o >> 2;
 }
 
+/* ---- events (vf_step_explained) ------------------------------------------------------ */
+
+/* Appends an event with the given kind, subject and tile to ev[0 .. *n), zeroing the rest.
+ * Each farm's steps have fewer than VF_EVENTS_MAX events (their explain functions say why);
+ * past that the last one is overwritten rather than the memory after the array. */
+static inline vf_event *vf_event_add(vf_event *ev, int *n, int kind, int subject, int x, int y) {
+    vf_event *e = &ev[*n < VF_EVENTS_MAX ? (*n)++ : VF_EVENTS_MAX - 1];
+    *e = (vf_event){kind, subject, x, y, 0, 0, 0.0, 0.0, 0.0};
+    return e;
+}
+
+/* `+3.75`, `+2`: a reward as the event sentences show it (exact to 0.01). */
+void vft_reward(vft_text *t, double reward);
+
 /* ---- env.c: the random actions of vf_batch_run_random ------------------------------- */
 
 /* Uniform actions, four from each 64-bit draw: each takes 16 bits, scaled to [0, n) by a
@@ -218,6 +232,11 @@ void vfv_reset(vf_env *env, uint64_t seed);
 vf_outcome vfv_step(vf_valley *v, int action, int32_t *obs);
 void vfv_observe(const vf_env *env, int32_t *restrict obs);
 void vfv_legal_actions(const vf_valley *v, uint8_t *mask);
+vf_why vfv_why_illegal(const vf_valley *v, int action);
+/* The events of a step from `before` to `after` (the action given, legal or not) into
+ * ev[VF_EVENTS_MAX]; returns their number. vfv_event_text writes one as a sentence. */
+int vfv_explain(const vf_env *before, const vf_env *after, int action, bool legal, vf_event *ev);
+void vfv_event_text(const vf_env *env, const vf_event *e, vft_text *t);
 /* The most reward (in units of 0.05) play from v could still earn: planner.c's bound. */
 int32_t vfv_reward_bound_units(const vf_valley *v);
 /* What the planner adds to the reward so far to rank valley states (units of 0.05). */
@@ -243,6 +262,9 @@ void vfb_reset(vf_env *env, uint64_t seed);
 vf_outcome vfb_step(vf_backwards *b, int action, int32_t *obs); /* the same */
 void vfb_observe(const vf_env *env, int32_t *restrict obs);
 void vfb_legal_actions(const vf_backwards *b, uint8_t *mask);
+vf_why vfb_why_illegal(const vf_backwards *b, int action);
+int vfb_explain(const vf_env *before, const vf_env *after, int action, bool legal, vf_event *ev);
+void vfb_event_text(const vf_env *env, const vf_event *e, vft_text *t);
 void vfb_render(const vf_env *env, vft_text *t);
 void vfb_json(const vf_env *env, vft_text *t);
 void vfb_rules_json(vft_text *t);

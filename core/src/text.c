@@ -92,3 +92,9 @@ void vft_json_grid(vft_text *t, const char *key, const uint8_t *cells, int width
     }
     vft_char(t, ']');
 }
+
+void vft_reward(vft_text *t, double reward) {
+    int64_t hundredths = (int64_t)(reward * 100.0 + (reward >= 0 ? 0.5 : -0.5));
+    if (hundredths >= 0) vft_char(t, '+');
+    vft_fixed(t, hundredths, 2);
+}

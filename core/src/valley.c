@@ -343,6 +343,53 @@ void vfv_legal_actions(const vf_valley *v, uint8_t *mask) {
     vf_mask_from_bits(mask, bits, VF_VALLEY_ACTIONS);
 }
 
+/* The rule that blocks an action, checked in the order the rules document lists them:
+ * the same preconditions as vfv_legal_actions, one at a time (for players, not for speed). */
+vf_why vfv_why_illegal(const vf_valley *v, int action) {
+    const int here = TILE(v, v->agent.x, v->agent.y);
+    const int32_t *inv = v->inventory;
+    switch (action) {
+    case VF_VA_NORTH:
+    case VF_VA_SOUTH:
+    case VF_VA_EAST:
+    case VF_VA_WEST: {
+        const int there = TILE(v, v->agent.x + vfg_dx[action], v->agent.y + vfg_dy[action]);
+        return vf_tile_in(walkable, there) ? VF_WHY_LEGAL : VF_WHY_BLOCKED;
+    }
+    case VF_VA_PLANT:
+        if (here != VF_VT_SOIL_EMPTY) return VF_WHY_NOT_ON_EMPTY_SOIL;
+        return inv[VF_SEEDS] > 0 ? VF_WHY_LEGAL : VF_WHY_NO_SEEDS;
+    case VF_VA_WATER:
+        if (here != VF_VT_SOIL_SEEDED && here != VF_VT_CROP_GROWING)
+            return VF_WHY_NOT_ON_YOUNG_CROP;
+        return inv[VF_WATER] > 0 ? VF_WHY_LEGAL : VF_WHY_NO_WATER;
+    case VF_VA_HARVEST: return here == VF_VT_CROP_MATURE ? VF_WHY_LEGAL : VF_WHY_NOT_ON_MATURE_CROP;
+    case VF_VA_FEED: {
+        const int a = animal_on(v, here);
+        if (a < 0) return VF_WHY_NOT_ON_ANIMAL;
+        if (v->animals[a].sated_steps_left > 0) return VF_WHY_ANIMAL_SATED;
+        return inv[VF_FEED] > 0 ? VF_WHY_LEGAL : VF_WHY_NO_FEED;
+    }
+    case VF_VA_COLLECT: {
+        const int a = animal_on(v, here);
+        if (a < 0) return VF_WHY_NOT_ON_ANIMAL;
+        return v->animals[a].pending > 0 ? VF_WHY_LEGAL : VF_WHY_NO_PRODUCTS;
+    }
+    case VF_VA_GIFT: {
+        if (inv[VF_GIFTS] <= 0) return VF_WHY_NO_GIFTS;
+        bool near = false;
+        for (int k = 0; k < 5; k++)
+            near |= TILE(v, v->agent.x + gift_dx[k], v->agent.y + gift_dy[k]) == VF_VT_VILLAGER;
+        if (!near) return VF_WHY_NO_VILLAGER_NEAR;
+        return gift_target(v) >= 0 ? VF_WHY_LEGAL : VF_WHY_VILLAGERS_AT_MAX;
+    }
+    case VF_VA_SELL:
+        if (here != VF_VT_MARKET) return VF_WHY_NOT_ON_MARKET;
+        return inv[VF_CROPS] + inv[VF_PRODUCTS] > 0 ? VF_WHY_LEGAL : VF_WHY_NOTHING_TO_SELL;
+    default: return VF_WHY_LEGAL; /* wait */
+    }
+}
+
 /* ---- observation --------------------------------------------------------------------- */
 
 static int center_value(const vf_valley *v, int x, int y) {
@@ -517,6 +564,164 @@ vf_outcome vfv_step(vf_valley *v, int action, int32_t *obs) {
     v->reward_units += units;
     if (obs) observe(v, obs, x, y); /* here, not in a second call: the state is at hand */
     return vf_outcome_make((uint32_t)units, v->step >= VF_VALLEY_HORIZON, legal);
+}
+
+/* ---- events (vf_step_explained) ------------------------------------------------------ */
+
+static double reward_of_units(int32_t units) {
+    return (double)units / 20.0;
+}
+
+/* The action's own event comes first, then each animal's tick, in animal order. A step has
+ * at most 1 + 2 x 3 events (an animal cannot both make a product and go hungry twice). */
+int vfv_explain(const vf_env *before, const vf_env *after, int action, bool legal, vf_event *ev) {
+    const vf_valley *b = &before->u.valley, *a = &after->u.valley;
+    const int x = b->agent.x, y = b->agent.y;
+    int n = 0, fed = -1, collected = -1;
+    vf_event *e;
+    if (legal) switch (action) {
+        case VF_VA_PLANT:
+            vf_event_add(ev, &n, VF_EV_PLANTED, -1, x, y)->count = a->inventory[VF_SEEDS];
+            break;
+        case VF_VA_WATER:
+            e = vf_event_add(ev, &n, VF_EV_WATERED, -1, x, y);
+            e->before = TILE(b, x, y) - VF_VT_SOIL_EMPTY;
+            e->after = TILE(a, x, y) - VF_VT_SOIL_EMPTY;
+            e->count = a->inventory[VF_WATER];
+            break;
+        case VF_VA_HARVEST:
+            e = vf_event_add(ev, &n, VF_EV_HARVESTED, -1, x, y);
+            e->count = a->inventory[VF_CROPS];
+            e->reward = reward_of_units(REWARD_HARVEST);
+            break;
+        case VF_VA_FEED:
+            fed = animal_on(b, TILE(b, x, y));
+            vf_event_add(ev, &n, VF_EV_FED, fed, x, y)->count = a->inventory[VF_FEED];
+            break;
+        case VF_VA_COLLECT:
+            collected = animal_on(b, TILE(b, x, y));
+            e = vf_event_add(ev, &n, VF_EV_COLLECTED, collected, x, y);
+            e->count = b->animals[collected].pending;
+            e->reward = reward_of_units(REWARD_PRODUCT * e->count);
+            break;
+        case VF_VA_GIFT: {
+            const int i = gift_target(b);
+            const vf_valley_villager *h = &a->villagers[i];
+            e = vf_event_add(ev, &n, VF_EV_GIFT, i, h->x, h->y);
+            e->before = b->villagers[i].relationship2 / 2.0;
+            e->after = h->relationship2 / 2.0;
+            e->count = a->inventory[VF_GIFTS];
+            e->count2 = mood(h->relationship2);
+            e->reward =
+                reward_of_units(REWARD_GIFT2 * (h->relationship2 - b->villagers[i].relationship2));
+            break;
+        }
+        case VF_VA_SELL: {
+            const int r2sum = b->villagers[0].relationship2 + b->villagers[1].relationship2 +
+                              b->villagers[2].relationship2;
+            const int coins = a->inventory[VF_COINS] - b->inventory[VF_COINS];
+            e = vf_event_add(ev, &n, VF_EV_SOLD, -1, x, y);
+            e->count = b->inventory[VF_CROPS];
+            e->count2 = b->inventory[VF_PRODUCTS];
+            e->before = (double)(PRICE_DIVISOR + r2sum) / PRICE_DIVISOR;
+            e->after = coins;
+            e->reward = reward_of_units(REWARD_COIN * coins);
+            break;
+        }
+        default: break; /* moves and wait: nothing to tell */
+        }
+    for (int i = 0; i < VF_VALLEY_ANIMALS; i++) {
+        const vf_valley_animal *was = &b->animals[i], *is = &a->animals[i];
+        if (i == fed) continue; /* fed this step: its first tick is the next step's */
+        if (is->pending > (i == collected ? 0 : was->pending))
+            vf_event_add(ev, &n, VF_EV_PRODUCT, i, is->x, is->y)->count = is->pending;
+        if (was->sated_steps_left > 0 && is->sated_steps_left == 0)
+            vf_event_add(ev, &n, VF_EV_HUNGRY, i, is->x, is->y);
+    }
+    return n;
+}
+
+static const char *const mood_name[3] = {"wary", "neutral", "friendly"};
+
+static void text_count(vft_text *t, int n, const char *one, const char *many) {
+    vft_int(t, n);
+    vft_char(t, ' ');
+    vft_str(t, n == 1 ? one : many);
+}
+
+void vfv_event_text(const vf_env *env, const vf_event *e, vft_text *t) {
+    const vf_valley *v = &env->u.valley;
+    const char *animal = (unsigned)e->subject < VF_VALLEY_ANIMALS
+                             ? species_name[v->animals[e->subject].species]
+                             : "animal";
+    switch (e->kind) {
+    case VF_EV_PLANTED:
+        vft_str(t, "planted a seed (");
+        text_count(t, e->count, "seed", "seeds");
+        vft_str(t, " left)");
+        return;
+    case VF_EV_WATERED:
+        vft_str(t, "watered the crop: stage ");
+        vft_int(t, (int64_t)e->before);
+        vft_str(t, " → ");
+        vft_int(t, (int64_t)e->after);
+        vft_str(t, " (");
+        vft_int(t, e->count);
+        vft_str(t, " water left)");
+        return;
+    case VF_EV_HARVESTED: vft_str(t, "harvested a crop: "); break;
+    case VF_EV_FED:
+        vft_str(t, "fed the ");
+        vft_str(t, animal);
+        vft_str(t, ": sated for 10 ticks, a product every 5 (");
+        vft_int(t, e->count);
+        vft_str(t, " feed left)");
+        return;
+    case VF_EV_COLLECTED:
+        vft_str(t, "collected ");
+        text_count(t, e->count, "product", "products");
+        vft_str(t, " from the ");
+        vft_str(t, animal);
+        vft_str(t, ": ");
+        break;
+    case VF_EV_GIFT:
+        vft_str(t, "gift to villager ");
+        vft_int(t, e->subject);
+        vft_str(t, ": relationship ");
+        vft_fixed(t, (int64_t)(e->before * 10), 1);
+        vft_str(t, " → ");
+        vft_fixed(t, (int64_t)(e->after * 10), 1);
+        vft_str(t, " (");
+        vft_str(t, mood_name[e->count2 % 3]);
+        vft_str(t, "), ");
+        break;
+    case VF_EV_SOLD: {
+        vft_str(t, "sold ");
+        text_count(t, e->count, "crop", "crops");
+        vft_str(t, " and ");
+        text_count(t, e->count2, "product", "products");
+        vft_str(t, " at ");
+        vft_fixed(t, (int64_t)(e->before * 1000 + 0.5), 1); /* the multiplier in % */
+        vft_str(t, " %: ");
+        vft_int(t, (int64_t)e->after);
+        vft_str(t, " coins, ");
+        break;
+    }
+    case VF_EV_PRODUCT:
+        vft_str(t, "the ");
+        vft_str(t, animal);
+        vft_str(t, " made a product (");
+        vft_int(t, e->count);
+        vft_str(t, " waiting: collect them)");
+        return;
+    case VF_EV_HUNGRY:
+        vft_str(t, "the ");
+        vft_str(t, animal);
+        vft_str(t, " is hungry again");
+        return;
+    default: vft_str(t, "?"); return;
+    }
+    vft_reward(t, e->reward);
 }
 
 /* ---- text ---------------------------------------------------------------------------- */

@@ -781,6 +781,169 @@ TEST(legal_actions_follow_the_rules_in_known_positions) {
     }
 }
 
+/* The reason for each illegal action, in the positions above (docs/rules/backwards-farm.md,
+ * "Actions"): a move blocked only when already facing that way, a verb by what is in front. */
+TEST(each_illegal_action_names_the_rule_that_blocks_it) {
+    enum { L = VF_WHY_LEGAL, B = VF_WHY_BLOCKED, F = VF_WHY_NO_FIELD_IN_FRONT };
+    enum { P = VF_WHY_NO_PEN_IN_FRONT, H = VF_WHY_NO_HOUSE_IN_FRONT };
+    enum { HO = VF_WHY_VILLAGER_HOSTILE, FR = VF_WHY_VILLAGER_FRIENDLY };
+    static const struct {
+        int x, y, f, mood;
+        int why[VF_BW_ACTIONS]; /* n s e w wait water fert feed clean compl insult */
+    } cases[] = {
+        {5, 4, VF_SOUTH, 1, {L, B, L, L, L, F, F, L, L, H, H}},  /* facing the pen */
+        {1, 2, VF_NORTH, 1, {L, L, L, L, L, L, L, P, P, H, H}},  /* facing a field */
+        {5, 8, VF_SOUTH, 0, {L, B, L, L, L, F, F, P, P, HO, L}}, /* Hostile villager */
+        {5, 8, VF_SOUTH, 2, {L, B, L, L, L, F, F, P, P, L, FR}}, /* Friendly */
+        {8, 1, VF_EAST, 1, {L, L, B, L, L, F, F, P, P, H, H}},   /* fences north and east */
+    };
+    for (size_t i = 0; i < COUNT(cases); i++) {
+        vf_env e;
+        vf_backwards *b = lab(&e);
+        place(b, cases[i].x, cases[i].y, cases[i].f);
+        ST(b, 5, 9) = (uint8_t)cases[i].mood;
+        for (int a = 0; a < VF_BW_ACTIONS; a++) {
+            if ((int)vf_why_illegal(&e, a) != cases[i].why[a])
+                printf("  case %zu action %s: %s\n", i, vf_action_name(VF_BACKWARDS, a),
+                       vf_why_code(vf_why_illegal(&e, a)));
+            CHECK_EQ((int)vf_why_illegal(&e, a), cases[i].why[a]);
+        }
+    }
+}
+
+TEST(a_reason_is_given_exactly_for_the_illegal_actions_of_random_play) {
+    vf_env e, trial;
+    vf_reset(&e, VF_BACKWARDS, 2024, NULL);
+    vf_rng rng = vf_rng_seeded(9);
+    int illegal = 0;
+    for (int s = 0; s < 20000; s++) {
+        for (int a = 0; a < VF_BW_ACTIONS; a++) {
+            memcpy(&trial, &e, sizeof e);
+            vf_why why = vf_why_illegal(&e, a);
+            CHECK_FIRST((why == VF_WHY_LEGAL) == act(&trial, a).action_was_legal);
+            CHECK_FIRST(why == VF_WHY_LEGAL || why == VF_WHY_BLOCKED ||
+                        (why >= VF_WHY_NO_FIELD_IN_FRONT && why <= VF_WHY_VILLAGER_FRIENDLY));
+            illegal += why != VF_WHY_LEGAL;
+        }
+        if (act(&e, (int)vf_rng_below(&rng, VF_BW_ACTIONS)).terminated) {
+            CHECK_EQ(vf_why_illegal(&e, VF_BA_WAIT), VF_WHY_EPISODE_OVER);
+            vf_reset(&e, VF_BACKWARDS, 2024 + (uint64_t)s, NULL);
+        }
+    }
+    CHECK(illegal > 20000);
+}
+
+/* ---- events: what each step did and what each reward was for ----------------------- */
+
+static int explain(vf_env *e, int action, vf_event *ev, vf_step_result *r) {
+    vf_rederive(e);
+    return vf_step_explained(e, action, NULL, r, ev, VF_EVENTS_MAX);
+}
+
+TEST(an_animal_reaching_thriving_is_told_paid_in_view_and_unpaid_out_of_view) {
+    for (int dx = 1; dx <= 3; dx++) {
+        vf_env e;
+        vf_backwards *b = lab(&e);
+        ST(b, 5, 5) = 1; /* animal 0, bonus 3, reaches Thriving in this tick */
+        place(b, 5 + dx, 4, VF_NORTH);
+        vf_event ev[VF_EVENTS_MAX];
+        vf_step_result r;
+        int n = explain(&e, VF_BA_WAIT, ev, &r);
+        int found = -1;
+        for (int i = 0; i < n; i++)
+            if (ev[i].subject == 0 && ev[i].kind >= VF_EV_ANIMAL_PAID) found = i;
+        CHECK(found >= 0);
+        if (found < 0) continue;
+        char text[200];
+        vf_event_text(&e, &ev[found], text, sizeof text);
+        if (dx <= 2) {
+            CHECK_EQ(ev[found].kind, VF_EV_ANIMAL_PAID);
+            CHECK_REWARD(ev[found].reward, 3.0);
+            CHECK(strcmp(text, "animal 0 Thriving, seen: Animal Health +3") == 0);
+        } else {
+            CHECK_EQ(ev[found].kind, VF_EV_ANIMAL_UNSEEN);
+            CHECK_REWARD(ev[found].reward, 0.0);
+            CHECK(strncmp(text, "animal 0 reached Thriving out of view: no bonus", 47) == 0);
+        }
+        CHECK_REWARD(r.reward, dx <= 2 ? 3.0 : 0.0);
+    }
+}
+
+TEST(an_insult_to_friendly_is_told_as_a_mood_change_and_the_bonus_it_pays) {
+    vf_env e;
+    vf_backwards *b = lab(&e);
+    place(b, 5, 8, VF_SOUTH); /* villager 0, bonus 6, Neutral */
+    vf_event ev[VF_EVENTS_MAX];
+    vf_step_result r;
+    int n = explain(&e, VF_BA_INSULT, ev, &r);
+    char text[200];
+    CHECK(n == 2 && ev[0].kind == VF_EV_MOOD && ev[1].kind == VF_EV_VILLAGER_PAID);
+    vf_event_text(&e, &ev[0], text, sizeof text);
+    CHECK(strcmp(text, "villager 0: Neutral → Friendly") == 0);
+    vf_event_text(&e, &ev[1], text, sizeof text);
+    CHECK(strcmp(text, "villager 0 Friendly for the first time: Social Affinity +6") == 0);
+    CHECK_REWARD(ev[1].reward, r.reward);
+    /* down and up again: a mood change, no second payment */
+    explain(&e, VF_BA_COMPLIMENT, ev, &r);
+    n = explain(&e, VF_BA_INSULT, ev, &r);
+    CHECK(n >= 1 && ev[0].kind == VF_EV_MOOD && ev[0].before == 1 && ev[0].after == 2);
+    for (int i = 1; i < n; i++) CHECK(ev[i].kind == VF_EV_CROP_READY); /* the lab's crops */
+    CHECK(strcmp(vf_event_code(VF_EV_VILLAGER_PAID), "villager-paid") == 0);
+}
+
+TEST(the_events_of_random_play_earn_each_steps_whole_reward_by_the_rules) {
+    vf_rng rng = vf_rng_seeded(8);
+    vf_env e, plain;
+    vf_reset(&e, VF_BACKWARDS, 3, NULL);
+    int seen[VF_EV_COUNT] = {0};
+    for (long s = 0; s < 300000; s++) {
+        const int action = (int)vf_rng_below(&rng, VF_BW_ACTIONS);
+        const vf_backwards before = e.u.backwards;
+        memcpy(&plain, &e, sizeof e);
+        vf_event ev[VF_EVENTS_MAX];
+        vf_step_result r;
+        const int n = vf_step_explained(&e, action, NULL, &r, ev, VF_EVENTS_MAX);
+        vf_step_result q = vf_step(&plain, action, NULL);
+        CHECK_FIRST(q.reward == r.reward && q.action_was_legal == r.action_was_legal);
+        CHECK_FIRST(vf_state_hash(&plain) == vf_state_hash(&e));
+        CHECK_FIRST(n >= 0 && n <= 14);
+        const vf_backwards *b = &e.u.backwards;
+        double sum = 0;
+        for (int i = 0; i < n; i++) {
+            const vf_event *x = &ev[i];
+            seen[x->kind]++;
+            sum += x->reward;
+            char text[200];
+            CHECK_FIRST(vf_event_text(&e, x, text, sizeof text) > 10 && strchr(text, '?') == NULL);
+            const int near = abs(x->x - b->agent.x) <= 2 && abs(x->y - b->agent.y) <= 2;
+            switch (x->kind) {
+            case VF_EV_ANIMAL_PAID:
+                CHECK_FIRST(near && !before.animals[x->subject].done);
+                CHECK_FIRST(x->reward == b->animals[x->subject].value);
+                break;
+            case VF_EV_ANIMAL_UNSEEN: CHECK_FIRST(!near && !b->animals[x->subject].done); break;
+            case VF_EV_ANIMAL_THRIVING: CHECK_FIRST(before.animals[x->subject].done); break;
+            case VF_EV_CROP_HARVESTED:
+                CHECK_FIRST(x->x == b->agent.x && x->y == b->agent.y);
+                CHECK_FIRST(x->reward == b->crops[x->subject].value);
+                break;
+            case VF_EV_VILLAGER_PAID:
+                CHECK_FIRST(i > 0 && ev[i - 1].kind == VF_EV_MOOD && ev[i - 1].after == 2);
+                CHECK_FIRST(x->reward == b->villagers[x->subject].value);
+                break;
+            case VF_EV_MOOD:
+                CHECK_FIRST(x->after - x->before == (action == VF_BA_INSULT ? 1 : -1));
+                break;
+            default: CHECK_FIRST(x->reward == 0); break;
+            }
+        }
+        CHECK_FIRST(sum == r.reward);
+        if (r.terminated) vf_reset(&e, VF_BACKWARDS, 3 + (uint64_t)s, NULL);
+    }
+    for (int k = VF_EV_CROP_CARED; k < VF_EV_COUNT; k++) CHECK(seen[k] > 100);
+    for (int k = VF_EV_PLANTED; k <= VF_EV_HUNGRY; k++) CHECK_EQ(seen[k], 0);
+}
+
 TEST(computing_legal_actions_changes_nothing) {
     vf_env e, before;
     vf_reset(&e, VF_BACKWARDS, 99, NULL);
@@ -1631,6 +1794,11 @@ int main(void) {
     RUN(the_observation_is_the_5x5_square_centred_on_the_agent_north_row_first);
     RUN(cells_off_the_map_read_as_zero_in_the_corners);
     RUN(legal_actions_follow_the_rules_in_known_positions);
+    RUN(each_illegal_action_names_the_rule_that_blocks_it);
+    RUN(a_reason_is_given_exactly_for_the_illegal_actions_of_random_play);
+    RUN(an_animal_reaching_thriving_is_told_paid_in_view_and_unpaid_out_of_view);
+    RUN(an_insult_to_friendly_is_told_as_a_mood_change_and_the_bonus_it_pays);
+    RUN(the_events_of_random_play_earn_each_steps_whole_reward_by_the_rules);
     RUN(computing_legal_actions_changes_nothing);
     RUN(every_layout_has_8_fields_3_pens_3_houses_and_6_to_12_fences);
     RUN(the_agent_starts_on_reachable_ground_facing_north_and_reaches_every_entity);

@@ -1079,6 +1079,231 @@ TEST(legal_actions_mask_agrees_with_action_was_legal_for_all_12_actions) {
     for (int a = 0; a < 12; a++) CHECK(legal_seen[a] > 0);
 }
 
+/* The animal whose tile the agent stands on, or NULL (one animal per species). */
+static const vf_valley_animal *animal_under(const vf_valley *v) {
+    int code = vf_valley_tile(v, v->agent.x, v->agent.y);
+    for (int i = 0; i < VF_VALLEY_ANIMALS; i++)
+        if (code == VF_VT_CHICKEN + v->animals[i].species) return &v->animals[i];
+    return NULL;
+}
+
+/* Each reason checked against the rule it names (docs/rules/valley-farm.md, "Actions"). */
+static bool valley_reason_holds(const vf_valley *v, int action, vf_why why) {
+    const int x = v->agent.x, y = v->agent.y, here = vf_valley_tile(v, x, y);
+    const int32_t *inv = v->inventory;
+    const vf_valley_animal *a = animal_under(v);
+    int near = 0, open = 0; /* villagers on or next to the agent's tile; those below 100 */
+    for (int i = 0; i < VF_VALLEY_VILLAGERS; i++) {
+        const vf_valley_villager *h = &v->villagers[i];
+        if (abs(h->x - x) + abs(h->y - y) <= 1) near++, open += h->relationship2 < 200;
+    }
+    switch (why) {
+    case VF_WHY_BLOCKED: {
+        static const int dx[4] = {0, 0, 1, -1}, dy[4] = {-1, 1, 0, 0};
+        int t = vf_valley_tile(v, x + dx[action], y + dy[action]);
+        return action <= VF_VA_WEST && (t == VF_VT_OUT_OF_BOUNDS || t == VF_VT_OBSTACLE ||
+                                        t == VF_VT_BARN || t == VF_VT_COTTAGE);
+    }
+    case VF_WHY_NOT_ON_EMPTY_SOIL: return action == VF_VA_PLANT && here != VF_VT_SOIL_EMPTY;
+    case VF_WHY_NO_SEEDS: return action == VF_VA_PLANT && inv[VF_SEEDS] == 0;
+    case VF_WHY_NOT_ON_YOUNG_CROP:
+        return action == VF_VA_WATER && here != VF_VT_SOIL_SEEDED && here != VF_VT_CROP_GROWING;
+    case VF_WHY_NO_WATER: return action == VF_VA_WATER && inv[VF_WATER] == 0;
+    case VF_WHY_NOT_ON_MATURE_CROP: return action == VF_VA_HARVEST && here != VF_VT_CROP_MATURE;
+    case VF_WHY_NOT_ON_ANIMAL: return (action == VF_VA_FEED || action == VF_VA_COLLECT) && !a;
+    case VF_WHY_ANIMAL_SATED: return action == VF_VA_FEED && a && a->sated_steps_left > 0;
+    case VF_WHY_NO_FEED: return action == VF_VA_FEED && a && inv[VF_FEED] == 0;
+    case VF_WHY_NO_PRODUCTS: return action == VF_VA_COLLECT && a && a->pending == 0;
+    case VF_WHY_NO_GIFTS: return action == VF_VA_GIFT && inv[VF_GIFTS] == 0;
+    case VF_WHY_NO_VILLAGER_NEAR: return action == VF_VA_GIFT && near == 0;
+    case VF_WHY_VILLAGERS_AT_MAX: return action == VF_VA_GIFT && near > 0 && open == 0;
+    case VF_WHY_NOT_ON_MARKET: return action == VF_VA_SELL && here != VF_VT_MARKET;
+    case VF_WHY_NOTHING_TO_SELL:
+        return action == VF_VA_SELL && inv[VF_CROPS] == 0 && inv[VF_PRODUCTS] == 0;
+    default: return false; /* no other reason applies to the valley */
+    }
+}
+
+TEST(every_illegal_action_has_a_reason_that_names_the_rule_blocking_it) {
+    player p = {vf_rng_seeded(78), 0, 0, 0};
+    vf_env e, trial;
+    vf_reset(&e, VF_VALLEY, 5151, NULL);
+    int seen[VF_WHY_COUNT] = {0};
+    for (int s = 0; s < 30000; s++) {
+        uint8_t mask[VF_ACTIONS_MAX];
+        vf_legal_actions(&e, mask);
+        for (int a = 0; a < 12; a++) {
+            vf_why why = vf_why_illegal(&e, a);
+            memcpy(&trial, &e, sizeof e);
+            CHECK_FIRST((why == VF_WHY_LEGAL) == act(&trial, a).action_was_legal);
+            if (why != VF_WHY_LEGAL) CHECK_FIRST(valley_reason_holds(&e.u.valley, a, why));
+            seen[why]++;
+        }
+        if (act(&e, play(&p, &e.u.valley, mask)).terminated) {
+            CHECK_EQ(vf_why_illegal(&e, VF_VA_WAIT), VF_WHY_EPISODE_OVER);
+            vf_reset(&e, VF_VALLEY, 5151 + (uint64_t)s, NULL);
+        }
+    }
+    /* random play runs out of nothing but water, and gifts never reach 100: those three
+     * reasons are set up by hand in the next test */
+    for (int w = VF_WHY_BLOCKED; w <= VF_WHY_NOTHING_TO_SELL; w++)
+        if (w != VF_WHY_NO_SEEDS && w != VF_WHY_NO_FEED && w != VF_WHY_VILLAGERS_AT_MAX)
+            CHECK(seen[w] > 0);
+    CHECK_EQ(vf_why_illegal(&e, 12), VF_WHY_NOT_AN_ACTION);
+    CHECK_EQ(vf_why_illegal(&e, -1), VF_WHY_NOT_AN_ACTION);
+}
+
+TEST(no_seeds_no_feed_and_villagers_at_100_are_the_reasons_where_they_block) {
+    vf_env e;
+    vf_valley *v = farm(&e);
+    put_agent(v, 1, 1); /* on empty soil */
+    v->inventory[VF_SEEDS] = 0;
+    CHECK_EQ(vf_why_illegal(&e, VF_VA_PLANT), VF_WHY_NO_SEEDS);
+    put_agent(v, 3, 5); /* on the cow, hungry */
+    v->inventory[VF_FEED] = 0;
+    CHECK_EQ(vf_why_illegal(&e, VF_VA_FEED), VF_WHY_NO_FEED);
+    v->animals[1].sated_steps_left = 4; /* sated wins: it is the first rule in the list */
+    CHECK_EQ(vf_why_illegal(&e, VF_VA_FEED), VF_WHY_ANIMAL_SATED);
+    put_agent(v, 10, 5); /* between villagers 0 and 1 */
+    v->villagers[0].relationship2 = 200;
+    CHECK_EQ(vf_why_illegal(&e, VF_VA_GIFT), VF_WHY_LEGAL); /* villager 1 can still take one */
+    v->villagers[1].relationship2 = 200;
+    CHECK_EQ(vf_why_illegal(&e, VF_VA_GIFT), VF_WHY_VILLAGERS_AT_MAX);
+    CHECK(!act(&e, VF_VA_GIFT).action_was_legal);
+}
+
+TEST(every_reason_has_a_distinct_code_and_a_sentence) {
+    for (int w = 0; w < VF_WHY_COUNT; w++) {
+        CHECK(vf_why_code(w) && strlen(vf_why_code(w)) > 0);
+        CHECK(vf_why_text(w) && strlen(vf_why_text(w)) > 10);
+        for (int u = 0; u < w; u++) CHECK(strcmp(vf_why_code(w), vf_why_code(u)) != 0);
+    }
+    CHECK(vf_why_code(VF_WHY_COUNT) == NULL && vf_why_text(-1) == NULL);
+}
+
+/* ---- events: what each step did and what each reward was for ----------------------- */
+
+static void event_text(const vf_env *e, const vf_event *ev, char *buf) {
+    vf_event_text(e, ev, buf, 160);
+}
+
+TEST(a_steps_events_earn_its_whole_reward_each_by_the_rule_that_pays_it) {
+    player p = {vf_rng_seeded(77), 0, 0, 0};
+    vf_env e, plain;
+    vf_reset(&e, VF_VALLEY, 9, NULL);
+    int seen[VF_EV_COUNT] = {0};
+    for (long s = 0; s < 300000; s++) {
+        uint8_t mask[VF_ACTIONS_MAX];
+        vf_legal_actions(&e, mask);
+        const int action = play(&p, &e.u.valley, mask);
+        const vf_valley before = e.u.valley;
+        memcpy(&plain, &e, sizeof e);
+        vf_event ev[VF_EVENTS_MAX];
+        vf_step_result r;
+        const int n = vf_step_explained(&e, action, NULL, &r, ev, VF_EVENTS_MAX);
+        vf_step_result q = vf_step(&plain, action, NULL);
+        /* explaining a step changes nothing about it */
+        CHECK_FIRST(q.reward == r.reward && q.terminated == r.terminated &&
+                    q.action_was_legal == r.action_was_legal);
+        CHECK_FIRST(vf_state_hash(&plain) == vf_state_hash(&e));
+        CHECK_FIRST(n >= 0 && n <= 7);
+        double sum = 0;
+        int rewarded = 0;
+        for (int i = 0; i < n; i++) {
+            const vf_event *x = &ev[i];
+            seen[x->kind]++;
+            sum += x->reward;
+            rewarded += x->reward > 0;
+            char text[160];
+            event_text(&e, x, text);
+            CHECK_FIRST(strlen(text) > 10 && strchr(text, '?') == NULL);
+            switch (x->kind) {
+            case VF_EV_HARVESTED: CHECK_FIRST(x->reward == 0.1); break;
+            case VF_EV_COLLECTED:
+                CHECK_FIRST(x->count == before.animals[x->subject].pending);
+                CHECK_FIRST(x->reward == (4 * x->count) / 20.0); /* 0.2 a product */
+                break;
+            case VF_EV_GIFT:
+                CHECK_FIRST(x->after - x->before <= 7.5 && x->after <= 100);
+                CHECK_FIRST(x->reward == 0.5 * (x->after - x->before));
+                break;
+            case VF_EV_SOLD: {
+                int r2 = before.villagers[0].relationship2 + before.villagers[1].relationship2 +
+                         before.villagers[2].relationship2;
+                int base = 5 * x->count + 8 * x->count2;
+                CHECK_FIRST(x->count == before.inventory[VF_CROPS] &&
+                            x->count2 == before.inventory[VF_PRODUCTS]);
+                CHECK_FIRST(x->after == base * (600 + r2) / 600); /* floor(base x m) coins */
+                CHECK_FIRST(x->reward == (2 * (int)x->after) / 20.0);
+                break;
+            }
+            case VF_EV_PRODUCT: CHECK_FIRST(x->count >= 1 && x->reward == 0); break;
+            default: CHECK_FIRST(x->reward == 0); break;
+            }
+        }
+        CHECK_FIRST(sum == r.reward);
+        CHECK_FIRST(rewarded == (r.reward > 0)); /* one source of reward per step */
+        if (r.terminated) vf_reset(&e, VF_VALLEY, 9 + (uint64_t)s, NULL);
+    }
+    for (int k = VF_EV_PLANTED; k <= VF_EV_HUNGRY; k++) CHECK(seen[k] > 100);
+    for (int k = VF_EV_CROP_CARED; k < VF_EV_COUNT; k++) CHECK_EQ(seen[k], 0);
+}
+
+TEST(a_gift_and_a_sale_are_told_with_the_numbers_of_the_rules) {
+    vf_env e;
+    vf_valley *v = farm(&e);
+    put_agent(v, 9, 5); /* on villager 0, relationship 0 */
+    vf_event ev[VF_EVENTS_MAX];
+    char text[160];
+    CHECK_EQ(vf_step_explained(&e, VF_VA_GIFT, NULL, NULL, ev, VF_EVENTS_MAX), 1);
+    CHECK_EQ(ev[0].kind, VF_EV_GIFT);
+    CHECK(strcmp(vf_event_code(ev[0].kind), "gift") == 0);
+    event_text(&e, &ev[0], text);
+    CHECK(strcmp(text, "gift to villager 0: relationship 0 → 7.5 (wary), +3.75") == 0);
+
+    /* relationships 50, 25, 0: R = 75, m = 1.25; 2 crops and a product: floor(18 x 1.25) = 22 */
+    v->villagers[0].relationship2 = 100;
+    v->villagers[1].relationship2 = 50;
+    v->villagers[2].relationship2 = 0;
+    v->inventory[VF_CROPS] = 2;
+    v->inventory[VF_PRODUCTS] = 1;
+    put_agent(v, 7, 12);
+    vf_step_result r;
+    CHECK_EQ(vf_step_explained(&e, VF_VA_SELL, NULL, &r, ev, VF_EVENTS_MAX), 1);
+    event_text(&e, &ev[0], text);
+    CHECK(strcmp(text, "sold 2 crops and 1 product at 125 %: 22 coins, +2.2") == 0);
+    CHECK_REWARD(r.reward, 2.2);
+}
+
+TEST(a_feeding_is_told_then_its_two_products_then_the_hunger) {
+    vf_env e;
+    vf_valley *v = farm(&e);
+    put_agent(v, 3, 5); /* on the cow */
+    vf_event ev[VF_EVENTS_MAX];
+    char text[160];
+    CHECK_EQ(vf_step_explained(&e, VF_VA_FEED, NULL, NULL, ev, VF_EVENTS_MAX), 1);
+    event_text(&e, &ev[0], text);
+    CHECK(strcmp(text, "fed the cow: sated for 10 ticks, a product every 5 (2 feed left)") == 0);
+    int at[11] = {0}; /* the events of each tick after the feeding */
+    for (int t = 1; t <= 10; t++) {
+        int n = vf_step_explained(&e, VF_VA_WAIT, NULL, NULL, ev, VF_EVENTS_MAX);
+        at[t] = n;
+        if (t == 5) {
+            CHECK_EQ(ev[0].kind, VF_EV_PRODUCT);
+            event_text(&e, &ev[0], text);
+            CHECK(strcmp(text, "the cow made a product (1 waiting: collect them)") == 0);
+        }
+        if (t == 10) {
+            CHECK(n == 2 && ev[0].kind == VF_EV_PRODUCT && ev[0].count == 2);
+            CHECK(ev[1].kind == VF_EV_HUNGRY && ev[1].subject == 1);
+        }
+    }
+    CHECK(at[1] == 0 && at[4] == 0 && at[5] == 1 && at[6] == 0 && at[10] == 2);
+    /* a call that plays no step tells nothing */
+    CHECK_EQ(vf_step_explained(&e, 99, NULL, NULL, ev, VF_EVENTS_MAX), 0);
+    CHECK(vf_event_code(0) == NULL && vf_event_code(VF_EV_COUNT) == NULL);
+}
+
 TEST(the_same_seed_and_actions_give_the_same_state_hash_sequence) {
     vf_env a, b;
     vf_reset(&a, VF_VALLEY, 31337, NULL);
@@ -1484,6 +1709,12 @@ int main(void) {
     RUN(the_same_seed_gives_the_same_layout_and_different_seeds_different_ones);
     RUN(a_million_random_steps_keep_every_invariant);
     RUN(legal_actions_mask_agrees_with_action_was_legal_for_all_12_actions);
+    RUN(every_illegal_action_has_a_reason_that_names_the_rule_blocking_it);
+    RUN(no_seeds_no_feed_and_villagers_at_100_are_the_reasons_where_they_block);
+    RUN(every_reason_has_a_distinct_code_and_a_sentence);
+    RUN(a_steps_events_earn_its_whole_reward_each_by_the_rule_that_pays_it);
+    RUN(a_gift_and_a_sale_are_told_with_the_numbers_of_the_rules);
+    RUN(a_feeding_is_told_then_its_two_products_then_the_hunger);
     RUN(the_same_seed_and_actions_give_the_same_state_hash_sequence);
     RUN(a_snapshot_restores_mid_episode_and_play_continues_identically);
     RUN(restore_refuses_a_flipped_byte_truncation_and_a_resealed_bad_tile_keeping_the_env);

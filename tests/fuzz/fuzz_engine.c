@@ -122,7 +122,17 @@ static void check_state(const vf_env *env) {
     if (vf_terminated(env)) return;
     for (int a = 0; a < na; a++) {
         vf_env next = *env;
-        vf_step_result r = vf_step(&next, a, obs);
+        vf_step_result r;
+        vf_event ev[VF_EVENTS_MAX];
+        int events = vf_step_explained(&next, a, obs, &r, ev, VF_EVENTS_MAX);
+        REQUIRE(events >= 0 && events <= VF_EVENTS_MAX);
+        double told = 0; /* the events account for the whole reward, and read as text */
+        for (int i = 0; i < events; i++) {
+            told += ev[i].reward;
+            REQUIRE(vf_event_code(ev[i].kind) != NULL);
+            REQUIRE(vf_event_text(&next, &ev[i], text, sizeof text) < sizeof text);
+        }
+        REQUIRE(told == r.reward);
         REQUIRE(r.reward >= 0);
         REQUIRE(r.action_was_legal == (mask[a] == 1));
         uint8_t snap[VF_SNAPSHOT_MAX];

@@ -10,6 +10,7 @@ import {
   unflatten,
   type BackwardsState,
   type EnvState,
+  type IllegalReasonCode,
   type ValleyObservation,
 } from 'valley-farm';
 
@@ -23,6 +24,8 @@ const legal: boolean = step.info.actionWasLegal;
 const truncated: false = step.truncated;
 const firstVillager: number = valley.state().villagers[0].relationship;
 const mask: Uint8Array = valley.legalActions();
+const why: string | undefined = step.info.illegalReason?.text;
+const codes: (IllegalReasonCode | undefined)[] = valley.illegalReasons().map((r) => r?.code);
 const bytes: Uint8Array = valley.snapshot();
 valley.restore(bytes);
 const text: string = valley.render();

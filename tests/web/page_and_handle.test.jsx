@@ -48,6 +48,43 @@ describe('status panel', () => {
     expect(host.querySelector('[data-action="wait"]').classList.contains('illegal')).toBe(false);
   });
 
+  it("an illegal button's tooltip, and the status after pressing it, give the engine's reason", async () => {
+    const why = app.session.env.illegalReasons()[app.session.spec.actions.indexOf('harvest')];
+    expect(why.code).toBe('not-on-mature-crop'); // seed 42 starts on no crop
+    expect(host.querySelector('[data-action="harvest"]').title).toMatch(/illegal now: you are not standing on a mature crop$/);
+    expect(host.querySelector('[data-action="wait"]').title).not.toMatch(/illegal/);
+    await act(() => host.querySelector('[data-action="harvest"]').click());
+    expect(stat('legal')).toBe('✗ illegal: you are not standing on a mature crop; only the step was spent');
+  });
+
+  it("tells what each step did: the engine's events in the log, a rising number on the rewarded tile, the same in the live region", async () => {
+    const s = app.session;
+    let rewarded = null;
+    let k = 0;
+    for (let seed = 1; seed < 40 && !rewarded; seed++) {
+      await act(() => app.newEpisode(seed));
+      for (let t = 0; t < 50 && !s.done && !rewarded; t++) {
+        const legal = s.legal;
+        const farmActions = [...legal].flatMap((ok, a) => (ok && a >= 4 && a < 11 ? [a] : []));
+        const moves = [...legal].flatMap((ok, a) => (ok && a < 4 ? [a] : []));
+        const a = farmActions[0] ?? moves[(k = (k * 7 + 3) % 97) % moves.length];
+        await act(() => s.act(a));
+        if (s.lastReward > 0) rewarded = s.lastEvents.find((e) => e.reward > 0);
+      }
+    }
+    expect(rewarded).toBeTruthy();
+    const log = host.querySelector('[data-testid="event-log"]');
+    expect(log.querySelector('li').textContent).toContain(s.lastEvents.at(-1).text);
+    expect(log.querySelector('li.paid')).not.toBeNull();
+    const float = host.querySelector('.reward-float');
+    expect(float.textContent).toBe(`+${Math.round(rewarded.reward * 100) / 100}`);
+    expect(Number(float.getAttribute('x'))).toBeGreaterThan(rewarded.x * 32 - 1); // on its tile's column
+    expect(host.querySelector('[data-testid="announcer"]').getAttribute('aria-live')).toBe('polite');
+    expect(host.querySelector('[data-testid="announcer"]').textContent).toContain(rewarded.text);
+    await act(() => s.act('wait'));
+    expect(host.querySelector('.reward-float')).toBeNull(); // a wait earns nothing: no number
+  });
+
   it('says when the episode is over and offers a new one', async () => {
     await act(() => {
       for (let i = 0; i < 50; i++) app.session.act('wait');

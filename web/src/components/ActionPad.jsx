@@ -1,11 +1,12 @@
 // ActionPad.jsx — a button per action with its name and key. Moves sit in a cross; verbs
-// in a grid. Actions that are illegal right now are marked (and still playable: an illegal
-// action spends a step and changes nothing else).
+// in a grid. Actions that are illegal right now are marked, with the engine's reason on the
+// button's tooltip (and still playable: an illegal action spends a step and changes nothing
+// else; the status panel then says which rule blocked it).
 import { envMeta } from '../model/envMeta.js';
 
 const MOVE_GLYPH = { north: '↑', south: '↓', east: '→', west: '←' };
 
-function ActionButton({ id, name, meta, legal, onAct }) {
+function ActionButton({ id, name, meta, legal, why, onAct }) {
   const isMove = name in MOVE_GLYPH;
   return (
     <button
@@ -14,7 +15,7 @@ function ActionButton({ id, name, meta, legal, onAct }) {
       data-action={name}
       aria-keyshortcuts={meta.key === 'Space' ? 'Space' : meta.key}
       aria-describedby={legal ? undefined : 'illegal-note'}
-      title={`${meta.hint}${legal ? '' : ' — illegal now'}`}
+      title={`${meta.hint}${legal ? '' : ` — illegal now: ${why?.text ?? 'the episode is over'}`}`}
       onClick={() => onAct(id)}
     >
       <span class="action-name">
@@ -40,8 +41,9 @@ export function ActionPad({ session, onAct }) {
   const { spec, envId } = session;
   const meta = envMeta[envId];
   const legal = session.done ? new Uint8Array(spec.actions.length) : session.legal;
+  const reasons = session.done ? [] : session.reasons;
   const buttons = spec.actions.map((name, id) => (
-    <ActionButton id={id} name={name} meta={meta.actions[name]} legal={legal[id] === 1} onAct={onAct} />
+    <ActionButton id={id} name={name} meta={meta.actions[name]} legal={legal[id] === 1} why={reasons[id]} onAct={onAct} />
   ));
   return (
     <section class="panel actions" aria-labelledby="actions-title">

@@ -14,6 +14,7 @@ import { AgentEditor } from './AgentEditor.jsx';
 import { DocsRoute } from './DocsRoute.jsx';
 import { LabPage } from '../lab/LabPage.jsx';
 import { envMeta } from '../model/envMeta.js';
+import { formatReturn } from '../model/session.js';
 
 function Game({ app }) {
   const { session, runner } = app;
@@ -35,6 +36,9 @@ function Game({ app }) {
             view={session.view}
             title={`${meta.title} map, ${session.spec.width} by ${session.spec.height}, ${viewName} view`}
             onCell={(x, y) => app.clickCell(x, y)}
+            floats={session.lastEvents
+              .filter((e) => e.reward > 0)
+              .map((e, i) => ({ x: e.x, y: e.y, text: `+${formatReturn(e.reward)}`, key: `${session.actions.length}-${i}` }))}
           />
         </div>
         <Legend envId={session.envId} />

@@ -6,7 +6,8 @@ import { S } from './tiles/parts.jsx';
 import { Agent } from './Agent.jsx';
 import { cellLabel, stateKey } from '../model/labels.js';
 
-export function Board({ cells, pos, facing, view, title, onCell }) {
+/** floats: rewards to show rising from their tiles ({ x, y, text, key }); the key restarts the animation. */
+export function Board({ cells, pos, facing, view, title, onCell, floats = [] }) {
   const height = cells.length;
   const width = cells[0]?.length ?? 0;
   const isNeighbour = (x, y) => pos && Math.abs(x - pos.x) + Math.abs(y - pos.y) === 1;
@@ -47,6 +48,11 @@ export function Board({ cells, pos, facing, view, title, onCell }) {
         />
       )}
       {pos && <Agent x={pos.x} y={pos.y} facing={facing} size={S} />}
+      {floats.map((f) => (
+        <text key={f.key} class="reward-float" x={(f.x + 0.5) * S} y={(f.y + 0.3) * S} text-anchor="middle" aria-hidden="true">
+          {f.text}
+        </text>
+      ))}
     </svg>
   );
 }

@@ -2,6 +2,8 @@
 // episode return and whether the last action was legal; at the end, the episode's result.
 import { formatReturn } from '../model/session.js';
 import { cellLabel } from '../model/labels.js';
+import { EventLog } from './EventLog.jsx';
+import { Announcer } from './Announcer.jsx';
 
 const AROUND = [
   ['north', 7],
@@ -64,7 +66,9 @@ export function StatusPanel({ session, onReset }) {
             Last action: <strong>{lastAction}</strong>
             {session.lastBy && session.lastBy !== 'you' ? ` (by ${session.lastBy})` : ''} —{' '}
             <span class={session.lastLegal ? 'legal' : 'illegal'} data-stat="legal">
-              {session.lastLegal ? '✓ legal' : '✗ illegal: nothing happened but the step was spent'}
+              {session.lastLegal
+                ? '✓ legal'
+                : `✗ illegal: ${session.lastIllegal?.why.text ?? 'it changed nothing'}; only the step was spent`}
             </span>
           </>
         )}
@@ -76,6 +80,8 @@ export function StatusPanel({ session, onReset }) {
         Here: {cellLabel(win[12])}.{' '}
         <span class="around">{AROUND.map(([dir, i]) => `${dir}: ${cellLabel(win[i]).toLowerCase()}`).join('; ')}.</span>
       </p>
+      <EventLog log={session.log} />
+      <Announcer session={session} />
       {session.done && (
         <div class="episode-over" role="status" data-testid="episode-over">
           <strong>Episode over</strong> — return {formatReturn(session.ret)} in {session.actions.length} steps.

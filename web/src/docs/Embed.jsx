@@ -97,7 +97,7 @@ function Farm({ session, settings }) {
               type="button"
               class={`docs-btn vf-embed-action${legal[id] ? '' : ' illegal'}`}
               data-action={name}
-              title={`${meta.actions[name].hint} (key ${meta.actions[name].key})${legal[id] ? '' : ' — illegal now'}`}
+              title={`${meta.actions[name].hint} (key ${meta.actions[name].key})${legal[id] ? '' : ` — illegal now: ${session.reasons[id]?.text ?? ''}`}`}
               disabled={session.done}
               onClick={() => session.act(id)}
             >

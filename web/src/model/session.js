@@ -41,6 +41,8 @@ export class Session extends Emitter {
     this.ret = 0;
     this.lastReward = null;
     this.lastLegal = null;
+    this.log = []; // what each step did: { step, code, text, reward, x, y } (the engine's events)
+    this.lastEvents = []; // the last step's events
     this.observation = null;
     this.info = null;
     this.done = false;
@@ -50,7 +52,8 @@ export class Session extends Emitter {
 
   #envFor(id, pool = this.envs) {
     if (!envSpecs[id]) return Promise.reject(new Error(`Unknown farm '${id}'; the farms are ${Object.keys(envSpecs).join(', ')}`));
-    if (!pool.has(id)) pool.set(id, this.makeEnv(id));
+    // events: each step says what it did and what its reward was for (the log, the floats)
+    if (!pool.has(id)) pool.set(id, this.makeEnv(id, pool === this.envs ? { events: true } : undefined));
     return pool.get(id);
   }
 
@@ -138,6 +141,9 @@ export class Session extends Emitter {
     this.ret += reward;
     this.lastReward = reward;
     this.lastLegal = info.actionWasLegal;
+    const step = this.actions.length;
+    this.lastEvents = (info.events ?? []).map(({ code, text, reward: r, x, y }) => ({ step, code, text, reward: r, x, y }));
+    this.log.push(...this.lastEvents);
     this.observation = observation;
     this.info = info;
     this.done = terminated || result.truncated;
@@ -274,6 +280,17 @@ export class Session extends Emitter {
   /** Uint8Array: 1 where the action is legal now. */
   get legal() {
     return this.#cached('legal', () => this.env.legalActions());
+  }
+
+  /** Per action: null where it is legal now, else the engine's { code, text } for why not. */
+  get reasons() {
+    return this.#cached('reasons', () => this.env.illegalReasons());
+  }
+
+  /** The last step's action name and the rule that made it illegal, or null. */
+  get lastIllegal() {
+    const why = this.info?.illegalReason;
+    return why ? { action: this.spec.actions[this.actions.at(-1)], why } : null;
   }
 
   /** The board's rows of cell descriptors for the current view. */

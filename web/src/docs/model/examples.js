@@ -39,6 +39,20 @@ env.reset({ seed: 7 });
 const mask = env.legalActions();
 console.log(mask);
 console.log(env.actionSpace.names.filter((_, a) => mask[a] === 1));`,
+  events: `${IMPORT}
+
+// events: true — every step's info.events says what it did and what each reward was for
+const env = await make('ValleyFarm-v0', { events: true });
+env.reset({ seed: 3 });
+for (let t = 0; t < 50; t++) {
+  const legal = env.legalActions();
+  // a farm action when there is one (plant … sell), else the first move that works
+  const a = [4, 5, 6, 7, 8, 9, 10, 0, 2, 1, 3].find((x) => legal[x]);
+  const { reward, info } = env.step(a);
+  for (const e of info.events) console.log(\`step \${info.step}: \${e.code} — \${e.text}\`);
+  if (reward > 0) console.log('  the events add up to the reward:', info.events.reduce((s, e) => s + e.reward, 0) === reward);
+}
+console.log(env.illegalReasons().filter(Boolean).map((r) => r.code));`,
   state: `${IMPORT}
 
 const env = await make('ValleyFarm-v0');

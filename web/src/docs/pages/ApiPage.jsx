@@ -11,6 +11,7 @@ export const API_SECTIONS = [
   ['reset', 'env.reset({ seed })'],
   ['step', 'env.step(action)'],
   ['legal', 'env.legalActions()'],
+  ['events', 'Step events'],
   ['state', 'env.state()'],
   ['render', 'env.render()'],
   ['snapshot', 'env.snapshot() and env.restore(bytes)'],
@@ -68,15 +69,35 @@ export function ApiPage() {
           Plays one action (an integer 0 … n − 1) and returns <code>{'{ observation, reward, terminated, truncated, info }'}</code>.{' '}
           <code>info</code> has <code>step</code> (actions taken), <code>seed</code> and <code>actionWasLegal</code>: an illegal action is
           played as a wait and spends the step. <code>truncated</code> is always false; <code>terminated</code> becomes true at the horizon
-          (<DocLink to="/valley/termination">valley</DocLink>, <DocLink to="/backwards/termination">backwards</DocLink>).
+          (<DocLink to="/valley/termination">valley</DocLink>, <DocLink to="/backwards/termination">backwards</DocLink>). On an illegal step
+          only, <code>info.illegalReason</code> is <code>{'{ code, text }'}</code>: the rule that blocked the action, e.g.{' '}
+          <code>{"{ code: 'no-seeds', text: 'no seeds left' }"}</code>. <code>info.events</code> lists what happened in the step and what
+          each reward was for (see <DocLink to="/api/events">step events</DocLink>, with <code>{'make(id, { events: true })'}</code>).
         </p>
         <Ex id="step" />
       </Sec>
       <Sec id="legal">
         <p>
-          <code>Uint8Array(n)</code>, 1 where the action would change more than the clock right now.
+          <code>Uint8Array(n)</code>, 1 where the action would change more than the clock right now. <code>env.illegalReasons()</code>{' '}
+          gives, per action, <code>null</code> where it is legal and otherwise <code>{'{ code, text }'}</code>, the rule that blocks it now.
+          The codes are listed with each farm's rules (<DocLink to="/valley/why-illegal">valley</DocLink>,{' '}
+          <DocLink to="/backwards/why-illegal">backwards</DocLink>).
         </p>
         <Ex id="legal" />
+      </Sec>
+      <Sec id="events">
+        <p>
+          An env made with <code>{'make(id, { events: true })'}</code> adds <code>info.events</code> to every step: what the step did, in
+          order, each <code>{'{ code, text, reward, x, y, subject, count, count2, before, after }'}</code>. The rewards of a step's events
+          add up to its reward exactly, so every point is accounted for: <code>gift</code> (relationship before → after, +0.5 a point),{' '}
+          <code>sold</code> (crops, products, the price multiplier and the coins), <code>collected</code>, <code>harvested</code>, and in
+          the backwards farm <code>crop-harvested</code>, <code>animal-paid</code>, <code>villager-paid</code>. Others earn nothing but
+          teach: <code>product</code> (an animal made one), <code>hungry</code>, <code>crop-ready</code>, <code>animal-unseen</code> (it
+          reached Thriving out of view: no bonus). Each field's meaning per code is in <code>vf_event_kind</code> in the C header and{' '}
+          <code>StepEvent</code> in the types. Explaining costs a copy of the state per step, so it is off by default; it never changes a
+          trajectory.
+        </p>
+        <Ex id="events" />
       </Sec>
       <Sec id="state">
         <p>

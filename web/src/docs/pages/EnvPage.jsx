@@ -13,6 +13,7 @@ export const ENV_SECTIONS = {
     ['actions', 'Actions'],
     ['animals', 'Step order and animals'],
     ['villagers', 'Villagers and market'],
+    ['why-illegal', 'Why an action is illegal'],
     ['rewards', 'Rewards'],
     ['observation', 'Observation'],
     ['layout', 'Flat layout'],
@@ -25,6 +26,7 @@ export const ENV_SECTIONS = {
     ['step', 'Step order'],
     ['animals', 'Harvest and animals'],
     ['villagers', 'Villagers'],
+    ['why-illegal', 'Why an action is illegal'],
     ['rewards', 'Rewards'],
     ['observation', 'Observation'],
     ['layout', 'Flat layout'],
@@ -195,6 +197,35 @@ export function EnvPage({ envId }) {
         </>
       )}
       <S envId={envId} k="villagers" />
+      <S envId={envId} k="why-illegal">
+        <p>
+          An illegal action acts as a wait and spends the step. The engine names the rule that blocks it: <code>info.illegalReason</code>{' '}
+          after the step and <code>env.illegalReasons()</code> for every action now give <code>{'{ code, text }'}</code>. Where two rules
+          block an action, the first listed here is named.
+        </p>
+        <div class="docs-table-wrap">
+          <table class="docs-table" data-table="why-illegal">
+            <thead>
+              <tr>
+                <th scope="col">action</th>
+                <th scope="col">code</th>
+                <th scope="col">the rule that blocks it</th>
+              </tr>
+            </thead>
+            <tbody>
+              {r.whyIllegal.map(([actions, code, text]) => (
+                <tr>
+                  <td>{actions}</td>
+                  <th scope="row">
+                    <code>{code}</code>
+                  </th>
+                  <td>{text}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </S>
       <S envId={envId} k="rewards">
         <Rewards envId={envId} />
       </S>
