@@ -61,6 +61,11 @@ double vfw_step_explained(vf_env *env, int action, int32_t *obs, uint8_t *flags,
     return r.reward;
 }
 
+/* vf_plan as wasm/index.js reads it: the length, the actions, then the two doubles. */
+_Static_assert(offsetof(vf_plan, actions) == 4 && offsetof(vf_plan, best_return) == 56 &&
+                   offsetof(vf_plan, upper_bound) == 64 && VF_PLAN_MAX == 50,
+               "the plan layout index.js reads");
+
 /* Writes the episode seed as two 32-bit halves, low first. */
 void vfw_seed(const vf_env *env, uint32_t *out) {
     out[0] = (uint32_t)env->seed;

@@ -413,6 +413,8 @@ export interface Env<O = Observation, S = ValleyState | BackwardsState> {
   restore(bytes: Uint8Array, length?: number): void;
   /** The engine's 64-bit hash of the full state: FNV-1a 64 of the snapshot bytes. */
   stateHash(): bigint;
+  /** The best play the engine's planner finds from this state (beam search over full states; width 1..65536, default 3000). */
+  plan(options?: { width?: number }): Plan;
   /** Copies the full state into engine memory (into `into`, if given, without allocating): the fast path for search. */
   saveState(into?: EnvState): EnvState;
   /** Puts the env back into a state saveState() returned on an env of the same id. */
@@ -421,6 +423,13 @@ export interface Env<O = Observation, S = ValleyState | BackwardsState> {
   render(): string;
   /** Frees the engine's memory; every later call throws. */
   close(): void;
+}
+
+/** A plan from env.plan(): playing actions from the state it was made in earns bestReturn; no play earns more than upperBound. */
+export interface Plan {
+  actions: number[];
+  bestReturn: number;
+  upperBound: number;
 }
 
 /** Options of make(): render_mode may only be 'ansi' (text); any other key throws, naming the known ones. */

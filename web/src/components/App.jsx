@@ -23,11 +23,12 @@ function Game({ app }) {
   const viewName = session.view === 'eyes' ? "agent's eyes" : 'world';
   return (
     <main class="game">
+      <h1 class="sr-only">Play {meta.title}</h1>
       <div class="col-board">
         <p class="blurb">
           <strong>{meta.title}</strong> <code>{session.envId}</code> — {meta.blurb}
         </p>
-        <Toolbar session={session} onReset={() => app.newEpisode()} />
+        <Toolbar session={session} onReset={() => app.newEpisode()} onDaily={() => app.dailyMap()} />
         <div class="board-wrap">
           <Board
             cells={session.cells}
@@ -44,7 +45,18 @@ function Game({ app }) {
         <Legend envId={session.envId} />
       </div>
       <div class="col-side">
-        <StatusPanel session={session} onReset={() => app.newEpisode()} />
+        <StatusPanel
+          session={session}
+          onReset={() => app.newEpisode()}
+          ending={{
+            par: app.par,
+            best: app.personalBest,
+            newBest: app.newBest,
+            onWatch: () => app.watchBest(),
+            onTryAgain: () => app.tryAgain(),
+            onShare: () => app.shareEpisode(),
+          }}
+        />
         <ActionPad session={session} onAct={(a) => app.playByHand(a)} />
         <ReplayBar app={app} />
         <RunnerPanel runner={runner} means={app.means[session.envId]} customReady={!!runner.customAgent} />

@@ -4,6 +4,7 @@ import { formatReturn } from '../model/session.js';
 import { cellLabel } from '../model/labels.js';
 import { EventLog } from './EventLog.jsx';
 import { Announcer } from './Announcer.jsx';
+import { ParLine, EpisodeEnd } from './Par.jsx';
 
 const AROUND = [
   ['north', 7],
@@ -45,7 +46,8 @@ function Group({ group }) {
   );
 }
 
-export function StatusPanel({ session, onReset }) {
+/** ending: { par, best, newBest, onWatch, onTryAgain, onShare } for the par line and the end panel. */
+export function StatusPanel({ session, onReset, ending = {} }) {
   const { observation: obs, spec, farm } = session;
   if (!obs) return null;
   const win = farm.windowCells(obs);
@@ -58,6 +60,7 @@ export function StatusPanel({ session, onReset }) {
         <Row name="return" id="return" value={formatReturn(session.ret)} />
         <Row name="last reward" id="lastReward" value={formatReturn(session.lastReward)} />
       </dl>
+      <ParLine par={ending.par} best={ending.best ?? null} />
       <p class="last-action" data-stat="lastAction">
         {lastAction === null ? (
           'No action yet.'
@@ -82,16 +85,7 @@ export function StatusPanel({ session, onReset }) {
       </p>
       <EventLog log={session.log} />
       <Announcer session={session} />
-      {session.done && (
-        <div class="episode-over" role="status" data-testid="episode-over">
-          <strong>Episode over</strong> — return {formatReturn(session.ret)} in {session.actions.length} steps.
-          {!session.replay && (
-            <button type="button" class="primary" onClick={onReset}>
-              New episode <kbd>N</kbd>
-            </button>
-          )}
-        </div>
-      )}
+      {session.done && <EpisodeEnd session={session} onReset={onReset} {...ending} />}
     </section>
   );
 }

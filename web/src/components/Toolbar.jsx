@@ -1,5 +1,5 @@
-// Toolbar.jsx — seed, new episode, and the choice of view (world / agent's eyes).
-export function Toolbar({ session, onReset }) {
+// Toolbar.jsx — seed, new episode, today's map, and the choice of view (world / agent's eyes).
+export function Toolbar({ session, onReset, onDaily }) {
   const { seedText, seed, view } = session;
   return (
     <div class="toolbar">
@@ -24,6 +24,11 @@ export function Toolbar({ session, onReset }) {
           New episode <kbd>N</kbd>
         </button>
       </form>
+      {onDaily && (
+        <button type="button" onClick={onDaily} title="The same map for everyone today (the seed is the UTC date)">
+          Today's map
+        </button>
+      )}
       <span id="seed-now" class="seed-now">
         this map: seed <output data-testid="episode-seed">{String(seed ?? '–')}</output>
       </span>

@@ -69,6 +69,9 @@ function Farm({ session, settings }) {
   };
   return (
     <div class="vf-embed" data-env={envId} onKeyDown={onKey}>
+      <h1 class="sr-only">
+        {meta.title}, seed {String(session.seed)}
+      </h1>
       <div class="vf-embed-board">
         <Board
           cells={session.cells}

@@ -65,7 +65,7 @@ export function Docs({ path = '/' }) {
   return (
     <div class="docs">
       <Nav current={page} />
-      <div class="docs-main">
+      <main class="docs-main">
         {page === null ? (
           <article class="docs-page" data-page="not-found">
             <h1>No such page</h1>
@@ -83,7 +83,7 @@ export function Docs({ path = '/' }) {
             <div key={page}>{PAGES[page].render()}</div>
           </>
         )}
-      </div>
+      </main>
     </div>
   );
 }

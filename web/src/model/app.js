@@ -12,6 +12,7 @@ import baselines from '../../../wasm/data/baselines.json';
 import { keyIntent } from './keys.js';
 import { starterCode } from './starterCode.js';
 import { WorkerAgent } from './workerAgent.js';
+import { storedPar, planWidth, heuristicReturn, planInWorker, PersonalBests, dailySeed } from './par.js';
 import {
   decodeShareData,
   parseReplayJson,
@@ -23,7 +24,12 @@ import {
 } from '../replay.js';
 
 export class FarmApp extends Emitter {
-  constructor({ makeEnv = make, createWorker } = {}) {
+  /**
+   * planMap(envId, seed, width) -> Promise<plan> plans a map off the page's thread (default:
+   * a Worker where there are Workers; without one, maps outside the committed data get no
+   * par). storage keeps personal bests (default: localStorage).
+   */
+  constructor({ makeEnv = make, createWorker, planMap = typeof Worker === 'function' ? planInWorker : null, storage } = {}) {
     super();
     this.makeEnv = makeEnv;
     this.createWorker = createWorker;
@@ -35,6 +41,100 @@ export class FarmApp extends Emitter {
     this.code = { ...starterCode };
     this.codeStatus = null; // { kind: 'info' | 'error', text } about the editor's agent
     this.means = {}; // env id -> { heuristic, random } summaries (or 'measuring')
+    // the par of the map in play: { key, envId, seed, status: 'computing' | 'ready' | 'none' |
+    // 'error', best, bound, optimal, actions, heuristic, source: 'data' | 'planner' }
+    this.par = null;
+    this.planMap = planMap;
+    this.pars = new Map(); // `${envId} ${seed}` -> par, for maps met before
+    this.bests = new PersonalBests(storage);
+    this.newBest = false; // the episode just ended set a personal best
+    this.session.subscribe(() => this.#followMap());
+    this.session.onEpisodeEnd((record) => {
+      const s = this.session;
+      this.newBest = !s.replay && s.byHand && this.bests.record(record.env, record.seed, s.ret);
+    });
+  }
+
+  // ---- par ----------------------------------------------------------------------------------
+
+  /** Keeps this.par on the map in play; a map not met before gets its par looked up or planned. */
+  #followMap() {
+    const { envId, seed } = this.session;
+    if (!envId || seed === null) return;
+    const key = `${envId} ${seed}`;
+    if (this.par?.key === key) return;
+    this.newBest = false;
+    this.par = this.pars.get(key) ?? { key, envId, seed, status: 'computing' };
+    if (!this.pars.has(key)) {
+      this.pars.set(key, this.par);
+      this.#computePar(key, envId, seed);
+    }
+    queueMicrotask(() => this.inform());
+  }
+
+  async #computePar(key, envId, seed) {
+    let par;
+    try {
+      const stored = await storedPar(envId, seed);
+      if (stored) par = { ...stored, source: 'data' };
+      else if (!this.planMap) par = { status: 'none', reason: 'this browser cannot run the planner in the background' };
+      else {
+        const plan = await this.planMap(envId, seed, await planWidth());
+        const spare = await this.makeEnv(envId);
+        const heuristic = heuristicReturn(spare, envId, seed);
+        spare.close?.();
+        par = { best: plan.bestReturn, bound: plan.upperBound, actions: plan.actions, heuristic, source: 'planner' };
+      }
+      par = { status: 'ready', optimal: par.best === par.bound, ...par };
+    } catch (err) {
+      par = { status: 'error', reason: String(err?.message ?? err).slice(0, 200) };
+    }
+    const done = { key, envId, seed, ...par };
+    this.pars.set(key, done);
+    if (this.par?.key === key) {
+      this.par = done;
+      this.inform();
+    }
+  }
+
+  /** The visitor's best return on the map in play, or null. */
+  get personalBest() {
+    const { envId, seed } = this.session;
+    return seed === null ? null : this.bests.get(envId, seed);
+  }
+
+  /** Replays the plan that earns the par, step by step with its events. */
+  async watchBest() {
+    const par = this.par;
+    if (par?.status !== 'ready') return false;
+    const ok = await this.#openReplay(
+      () => ({ env: par.envId, seed: par.seed, actions: [...par.actions] }),
+      'Could not open the best-known play.',
+    );
+    if (ok) {
+      this.session.notify(
+        'info',
+        `Watching the best-known play of this map (return ${par.best}): pause with the replay bar, or take over from any step.`,
+      );
+      this.session.toggleReplayPlay(4);
+    }
+    return ok;
+  }
+
+  /** The same map again, from its start. */
+  tryAgain() {
+    return this.newEpisode(this.session.seed);
+  }
+
+  /** Today's map: the same seed for everyone today (the UTC date). */
+  dailyMap(date = new Date()) {
+    const result = this.newEpisode(dailySeed(date));
+    if (result)
+      this.session.notify(
+        'info',
+        `Today's map: seed ${dailySeed(date)}, the same for everyone until midnight UTC. Share your replay when you are done.`,
+      );
+    return result;
   }
 
   /** Loads the engine, opens the first farm and applies the URL fragment. */
@@ -126,6 +226,18 @@ export class FarmApp extends Emitter {
       this.session.notify('error', `${prefix} ${err.message}`);
       return false;
     }
+  }
+
+  /** Copies the episode's share link and says so (the link stays in the message to copy by hand). */
+  async shareEpisode() {
+    const url = this.shareLink();
+    try {
+      await globalThis.navigator?.clipboard?.writeText(url);
+      this.session.notify('info', `Copied the link to your replay: ${url}`);
+    } catch {
+      this.session.notify('info', `The link to your replay: ${url}`);
+    }
+    return url;
   }
 
   /** The share link of the current episode (or replay). */

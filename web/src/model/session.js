@@ -41,6 +41,7 @@ export class Session extends Emitter {
     this.ret = 0;
     this.lastReward = null;
     this.lastLegal = null;
+    this.byHand = true; // every step so far was the visitor's own (for personal bests)
     this.log = []; // what each step did: { step, code, text, reward, x, y } (the engine's events)
     this.lastEvents = []; // the last step's events
     this.observation = null;
@@ -128,6 +129,7 @@ export class Session extends Emitter {
     }
     const result = this.env.step(id);
     this.lastBy = by;
+    if (by !== 'you') this.byHand = false;
     this.#record(id, result);
     if (!quiet) this.inform();
     return result;
@@ -211,6 +213,7 @@ export class Session extends Emitter {
     this.#start(this.env.reset({ seed: rp.record.seed }));
     for (let i = 0; i < target; i++) this.#record(rp.record.actions[i], this.env.step(rp.record.actions[i]));
     this.lastBy = 'replay';
+    this.byHand = false;
     rp.cursor = target;
     if (target === rp.record.actions.length) this.#pauseReplay();
     this.inform();

@@ -65,7 +65,7 @@ export function CodeBox({ id, title, code: initial, rows }) {
           </span>
         )}
       </div>
-      <pre class="docs-code-output" aria-live="polite" aria-label="Output" data-status={out?.status ?? 'idle'}>
+      <pre class="docs-code-output" tabIndex={0} aria-live="polite" aria-label="Output" data-status={out?.status ?? 'idle'}>
         {out
           ? [...out.lines, ...(out.error ? [`✗ ${out.error}`] : [])].join('\n') || (out.status === 'done' ? '(no output)' : '')
           : 'Press Run to see the output.'}

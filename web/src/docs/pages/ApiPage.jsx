@@ -41,7 +41,7 @@ export function ApiPage() {
         wrapping the C engine compiled to WebAssembly in a Gymnasium-style API. Every example below runs here, in a sandboxed Web Worker:
         edit it and press Run.
       </p>
-      <pre class="docs-pre">
+      <pre class="docs-pre" tabIndex={0}>
         <code>{`import { make, makeVec, envIds, envSpecs } from 'valley-farm';`}</code>
       </pre>
       <Toc page="api" sections={API_SECTIONS} />

@@ -133,11 +133,11 @@ export function BenchmarkPage() {
         </p>
       </Section>
       <Section page="benchmark" id="run" title="Evaluate your agent">
-        <pre class="docs-pre">
+        <pre class="docs-pre" tabIndex={0}>
           <code>{`npx valley-farm eval my-agent.mjs --env ValleyFarm-v0 --split test
 npx valley-farm eval heuristic --env BackwardsValleyFarm-v0 --json`}</code>
         </pre>
-        <pre class="docs-pre">
+        <pre class="docs-pre" tabIndex={0}>
           <code>{`import { evaluate } from 'valley-farm/evaluate';
 const r = await evaluate({ act: (observation, info) => 11 }, { env: 'ValleyFarm-v0', split: 'test' });
 console.log(r.mean, r.ci95, r.normalized.mean);`}</code>

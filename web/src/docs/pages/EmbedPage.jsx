@@ -90,7 +90,7 @@ export function EmbedPage() {
       <p class="docs-lead">One line of HTML puts a playable farm into any page: an iframe of this site's embed view.</p>
       <Toc page="embed" sections={EMBED_SECTIONS} />
       <Section page="embed" id="line" title="The line">
-        <pre class="docs-pre" data-embed-line>
+        <pre class="docs-pre" data-embed-line tabIndex={0}>
           <code>{iframeLine(example)}</code>
         </pre>
         <p>It shows this (live, the real engine):</p>

@@ -47,7 +47,7 @@ export function Overview() {
         </li>
       </ul>
       <h2>Five-line start</h2>
-      <pre class="docs-pre">
+      <pre class="docs-pre" tabIndex={0}>
         <code>{`import { make } from 'valley-farm';
 const env = await make('ValleyFarm-v0');
 let { observation } = env.reset({ seed: 42 });

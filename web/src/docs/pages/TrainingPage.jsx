@@ -35,7 +35,7 @@ export function TrainingPage() {
         </ol>
       </Section>
       <Section page="training" id="node" title="In Node">
-        <pre class="docs-pre">
+        <pre class="docs-pre" tabIndex={0}>
           <code>{`npm install valley-farm        # and @tensorflow/tfjs @tensorflow/tfjs-backend-wasm for ppo
 npx valley-farm train --env BackwardsValleyFarm-v0 --algo tabular-q --steps 5e6 --out policy.json --log curve.csv
 npx valley-farm eval policy.json --env BackwardsValleyFarm-v0 --split test`}</code>
@@ -47,7 +47,7 @@ npx valley-farm eval policy.json --env BackwardsValleyFarm-v0 --split test`}</co
         </p>
       </Section>
       <Section page="training" id="code" title="In your own code">
-        <pre class="docs-pre">
+        <pre class="docs-pre" tabIndex={0}>
           <code>{`import { createLearner, loadPolicy } from 'valley-farm/learn';
 const learner = await createLearner({ env: 'ValleyFarm-v0', algo: 'tabular-q', seed: 1 });
 const progress = await learner.trainFor(1_000_000);    // { steps, episodes, meanReturn, stepsPerSec, losses }

@@ -1,0 +1,141 @@
+// Play that teaches, for everyone, in Debian's Chromium on the built site: no serious
+// axe-core violation (and one h1 and a main landmark) on the game, every docs page, the
+// embed and the Lab; play with the keyboard alone with a visible focus; the live region
+// announces each step; the par of a map outside the data is planned in a Worker and its
+// best-known play replays to exactly the par; a whole episode played with taps on a phone.
+import { createRequire } from 'node:module';
+import { describe, it, expect } from 'vitest';
+import { browserSuite } from './page.js';
+
+const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+const suite = browserSuite();
+
+/** A page at `route` (bypassing the CSP only so that axe-core can be injected into it). */
+async function open(route, { width = 1200, height = 900, mobile = false, axe = false } = {}) {
+  const context = await suite.browser.newContext({
+    viewport: { width, height },
+    bypassCSP: axe,
+    ...(mobile ? { isMobile: true, hasTouch: true, deviceScaleFactor: 2 } : {}),
+  });
+  const page = await context.newPage();
+  page.errors = [];
+  page.on('console', (m) => m.type() === 'error' && page.errors.push(`console: ${m.text()}`));
+  page.on('pageerror', (e) => page.errors.push(`page: ${e.message}`));
+  suite.opened.push(page);
+  await page.goto(`${suite.server.url}${route}`);
+  return page;
+}
+
+/** axe-core's violations that matter here: serious or critical, or a missing h1 / main / region. */
+async function violations(page) {
+  await page.addScriptTag({ path: AXE });
+  const { violations: found } = await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
+  return found
+    .filter((v) => ['serious', 'critical'].includes(v.impact) || ['page-has-heading-one', 'landmark-one-main', 'region'].includes(v.id))
+    .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+describe('accessibility (axe-core)', () => {
+  const routes = [
+    ['the game', '#/', '.board'],
+    ['docs overview', '#/docs', '.docs-page'],
+    ['docs valley', '#/docs/valley', '.docs-page'],
+    ['docs backwards', '#/docs/backwards', '.docs-page'],
+    ['docs api', '#/docs/api', '.docs-page'],
+    ['docs tutorial', '#/docs/tutorial', '.docs-page'],
+    ['docs embed', '#/docs/embed', '.docs-page'],
+    ['docs benchmark', '#/docs/benchmark', '.docs-page'],
+    ['docs training', '#/docs/training', '.docs-page'],
+    ['the embed with controls', '#/embed?env=valley&seed=7', '.board'],
+    ['the embed without controls', '#/embed?env=backwards&seed=3&controls=0', '.board'],
+    ['the Lab', '#/lab', 'h1'],
+  ];
+  it.each(routes)('%s has no serious or critical violation, one h1 and a main landmark', async (_, route, ready) => {
+    const page = await open(route, { axe: true });
+    await page.waitForSelector(ready);
+    await page.waitForTimeout(300); // widgets and embeds settle
+    expect(await violations(page)).toEqual([]);
+    expect(await page.locator('h1').count()).toBe(1);
+    expect(await page.locator('main').count()).toBe(1);
+  });
+
+  it('the game at the end of an episode, with its par panel, has none either', async () => {
+    const page = await open('#/', { axe: true });
+    await page.waitForSelector('.board');
+    await page.fill('#seed-input', '1000000');
+    await page.keyboard.press('Enter');
+    await page.locator('body').click({ position: { x: 5, y: 5 } }); // keys to the game, not the seed box
+    for (let i = 0; i < 50; i++) await page.keyboard.press('Space');
+    await page.waitForSelector('[data-testid="watch-best"]');
+    expect(await violations(page)).toEqual([]);
+  });
+});
+
+describe('keyboard and screen readers', () => {
+  it('plays with the keyboard alone, the focus is visible, and the live region announces each step', async () => {
+    const page = await open('#/');
+    await page.waitForSelector('.board');
+    await page.fill('#seed-input', '1000001'); // its best-known plan starts with 2, 1, 1, 1: east, south, south, south
+    await page.keyboard.press('Enter');
+    await page.locator('body').click({ position: { x: 5, y: 5 } });
+    await page.keyboard.press('ArrowRight');
+    await expect.poll(() => page.locator('[data-testid="announcer"]').textContent()).toMatch(/^Step 1: .*Here: /);
+    const tree = await page.locator('[data-testid="announcer"]').ariaSnapshot();
+    expect(tree).toMatch(/Step 1/); // in the accessibility tree, not hidden from it
+    // Tab reaches the action buttons, and the focused one is outlined
+    let outlined = null;
+    for (let i = 0; i < 40 && !outlined; i++) {
+      await page.keyboard.press('Tab');
+      outlined = await page.evaluate(() => {
+        const el = document.activeElement;
+        if (!el?.matches('button.action')) return null;
+        const s = getComputedStyle(el);
+        return { action: el.dataset.action, outline: s.outlineStyle, width: parseFloat(s.outlineWidth) };
+      });
+    }
+    expect(outlined).not.toBeNull();
+    expect(outlined.outline).not.toBe('none');
+    expect(outlined.width).toBeGreaterThanOrEqual(2);
+    await page.keyboard.press('Enter'); // plays the focused button
+    await expect.poll(() => page.locator('[data-stat="stepsLeft"]').textContent()).toBe('48');
+  });
+});
+
+describe('par', () => {
+  it('a map outside the data gets its par from the planner in a Worker; watching it replays to exactly that return', async () => {
+    const page = await open('#/');
+    await page.waitForSelector('.board');
+    await page.fill('#seed-input', '777');
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('[data-stat="par"]', { timeout: 20000 });
+    const par = Number(await page.locator('[data-stat="par"]').textContent());
+    expect(par).toBeGreaterThan(Number(await page.locator('[data-stat="heuristic"]').textContent()) - 1e-9);
+    await page.locator('body').click({ position: { x: 5, y: 5 } });
+    for (let i = 0; i < 50; i++) await page.keyboard.press('Space');
+    await page.click('[data-testid="watch-best"]');
+    await expect.poll(() => page.locator('[data-stat="stepsLeft"]').textContent(), { timeout: 30000, intervals: [250] }).toBe('0');
+    expect(Number(await page.locator('[data-stat="return"]').textContent())).toBeCloseTo(par, 6);
+    expect(await page.locator('[data-testid="event-log"] li').count()).toBeGreaterThan(0);
+  });
+});
+
+describe('touch', () => {
+  it('a phone plays a whole episode with taps: every action and new-episode target is at least 44 px, no sideways scroll', async () => {
+    const page = await open('#/', { width: 390, height: 844, mobile: true });
+    await page.waitForSelector('.board');
+    const small = await page.evaluate(() =>
+      [...document.querySelectorAll('button.action, .toolbar button')]
+        .map((b) => ({ name: b.dataset.action ?? b.textContent.trim(), r: b.getBoundingClientRect() }))
+        .filter(({ r }) => r.width < 44 || r.height < 44)
+        .map(({ name, r }) => `${name} ${Math.round(r.width)}×${Math.round(r.height)}`),
+    );
+    expect(small).toEqual([]);
+    const names = ['east', 'south', 'west', 'north', 'wait'];
+    for (let i = 0; i < 50; i++) await page.locator(`button[data-action="${names[i % names.length]}"]`).tap();
+    await page.waitForSelector('[data-testid="episode-over"]');
+    expect(await page.locator('[data-stat="stepsLeft"]').textContent()).toBe('0');
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+    await page.locator('[data-testid="episode-over"] button.primary').tap();
+    expect(await page.locator('[data-stat="stepsLeft"]').textContent()).toBe('50');
+  });
+});

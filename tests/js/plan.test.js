@@ -1,0 +1,42 @@
+// env.plan(): the engine's planner from JS. The committed best-known data were planned by
+// the native build (scripts/best_known.c); the WebAssembly planner must find the very same
+// plans, and a plan must earn what it says when played.
+import { describe, it, expect } from 'vitest';
+import { envIds, make } from 'valley-farm';
+import bestKnown from '../../wasm/data/best-known.json' with { type: 'json' };
+
+describe.each(envIds)('%s env.plan()', (id) => {
+  it('finds, in WebAssembly, the same plan the native generator stored for the first test seeds', async () => {
+    const env = await make(id);
+    for (const [seed, best, bound, stored] of bestKnown.envs[id].test.slice(0, 2)) {
+      env.reset({ seed });
+      const plan = env.plan({ width: bestKnown.planner.width });
+      expect(plan.actions.map((a) => a.toString(36)).join('')).toBe(stored);
+      expect(plan.bestReturn).toBe(best);
+      expect(plan.upperBound).toBe(bound);
+    }
+  });
+
+  it('earns its bestReturn when played, never more than its bound, and leaves the env as it was', async () => {
+    const env = await make(id);
+    env.reset({ seed: 77 });
+    env.step(0);
+    const hash = env.stateHash();
+    const plan = env.plan({ width: 200 });
+    expect(env.stateHash()).toBe(hash);
+    let ret = 0;
+    for (const a of plan.actions) ret += env.step(a).reward;
+    expect(ret).toBeCloseTo(plan.bestReturn, 10);
+    expect(plan.bestReturn).toBeLessThanOrEqual(plan.upperBound);
+  });
+});
+
+describe('env.plan() arguments', () => {
+  it('refuses a width outside 1..65536 and says what is allowed', async () => {
+    const env = await make('ValleyFarm-v0');
+    env.reset({ seed: 1 });
+    for (const width of [0, -1, 1.5, 70000, '10']) {
+      expect(() => env.plan({ width })).toThrow(/plan: width .* is not allowed; it is an integer from 1 to 65536/);
+    }
+  });
+});

@@ -1,0 +1,108 @@
+// par.js — a par for every map: the best-known return on the seed in play, the heuristic's
+// return on it, the plan that earns the par (to watch), and the visitor's personal best.
+//
+// The evaluation protocol's seeds (test and validation) read the committed data
+// (wasm/data/best-known.json and baselines.json, loaded when first needed); any other seed is
+// planned by the engine's planner (env.plan, the same search at the same width) in a Worker,
+// and the heuristic is played on it here, which takes a millisecond.
+import { createAgent } from 'valley-farm/agents';
+import baselines from '../../../wasm/data/baselines.json';
+
+let storedData = null; // Promise<{ width, plans: Map, heuristic: Map }>, keyed `${envId} ${seed}`
+
+function loadStored() {
+  storedData ??= import('../../../wasm/data/best-known.json').then(({ default: best }) => {
+    const plans = new Map();
+    const heuristic = new Map();
+    for (const [envId, splits] of Object.entries(best.envs))
+      for (const rows of Object.values(splits))
+        for (const [seed, ret, bound, hex] of rows)
+          plans.set(`${envId} ${seed}`, { best: ret, bound, actions: [...hex].map((c) => parseInt(c, 36)) });
+    for (const [envId, splits] of Object.entries(baselines.perSeed))
+      for (const rows of Object.values(splits)) for (const [seed, , h] of rows) heuristic.set(`${envId} ${seed}`, h);
+    return { width: best.planner.width, plans, heuristic };
+  });
+  return storedData;
+}
+
+/** The planner's width for seeds outside the data: the one the data were made with. */
+export async function planWidth() {
+  return (await loadStored()).width;
+}
+
+/** The committed par of a protocol seed: { best, bound, actions, heuristic }, or null. */
+export async function storedPar(envId, seed) {
+  const { plans, heuristic } = await loadStored();
+  const key = `${envId} ${seed}`;
+  const plan = plans.get(key);
+  return plan ? { ...plan, heuristic: heuristic.get(key) ?? null } : null;
+}
+
+/** The heuristic's return on a seed, played on `env` (a spare env of envId). */
+export function heuristicReturn(env, envId, seed) {
+  const agent = createAgent('heuristic', envId);
+  agent.reset();
+  let { observation, info } = env.reset({ seed });
+  let ret = 0;
+  for (;;) {
+    const r = env.step(agent.act(observation, info));
+    ret += r.reward;
+    if (r.terminated || r.truncated) return Math.round(ret * 100) / 100;
+    ({ observation, info } = r);
+  }
+}
+
+/** The default planner for seeds outside the data: a module Worker (planWorker.js) per request. */
+export function planInWorker(envId, seed, width) {
+  const worker = new Worker(new URL('../worker/planWorker.js', import.meta.url), { type: 'module' });
+  const promise = new Promise((resolve, reject) => {
+    worker.onmessage = ({ data }) => (data?.ok ? resolve(data.plan) : reject(new Error(data?.error ?? 'the planner stopped')));
+    worker.onerror = (e) => reject(new Error(e.message || 'the planner worker failed to start'));
+  }).finally(() => worker.terminate());
+  worker.postMessage({ envId, seed, width });
+  return promise;
+}
+
+// ---- personal bests ---------------------------------------------------------------------
+
+const BEST_KEY = 'valley-farm:best';
+
+/** The visitor's best returns, { `${envId} ${seed}`: return }, kept in localStorage. */
+export class PersonalBests {
+  constructor(storage = globalThis.localStorage) {
+    this.storage = storage;
+  }
+
+  #all() {
+    try {
+      const data = JSON.parse(this.storage?.getItem(BEST_KEY) ?? '{}');
+      return data && typeof data === 'object' && !Array.isArray(data) ? data : {};
+    } catch {
+      return {}; // unreadable (edited by hand, or storage disabled): start afresh
+    }
+  }
+
+  get(envId, seed) {
+    const v = this.#all()[`${envId} ${seed}`];
+    return typeof v === 'number' && Number.isFinite(v) ? v : null;
+  }
+
+  /** Records a return; true when it beats the best so far (or is the first). */
+  record(envId, seed, ret) {
+    const all = this.#all();
+    const key = `${envId} ${seed}`;
+    if (typeof all[key] === 'number' && all[key] >= ret) return false;
+    all[key] = Math.round(ret * 100) / 100;
+    try {
+      this.storage?.setItem(BEST_KEY, JSON.stringify(all));
+    } catch {
+      // storage full or disabled: the best lives for this visit only
+    }
+    return true;
+  }
+}
+
+/** Today's map: the UTC date as a seed (2026-11-25 -> 20261125), the same for everyone. */
+export function dailySeed(date = new Date()) {
+  return date.getUTCFullYear() * 10000 + (date.getUTCMonth() + 1) * 100 + date.getUTCDate();
+}
