@@ -95,11 +95,16 @@ describe('agents', () => {
     await page.evaluate(() => window.valleyFarm.setSpeed(Infinity));
     await page.click('button:has-text("Play")');
     await page.waitForFunction(() => window.valleyFarm.runnerStats().episodes >= 20);
-    // an input event still gets handled promptly: time a click round trip
+    // a task queued now still runs promptly: the median of five round trips (one sample can
+    // meet a garbage collection on a loaded machine; a runner that blocked would slow all five)
     const lag = await page.evaluate(async () => {
-      const t = performance.now();
-      await new Promise((r) => setTimeout(r, 0));
-      return performance.now() - t;
+      const lags = [];
+      for (let i = 0; i < 5; i++) {
+        const t = performance.now();
+        await new Promise((r) => setTimeout(r, 0));
+        lags.push(performance.now() - t);
+      }
+      return lags.sort((a, b) => a - b)[2];
     });
     expect(lag).toBeLessThan(100);
     await page.waitForFunction(() => window.valleyFarm.runnerStats().stepsPerSecond > 0);

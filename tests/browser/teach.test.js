@@ -71,6 +71,19 @@ describe('accessibility (axe-core)', () => {
   });
 });
 
+describe('first visit', () => {
+  it('shows how to play once: dismissed, a reload does not show it, and How to play brings it back', async () => {
+    const page = await open('#/');
+    await page.waitForSelector('[data-testid="how-to"]');
+    await page.click('[data-testid="how-to"] button');
+    await page.reload();
+    await page.waitForSelector('.board');
+    expect(await page.locator('[data-testid="how-to"]').count()).toBe(0);
+    await page.click('[data-testid="how-to-open"]');
+    expect(await page.locator('[data-testid="how-to"] h2').textContent()).toMatch(/^How to play /);
+  });
+});
+
 describe('keyboard and screen readers', () => {
   it('plays with the keyboard alone, the focus is visible, and the live region announces each step', async () => {
     const page = await open('#/');

@@ -95,6 +95,22 @@ describe('par', () => {
     expect(app.par.source).toBe('planner');
   });
 
+  it('a map left before its par was asked for is not planned: an agent at full speed does not queue a plan per episode', async () => {
+    const planMap = vi.fn(async (envId, seed) => {
+      const env = await make(envId);
+      env.reset({ seed });
+      return env.plan({ width: 20 });
+    });
+    const app = await startApp({ planMap, storage: memoryStorage() });
+    await parReady(app);
+    planMap.mockClear();
+    await act(() => app.newEpisode(424242));
+    await act(() => app.newEpisode(424243)); // left at once, as a fast runner does
+    await parReady(app);
+    expect(app.par.seed).toBe(424243);
+    expect(planMap.mock.calls.map(([, seed]) => seed)).toEqual([424243]);
+  });
+
   it('without a planner, a map outside the data says it has no par instead of waiting forever', async () => {
     const app = await startApp({ planMap: null, storage: memoryStorage() });
     await act(() => app.newEpisode(31337));

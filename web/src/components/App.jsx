@@ -7,6 +7,7 @@ import { Toolbar } from './Toolbar.jsx';
 import { Board } from './Board.jsx';
 import { Legend } from './Legend.jsx';
 import { StatusPanel } from './StatusPanel.jsx';
+import { HowTo } from './HowTo.jsx';
 import { ActionPad } from './ActionPad.jsx';
 import { ReplayBar } from './ReplayBar.jsx';
 import { RunnerPanel } from './RunnerPanel.jsx';
@@ -26,8 +27,14 @@ function Game({ app }) {
       <h1 class="sr-only">Play {meta.title}</h1>
       <div class="col-board">
         <p class="blurb">
-          <strong>{meta.title}</strong> <code>{session.envId}</code> — {meta.blurb}
+          <strong>{meta.title}</strong> <code>{session.envId}</code> — {meta.blurb}{' '}
+          {!app.howToOpen && (
+            <button type="button" class="link-button" onClick={() => app.openHowTo()} data-testid="how-to-open">
+              How to play
+            </button>
+          )}
         </p>
+        {app.howToOpen && <HowTo farm={session.farm} onClose={() => app.closeHowTo()} />}
         <Toolbar session={session} onReset={() => app.newEpisode()} onDaily={() => app.dailyMap()} />
         <div class="board-wrap">
           <Board

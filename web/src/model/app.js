@@ -12,6 +12,8 @@ import baselines from '../../../wasm/data/baselines.json';
 import { keyIntent } from './keys.js';
 import { starterCode } from './starterCode.js';
 import { WorkerAgent } from './workerAgent.js';
+import { SeenStore } from './seen.js';
+import { sleep } from './schedule.js';
 import { storedPar, planWidth, heuristicReturn, planInWorker, PersonalBests, dailySeed } from './par.js';
 import {
   decodeShareData,
@@ -23,7 +25,12 @@ import {
   MAX_LINK_CHARS,
 } from '../replay.js';
 
+/** How long a map outside the data stays in play before the planner is asked for its par. */
+const PLAN_AFTER_MS = 300;
+
 export class FarmApp extends Emitter {
+  #spares = {}; // envId -> an env the heuristic plays a par's map on, apart from the session's
+
   /**
    * planMap(envId, seed, width) -> Promise<plan> plans a map off the page's thread (default:
    * a Worker where there are Workers; without one, maps outside the committed data get no
@@ -47,6 +54,8 @@ export class FarmApp extends Emitter {
     this.planMap = planMap;
     this.pars = new Map(); // `${envId} ${seed}` -> par, for maps met before
     this.bests = new PersonalBests(storage);
+    this.seen = new SeenStore(storage); // farms whose how-to card was dismissed
+    this.howToAsked = false; // the How to play button reopened the card
     this.newBest = false; // the episode just ended set a personal best
     this.session.subscribe(() => this.#followMap());
     this.session.onEpisodeEnd((record) => {
@@ -79,10 +88,16 @@ export class FarmApp extends Emitter {
       if (stored) par = { ...stored, source: 'data' };
       else if (!this.planMap) par = { status: 'none', reason: 'this browser cannot run the planner in the background' };
       else {
+        // Planning takes a core for a fraction of a second: plan only a map that stays in
+        // play, not each of the many maps an agent playing at full speed runs through.
+        await sleep(PLAN_AFTER_MS);
+        if (this.par?.key !== key) {
+          this.pars.delete(key); // planned if it comes back
+          return;
+        }
         const plan = await this.planMap(envId, seed, await planWidth());
-        const spare = await this.makeEnv(envId);
-        const heuristic = heuristicReturn(spare, envId, seed);
-        spare.close?.();
+        this.#spares[envId] ??= await this.makeEnv(envId);
+        const heuristic = heuristicReturn(this.#spares[envId], envId, seed);
         par = { best: plan.bestReturn, bound: plan.upperBound, actions: plan.actions, heuristic, source: 'planner' };
       }
       par = { status: 'ready', optimal: par.best === par.bound, ...par };
@@ -95,6 +110,22 @@ export class FarmApp extends Emitter {
       this.par = done;
       this.inform();
     }
+  }
+
+  /** Whether the farm's how-to card shows: on a first visit, or when asked for. */
+  get howToOpen() {
+    return this.howToAsked || !this.seen.has(this.session.envId);
+  }
+
+  openHowTo() {
+    this.howToAsked = true;
+    this.inform();
+  }
+
+  closeHowTo() {
+    this.howToAsked = false;
+    this.seen.add(this.session.envId);
+    this.inform();
   }
 
   /** The visitor's best return on the map in play, or null. */
@@ -172,6 +203,7 @@ export class FarmApp extends Emitter {
   async switchEnv(id) {
     if (id === this.session.envId && !this.session.replay) return;
     this.runner.pause();
+    this.howToAsked = false; // the new farm's card shows only if it was never dismissed
     await this.session.open(id);
     this.measure(id);
     this.inform();

@@ -7,6 +7,7 @@
 // and the heuristic is played on it here, which takes a millisecond.
 import { createAgent } from 'valley-farm/agents';
 import baselines from '../../../wasm/data/baselines.json';
+import { defaultStorage } from './storage.js';
 
 let storedData = null; // Promise<{ width, plans: Map, heuristic: Map }>, keyed `${envId} ${seed}`
 
@@ -69,7 +70,7 @@ const BEST_KEY = 'valley-farm:best';
 
 /** The visitor's best returns, { `${envId} ${seed}`: return }, kept in localStorage. */
 export class PersonalBests {
-  constructor(storage = globalThis.localStorage) {
+  constructor(storage = defaultStorage()) {
     this.storage = storage;
   }
 

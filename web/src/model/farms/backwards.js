@@ -60,6 +60,10 @@ export const backwards = {
   short: 'Backwards',
   blurb:
     'Everything is inverted: crops ripen if you leave them alone (walk onto ripe ones), care weakens animals (then watch them recover), insults befriend villagers. 40 steps.',
+  howTo: {
+    goal: 'Raise Farm Value in 40 steps: every crop, animal and villager pays its bonus once.',
+    idea: 'Everything runs backwards. Crops ripen by themselves: walk onto a ripe field to harvest it. Feeding or cleaning makes an animal Weak, and it pays only when it grows back to Thriving where you can see it (within 2 tiles). Insults make villagers Friendly. Moves turn you first: the verbs act on the tile in front.',
+  },
   actions: {
     north: { key: 'W', hint: 'Face north, and move if you can (↑)' },
     south: { key: 'S', hint: 'Face south, and move if you can (↓)' },
