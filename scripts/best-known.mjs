@@ -13,8 +13,9 @@ const arg = (name, fallback) => {
   const i = process.argv.indexOf(name);
   return i >= 0 ? process.argv[i + 1] : fallback;
 };
-const WIDTH = Number(arg('--width', '3000'));
-if (!Number.isInteger(WIDTH) || WIDTH < 1 || WIDTH > 65536) {
+// each farm's width is the engine's (vf_plan_width) unless --width names one for both
+const WIDTH = arg('--width', null) === null ? null : Number(arg('--width'));
+if (WIDTH !== null && (!Number.isInteger(WIDTH) || WIDTH < 1 || WIDTH > 65536)) {
   console.error('[valley-farm] best-known: --width must be a whole number from 1 to 65536');
   process.exit(2);
 }
@@ -22,7 +23,8 @@ const ENVS = ['ValleyFarm-v0', 'BackwardsValleyFarm-v0'];
 
 function plan(env, first, count) {
   return new Promise((resolve, reject) => {
-    const child = spawn(`${root}build/valley-farm-best-known`, [env, String(first), String(count), String(WIDTH)]);
+    const args = [env, String(first), String(count), ...(WIDTH === null ? [] : [String(WIDTH)])];
+    const child = spawn(`${root}build/valley-farm-best-known`, args);
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => process.stderr.write(d));
@@ -45,11 +47,12 @@ run('cmake', ['-S', '.', '-B', 'build', '-DCMAKE_C_COMPILER=gcc', '-DCMAKE_BUILD
   stdio: ['ignore', 'ignore', 'inherit'],
 });
 run('cmake', ['--build', 'build', '-j2', '--target', 'valley-farm-best-known'], { stdio: ['ignore', 'ignore', 'inherit'] });
-say(`Planning ${Object.values(SPLITS).reduce((a, s) => a + s.count, 0)} seeds of each farm with a beam of ${WIDTH}`);
+say(`Planning ${Object.values(SPLITS).reduce((a, s) => a + s.count, 0)} seeds of each farm`);
 const data = {
   format: 'valley-farm-best-known',
-  version: 1,
-  planner: { method: 'beam search over full states (vf_plan_beam)', width: WIDTH },
+  version: 2,
+  // width: { envId: the beam each farm's plans were made with }
+  planner: { method: 'beam search over full states (vf_plan_beam); the valley by trips', width: {} },
   envs: {},
 };
 await Promise.all(
@@ -57,6 +60,7 @@ await Promise.all(
     data.envs[env] = {};
     for (const [name, { first, count }] of Object.entries(SPLITS)) {
       const rows = await plan(env, first, count);
+      data.planner.width[env] = rows[0].width;
       data.envs[env][name] = rows.map((r) => [r.seed, r.best, r.bound, r.actions]);
       const mean = rows.reduce((a, r) => a + r.best, 0) / rows.length;
       const proven = rows.filter((r) => r.best >= r.bound - 1e-9).length;

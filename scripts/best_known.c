@@ -3,8 +3,9 @@
  * and prints one JSON line per seed: its best return, the plan, and the upper bound.
  * scripts/best-known.mjs runs it over the evaluation splits and writes the data file.
  *
- *   valley-farm-best-known ENV FIRST_SEED COUNT WIDTH
- *   ENV: ValleyFarm-v0 | BackwardsValleyFarm-v0; WIDTH: the beam (1..65536)
+ *   valley-farm-best-known ENV FIRST_SEED COUNT [WIDTH]
+ *   ENV: ValleyFarm-v0 | BackwardsValleyFarm-v0; WIDTH: the beam (1..65536), by default
+ *   the engine's (vf_plan_width)
  */
 #include <errno.h>
 #include <stdio.h>
@@ -16,7 +17,7 @@
 static int usage(const char *why) {
     fprintf(
         stderr,
-        "valley-farm-best-known: %s\nusage: valley-farm-best-known ENV FIRST_SEED COUNT WIDTH\n",
+        "valley-farm-best-known: %s\nusage: valley-farm-best-known ENV FIRST_SEED COUNT [WIDTH]\n",
         why);
     return 2;
 }
@@ -29,11 +30,13 @@ static int parse_u64(const char *s, unsigned long long *out) {
 }
 
 int main(int argc, char **argv) {
-    if (argc != 5) return usage("four arguments are needed");
+    if (argc != 4 && argc != 5) return usage("three or four arguments are needed");
     int kind = vf_kind_from_name(argv[1]);
     if (kind < 0) return usage("ENV must be ValleyFarm-v0 or BackwardsValleyFarm-v0");
     unsigned long long first, count, width;
-    if (!parse_u64(argv[2], &first) || !parse_u64(argv[3], &count) || !parse_u64(argv[4], &width))
+    width = (unsigned long long)vf_plan_width(kind);
+    if (!parse_u64(argv[2], &first) || !parse_u64(argv[3], &count) ||
+        (argc == 5 && !parse_u64(argv[4], &width)))
         return usage("FIRST_SEED, COUNT and WIDTH must be whole numbers");
     size_t bytes = vf_plan_work_size(kind, (int)(width > VF_PLAN_WIDTH_MAX ? 0 : width));
     if (bytes == 0) return usage("WIDTH must be 1 to 65536");
@@ -50,8 +53,9 @@ int main(int argc, char **argv) {
         char actions[VF_PLAN_MAX + 1];
         for (int i = 0; i < plan.length; i++) actions[i] = digits[plan.actions[i]];
         actions[plan.length] = '\0';
-        printf("{\"seed\":%llu,\"best\":%.2f,\"bound\":%.2f,\"actions\":\"%s\",\"ms\":%.0f}\n",
-               first + k, plan.best_return, plan.upper_bound, actions,
+        printf("{\"seed\":%llu,\"width\":%llu,\"best\":%.2f,\"bound\":%.2f,\"actions\":\"%s\","
+               "\"ms\":%.0f}\n",
+               first + k, width, plan.best_return, plan.upper_bound, actions,
                1000.0 * (double)(clock() - t0) / CLOCKS_PER_SEC);
         fflush(stdout);
     }

@@ -413,7 +413,7 @@ export interface Env<O = Observation, S = ValleyState | BackwardsState> {
   restore(bytes: Uint8Array, length?: number): void;
   /** The engine's 64-bit hash of the full state: FNV-1a 64 of the snapshot bytes. */
   stateHash(): bigint;
-  /** The best play the engine's planner finds from this state (beam search over full states; width 1..65536, default 3000). */
+  /** The best play the engine's planner finds from this state (beam search over full states; width 1..65536, default: the width the published best-known data use, vf_plan_width in the engine). */
   plan(options?: { width?: number }): Plan;
   /** Copies the full state into engine memory (into `into`, if given, without allocating): the fast path for search. */
   saveState(into?: EnvState): EnvState;

@@ -448,12 +448,12 @@ class FarmEnv {
 
   /**
    * The best play the engine's planner finds from this state (vf_plan_beam: a beam search
-   * over full states, `width` states per depth, deterministic): { actions, bestReturn,
-   * upperBound }. Playing `actions` from here earns bestReturn; no play earns more than
-   * upperBound (equal: the plan is optimal). Costs about width × actions steps per depth
-   * (width 3000: about a tenth of a second); the env itself is not changed.
+   * over full states, deterministic): { actions, bestReturn, upperBound }. Playing
+   * `actions` from here earns bestReturn; no play earns more than upperBound (equal: the
+   * plan is optimal). The default width is the one the published best-known data use
+   * (vf_plan_width: a fraction of a second); cost grows with it. The env is not changed.
    */
-  plan({ width = 3000 } = {}) {
+  plan({ width = this.#engine.x.vf_plan_width(this.#spec.kind) } = {}) {
     this.#started('plan');
     if (!Number.isInteger(width) || width < 1 || width > PLAN_WIDTH_MAX) {
       throw new RangeError(`valley-farm: plan: width ${describe(width)} is not allowed; it is an integer from 1 to ${PLAN_WIDTH_MAX}`);

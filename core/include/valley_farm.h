@@ -594,21 +594,33 @@ typedef struct vf_plan {
  *  - BackwardsValleyFarm-v0: every bonus is paid at most once, so the sum of the values of
  *    the crops not yet harvested and the animals and villagers not yet rewarded;
  *  - ValleyFarm-v0: everything the inventory and the map could still turn into reward,
- *    each counted at its best (every seed planted and harvested, every feeding's products
- *    collected, every gift at a full step, and all of it sold at the highest price).
+ *    each counted at its best: every crop the water left can ripen harvested, every
+ *    feeding's products collected, every gift at a full step (7.5, to at most 100), and
+ *    all of it sold at the price those gifts could raise the relationships to.
  * When a plan's best_return equals the bound, the plan is optimal. */
 double vf_plan_bound(const vf_env *start);
 
-/* Bytes of work memory vf_plan_beam needs for a beam of `width` states of `kind` (about
- * 1.1 KB a state), or 0 for a bad kind or width (1..VF_PLAN_WIDTH_MAX). */
+/* The width the published best-known data use for `kind` (a good default: wider finds
+ * little more), or 0 for a bad kind. */
+int vf_plan_width(int kind);
+
+/* Bytes of work memory vf_plan_beam needs for a beam of `width` states of `kind` (valley:
+ * about 30 KB a unit of width, one bucket per step; backwards: about 1.1 KB), or 0 for a
+ * bad kind or width (1..VF_PLAN_WIDTH_MAX). */
 size_t vf_plan_work_size(int kind, int width);
 
-/* Beam search with the full state: depth by depth, every legal action of every state kept,
- * equal states merged, the `width` children with the most reward kept. Writes the best plan
- * found into *out (start is not changed). Wider beams find more and cost proportionally
- * more (about width x actions steps per depth). Deterministic: the same state and width
- * give the same plan everywhere. Returns VF_ERR_ARGUMENT for NULLs, a bad width or too
- * little work memory. No allocation. */
+/* Beam search with the full state. Writes the best plan found into *out (start is not
+ * changed). Deterministic: the same state and width give the same plan everywhere.
+ *  - BackwardsValleyFarm-v0: depth by depth, every legal action of every state expanded,
+ *    equal states merged, the `width` children with the most reward kept.
+ *  - ValleyFarm-v0: by trips rather than single actions (most of an episode is walking on
+ *    a map that never changes): from each state, walk a shortest path to a field, an
+ *    animal, a tile next to a villager or the market and act there (also: wait there for
+ *    an animal's next product and collect it; or wait one step). States are kept in one
+ *    bucket per step count, `width` each, ranked by reward plus what they hold that can
+ *    still be cashed in the steps left.
+ * Wider beams find more and cost proportionally more. Returns VF_ERR_ARGUMENT for NULLs, a
+ * bad width or too little work memory. No allocation. */
 vf_error vf_plan_beam(const vf_env *start, int width, void *work, size_t work_size, vf_plan *out);
 
 /* ======================================================================================

@@ -21,12 +21,6 @@ typedef struct node {
     uint8_t actions[VF_PLAN_MAX];
 } node;
 
-/* The reward a state holds but has not yet earned, as the beam ranks it (valley: unsold
- * goods and products to come; backwards: nothing, its rewards are paid as they happen). */
-static double potential(const vf_env *e) {
-    return e->kind == VF_VALLEY ? vfv_plan_potential_units(&e->u.valley) / 20.0 : 0.0;
-}
-
 /* A 64-bit hash of the state's own bytes (not the episode seed, equal within a search).
  * Word at a time: the planner hashes every child, and FNV over bytes would cost more than
  * the step. The structs have no uninitialised padding: reset and restore write every byte. */
@@ -53,8 +47,26 @@ static size_t set_slots(int kind, int width) {
     return slots;
 }
 
+/* The valley's trip search keeps a bucket per step count (trips.c below): each bucket
+ * holds `width` nodes, their keys and a set of every key offered to it. */
+#define BUCKETS (VF_VALLEY_HORIZON + 1)
+
+static size_t bucket_slots(int width) {
+    size_t slots = 64;
+    while (slots < 8 * (size_t)width) slots *= 2;
+    return slots;
+}
+
+int vf_plan_width(int kind) {
+    /* valley: on seeds 1-30 the trip search finds the same plans at 300 as at 20000 */
+    return kind == VF_VALLEY ? 300 : kind == VF_BACKWARDS ? 3000 : 0;
+}
+
 size_t vf_plan_work_size(int kind, int width) {
     if (vf_num_actions(kind) == 0 || width < 1 || width > VF_PLAN_WIDTH_MAX) return 0;
+    if (kind == VF_VALLEY)
+        return BUCKETS * ((size_t)width * (sizeof(node) + sizeof(uint64_t)) +
+                          bucket_slots(width) * sizeof(uint64_t));
     return 2 * (size_t)width * sizeof(node) + (size_t)width * sizeof(uint64_t) +
            set_slots(kind, width) * sizeof(uint64_t);
 }
@@ -107,7 +119,7 @@ static void sift_up(node *heap, uint64_t *keys, int i) {
 }
 
 double vf_plan_bound(const vf_env *start) {
-    if (start->kind == VF_VALLEY) return vfv_reward_bound_units(&start->u.valley) / 20.0;
+    if (start->kind == VF_VALLEY) return vfv_plan_bound_units(&start->u.valley) / 20.0;
     /* every bonus is paid once: what is not paid yet is the most there is to gain (the
      * meters' clamp at VF_BW_METER_MAX only ever lowers it) */
     const vf_backwards *b = &start->u.backwards;
@@ -119,19 +131,14 @@ double vf_plan_bound(const vf_env *start) {
     return left;
 }
 
-vf_error vf_plan_beam(const vf_env *start, int width, void *work, size_t work_size, vf_plan *out) {
-    if (start == NULL || out == NULL || work == NULL) return VF_ERR_ARGUMENT;
+/* The beam over single actions (BackwardsValleyFarm-v0): depth by depth. */
+static void beam_over_actions(const vf_env *start, int width, void *work, vf_plan *out) {
     const int kind = start->kind, na = vf_num_actions(kind);
-    if (na == 0 || width < 1 || width > VF_PLAN_WIDTH_MAX ||
-        work_size < vf_plan_work_size(kind, width))
-        return VF_ERR_ARGUMENT;
     node *beam = work, *next = beam + width;
     uint64_t *keys = (uint64_t *)(next + width), *set = keys + width;
     const size_t slots = set_slots(kind, width);
     const double base = vf_total_reward(start);
 
-    memset(out, 0, sizeof *out);
-    out->upper_bound = vf_plan_bound(start);
     memset(&beam[0], 0, sizeof beam[0]);
     beam[0].env = *start;
     int size = 1;
@@ -150,7 +157,7 @@ vf_error vf_plan_beam(const vf_env *start, int width, void *work, size_t work_si
                 child.env = parent->env;
                 vf_step(&child.env, a, NULL);
                 child.ret = vf_total_reward(&child.env) - base;
-                child.rank = child.ret + potential(&child.env);
+                child.rank = child.ret; /* backwards pays each reward as it happens */
                 memcpy(child.actions, parent->actions, (size_t)depth);
                 child.actions[depth] = (uint8_t)a;
                 uint64_t key = state_key(&child.env);
@@ -177,5 +184,273 @@ vf_error vf_plan_beam(const vf_env *start, int width, void *work, size_t work_si
     }
     out->best_return = best.ret;
     memcpy(out->actions, best.actions, (size_t)out->length);
+}
+
+/* ---- ValleyFarm-v0: a beam over trips ---------------------------------------------------
+ *
+ * Most of a valley episode is walking, and the map never changes (only the soil's stage),
+ * so single-action search spends its beam on half-walked paths. The valley search expands
+ * trips instead: walk a shortest path to a place where an action pays and take it there
+ * (plant, water or harvest on a field; feed, or collect, now or after the next product, at
+ * an animal; gift next to a villager; sell at the market), or wait one step. A trip of d
+ * moves lands d + 1 (or more, when it waits for a product) steps later, so the beam keeps
+ * one bucket per step count and ranks a state only against states of the same age; buckets
+ * are expanded in age order. Every step is still vf_step, so plans are plain action lists. */
+
+/* Targets: each field, each animal, the market, and each tile from which a villager can
+ * take a gift (its own and the walkable ones next to it). */
+enum {
+    T_CROP = 0,
+    T_ANIMAL = T_CROP + VF_VALLEY_CROPS,
+    T_MARKET = T_ANIMAL + VF_VALLEY_ANIMALS,
+    T_GIFT = T_MARKET + 1,
+    TARGETS = T_GIFT + 5 * VF_VALLEY_VILLAGERS
+};
+
+#define CELLS (VF_VALLEY_W * VF_VALLEY_H)
+#define FAR   255
+
+/* dist[t][cell]: moves from the cell to target t, FAR where unreachable. */
+typedef struct trip_map {
+    int gift_spots; /* targets T_GIFT .. T_GIFT + gift_spots - 1 are in use */
+    uint8_t dist[TARGETS][CELLS];
+    int to_market_from[TARGETS]; /* moves from a field's or animal's tile to the market */
+} trip_map;
+
+static bool walkable_tile(int code) {
+    return code != VF_VT_OUT_OF_BOUNDS && code != VF_VT_OBSTACLE && code != VF_VT_BARN &&
+           code != VF_VT_COTTAGE;
+}
+
+static const int dx[4] = {0, 0, 1, -1}, dy[4] = {-1, 1, 0, 0}; /* north, south, east, west */
+
+/* Breadth-first from the cells marked in `from` (already 0 in d) over walkable cells. */
+static void spread(const vf_valley *v, uint8_t *d) {
+    int queue[CELLS], head = 0, tail = 0;
+    for (int c = 0; c < CELLS; c++)
+        if (d[c] == 0) queue[tail++] = c;
+    while (head < tail) {
+        int c = queue[head++], x = c % VF_VALLEY_W, y = c / VF_VALLEY_W;
+        for (int k = 0; k < 4; k++) {
+            int nx = x + dx[k], ny = y + dy[k];
+            if (!walkable_tile(vf_valley_tile(v, nx, ny))) continue; /* the frame is out */
+            int n = ny * VF_VALLEY_W + nx;
+            if (d[n] != FAR) continue;
+            d[n] = (uint8_t)(d[c] + 1);
+            queue[tail++] = n;
+        }
+    }
+}
+
+static void trip_map_init(trip_map *m, const vf_valley *v) {
+    memset(m, FAR, sizeof *m);
+    for (int i = 0; i < VF_VALLEY_CROPS; i++)
+        m->dist[T_CROP + i][v->crops[i].y * VF_VALLEY_W + v->crops[i].x] = 0;
+    for (int i = 0; i < VF_VALLEY_ANIMALS; i++)
+        m->dist[T_ANIMAL + i][v->animals[i].y * VF_VALLEY_W + v->animals[i].x] = 0;
+    m->dist[T_MARKET][v->market.y * VF_VALLEY_W + v->market.x] = 0;
+    m->gift_spots = 0;
+    for (int i = 0; i < VF_VALLEY_VILLAGERS; i++) {
+        for (int k = -1; k < 4; k++) {
+            int x = v->villagers[i].x + (k < 0 ? 0 : dx[k]),
+                y = v->villagers[i].y + (k < 0 ? 0 : dy[k]);
+            if (!walkable_tile(vf_valley_tile(v, x, y))) continue;
+            int cell = y * VF_VALLEY_W + x, seen = 0;
+            for (int j = 0; j < m->gift_spots; j++) seen |= m->dist[T_GIFT + j][cell] == 0;
+            if (!seen) m->dist[T_GIFT + m->gift_spots++][cell] = 0;
+        }
+    }
+    for (int t = 0; t < T_GIFT + m->gift_spots; t++) spread(v, m->dist[t]);
+    for (int i = 0; i < VF_VALLEY_CROPS; i++)
+        m->to_market_from[T_CROP + i] =
+            m->dist[T_MARKET][v->crops[i].y * VF_VALLEY_W + v->crops[i].x];
+    for (int i = 0; i < VF_VALLEY_ANIMALS; i++)
+        m->to_market_from[T_ANIMAL + i] =
+            m->dist[T_MARKET][v->animals[i].y * VF_VALLEY_W + v->animals[i].x];
+}
+
+/* The shortest trips from the agent, for the ranking (vfv_plan_potential_units). */
+static vfv_reach reach(const trip_map *m, const vf_valley *v) {
+    vfv_reach r;
+    const int here = v->agent.y * VF_VALLEY_W + v->agent.x;
+    r.to_market = m->dist[T_MARKET][here];
+    for (int i = 0; i < VF_VALLEY_ANIMALS; i++) {
+        r.to_animal[i] = m->dist[T_ANIMAL + i][here];
+        r.animal_to_market[i] = m->to_market_from[T_ANIMAL + i];
+    }
+    for (int i = 0; i < VF_VALLEY_CROPS; i++) {
+        r.to_crop[i] = m->dist[T_CROP + i][here];
+        r.crop_to_market[i] = m->to_market_from[T_CROP + i];
+    }
+    return r;
+}
+
+/* Plays one action on a node, recording it; false once the episode is over. */
+static bool play(node *n, int action) {
+    if (vf_terminated(&n->env)) return false;
+    n->actions[vf_step_count(&n->env)] = (uint8_t)action;
+    vf_step(&n->env, action, NULL);
+    return true;
+}
+
+/* Walks the node to target t along a shortest path (ties: north, south, east, west). */
+static bool walk(node *n, const trip_map *m, int t) {
+    const uint8_t *d = m->dist[t];
+    for (;;) {
+        const vf_valley *v = &n->env.u.valley;
+        int x = v->agent.x, y = v->agent.y, here = d[y * VF_VALLEY_W + x];
+        if (here == 0) return true;
+        if (here == FAR) return false;
+        int k = 0;
+        while (!walkable_tile(vf_valley_tile(v, x + dx[k], y + dy[k])) ||
+               d[(y + dy[k]) * VF_VALLEY_W + x + dx[k]] != here - 1)
+            k++;
+        if (!play(n, k)) return false;
+    }
+}
+
+static bool legal(const node *n, int action) {
+    uint8_t mask[VF_ACTIONS_MAX];
+    vf_legal_actions(&n->env, mask);
+    return mask[action] != 0;
+}
+
+/* Walks a copy of `from` to target t into *out; false if the episode ends first. */
+static bool arrive(const node *from, const trip_map *m, int t, node *out) {
+    *out = *from;
+    return walk(out, m, t);
+}
+
+/* Adds `at` + action as the next child if the action is legal there. */
+static int act(const node *at, int action, node *out, int count) {
+    if (!legal(at, action)) return count;
+    out[count] = *at;
+    return play(&out[count], action) ? count + 1 : count;
+}
+
+/* The children of a node, its trips, written to out; returns how many. */
+#define MAX_TRIPS (VF_VALLEY_CROPS + 3 * VF_VALLEY_ANIMALS + 1 + 5 * VF_VALLEY_VILLAGERS + 1)
+
+static int trips(const node *from, const trip_map *m, node *out) {
+    int count = 0;
+    node at;
+    for (int i = 0; i < VF_VALLEY_CROPS; i++) {
+        if (!arrive(from, m, T_CROP + i, &at)) continue;
+        /* the field's stage decides which of these is legal: one at most */
+        count = act(&at, VF_VA_PLANT, out, count);
+        count = act(&at, VF_VA_WATER, out, count);
+        count = act(&at, VF_VA_HARVEST, out, count);
+    }
+    for (int i = 0; i < VF_VALLEY_ANIMALS; i++) {
+        if (!arrive(from, m, T_ANIMAL + i, &at)) continue;
+        count = act(&at, VF_VA_FEED, out, count);
+        count = act(&at, VF_VA_COLLECT, out, count);
+        /* or wait there for its next product and collect then (collecting resets the
+         * product counter, so collecting as a product appears loses nothing) */
+        const vf_valley_animal *a = &at.env.u.valley.animals[i];
+        int pending = a->pending;
+        bool waiting = a->sated_steps_left > 0;
+        while (waiting && a->pending == pending)
+            waiting = a->sated_steps_left > 0 && play(&at, VF_VA_WAIT);
+        if (waiting) count = act(&at, VF_VA_COLLECT, out, count);
+    }
+    if (arrive(from, m, T_MARKET, &at)) count = act(&at, VF_VA_SELL, out, count);
+    for (int i = 0; i < m->gift_spots; i++)
+        if (arrive(from, m, T_GIFT + i, &at)) count = act(&at, VF_VA_GIFT, out, count);
+    return act(from, VF_VA_WAIT, out, count);
+}
+
+static uint64_t *bucket_keys(void *work, int width, int t) {
+    return (uint64_t *)((node *)work + (size_t)BUCKETS * width) + (size_t)t * width;
+}
+
+static uint64_t *bucket_set(void *work, int width, int t) {
+    return bucket_keys(work, width, BUCKETS) + (size_t)t * bucket_slots(width);
+}
+
+/* The set stops recording at half load (a duplicate then costs a beam slot, no more). */
+static bool bucket_offer(uint64_t *set, size_t slots, size_t *used, uint64_t key) {
+    if (2 * *used >= slots) return true;
+    if (!set_add(set, slots, key)) return false;
+    ++*used;
+    return true;
+}
+
+static void beam_over_trips(const vf_env *start, int width, void *work, vf_plan *out) {
+    node *nodes = work;
+    const size_t slots = bucket_slots(width);
+    int size[BUCKETS] = {0};
+    size_t used[BUCKETS] = {0};
+    memset(bucket_set(work, width, 0), 0, BUCKETS * slots * sizeof(uint64_t));
+    trip_map map;
+    trip_map_init(&map, &start->u.valley);
+    const int base = start->u.valley.reward_units, t0 = start->u.valley.step;
+    node *first = &nodes[(size_t)t0 * width];
+    memset(first, 0, sizeof *first);
+    first->env = *start;
+    size[t0] = 1;
+    int best_units = 0, best_len = t0;
+    const uint8_t *best_actions = first->actions;
+    node children[MAX_TRIPS];
+    for (int t = t0; t < VF_VALLEY_HORIZON; t++) {
+        for (int i = 0; i < size[t]; i++) {
+            int n = trips(&nodes[(size_t)t * width + i], &map, children);
+            for (int k = 0; k < n; k++) {
+                node *c = &children[k];
+                const vf_valley *v = &c->env.u.valley;
+                int age = v->step;
+                uint64_t key = state_key(&c->env);
+                if (!bucket_offer(bucket_set(work, width, age), slots, &used[age], key)) continue;
+                c->ret = (v->reward_units - base) / 20.0;
+                const vfv_reach r = reach(&map, v);
+                c->rank = v->reward_units + vfv_plan_potential_units(v, &r);
+                node *heap = &nodes[(size_t)age * width];
+                uint64_t *keys = bucket_keys(work, width, age);
+                if (size[age] < width) {
+                    heap[size[age]] = *c;
+                    keys[size[age]] = key;
+                    sift_up(heap, keys, size[age]++);
+                } else if (worse(&heap[0], keys[0], c, key)) {
+                    heap[0] = *c;
+                    keys[0] = key;
+                    sift_down(heap, keys, size[age], 0);
+                }
+            }
+        }
+        /* the best of this age is final now: nothing lands in an expanded bucket */
+        for (int i = 0; i < size[t]; i++) {
+            const node *c = &nodes[(size_t)t * width + i];
+            if (c->env.u.valley.reward_units - base > best_units) {
+                best_units = c->env.u.valley.reward_units - base;
+                best_len = t;
+                best_actions = c->actions;
+            }
+        }
+    }
+    for (int i = 0; i < size[VF_VALLEY_HORIZON]; i++) {
+        const node *c = &nodes[(size_t)VF_VALLEY_HORIZON * width + i];
+        if (c->env.u.valley.reward_units - base > best_units) {
+            best_units = c->env.u.valley.reward_units - base;
+            best_len = VF_VALLEY_HORIZON;
+            best_actions = c->actions;
+        }
+    }
+    out->best_return = best_units / 20.0;
+    out->length = best_len - t0;
+    memcpy(out->actions, best_actions + t0, (size_t)out->length);
+}
+
+vf_error vf_plan_beam(const vf_env *start, int width, void *work, size_t work_size, vf_plan *out) {
+    if (start == NULL || out == NULL || work == NULL) return VF_ERR_ARGUMENT;
+    const int kind = start->kind;
+    if (vf_num_actions(kind) == 0 || width < 1 || width > VF_PLAN_WIDTH_MAX ||
+        work_size < vf_plan_work_size(kind, width))
+        return VF_ERR_ARGUMENT;
+    memset(out, 0, sizeof *out);
+    out->upper_bound = vf_plan_bound(start);
+    if (kind == VF_VALLEY)
+        beam_over_trips(start, width, work, out);
+    else
+        beam_over_actions(start, width, work, out);
     return VF_OK;
 }

@@ -994,20 +994,91 @@ static resources resources_of(const vf_valley *v) {
     return r;
 }
 
-/* For the planner's ranking (not a bound): the reward a sale of the inventory would pay
- * now, plus half the collection reward of the products still to come. A beam ranked by
- * reward alone walks away from unsold goods and fed animals. */
-int32_t vfv_plan_potential_units(const vf_valley *v) {
+/* For the planner's ranking (not a bound): the reward the state holds but has not cashed,
+ * counted only where the steps left allow cashing it along the shortest paths in `reach`:
+ * goods in hand if the market can still be reached; each animal's products (pending and
+ * still to come from its feeding) if they can be collected there and sold; a ripe crop if
+ * it can be harvested and sold. Products to come count for part of their value, as they
+ * still need the trip. A beam ranked by reward alone walks away from unsold goods and fed
+ * animals; one that counts what can no longer be sold hoards it. */
+int32_t vfv_plan_potential_units(const vf_valley *v, const vfv_reach *reach) {
     const int32_t *inv = v->inventory;
+    const int left = VF_VALLEY_HORIZON - v->step;
+    int crops = 0, products = 0, extra = 0; /* to sell, and their harvest/collect reward */
+    int32_t later = 0;                      /* products still to come, at part value */
+    if (reach->to_market + 1 <= left) {
+        crops = inv[VF_CROPS];
+        products = inv[VF_PRODUCTS];
+    }
+    for (int i = 0; i < VF_VALLEY_ANIMALS; i++) {
+        const vf_valley_animal *a = &v->animals[i];
+        const int trip = reach->to_animal[i] + 1 + reach->animal_to_market[i] + 1;
+        if (a->pending > 0 && trip <= left) {
+            products += a->pending;
+            extra += REWARD_PRODUCT * a->pending;
+        }
+        /* the next product comes after 5 - counter ticks, one more 5 ticks later */
+        for (int due = PRODUCT_TICKS - a->counter; due <= a->sated_steps_left;
+             due += PRODUCT_TICKS) {
+            int wait = due > reach->to_animal[i] ? due - reach->to_animal[i] : 0;
+            if (trip + wait > left) break;
+            later += 1;
+        }
+    }
+    for (int i = 0; i < VF_VALLEY_CROPS; i++) {
+        const vf_point c = v->crops[i];
+        if (TILE(v, c.x, c.y) == VF_VT_CROP_MATURE &&
+            reach->to_crop[i] + 1 + reach->crop_to_market[i] + 1 <= left) {
+            crops++;
+            extra += REWARD_HARVEST;
+        }
+    }
     int r2sum = v->villagers[0].relationship2 + v->villagers[1].relationship2 +
                 v->villagers[2].relationship2;
-    int32_t base = PRICE_CROP * inv[VF_CROPS] + PRICE_PRODUCT * inv[VF_PRODUCTS];
+    int32_t base = PRICE_CROP * crops + PRICE_PRODUCT * products;
     int32_t sale = REWARD_COIN * (base * (PRICE_DIVISOR + r2sum) / PRICE_DIVISOR);
-    return sale + REWARD_PRODUCT * resources_of(v).to_come / 2;
+    int32_t product_value =
+        REWARD_PRODUCT + REWARD_COIN * PRICE_PRODUCT * (PRICE_DIVISOR + r2sum) / PRICE_DIVISOR;
+    return sale + extra + later * product_value / 2;
 }
 
 int32_t vfv_reward_bound_units(const vf_valley *v) {
     return resources_of(v).units_left;
+}
+
+/* The planner's upper bound (vf_plan_bound): what is left, each part at its most, with two
+ * limits the restore bound above leaves out because it must hold for every state restore
+ * accepts: water (a crop ripens only after its waterings, 2 from seed, and water is not
+ * replenished) and the price (gifts can raise the relationships only by 7.5 each, to at
+ * most 100, so no sale pays more than (600 + R2 + the gifts' rise) / 600 of its base).
+ * Each sale rounds down and the sum of rounded-down parts is at most the rounded-down sum,
+ * so pricing everything left in one sale at that multiplier is an upper bound. */
+int32_t vfv_plan_bound_units(const vf_valley *v) {
+    const int32_t *inv = v->inventory;
+    resources r = resources_of(v);
+    /* waterings each crop still needs, fewest first: ripe 0, growing 1, seeded 2, seeds 2 */
+    int need[3] = {0};
+    for (int i = 0; i < VF_VALLEY_CROPS; i++) {
+        int stage = TILE(v, v->crops[i].x, v->crops[i].y) - VF_VT_SOIL_EMPTY;
+        if (stage > 0) need[3 - stage]++;
+    }
+    need[2] += inv[VF_SEEDS];
+    int water = inv[VF_WATER], ripen = 0;
+    for (int n = 0; n < 3; n++)
+        for (int k = 0; k < need[n] && water >= n; k++, ripen++) water -= n;
+    const int per_feeding = SATED_TICKS / PRODUCT_TICKS;
+    const int to_collect = r.to_come + per_feeding * inv[VF_FEED];
+    int rise = 0, r2sum = 0; /* the most the gifts left can add to the relationships */
+    for (int i = 0; i < VF_VALLEY_VILLAGERS; i++) {
+        r2sum += v->villagers[i].relationship2;
+        rise += RELATIONSHIP2_MAX - v->villagers[i].relationship2;
+    }
+    if (rise > GIFT_STEP2 * inv[VF_GIFTS]) rise = GIFT_STEP2 * inv[VF_GIFTS];
+    int32_t base =
+        PRICE_CROP * (inv[VF_CROPS] + ripen) + PRICE_PRODUCT * (inv[VF_PRODUCTS] + to_collect);
+    int32_t coins = base * (PRICE_DIVISOR + r2sum + rise) / PRICE_DIVISOR;
+    return REWARD_HARVEST * ripen + REWARD_PRODUCT * to_collect + REWARD_GIFT2 * rise +
+           REWARD_COIN * coins;
 }
 
 /* The accounts every reachable state keeps, for vfv_load. Each holds at reset and no step

@@ -391,8 +391,52 @@ TEST(the_backwards_bound_is_the_bonuses_not_yet_paid) {
     CHECK(vf_plan_bound(&e) == total);
     e.u.backwards.crops[2].done = 1;
     CHECK(vf_plan_bound(&e) == total - e.u.backwards.crops[2].value);
-    vf_reset(&e, VF_VALLEY, 4, NULL); /* the valley's at reset: the start inventory's worth */
-    CHECK(vf_plan_bound(&e) == 27.55);
+}
+
+/* From docs/rules/valley-farm.md: 5 water ripens two crops (2 waterings each from seed), 3
+ * feedings make 6 products, 3 gifts raise the relationships by 7.5 each (every villager
+ * starts at 40 or less), and a sale pays floor(base x (300 + R) / 300) coins. In units of
+ * 0.05: harvest 2, product 4, a gift 75, a coin 2. */
+TEST(the_valley_bound_at_reset_is_two_crops_six_products_three_gifts_sold_at_the_raised_price) {
+    for (uint64_t seed = 1; seed <= 20; seed++) {
+        vf_env e;
+        vf_reset(&e, VF_VALLEY, seed, NULL);
+        int r = 0; /* the sum of the relationships, doubled to stay whole */
+        for (int i = 0; i < VF_VALLEY_VILLAGERS; i++) r += e.u.valley.villagers[i].relationship2;
+        int base = 2 * 5 + 6 * 8;
+        int coins = base * (600 + r + 3 * 15) / 600;
+        int units = 2 * 2 + 6 * 4 + 3 * 75 + 2 * coins;
+        CHECK(vf_plan_bound(&e) == units / 20.0);
+    }
+}
+
+/* The bound is a bound from any state, not only at reset: nothing played from a state earns
+ * more, whether random play or the planner's own plan from there. */
+TEST(no_play_from_any_valley_state_earns_more_than_its_bound) {
+    size_t bytes = vf_plan_work_size(VF_VALLEY, 20);
+    void *work = malloc(bytes);
+    vf_rng rng = vf_rng_seeded(31);
+    for (uint64_t seed = 1; seed <= 12; seed++) {
+        vf_env e;
+        vf_reset(&e, VF_VALLEY, seed, NULL);
+        for (int t = 0; t < VF_VALLEY_HORIZON; t += 7) {
+            const double bound = vf_plan_bound(&e), before = vf_total_reward(&e);
+            vf_plan plan;
+            CHECK_EQ(vf_plan_beam(&e, 20, work, bytes, &plan), VF_OK);
+            CHECK(plan.best_return <= bound);
+            for (int k = 0; k < 5; k++) {
+                vf_env copy = e;
+                while (!vf_terminated(&copy))
+                    vf_step(&copy, (int)vf_rng_below(&rng, VF_VALLEY_ACTIONS), NULL);
+                CHECK(vf_total_reward(&copy) - before <= bound + 1e-9);
+            }
+            /* move on along the plan, with a random action now and then */
+            for (int i = 0; i < 7 && !vf_terminated(&e); i++)
+                vf_step(&e, i < plan.length && vf_rng_below(&rng, 4) ? plan.actions[i] : VF_VA_WAIT,
+                        NULL);
+        }
+    }
+    free(work);
 }
 
 /* ---- batches ------------------------------------------------------------------------- */
@@ -709,6 +753,8 @@ int main(void) {
     RUN(a_wider_beam_finds_at_least_as_much_on_average_and_a_width_of_one_still_plans);
     RUN(the_planner_refuses_bad_arguments);
     RUN(the_backwards_bound_is_the_bonuses_not_yet_paid);
+    RUN(the_valley_bound_at_reset_is_two_crops_six_products_three_gifts_sold_at_the_raised_price);
+    RUN(no_play_from_any_valley_state_earns_more_than_its_bound);
     RUN(a_vector_step_reports_masks_final_observations_and_episode_statistics_like_single_envs);
     RUN(an_action_out_of_range_is_no_step_in_a_batch_as_in_a_single_env);
     RUN(batch_calls_refuse_bad_arguments_and_change_nothing);

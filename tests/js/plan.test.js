@@ -10,7 +10,7 @@ describe.each(envIds)('%s env.plan()', (id) => {
     const env = await make(id);
     for (const [seed, best, bound, stored] of bestKnown.envs[id].test.slice(0, 2)) {
       env.reset({ seed });
-      const plan = env.plan({ width: bestKnown.planner.width });
+      const plan = env.plan({ width: bestKnown.planner.width[id] });
       expect(plan.actions.map((a) => a.toString(36)).join('')).toBe(stored);
       expect(plan.bestReturn).toBe(best);
       expect(plan.upperBound).toBe(bound);
@@ -28,6 +28,20 @@ describe.each(envIds)('%s env.plan()', (id) => {
     for (const a of plan.actions) ret += env.step(a).reward;
     expect(ret).toBeCloseTo(plan.bestReturn, 10);
     expect(plan.bestReturn).toBeLessThanOrEqual(plan.upperBound);
+  });
+});
+
+describe('env.plan() defaults', () => {
+  it.each(envIds)('%s: without a width, plans with the width its published data were made with', async (id) => {
+    const env = await make(id);
+    const [seed, , , stored] = bestKnown.envs[id].validation[0];
+    env.reset({ seed });
+    expect(
+      env
+        .plan()
+        .actions.map((a) => a.toString(36))
+        .join(''),
+    ).toBe(stored);
   });
 });
 

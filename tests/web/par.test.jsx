@@ -64,10 +64,26 @@ describe('par', () => {
     await vi.waitFor(() => expect(app.session.replay).not.toBeNull());
     app.session.toggleReplayPlay(); // pause the timer: step it here instead
     const { record } = app.session.replay;
-    expect(record.actions).toEqual(app.par.actions);
+    expect(record.actions.slice(0, app.par.actions.length)).toEqual(app.par.actions);
     await act(() => app.session.seek(record.actions.length));
     expect(app.session.ret).toBeCloseTo(best, 9);
     expect(app.session.log.some((e) => e.reward > 0)).toBe(true); // the events say what earned it
+  });
+
+  it('a plan that earns its last reward before the end is watched to the end of the episode, with waits', async () => {
+    const app = await startApp({ planMap: null, storage: memoryStorage() });
+    const short = bestKnown.envs['ValleyFarm-v0'].test.find(([, , , plan]) => plan.length < 50);
+    const [seed, best, , plan] = short;
+    await act(() => app.newEpisode(seed));
+    await parReady(app);
+    expect(await app.watchBest()).toBe(true);
+    app.session.toggleReplayPlay();
+    const { record } = app.session.replay;
+    expect(record.actions).toHaveLength(50);
+    expect(record.actions.slice(plan.length)).toEqual(Array(50 - plan.length).fill(11)); // wait is action 11
+    await act(() => app.session.seek(record.actions.length));
+    expect(app.session.ret).toBeCloseTo(best, 9);
+    expect(app.session.done).toBe(true);
   });
 
   it("another map's par is planned with the data's width, and its heuristic return is played", async () => {
@@ -79,7 +95,7 @@ describe('par', () => {
     const app = await startApp({ planMap, storage: memoryStorage() });
     await act(() => app.newEpisode(424242));
     await parReady(app);
-    expect(planMap).toHaveBeenCalledWith('ValleyFarm-v0', 424242, bestKnown.planner.width);
+    expect(planMap).toHaveBeenCalledWith('ValleyFarm-v0', 424242, bestKnown.planner.width['ValleyFarm-v0']);
     const env = await make('ValleyFarm-v0');
     const agent = createAgent('heuristic', 'ValleyFarm-v0');
     agent.reset();

@@ -6,7 +6,7 @@ import { make } from 'valley-farm';
 import { Emitter } from './emitter.js';
 import { Session } from './session.js';
 import { Runner } from './runner.js';
-import { envIds } from './envMeta.js';
+import { envIds, envSpecs } from './envMeta.js';
 import { parseHash } from './route.js';
 import baselines from '../../../wasm/data/baselines.json';
 import { keyIntent } from './keys.js';
@@ -95,7 +95,7 @@ export class FarmApp extends Emitter {
           this.pars.delete(key); // planned if it comes back
           return;
         }
-        const plan = await this.planMap(envId, seed, await planWidth());
+        const plan = await this.planMap(envId, seed, await planWidth(envId));
         this.#spares[envId] ??= await this.makeEnv(envId);
         const heuristic = heuristicReturn(this.#spares[envId], envId, seed);
         par = { best: plan.bestReturn, bound: plan.upperBound, actions: plan.actions, heuristic, source: 'planner' };
@@ -138,10 +138,8 @@ export class FarmApp extends Emitter {
   async watchBest() {
     const par = this.par;
     if (par?.status !== 'ready') return false;
-    const ok = await this.#openReplay(
-      () => ({ env: par.envId, seed: par.seed, actions: [...par.actions] }),
-      'Could not open the best-known play.',
-    );
+    const actions = await this.#toTheEnd(par.envId, par.seed, par.actions);
+    const ok = await this.#openReplay(() => ({ env: par.envId, seed: par.seed, actions }), 'Could not open the best-known play.');
     if (ok) {
       this.session.notify(
         'info',
@@ -150,6 +148,20 @@ export class FarmApp extends Emitter {
       this.session.toggleReplayPlay(4);
     }
     return ok;
+  }
+
+  /** A plan ends with its last reward; waits after it play the episode to its end. */
+  async #toTheEnd(envId, seed, plan) {
+    const env = (this.#spares[envId] ??= await this.makeEnv(envId));
+    const wait = envSpecs[envId].actions.indexOf('wait');
+    const actions = [...plan];
+    let r = env.reset({ seed });
+    for (const a of actions) r = env.step(a);
+    while (!(r.terminated || r.truncated)) {
+      r = env.step(wait);
+      actions.push(wait);
+    }
+    return actions;
   }
 
   /** The same map again, from its start. */

@@ -26,9 +26,9 @@ function loadStored() {
   return storedData;
 }
 
-/** The planner's width for seeds outside the data: the one the data were made with. */
-export async function planWidth() {
-  return (await loadStored()).width;
+/** The planner's width for a farm's seeds outside the data: the one its data were made with. */
+export async function planWidth(envId) {
+  return (await loadStored()).width[envId];
 }
 
 /** The committed par of a protocol seed: { best, bound, actions, heuristic }, or null. */

@@ -84,10 +84,15 @@ export function BenchmarkPage() {
       </Section>
       <Section page="benchmark" id="ceiling" title="The ceiling">
         <p>
-          The best-known returns come from the engine's planner (<code>vf_plan_beam</code>): a beam search over full states,{' '}
-          {bestKnown.planner.width} states wide, that sees what no agent sees. Each seed's plan is stored with it and replayed by the tests,
-          so the numbers are always reachable. Its upper bound (<code>vf_plan_bound</code>) is what the seed's resources could pay at most
-          (backwards: the sum of every bonus, each paid once; valley: every seed, feeding and gift turned into reward at its best price).
+          The best-known returns come from the engine's planner (<code>vf_plan_beam</code>): a beam search over full states that sees what
+          no agent sees (
+          {Object.entries(bestKnown.planner.width)
+            .map(([envId, width]) => `${envId} ${width} states wide`)
+            .join(', ')}
+          ; the valley's expands whole trips, a walk along a shortest path and the action at its end). Each seed's plan is stored with it
+          and replayed by the tests, so the numbers are always reachable. Its upper bound (<code>vf_plan_bound</code>) is what the seed's
+          resources could pay at most (backwards: the sum of every bonus, each paid once; valley: every crop the water can ripen, every
+          feeding's products and every gift, all sold at the price the gifts could raise).
         </p>
         <ul>
           {Object.keys(bestKnown.envs).map((envId) => {
