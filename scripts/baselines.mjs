@@ -5,9 +5,10 @@
 //                         return (both agents of valley-farm/agents)
 //   table[env]: random, heuristic and best-known (wasm/data/best-known.json) on the test
 //               split, each with mean, 95 % interval and normalised score (wasm/evaluate.js)
-// The Benchmark docs page and the README's table are generated from it; tests check both,
+// The Benchmark docs page and the README's table (with the reference training runs of
+// docs/runs) are generated from it; tests check both,
 // and that the heuristic's numbers still come out of evaluate(). Run after best-known.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createAgent } from '../wasm/agents/index.js';
 import { envIds, make } from '../wasm/index.js';
 import { SPLITS, splitSeeds } from '../wasm/splits.js';
@@ -30,13 +31,57 @@ async function play(env, agent, seed) {
 
 const round = (x) => Math.round(x * 1e4) / 1e4;
 
-/** The README's baseline table (markdown) from the data's table. */
-export function readmeTable(table) {
+const LEARNER_NAMES = { ppo: 'PPO', 'tabular-q': 'tabular Q' };
+
+/** The committed reference training runs (docs/runs/*.json, npm run reference-runs). */
+export function referenceRuns() {
+  const dir = new URL('docs/runs/', root);
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .sort()
+    .map((f) => JSON.parse(readFileSync(new URL(f, dir), 'utf8')));
+}
+
+/**
+ * The README's baseline table (markdown): the data's table, with each farm's trained agents
+ * (the reference runs) between the heuristic and the best known.
+ */
+export function readmeTable(table, runs = []) {
   const f = (x) => x.toFixed(2);
   const lines = ['| env | agent | mean return (test) | 95 % interval | normalised score |', '|---|---|---:|---|---:|'];
-  for (const [env, rows] of Object.entries(table))
-    for (const r of rows) lines.push(`| ${env} | ${r.agent} | ${f(r.mean)} | ${f(r.ci95[0])} – ${f(r.ci95[1])} | ${f(r.normalized)} |`);
+  const row = (env, agent, mean, ci95, normalized) =>
+    lines.push(`| ${env} | ${agent} | ${f(mean)} | ${f(ci95[0])} – ${f(ci95[1])} | ${f(normalized)} |`);
+  for (const [env, rows] of Object.entries(table)) {
+    for (const r of rows) {
+      if (r.agent.startsWith('best'))
+        for (const run of runs.filter((x) => x.env === env))
+          row(
+            env,
+            `${LEARNER_NAMES[run.algo] ?? run.algo} (${(run.steps / 1e6).toLocaleString('en')} M steps, ${run.seconds < 120 ? `${run.seconds} s` : `${Math.round(run.seconds / 60)} min`})`,
+            run.test.mean,
+            run.test.ci95,
+            run.test.normalized,
+          );
+      row(env, r.agent, r.mean, r.ci95, r.normalized);
+    }
+  }
   return lines.join('\n');
+}
+
+/** Writes the README's table between its markers (tests/js/evaluate_data.test.js checks it). */
+export function updateReadmeTable() {
+  const table = JSON.parse(readFileSync(new URL('wasm/data/baselines.json', root), 'utf8')).table;
+  const readmeUrl = new URL('README.md', root);
+  const readme = readFileSync(readmeUrl, 'utf8');
+  const [start, end] = ['<!-- baselines:start -->', '<!-- baselines:end -->'];
+  if (!readme.includes(start) || !readme.includes(end)) throw new Error(`README.md has no ${start} … ${end} markers`);
+  writeFileSync(
+    readmeUrl,
+    readme.slice(0, readme.indexOf(start) + start.length) +
+      `\n${readmeTable(table, referenceRuns())}\n` +
+      readme.slice(readme.indexOf(end)),
+  );
+  console.log("[valley-farm] README.md's baseline table updated");
 }
 if (import.meta.url === `file://${process.argv[1]}`) await main();
 
@@ -88,14 +133,5 @@ async function main() {
   writeFileSync(new URL('wasm/data/baselines.json', root), `${JSON.stringify(out).replace(/\],\[/g, '],\n[')}\n`);
   console.log('[valley-farm] wasm/data/baselines.json written');
 
-  // the README's table, between its markers (tests/js/evaluate_data.test.js checks they agree)
-  const readmeUrl = new URL('README.md', root);
-  const readme = readFileSync(readmeUrl, 'utf8');
-  const [start, end] = ['<!-- baselines:start -->', '<!-- baselines:end -->'];
-  if (!readme.includes(start) || !readme.includes(end)) throw new Error(`README.md has no ${start} … ${end} markers`);
-  writeFileSync(
-    readmeUrl,
-    readme.slice(0, readme.indexOf(start) + start.length) + `\n${readmeTable(out.table)}\n` + readme.slice(readme.indexOf(end)),
-  );
-  console.log("[valley-farm] README.md's baseline table updated");
+  updateReadmeTable();
 }

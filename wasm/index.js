@@ -865,15 +865,20 @@ class FarmVecEnv {
     const typed = actions instanceof Int32Array || INTEGER_ARRAYS.some((T) => actions instanceof T);
     if (!typed && !Array.isArray(actions)) throw new TypeError(`valley-farm: ${allowed}, got ${describe(actions)}`);
     if (actions.length !== n) throw new RangeError(`valley-farm: ${actions.length} actions for ${n} envs; ${allowed}`);
-    for (let i = 0; i < n; i++) {
+    const bad = (i) => {
       const a = actions[i];
-      if (typed ? a < 0 || a >= max : !Number.isInteger(a) || a < 0 || a >= max) {
-        const Err = typeof a === 'number' ? RangeError : TypeError;
-        throw new Err(`valley-farm: actions[${i}] is ${describe(a)}; ${allowed}`);
-      }
-    }
+      const Err = typeof a === 'number' ? RangeError : TypeError;
+      return new Err(`valley-farm: actions[${i}] is ${describe(a)}; ${allowed}`);
+    };
+    // A typed array holds integers already: copied in, the engine finds any out of range
+    // (a Uint32Array's values above 2^31 - 1 arrive negative), before anything steps.
+    if (!typed) for (let i = 0; i < n; i++) if (!Number.isInteger(actions[i]) || actions[i] < 0 || actions[i] >= max) throw bad(i);
     let result = this.#result();
     e.i32.set(actions, this.#actions >> 2);
+    if (typed) {
+      const first = e.x.vfw_first_bad_action(this.#actions, n, max);
+      if (first >= 0) throw bad(first);
+    }
     e.x.vf_batch_step_io(this.#envs, n, this.#spec.kind, this.#io);
     if (this.#buffer !== e.memory.buffer) result = this.#result();
     if (this.#levels) this.#advanceLevels(result.terminated);

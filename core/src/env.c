@@ -394,18 +394,24 @@ vf_error vf_batch_step_io(vf_env *envs, int n, int kind, const vf_batch_io *io) 
 VF_ALWAYS_INLINE void step_io_kind(vf_env *envs, int n, const vf_batch_io *io, const int kind) {
     const size_t size = kind == VF_VALLEY ? VF_VALLEY_OBS_SIZE : VF_BW_OBS_SIZE;
     const size_t na = kind == VF_VALLEY ? VF_VALLEY_ACTIONS : VF_BW_ACTIONS;
+    /* The pointers in locals: the byte stores below (masks, terminated) may alias anything,
+     * so read through io they would be loaded again for every env. */
+    const int32_t *const actions = io->actions;
+    int32_t *const obs = io->obs;
+    double *const rewards = io->rewards;
+    uint8_t *const terminated = io->terminated, *const masks = io->masks;
     for (int i = 0; i < n; i++) {
         vf_env *e = &envs[i];
-        const int a = io->actions[i];
+        const int a = actions[i];
         /* the step writes its observation straight into the output row (or the final row,
          * when the caller keeps final observations, since the reset then overwrites it) */
-        int32_t *row = io->obs ? io->obs + (size_t)i * size : NULL;
-        uint8_t *mask = io->masks ? io->masks + (size_t)i * na : NULL;
+        int32_t *row = obs ? obs + (size_t)i * size : NULL;
+        uint8_t *mask = masks ? masks + (size_t)i * na : NULL;
         if ((unsigned)a >=
             na) { /* not an action: no step, as in vf_step; the outputs show the env as it is */
             if (row) vf_observe(e, row);
-            if (io->rewards) io->rewards[i] = 0;
-            if (io->terminated) io->terminated[i] = 0;
+            if (rewards) rewards[i] = 0;
+            if (terminated) terminated[i] = 0;
             if (mask) vf_legal_actions(e, mask);
             continue;
         }
@@ -424,8 +430,8 @@ VF_ALWAYS_INLINE void step_io_kind(vf_env *envs, int n, const vf_batch_io *io, c
             uint64_t next = io->next_seeds ? io->next_seeds[i] : e->seed + (uint64_t)n;
             vf_reset(e, kind, next, row);
         }
-        if (io->rewards) io->rewards[i] = reward_of(kind, vf_outcome_units(o));
-        if (io->terminated) io->terminated[i] = ended;
+        if (rewards) rewards[i] = reward_of(kind, vf_outcome_units(o));
+        if (terminated) terminated[i] = ended;
         if (!mask) continue;
         if (kind == VF_VALLEY)
             vfv_legal_actions(&e->u.valley, mask);

@@ -36,4 +36,17 @@ describe('the Lab', () => {
     expect(returns).toHaveLength(2);
     expect(await page.evaluate(() => window.valleyFarm.status().env)).toBe('BackwardsValleyFarm-v0');
   });
+
+  it("trains PPO on TensorFlow.js's wasm backend, served by the site under its Content Security Policy", async () => {
+    const page = await openPage(suite.browser, `${suite.server.url}#/`);
+    suite.opened.push(page);
+    await page.goto(`${suite.server.url}#/lab?env=ValleyFarm-v0&algo=ppo&seed=1&steps=8192`);
+    await page.waitForSelector('main.lab');
+    await page.click('button:has-text("Start")');
+    await page.waitForSelector('main.lab[data-state="done"]', { timeout: 90_000 });
+    // the cpu backend would also train, only slower: the status line says which one ran
+    expect(await page.textContent('[data-testid="lab-status"]')).toMatch(
+      /8,192 \/ 8,192 steps, [\d,]+ steps\/s \(TensorFlow\.js wasm backend\)/,
+    );
+  });
 });

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { createAgent } from '../../wasm/agents/index.js';
 import { evaluate } from '../../wasm/evaluate.js';
 import { envIds } from '../../wasm/index.js';
-import { readmeTable } from '../../scripts/baselines.mjs';
+import { readmeTable, referenceRuns } from '../../scripts/baselines.mjs';
 
 const read = (p) => readFileSync(new URL(`../../${p}`, import.meta.url), 'utf8');
 const baselines = JSON.parse(read('wasm/data/baselines.json'));
@@ -16,7 +16,9 @@ const best = JSON.parse(read('wasm/data/best-known.json'));
 it("the README's baseline table is the data's", () => {
   const readme = read('README.md');
   const table = readme.slice(readme.indexOf('<!-- baselines:start -->') + 24, readme.indexOf('<!-- baselines:end -->')).trim();
-  expect(table).toBe(readmeTable(baselines.table));
+  expect(table).toBe(readmeTable(baselines.table, referenceRuns()));
+  // every committed reference run has its row (four: two learners on each farm)
+  expect(table.split('\n').filter((l) => / M steps, \d+ (s|min)\) \|/.test(l))).toHaveLength(referenceRuns().length);
 });
 
 describe.each(envIds)('%s reference data', (id) => {

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { evaluate } from '../../wasm/evaluate.js';
 import { createLearner, loadPolicy } from '../../wasm/learn/index.js';
 import { clippedLoss, gae, maskedLogSoftmax } from '../../wasm/learn/ppo.js';
-import { loadTf } from '../../wasm/learn/tf.js';
+import { loadTf, setWasmPaths, tfBackend } from '../../wasm/learn/tf.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const B = 'BackwardsValleyFarm-v0';
@@ -87,5 +87,23 @@ describe('training and policies', () => {
     const r = spawnSync(process.execPath, [`${root}wasm/cli/index.mjs`, 'train', '--env', V, '--steps', 'lots'], { encoding: 'utf8' });
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/--steps must be a positive whole number/);
+  });
+});
+
+describe("TensorFlow.js's backend", () => {
+  it('Node trains on the wasm backend, found in the installed package', async () => {
+    await loadTf();
+    expect(await tfBackend()).toBe('wasm');
+  });
+
+  it('setWasmPaths takes a folder or a URL for each of the three files, and only before TensorFlow.js loads', async () => {
+    const files = ['tfjs-backend-wasm.wasm', 'tfjs-backend-wasm-simd.wasm', 'tfjs-backend-wasm-threaded-simd.wasm'];
+    const allowed = /a folder URL ending in '\/' or an object with a URL for each of tfjs-backend-wasm.wasm, tfjs-backend-wasm-simd.wasm/;
+    expect(() => setWasmPaths('/assets')).toThrow(allowed); // a folder must end in '/'
+    expect(() => setWasmPaths({ [files[0]]: '/a.wasm', [files[1]]: '/b.wasm' })).toThrow(allowed); // one missing
+    expect(() => setWasmPaths(null)).toThrow(TypeError);
+    await loadTf();
+    expect(() => setWasmPaths('/assets/')).toThrow(/already loaded; call setWasmPaths before the first learner/);
+    expect(await tfBackend()).toBe('wasm'); // and nothing changed
   });
 });

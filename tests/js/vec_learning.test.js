@@ -161,6 +161,22 @@ describe.each(IDS)('%s vector env for learners', (id) => {
     expect(() => vec.step(new Float64Array([1, 2]))).toThrow(/integer typed array/);
     expect(() => vec.step(new Uint8Array([1, A]))).toThrow(/actions\[1\]/);
   });
+
+  it('refuses a typed array with an action out of range before any env steps, naming it as given', async () => {
+    const vec = await makeVec(id, 3);
+    const { observations } = vec.reset({ seed: 9 });
+    const before = Array.from(observations);
+    // 2^32 - 1 in a Uint32Array is -1 once copied as int32; -1 in an Int8Array is -1
+    expect(() => vec.step(new Uint32Array([1, 2, 2 ** 32 - 1]))).toThrow(/actions\[2\] is 4294967295/);
+    expect(() => vec.step(new Int8Array([1, -1, 2]))).toThrow(/actions\[1\] is -1/);
+    expect(() => vec.step(new Int16Array([A, 1, 2]))).toThrow(new RegExp(`actions\\[0\\] is ${A}; .* from 0 to ${A - 1}`));
+    expect(Array.from(observations)).toEqual(before);
+    // and the envs play on exactly as envs that were never sent the bad batches
+    const fresh = await makeVec(id, 3);
+    fresh.reset({ seed: 9 });
+    const step = new Int32Array([0, 1, 2]);
+    expect(Array.from(vec.step(step).observations)).toEqual(Array.from(fresh.step(step).observations));
+  });
 });
 
 it('the worked example of index.d.ts holds: a boundary step of two valley envs', async () => {

@@ -41,3 +41,14 @@ export function createLearner(options: {
   [setting: string]: unknown;
 }): Promise<Learner>;
 export function loadPolicy(json: unknown): Promise<Policy>;
+/**
+ * Where a browser finds TensorFlow.js's wasm backend (a folder URL ending in '/', or a URL
+ * for each of its three files): call it before the first learner or policy. Without it a
+ * browser trains on the slower cpu backend; Node finds the files in the installed package.
+ */
+export function setWasmPaths(
+  paths:
+    string | { 'tfjs-backend-wasm.wasm': string; 'tfjs-backend-wasm-simd.wasm': string; 'tfjs-backend-wasm-threaded-simd.wasm': string },
+): void;
+/** The backend TensorFlow.js runs on once a neural learner or policy has loaded it, else null. */
+export function tfBackend(): Promise<'wasm' | 'cpu' | string | null>;

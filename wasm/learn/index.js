@@ -13,6 +13,8 @@ import { envSpecs, flatten } from '../index.js';
 import { createTabularQ, defaults as tabularDefaults, docs as tabularDocs, TablePolicy } from './tabularQ.js';
 import { createPPO, defaults as ppoDefaults, docs as ppoDocs, netPolicyFromJSON } from './ppo.js';
 
+export { setWasmPaths, tfBackend } from './tf.js';
+
 // ppo.js reaches TensorFlow.js only through a dynamic import (tf.js), so reading its
 // defaults here loads nothing heavy.
 export const algorithms = Object.freeze({

@@ -1,10 +1,31 @@
 // tf.js — TensorFlow.js, loaded only when a neural learner or policy needs it (dynamic
 // import: tabular learners and the engine never pull it in). The wasm backend trains a
-// small MLP about 5 times faster than the cpu one here; in Node its .wasm files are read
-// from the installed package. Where it cannot start, the cpu backend does the same maths.
+// small MLP about 5 times faster than the cpu one here. In Node its .wasm files are read
+// from the installed package; a browser needs to be told where the site serves them
+// (setWasmPaths), and runs the cpu backend until it is, or where wasm cannot start.
 // TensorFlow.js is an optional peer dependency of valley-farm: install @tensorflow/tfjs
 // (and @tensorflow/tfjs-backend-wasm) to use neural learners.
 let loading = null;
+let wasmPaths = null;
+
+// the backend takes a URL for each, though a page that is not cross-origin isolated never
+// loads the threaded one
+const WASM_FILES = ['tfjs-backend-wasm.wasm', 'tfjs-backend-wasm-simd.wasm', 'tfjs-backend-wasm-threaded-simd.wasm'];
+
+/**
+ * Where a browser finds the wasm backend's files: an object with a URL for each name in
+ * WASM_FILES (e.g. a bundler's asset URLs), or a folder URL ending in '/'. Call it before the first learner or policy loads TensorFlow.js.
+ */
+export function setWasmPaths(paths) {
+  const folder = typeof paths === 'string' && paths.endsWith('/');
+  const map = paths !== null && typeof paths === 'object' && WASM_FILES.every((f) => typeof paths[f] === 'string' && paths[f] !== '');
+  if (!folder && !map)
+    throw new TypeError(
+      `valley-farm/learn: setWasmPaths takes a folder URL ending in '/' or an object with a URL for each of ${WASM_FILES.join(', ')}`,
+    );
+  if (loading) throw new Error('valley-farm/learn: TensorFlow.js is already loaded; call setWasmPaths before the first learner or policy');
+  wasmPaths = folder ? paths : Object.fromEntries(WASM_FILES.map((f) => [f, paths[f]]));
+}
 
 export function loadTf() {
   loading ??= (async () => {
@@ -16,18 +37,18 @@ export function loadTf() {
         `valley-farm/learn: neural learners need TensorFlow.js: npm install @tensorflow/tfjs @tensorflow/tfjs-backend-wasm (${err.message})`,
       );
     }
-    // In Node the wasm backend's files are found in the installed package. In a browser they
-    // would have to be served beside the page (a site's Content Security Policy keeps them
-    // from coming from anywhere else), so there the cpu backend runs.
     const node = globalThis.process?.versions?.node;
     try {
-      if (!node) throw new Error('browser: cpu backend');
+      if (!node && !wasmPaths) throw new Error('browser without setWasmPaths: cpu backend');
       const wasm = await import('@tensorflow/tfjs-backend-wasm');
-      const { createRequire } = await import(/* @vite-ignore */ `node:${'module'}`);
-      const dir = createRequire(import.meta.url)
-        .resolve('@tensorflow/tfjs-backend-wasm')
-        .replace(/[^/\\]+$/, '');
-      wasm.setWasmPaths(dir);
+      if (node) {
+        const { createRequire } = await import(/* @vite-ignore */ `node:${'module'}`);
+        wasm.setWasmPaths(
+          createRequire(import.meta.url)
+            .resolve('@tensorflow/tfjs-backend-wasm')
+            .replace(/[^/\\]+$/, ''),
+        );
+      } else wasm.setWasmPaths(wasmPaths);
       if (!(await tf.setBackend('wasm'))) throw new Error('wasm backend refused');
     } catch {
       await tf.setBackend('cpu');
@@ -36,4 +57,9 @@ export function loadTf() {
     return tf;
   })();
   return loading;
+}
+
+/** The backend TensorFlow.js runs on ('wasm' or 'cpu'), once loaded; null before. */
+export async function tfBackend() {
+  return loading ? (await loading).getBackend() : null;
 }

@@ -3,7 +3,7 @@
 // play it on the game page.
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import baselines from '../../../wasm/data/baselines.json';
-import { loadPolicy } from 'valley-farm/learn';
+import { loadPolicy } from '../learn.js';
 import { useModel } from '../components/useModel.js';
 import { envIds, envMeta } from '../model/envMeta.js';
 import { formatReturn } from '../model/session.js';
@@ -176,7 +176,7 @@ export function LabPage({ app, query = '' }) {
           {lab.error
             ? lab.error
             : p
-              ? `${lab.state}: ${p.steps.toLocaleString('en')} / ${s.steps.toLocaleString('en')} steps, ${Math.round(p.stepsPerSec).toLocaleString('en')} steps/s, ${p.episodes.toLocaleString('en')} episodes; ${Object.entries(
+              ? `${lab.state}: ${p.steps.toLocaleString('en')} / ${s.steps.toLocaleString('en')} steps, ${Math.round(p.stepsPerSec).toLocaleString('en')} steps/s${p.backend ? ` (TensorFlow.js ${p.backend} backend)` : ''}, ${p.episodes.toLocaleString('en')} episodes; ${Object.entries(
                   p.losses,
                 )
                   .map(([k, v]) => `${k} ${Number.isInteger(v) ? v.toLocaleString('en') : Number(v).toFixed(3)}`)

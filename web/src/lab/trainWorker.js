@@ -1,12 +1,13 @@
 // trainWorker.js — the Lab's learner, in a Web Worker so the page keeps its frame rate. The
 // site's own code (valley-farm/learn); it answers the page's messages:
-//   { type: 'start', settings: { env, algo, seed, steps } }  -> progress ..., then done
+//   { type: 'start', settings: { env, algo, seed, steps } }  -> progress ..., then done (each
+//                                                               with the TensorFlow.js backend, null for tabular)
 //   { type: 'pause' } / { type: 'resume' } / { type: 'stop' }
 //   { type: 'evaluate', split, episodes }                      -> { type: 'evaluation', result }
 //   { type: 'policy' }                                         -> { type: 'policy', json }
 // Errors come back as { type: 'error', message }.
 import { evaluate } from 'valley-farm/evaluate';
-import { createLearner } from 'valley-farm/learn';
+import { createLearner, tfBackend } from '../learn.js';
 
 const CHUNK = { 'tabular-q': 20_000, ppo: 4096 };
 let learner = null;
@@ -21,10 +22,12 @@ async function loop() {
   running = true;
   try {
     while (learner && !paused && learner.progress().steps < target) {
-      post({ type: 'progress', progress: await learner.trainFor(CHUNK[learner.algo] ?? 4096) });
+      const progress = await learner.trainFor(CHUNK[learner.algo] ?? 4096);
+      post({ type: 'progress', progress: { ...progress, backend: await tfBackend() } });
       await tick(); // let pause / stop / evaluate messages in
     }
-    if (learner && learner.progress().steps >= target) post({ type: 'done', progress: learner.progress() });
+    if (learner && learner.progress().steps >= target)
+      post({ type: 'done', progress: { ...learner.progress(), backend: await tfBackend() } });
   } catch (err) {
     post({ type: 'error', message: String(err?.message ?? err).slice(0, 500) });
   } finally {

@@ -72,7 +72,7 @@ export function createHandle(app) {
       if (agent && agent.policy && typeof agent.policy === 'object') {
         // a trained policy (the Lab's Download, npx valley-farm train): data, run by the
         // package's own code, so it needs no sandbox
-        const { loadPolicy } = await import('valley-farm/learn');
+        const { loadPolicy } = await import('../learn.js');
         const policy = await loadPolicy(agent.policy);
         if (policy.env !== session.envId) await app.switchEnv(policy.env);
         return runner.setCustomAgent({ act: (o, info) => policy.act(o, info) }, `${policy.algo} policy`);

@@ -57,6 +57,18 @@ const json = learner.policy().toJSON();               // save it; loadPolicy(jso
           Learners train on the vector env with its legal masks (<code>makeVec</code>), from training seeds only. Your own learner can do
           the same: <code>makeVec(id, n)</code> hands back masks and the finished episodes' returns in every step.
         </p>
+        <p>
+          <code>ppo</code> runs on TensorFlow.js's wasm backend, several times faster than its cpu one. Node finds the backend's files in
+          the installed package; a web page must serve them and say where, before the first learner or policy, or it trains on the cpu
+          backend (the Lab does this, and its status line names the backend):
+        </p>
+        <pre class="docs-pre" tabIndex={0}>
+          <code>{`import { setWasmPaths } from 'valley-farm/learn';
+setWasmPaths('/assets/tfjs/');   // the folder holding the three tfjs-backend-wasm*.wasm files`}</code>
+        </pre>
+        <p>
+          <code>npm run bench:learn</code> measures PPO's training speed in Node and in the Lab's Worker in Chromium.
+        </p>
       </Section>
       <Section page="training" id="score" title="Scoring it">
         <p>
