@@ -60,7 +60,8 @@ for (const run of RUNS.filter((r) => (!onlyAlgo || r.algo === onlyAlgo) && (!onl
   const record = {
     algo: run.algo,
     env: run.env,
-    command: `npx valley-farm ${args.slice(0, 12).join(' ')}`,
+    // as a reader would type it: the run wrote its files to a temporary folder
+    command: `npx valley-farm ${args.slice(0, 11).join(' ')} --out policy.json --log curve.csv`,
     steps,
     seconds: Math.round(seconds),
     stepsPerSec: Math.round(steps / seconds),

@@ -7,6 +7,8 @@ import { evaluate } from '../../wasm/evaluate.js';
 import { createLearner, loadPolicy } from '../../wasm/learn/index.js';
 import { clippedLoss, gae, maskedLogSoftmax } from '../../wasm/learn/ppo.js';
 import { loadTf, setWasmPaths, tfBackend } from '../../wasm/learn/tf.js';
+import { parse as parseTrain } from '../../wasm/cli/train.mjs';
+import { referenceRuns } from '../../scripts/baselines.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const B = 'BackwardsValleyFarm-v0';
@@ -81,6 +83,18 @@ describe('training and policies', () => {
     await expect(
       loadPolicy({ format: 'valley-farm-policy', version: 1, env: V, algo: 'ppo', config: { hidden: [64, 64] }, weights: [] }),
     ).rejects.toThrow(/do not fit its network/);
+  });
+
+  it("each committed reference run's command is one the train command takes, for that run's farm, learner and steps", () => {
+    const runs = referenceRuns();
+    expect(runs.length).toBeGreaterThanOrEqual(4);
+    for (const run of runs) {
+      const [npx, cli, train, ...args] = run.command.split(' ');
+      expect([npx, cli, train]).toEqual(['npx', 'valley-farm', 'train']);
+      const o = parseTrain(args);
+      expect([o.env, o.algo, o.steps]).toEqual([run.env, run.algo, run.steps]);
+      expect(run.curve.at(-1).steps).toBeGreaterThanOrEqual(run.steps);
+    }
   });
 
   it('the train command refuses bad arguments with exit status 2', () => {

@@ -1,7 +1,8 @@
 // train.mjs — `npx valley-farm train --env ENV [--algo tabular-q|ppo] [--steps N] [--seed S]
 //             [--out policy.json] [--log curve.csv] [--eval-every N]`
 // Trains a learner (valley-farm/learn) with a progress line, evaluates it on the validation
-// split as it goes, and writes the policy (JSON) and the learning curve (CSV).
+// split as it goes, and writes the policy (JSON) and the learning curve (CSV). parse() is
+// exported for the test that checks the commands recorded in docs/runs.
 import { writeFileSync } from 'node:fs';
 import { envIds } from '../index.js';
 import { evaluate } from '../evaluate.js';
@@ -10,7 +11,7 @@ import { algorithms, createLearner } from '../learn/index.js';
 const USAGE =
   'usage: valley-farm train --env ENV [--algo tabular-q|ppo] [--steps N] [--seed S] [--out policy.json] [--log curve.csv] [--eval-every N] [--eval-episodes N]';
 
-function parse(argv) {
+export function parse(argv) {
   const o = { algo: 'tabular-q', steps: 1e6, seed: 1, out: 'policy.json', log: null, evalEvery: null, evalEpisodes: 50 };
   const names = {
     '--env': 'env',

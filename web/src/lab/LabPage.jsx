@@ -6,6 +6,7 @@ import baselines from '../../../wasm/data/baselines.json';
 import { loadPolicy } from '../learn.js';
 import { useModel } from '../components/useModel.js';
 import { envIds, envMeta } from '../model/envMeta.js';
+import { referenceRun } from '../model/referenceRuns.js';
 import { formatReturn } from '../model/session.js';
 import { ALGOS, LabModel, labQuery, parseLabQuery } from './labModel.js';
 
@@ -13,9 +14,14 @@ const W = 560;
 const H = 220;
 const PAD = { l: 40, r: 10, t: 10, b: 22 };
 
-/** Mean return against env steps, with the reference agents' test means as dashed lines. */
-export function LearningCurve({ curve, references, total }) {
-  const top = Math.max(1, ...curve.map((p) => p.meanReturn), ...references.map((r) => r.value)) * 1.05;
+/**
+ * Mean return against env steps, with the reference agents' test means as dashed lines and,
+ * when there is one, the committed reference run of the same learner (its validation return,
+ * as far as this run's steps go).
+ */
+export function LearningCurve({ curve, references, total, run = null }) {
+  const shown = run ? run.curve.filter((p) => p.steps <= total) : [];
+  const top = Math.max(1, ...curve.map((p) => p.meanReturn), ...references.map((r) => r.value), ...shown.map((p) => p.validation)) * 1.05;
   const x = (s) => PAD.l + ((W - PAD.l - PAD.r) * s) / Math.max(total, 1);
   const y = (v) => H - PAD.b - ((H - PAD.t - PAD.b) * v) / top;
   const last = curve.at(-1);
@@ -43,6 +49,16 @@ export function LearningCurve({ curve, references, total }) {
             </text>
           </g>
         ))}
+        {shown.length > 0 && (
+          <g class="reference-run" data-points={shown.length}>
+            <polyline points={shown.map((p) => `${x(p.steps)},${y(p.validation)}`).join(' ')} />
+            {shown.map((p) => (
+              <circle cx={x(p.steps)} cy={y(p.validation)} r="2">
+                <title>{`reference run, ${p.steps.toLocaleString('en')} steps: validation return ${formatReturn(p.validation)}`}</title>
+              </circle>
+            ))}
+          </g>
+        )}
         {curve.length > 1 && (
           <polyline class="mean" data-points={curve.length} points={curve.map((p) => `${x(p.steps)},${y(p.meanReturn)}`).join(' ')} />
         )}
@@ -52,7 +68,15 @@ export function LearningCurve({ curve, references, total }) {
           </circle>
         ))}
       </svg>
-      <figcaption>{label}</figcaption>
+      <figcaption>
+        {label}
+        {run && (
+          <>
+            . Grey: the reference run's validation return (<code>{run.command}</code>, {run.steps.toLocaleString('en')} steps
+            {shown.length < run.curve.length ? `, shown up to ${total.toLocaleString('en')}` : ''}).
+          </>
+        )}
+      </figcaption>
     </figure>
   );
 }
@@ -188,7 +212,7 @@ export function LabPage({ app, query = '' }) {
       </section>
       <section class="panel" aria-labelledby="lab-curve">
         <h2 id="lab-curve">Learning curve</h2>
-        <LearningCurve curve={lab.curve} references={references} total={s.steps} />
+        <LearningCurve curve={lab.curve} references={references} total={s.steps} run={referenceRun(s.env, s.algo)} />
       </section>
       <section class="panel" aria-labelledby="lab-policy">
         <h2 id="lab-policy">The policy</h2>

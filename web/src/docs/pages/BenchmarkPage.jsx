@@ -4,6 +4,7 @@ import baselines from '../../../../wasm/data/baselines.json';
 import bestKnown from '../../../../wasm/data/best-known.json';
 import { SPLITS } from 'valley-farm/splits';
 import { Section, Toc } from '../components/Section.jsx';
+import { referenceRuns } from '../../model/referenceRuns.js';
 
 export const BENCHMARK_SECTIONS = [
   ['protocol', 'The protocol'],
@@ -13,8 +14,7 @@ export const BENCHMARK_SECTIONS = [
   ['run', 'Evaluate your agent'],
 ];
 
-// The committed reference training runs (npm run reference-runs writes docs/runs/*.json).
-const RUNS = Object.values(import.meta.glob('../../../../docs/runs/*.json', { eager: true, import: 'default' }));
+const RUNS = referenceRuns();
 
 const fmt = (x) => x.toFixed(2);
 

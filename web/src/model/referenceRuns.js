@@ -1,0 +1,9 @@
+// referenceRuns.js — the committed reference training runs (docs/runs/*.json, written by
+// npm run reference-runs): the Benchmark page's table and the Lab's reference curve.
+const RUNS = Object.values(import.meta.glob('../../../docs/runs/*.json', { eager: true, import: 'default' }));
+
+/** Every run: { algo, env, command, steps, seconds, curve: [{ steps, validation }], test }. */
+export const referenceRuns = () => RUNS;
+
+/** The reference run of a learner on a farm, or null. */
+export const referenceRun = (env, algo) => RUNS.find((r) => r.env === env && r.algo === algo) ?? null;
