@@ -5,7 +5,8 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { evaluate } from '../../wasm/evaluate.js';
 import { createLearner, loadPolicy } from '../../wasm/learn/index.js';
-import { clippedLoss, gae, maskedLogSoftmax } from '../../wasm/learn/ppo.js';
+import { Frames, clippedLoss, gae, maskedLogSoftmax } from '../../wasm/learn/ppo.js';
+import { make } from '../../wasm/index.js';
 import { loadTf, setWasmPaths, tfBackend } from '../../wasm/learn/tf.js';
 import { parse as parseTrain } from '../../wasm/cli/train.mjs';
 import { referenceRuns } from '../../scripts/baselines.mjs';
@@ -32,6 +33,21 @@ describe('PPO parts', () => {
     // min(0.5, 0.8) = 0.5; min(1.5, 1.2) = 1.2; min(−2.2, −2.2) = −2.2 → loss −(0.5 + 1.2 − 2.2) / 3
     const loss = clippedLoss(tf, tf.tensor1d([0.5, 1.5, 1.1]), tf.tensor1d([1, 1, -2]), 0.2).dataSync()[0];
     expect(loss).toBeCloseTo(0.5 / 3, 6);
+  });
+
+  it('frames keep the last `history` observations, oldest first, with zeros before the episode began', () => {
+    // two envs, history 3, two features each; env 1 is never touched
+    const f = new Frames(2, 3, 2);
+    const at = (values) => Float32Array.from(values);
+    f.push(0, at([1, 2]), 0, true);
+    expect(Array.from(f.frames.subarray(0, 6))).toEqual([0, 0, 0, 0, 1, 2]);
+    f.push(0, at([9, 3, 4]), 1, false); // features read from an offset
+    expect(Array.from(f.frames.subarray(0, 6))).toEqual([0, 0, 1, 2, 3, 4]);
+    f.push(0, at([5, 6]), 0, false);
+    expect(Array.from(f.frames.subarray(0, 6))).toEqual([1, 2, 3, 4, 5, 6]);
+    f.push(0, at([7, 8]), 0, true); // a new episode forgets the old one
+    expect(Array.from(f.frames.subarray(0, 6))).toEqual([0, 0, 0, 0, 7, 8]);
+    expect(Array.from(f.frames.subarray(6))).toEqual([0, 0, 0, 0, 0, 0]);
   });
 
   it('masking gives illegal actions probability exactly 0', async () => {
@@ -71,6 +87,36 @@ describe('training and policies', () => {
     expect(b.returns).toEqual(a.returns);
     learner.dispose();
   }, 120_000);
+
+  it('a PPO policy with history sees that many observations, starts each episode afresh, and reloads identically', async () => {
+    const learner = await createLearner({ env: V, algo: 'ppo', seed: 2, history: 3, numEnvs: 8, nSteps: 16 });
+    await learner.trainFor(256);
+    const json = learner.policy().toJSON();
+    const F = json.weights[0].shape[0];
+    const one = await createLearner({ env: V, algo: 'ppo', seed: 2, numEnvs: 8, nSteps: 16 });
+    expect(F).toBe(3 * one.policy().toJSON().weights[0].shape[0]); // three observations' features
+    one.dispose();
+    // the same episode twice with no reset() in between: info.step 0 clears the frames
+    const policy = await loadPolicy(JSON.parse(JSON.stringify(json)));
+    const env = await make(V);
+    const play = (agent) => {
+      let { observation, info } = env.reset({ seed: 5 });
+      const actions = [];
+      for (let t = 0; t < 50; t++) {
+        const a = agent.act(observation, { ...info, legal: env.legalActions() });
+        actions.push(a);
+        ({ observation, info } = env.step(a));
+      }
+      return actions;
+    };
+    const first = play(policy);
+    expect(play(policy)).toEqual(first);
+    expect(play(learner.policy())).toEqual(first); // the reloaded policy acts as the trained one
+    env.close();
+    learner.dispose();
+    await expect(createLearner({ env: V, algo: 'ppo', history: 0 })).rejects.toThrow(/history must be a whole number from 1 to 16, got 0/);
+    await expect(createLearner({ env: V, algo: 'ppo', history: 2.5 })).rejects.toThrow(/from 1 to 16, got 2.5/);
+  }, 60_000);
 
   it('bad settings and bad policies are refused with what is allowed', async () => {
     await expect(createLearner({ env: V, algo: 'dqn' })).rejects.toThrow(/the algorithms are tabular-q, ppo/);

@@ -15,8 +15,10 @@ export interface Progress {
 export interface Policy {
   readonly env: EnvId;
   readonly algo: 'tabular-q' | 'ppo';
-  /** The policy's action (greedy; masked by info.legal when given). */
-  act(observation: Observation, info?: { legal?: Uint8Array }): number;
+  /** The policy's action (greedy; masked by info.legal when given; info.step 0 starts an episode). */
+  act(observation: Observation, info?: { legal?: Uint8Array; step?: number }): number;
+  /** Starts a new episode (a ppo policy with history > 1 forgets its frames); evaluate() calls it. */
+  reset?(): void;
   /** Plain JSON: { format: 'valley-farm-policy', version: 1, env, algo, config, ... }. */
   toJSON(): Record<string, unknown>;
 }

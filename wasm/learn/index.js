@@ -81,7 +81,8 @@ function wrapPolicy(p, config) {
       toJSON: () => p.toJSON(config),
     };
   }
-  return { env: p.env, algo: p.algo, act: (o, info) => p.act(o, info), toJSON: () => p.toJSON() };
+  // reset() starts a new episode's frames (act also does when info.step is 0)
+  return { env: p.env, algo: p.algo, act: (o, info) => p.act(o, info), reset: () => p.reset(), toJSON: () => p.toJSON() };
 }
 
 /** A policy from what toJSON() gave (parsed JSON); clear errors for anything else. */

@@ -2,8 +2,9 @@
 // vector env: rollouts of numEnvs x nSteps, advantages by GAE(λ), then epochs of minibatch
 // updates of the clipped objective, a value loss and an entropy bonus, with Adam. Illegal
 // actions get a logit of −1e9 before the softmax, so their probability is exactly 0 and the
-// policy never wastes a step on them. Built on TensorFlow.js (tf.js); no hand-written
-// gradients.
+// policy never wastes a step on them. Partial observability: with `history` > 1 the policy
+// sees the episode's last observations stacked (Frames), not only the current one. Built on
+// TensorFlow.js (tf.js); no hand-written gradients.
 import { envSpecs, makeVec, flatten } from '../index.js';
 import { encoderFor } from './encode.js';
 import { drawFrom, seededRandom } from '../rng.js';
@@ -22,6 +23,7 @@ export const defaults = Object.freeze({
   entropyCoef: 0.01,
   valueCoef: 0.5,
   hidden: [64, 64],
+  history: 1,
 });
 
 export const docs = Object.freeze({
@@ -36,7 +38,37 @@ export const docs = Object.freeze({
   entropyCoef: 'weight of the entropy bonus',
   valueCoef: 'weight of the value loss',
   hidden: 'sizes of the hidden layers (tanh)',
+  history: 'observations the policy sees: the current one and up to history − 1 before it in the episode (zeros before its start), 1 … 16',
 });
+
+/**
+ * The policy's input for each env: its last `history` observations' features, oldest first,
+ * zeros where the episode had not begun. frames is n × history × F; push(i, fresh) shifts
+ * env i's frames and writes the newest from `fresh` (a Float32Array of F at `at`),
+ * clearing the older ones when `fresh` opens an episode.
+ */
+export class Frames {
+  constructor(n, history, F) {
+    this.n = n;
+    this.history = history;
+    this.F = F;
+    this.size = history * F;
+    this.frames = new Float32Array(n * this.size);
+  }
+
+  push(i, fresh, at, newEpisode) {
+    const row = i * this.size;
+    const last = row + this.size - this.F;
+    if (newEpisode) this.frames.fill(0, row, last);
+    else this.frames.copyWithin(row, row + this.F, row + this.size);
+    this.frames.set(fresh.subarray(at, at + this.F), last);
+  }
+}
+
+function checkHistory(history) {
+  if (!Number.isInteger(history) || history < 1 || history > 16)
+    throw new RangeError(`valley-farm/learn: ppo setting history must be a whole number from 1 to 16, got ${String(history).slice(0, 20)}`);
+}
 
 const MASKED = -1e9;
 
@@ -94,23 +126,32 @@ export class NetPolicy {
     this.encoder = encoderFor(env);
     this.actions = envSpecs[env].actions.length;
     this.flat = new Int32Array(envSpecs[env].obsSize);
+    this.fresh = new Float32Array(this.encoder.size);
+    this.frames = new Frames(1, config.history ?? 1, this.encoder.size);
+    this.newEpisode = true;
   }
 
-  /** Action probabilities (masked) for a batch of flat rows. */
-  probabilities(flat, n, masks) {
+  /** Action probabilities (masked) for a batch of inputs (n rows of frames). */
+  probabilities(x, n, masks) {
     const tf = this.tf;
-    const x = new Float32Array(n * this.encoder.size);
-    for (let i = 0; i < n; i++) this.encoder.features(flat, i, x, i * this.encoder.size);
     return tf.tidy(() => {
-      const [logits] = this.model.predict(tf.tensor2d(x, [n, this.encoder.size]));
+      const [logits] = this.model.predict(tf.tensor2d(x, [n, this.frames.size]));
       const m = masks ? tf.tensor2d(Float32Array.from(masks), [n, this.actions]) : tf.onesLike(logits);
       return tf.exp(maskedLogSoftmax(tf, logits, m)).dataSync();
     });
   }
 
+  /** A new episode begins: forget the frames (also done when info.step is 0). */
+  reset() {
+    this.newEpisode = true;
+  }
+
   act(observation, info = {}) {
     flatten(this.env, observation, this.flat);
-    const p = this.probabilities(this.flat, 1, info.legal ?? null);
+    this.encoder.features(this.flat, 0, this.fresh, 0);
+    this.frames.push(0, this.fresh, 0, this.newEpisode || info.step === 0);
+    this.newEpisode = false;
+    const p = this.probabilities(this.frames.frames, 1, info.legal ?? null);
     let best = 0;
     for (let a = 1; a < this.actions; a++) if (p[a] > p[best]) best = a;
     return best;
@@ -131,7 +172,8 @@ export class NetPolicy {
 export async function netPolicyFromJSON(json) {
   const tf = await loadTf();
   const A = envSpecs[json.env].actions.length;
-  const model = buildModel(tf, encoderFor(json.env).size, json.config.hidden, A);
+  checkHistory(json.config?.history ?? 1);
+  const model = buildModel(tf, encoderFor(json.env).size * (json.config.history ?? 1), json.config.hidden, A);
   const shapes = model.getWeights().map((w) => w.shape.join('x'));
   if (
     !Array.isArray(json.weights) ||
@@ -147,9 +189,10 @@ export async function netPolicyFromJSON(json) {
 export async function createPPO(env, config, seed) {
   const tf = await loadTf();
   const c = { ...defaults, ...config };
+  checkHistory(c.history);
   const A = envSpecs[env].actions.length;
   const enc = encoderFor(env);
-  const F = enc.size;
+  const F = enc.size * c.history; // the model's input: the frames
   const n = c.numEnvs;
   const T = c.nSteps;
   const vec = await makeVec(env, n);
@@ -176,11 +219,22 @@ export async function createPPO(env, config, seed) {
     });
   }
 
+  // the policy's input: each env's last c.history observations, carried across rollouts
+  const frames = new Frames(n, c.history, enc.size);
+  const fresh = new Float32Array(n * enc.size);
+  /** Adds the observations in r to the frames; opened[i] = 1 where env i's opens an episode. */
+  function observe(opened) {
+    for (let i = 0; i < n; i++) {
+      enc.features(r.observations, i, fresh, i * enc.size);
+      frames.push(i, fresh, i * enc.size, opened === null || opened[i] === 1);
+    }
+  }
+  observe(null); // every env has just been reset
+
   async function rollout() {
-    const x = new Float32Array(n * F);
+    const x = frames.frames;
     const probs = new Float32Array(A);
     for (let t = 0; t < T; t++) {
-      for (let i = 0; i < n; i++) enc.features(r.observations, i, x, i * F);
       obsBuf.set(x, t * n * F);
       for (let k = 0; k < n * A; k++) maskBuf[t * n * A + k] = r.masks[k];
       const [logits, values] = forward(x, n);
@@ -203,8 +257,8 @@ export async function createPPO(env, config, seed) {
         doneBuf[t * n + i] = r.terminated[i];
         if (r.terminated[i]) recordEpisode(stats, r.episodeReturns[i]);
       }
+      observe(r.terminated); // after an autoreset, the new episode's first observation
     }
-    for (let i = 0; i < n; i++) enc.features(r.observations, i, x, i * F);
     return forward(x, n)[1];
   }
 

@@ -58,6 +58,12 @@ const json = learner.policy().toJSON();               // save it; loadPolicy(jso
           the same: <code>makeVec(id, n)</code> hands back masks and the finished episodes' returns in every step.
         </p>
         <p>
+          Each learner's settings, with their defaults and meanings, are in <code>algorithms[algo].defaults</code> and <code>.docs</code>;
+          pass any of them to <code>createLearner</code>. The farms are partially observed (the agent sees 5 × 5 tiles):{' '}
+          <code>{"createLearner({ env, algo: 'ppo', history: 4 })"}</code> gives the policy its last four observations of the episode
+          instead of one.
+        </p>
+        <p>
           <code>ppo</code> runs on TensorFlow.js's wasm backend, several times faster than its cpu one. Node finds the backend's files in
           the installed package; a web page must serve them and say where, before the first learner or policy, or it trains on the cpu
           backend (the Lab does this, and its status line names the backend):
