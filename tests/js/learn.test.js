@@ -147,6 +147,33 @@ describe('training and policies', () => {
     const r = spawnSync(process.execPath, [`${root}wasm/cli/index.mjs`, 'train', '--env', V, '--steps', 'lots'], { encoding: 'utf8' });
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/--steps must be a positive whole number/);
+    const bad = (...args) => spawnSync(process.execPath, [`${root}wasm/cli/index.mjs`, 'train', '--env', V, ...args], { encoding: 'utf8' });
+    const unknown = bad('--algo', 'ppo', '--histroy', '4');
+    expect(unknown.status).toBe(2);
+    expect(unknown.stderr).toMatch(/unknown option --histroy; ppo's settings are .*--num-envs.*--history/);
+    const range = bad('--algo', 'ppo', '--history', '40');
+    expect(range.status).toBe(2);
+    expect(range.stderr).toMatch(/history must be a whole number from 1 to 16, got 40/);
+  });
+
+  it("the train command takes each of the learner's settings as an option, in kebab case", () => {
+    const o = parseTrain([
+      '--env',
+      V,
+      '--algo',
+      'ppo',
+      '--history',
+      '4',
+      '--num-envs',
+      '128',
+      '--hidden',
+      '128,32',
+      '--learning-rate',
+      '3e-4',
+    ]);
+    expect(o.settings).toEqual({ history: 4, numEnvs: 128, hidden: [128, 32], learningRate: 3e-4 });
+    expect(parseTrain(['--env', V]).settings).toEqual({}); // tabular-q with its defaults
+    expect(() => parseTrain(['--env', V, '--history', '4'])).toThrow(/tabular-q's settings are/); // history is PPO's
   });
 });
 

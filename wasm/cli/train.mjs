@@ -1,15 +1,19 @@
 // train.mjs — `npx valley-farm train --env ENV [--algo tabular-q|ppo] [--steps N] [--seed S]
-//             [--out policy.json] [--log curve.csv] [--eval-every N]`
+//             [--out policy.json] [--log curve.csv] [--eval-every N] [--SETTING VALUE ...]`
 // Trains a learner (valley-farm/learn) with a progress line, evaluates it on the validation
-// split as it goes, and writes the policy (JSON) and the learning curve (CSV). parse() is
-// exported for the test that checks the commands recorded in docs/runs.
+// split as it goes, and writes the policy (JSON) and the learning curve (CSV). Any setting
+// of the learner (algorithms[algo].defaults) is an option too, in kebab case:
+// --history 4, --num-envs 128, --hidden 128,128. parse() is exported for the test that
+// checks the commands recorded in docs/runs.
 import { writeFileSync } from 'node:fs';
 import { envIds } from '../index.js';
 import { evaluate } from '../evaluate.js';
 import { algorithms, createLearner } from '../learn/index.js';
 
 const USAGE =
-  'usage: valley-farm train --env ENV [--algo tabular-q|ppo] [--steps N] [--seed S] [--out policy.json] [--log curve.csv] [--eval-every N] [--eval-episodes N]';
+  'usage: valley-farm train --env ENV [--algo tabular-q|ppo] [--steps N] [--seed S] [--out policy.json] [--log curve.csv] [--eval-every N] [--eval-episodes N] [--SETTING VALUE, e.g. --history 4]';
+
+const kebab = (name) => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 
 export function parse(argv) {
   const o = { algo: 'tabular-q', steps: 1e6, seed: 1, out: 'policy.json', log: null, evalEvery: null, evalEpisodes: 50 };
@@ -23,21 +27,32 @@ export function parse(argv) {
     '--eval-every': 'evalEvery',
     '--eval-episodes': 'evalEpisodes',
   };
+  const rest = []; // options that may be the learner's settings, read once the algo is known
   for (let i = 0; i < argv.length; i += 2) {
-    const key = names[argv[i]];
-    if (!key) throw new Error(`unknown option ${String(argv[i]).slice(0, 40)}`);
-    if (argv[i + 1] === undefined) throw new Error(`${argv[i]} needs a value`);
-    o[key] = argv[i + 1];
+    if (argv[i + 1] === undefined) throw new Error(`${String(argv[i]).slice(0, 40)} needs a value`);
+    if (names[argv[i]]) o[names[argv[i]]] = argv[i + 1];
+    else rest.push([argv[i], argv[i + 1]]);
   }
   if (!envIds.includes(o.env)) throw new Error(`--env must be one of ${envIds.join(', ')}`);
   if (!Object.hasOwn(algorithms, o.algo)) throw new Error(`--algo must be one of ${Object.keys(algorithms).join(', ')}`);
+  const defaults = algorithms[o.algo].defaults;
+  o.settings = {};
+  for (const [flag, value] of rest) {
+    const name = Object.keys(defaults).find((k) => `--${kebab(k)}` === flag);
+    if (!name)
+      throw new Error(
+        `unknown option ${String(flag).slice(0, 40)}; ${o.algo}'s settings are ${Object.keys(defaults)
+          .map((k) => `--${kebab(k)}`)
+          .join(', ')}`,
+      );
+    // a list (hidden layers) is comma-separated; createLearner checks every value
+    o.settings[name] = Array.isArray(defaults[name]) ? value.split(',').map(Number) : Number(value);
+  }
   for (const k of ['steps', 'seed', 'evalEvery', 'evalEpisodes']) {
     if (o[k] === null) continue;
     const n = Number(o[k]);
     if (!Number.isInteger(n) || n < (k === 'seed' ? 0 : 1))
-      throw new Error(
-        `--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} must be a ${k === 'seed' ? 'non-negative' : 'positive'} whole number (5e6 is fine)`,
-      );
+      throw new Error(`--${kebab(k)} must be a ${k === 'seed' ? 'non-negative' : 'positive'} whole number (5e6 is fine)`);
     o[k] = n;
   }
   o.evalEvery ??= Math.max(o.steps / 10, 1);
@@ -52,7 +67,13 @@ export async function main(argv) {
     console.error(`valley-farm train: ${err.message}\n${USAGE}`);
     return 2;
   }
-  const learner = await createLearner({ env: o.env, algo: o.algo, seed: o.seed });
+  let learner;
+  try {
+    learner = await createLearner({ env: o.env, algo: o.algo, seed: o.seed, ...o.settings });
+  } catch (err) {
+    console.error(`valley-farm train: ${err.message}\n${USAGE}`);
+    return 2;
+  }
   const curve = [['steps', 'seconds', 'mean_return_last_100', 'validation_mean', 'validation_normalized']];
   const chunk = Math.min(o.evalEvery, 50_000);
   let nextEval = o.evalEvery;
