@@ -33,6 +33,12 @@ const round = (x) => Math.round(x * 1e4) / 1e4;
 
 const LEARNER_NAMES = { ppo: 'PPO', 'tabular-q': 'tabular Q' };
 
+/** A run's learner as the tables name it: PPO, or PPO with history 4 (settings beyond the defaults). */
+export function learnerName(run) {
+  const settings = Object.entries(run.settings ?? {}).map(([k, v]) => `${k} ${v}`);
+  return [LEARNER_NAMES[run.algo] ?? run.algo, ...settings].join(', ');
+}
+
 /** The committed reference training runs (docs/runs/*.json, npm run reference-runs). */
 export function referenceRuns() {
   const dir = new URL('docs/runs/', root);
@@ -57,7 +63,7 @@ export function readmeTable(table, runs = []) {
         for (const run of runs.filter((x) => x.env === env))
           row(
             env,
-            `${LEARNER_NAMES[run.algo] ?? run.algo} (${(run.steps / 1e6).toLocaleString('en')} M steps, ${run.seconds < 120 ? `${run.seconds} s` : `${Math.round(run.seconds / 60)} min`})`,
+            `${learnerName(run)} (${(run.steps / 1e6).toLocaleString('en')} M steps, ${run.seconds < 120 ? `${run.seconds} s` : `${Math.round(run.seconds / 60)} min`})`,
             run.test.mean,
             run.test.ci95,
             run.test.normalized,

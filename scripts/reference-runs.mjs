@@ -19,13 +19,21 @@ const RUNS = [
   // about 30 minutes each on one core: the learning issue's budget for PPO
   { algo: 'ppo', env: 'BackwardsValleyFarm-v0', steps: '7e6', evalEvery: '500000' },
   { algo: 'ppo', env: 'ValleyFarm-v0', steps: '7e6', evalEvery: '500000' },
+  // the same half hour with the last four observations as input: slower per step
+  { algo: 'ppo', env: 'BackwardsValleyFarm-v0', steps: '3e6', evalEvery: '500000', settings: { history: 4 } },
+  { algo: 'ppo', env: 'ValleyFarm-v0', steps: '2.5e6', evalEvery: '500000', settings: { history: 4 } },
 ];
 
-// `npm run reference-runs -- [algo] [env]`: only the runs of that learner (and farm)
-const [onlyAlgo, onlyEnv] = process.argv.slice(2);
+const kebab = (name) => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+/** A run's file name: its learner, its settings other than the defaults, its farm. */
+const nameOf = (run) => [run.algo, ...Object.entries(run.settings ?? {}).map(([k, v]) => `${kebab(k)}-${v}`), run.env].join('-');
+
+// `npm run reference-runs -- [name] [env]`: only the runs whose file name starts with
+// `name` (ppo, tabular-q, ppo-history-4) on that farm
+const [onlyName, onlyEnv] = process.argv.slice(2);
 const dir = mkdtempSync(join(tmpdir(), 'vf-runs-'));
 mkdirSync(join(root, 'docs/runs'), { recursive: true });
-for (const run of RUNS.filter((r) => (!onlyAlgo || r.algo === onlyAlgo) && (!onlyEnv || r.env === onlyEnv))) {
+for (const run of RUNS.filter((r) => (!onlyName || nameOf(r).startsWith(onlyName)) && (!onlyEnv || r.env === onlyEnv))) {
   const args = [
     'train',
     '--env',
@@ -38,6 +46,7 @@ for (const run of RUNS.filter((r) => (!onlyAlgo || r.algo === onlyAlgo) && (!onl
     '1',
     '--eval-every',
     run.evalEvery,
+    ...Object.entries(run.settings ?? {}).flatMap(([k, v]) => [`--${kebab(k)}`, String(v)]),
     '--out',
     join(dir, 'policy.json'),
     '--log',
@@ -61,7 +70,8 @@ for (const run of RUNS.filter((r) => (!onlyAlgo || r.algo === onlyAlgo) && (!onl
     algo: run.algo,
     env: run.env,
     // as a reader would type it: the run wrote its files to a temporary folder
-    command: `npx valley-farm ${args.slice(0, 11).join(' ')} --out policy.json --log curve.csv`,
+    command: `npx valley-farm ${args.slice(0, args.indexOf('--out')).join(' ')} --out policy.json --log curve.csv`,
+    settings: run.settings ?? {},
     steps,
     seconds: Math.round(seconds),
     stepsPerSec: Math.round(steps / seconds),
@@ -70,10 +80,10 @@ for (const run of RUNS.filter((r) => (!onlyAlgo || r.algo === onlyAlgo) && (!onl
     reference: test.reference, // random, heuristic and best-known means on the same seeds
   };
   // in the house style, so that npm test's format check passes on a fresh run
-  const file = join(root, `docs/runs/${run.algo}-${run.env}.json`);
+  const file = join(root, `docs/runs/${nameOf(run)}.json`);
   writeFileSync(file, await prettier.format(JSON.stringify(record), { ...(await prettier.resolveConfig(file)), filepath: file }));
   console.log(
-    `[valley-farm] ${run.algo} ${run.env}: test ${test.mean.toFixed(2)} (normalised ${test.normalized.mean.toFixed(3)}) in ${Math.round(seconds)} s`,
+    `[valley-farm] ${nameOf(run)}: test ${test.mean.toFixed(2)} (normalised ${test.normalized.mean.toFixed(3)}) in ${Math.round(seconds)} s`,
   );
 }
 updateReadmeTable();

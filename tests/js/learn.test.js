@@ -138,7 +138,7 @@ describe('training and policies', () => {
       const [npx, cli, train, ...args] = run.command.split(' ');
       expect([npx, cli, train]).toEqual(['npx', 'valley-farm', 'train']);
       const o = parseTrain(args);
-      expect([o.env, o.algo, o.steps]).toEqual([run.env, run.algo, run.steps]);
+      expect([o.env, o.algo, o.steps, o.settings]).toEqual([run.env, run.algo, run.steps, run.settings]);
       expect(run.curve.at(-1).steps).toBeGreaterThanOrEqual(run.steps);
     }
   });

@@ -4,7 +4,7 @@ import baselines from '../../../../wasm/data/baselines.json';
 import bestKnown from '../../../../wasm/data/best-known.json';
 import { SPLITS } from 'valley-farm/splits';
 import { Section, Toc } from '../components/Section.jsx';
-import { referenceRuns } from '../../model/referenceRuns.js';
+import { referenceRuns, settingsOf } from '../../model/referenceRuns.js';
 
 export const BENCHMARK_SECTIONS = [
   ['protocol', 'The protocol'],
@@ -124,7 +124,10 @@ export function BenchmarkPage() {
             {RUNS.map((r) => (
               <tr>
                 <td>{r.env}</td>
-                <td>{r.algo}</td>
+                <td>
+                  {r.algo}
+                  {settingsOf(r) && `, ${settingsOf(r)}`}
+                </td>
                 <td>{r.steps.toLocaleString('en')}</td>
                 <td>{r.seconds} s</td>
                 <td>{fmt(r.test.mean)}</td>
