@@ -2,12 +2,13 @@
 // README's table is the one scripts/baselines.mjs makes from wasm/data/baselines.json, the
 // stored heuristic and random returns are what those agents earn now, and the table's
 // best-known row is the mean of the replayed plans (tests/js/best_known.test.js).
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { createAgent } from '../../wasm/agents/index.js';
 import { evaluate } from '../../wasm/evaluate.js';
 import { envIds } from '../../wasm/index.js';
 import { readmeTable, referenceRuns } from '../../scripts/baselines.mjs';
+import * as page from '../../web/src/model/referenceRuns.js';
 
 const read = (p) => readFileSync(new URL(`../../${p}`, import.meta.url), 'utf8');
 const baselines = JSON.parse(read('wasm/data/baselines.json'));
@@ -36,4 +37,18 @@ describe.each(envIds)('%s reference data', (id) => {
     expect(line.normalized).toBeCloseTo(1, 6);
     expect(line.mean).toBeGreaterThan(baselines.table[id].find((l) => l.agent === 'heuristic').mean);
   });
+});
+
+it("the page's reference runs are the committed files of docs/runs, and the Lab's is the one with default settings", () => {
+  const files = readdirSync(new URL('../../docs/runs/', import.meta.url)).filter((f) => f.endsWith('.json'));
+  expect(page.referenceRuns()).toHaveLength(files.length);
+  for (const f of files) {
+    const json = JSON.parse(read(`docs/runs/${f}`));
+    // the Lab trains with default settings, so its reference is the run without any
+    if (Object.keys(json.settings).length === 0) expect(page.referenceRun(json.env, json.algo)).toEqual(json);
+    else expect(page.referenceRun(json.env, json.algo).settings).toEqual({});
+  }
+  expect(page.referenceRun('ValleyFarm-v0', 'no-such-learner')).toBeNull();
+  expect(page.settingsOf({ settings: { history: 4, numEnvs: 8 } })).toBe('history 4, numEnvs 8');
+  expect(page.settingsOf({ settings: {} })).toBe('');
 });

@@ -1,11 +1,9 @@
 // The Lab's learning curve: the reference run of the same learner is drawn beside the
-// user's run, only as far as the user's run goes, and the runs come from docs/runs.
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+// user's run, only as far as the user's run goes (tests/js/evaluate_data.test.js checks
+// the runs the page reads).
 import { describe, expect, it } from 'vitest';
 import { render } from 'preact';
 import { LearningCurve } from '../../web/src/lab/LabPage.jsx';
-import { referenceRun, referenceRuns, settingsOf } from '../../web/src/model/referenceRuns.js';
 
 const run = {
   command: 'npx valley-farm train --env ValleyFarm-v0 --algo ppo --steps 300',
@@ -38,20 +36,5 @@ describe('the Lab learning curve', () => {
     expect(draw({ total: 1000, run }).querySelector('.reference-run').dataset.points).toBe('3');
     expect(draw({ total: 1000, run }).querySelector('figcaption').textContent).not.toMatch(/shown up to/);
     expect(draw({ total: 1000 }).querySelector('.reference-run')).toBeNull();
-  });
-
-  it('the reference runs are the committed files of docs/runs, one per learner and farm', () => {
-    const dir = join(process.cwd(), 'docs/runs'); // vitest runs from the repository's root
-    const files = readdirSync(dir).filter((f) => f.endsWith('.json'));
-    expect(referenceRuns()).toHaveLength(files.length);
-    for (const f of files) {
-      const json = JSON.parse(readFileSync(join(dir, f), 'utf8'));
-      // the Lab trains with default settings, so its reference is the run without any
-      if (Object.keys(json.settings).length === 0) expect(referenceRun(json.env, json.algo)).toEqual(json);
-      else expect(referenceRun(json.env, json.algo).settings).toEqual({});
-    }
-    expect(referenceRun('ValleyFarm-v0', 'no-such-learner')).toBeNull();
-    expect(settingsOf({ settings: { history: 4, numEnvs: 8 } })).toBe('history 4, numEnvs 8');
-    expect(settingsOf({ settings: {} })).toBe('');
   });
 });
