@@ -13,6 +13,7 @@ import { createAgent } from '../wasm/agents/index.js';
 import { envIds, make } from '../wasm/index.js';
 import { SPLITS, splitSeeds } from '../wasm/splits.js';
 import { normalizedScore, summarize } from '../wasm/evaluate.js';
+import { settingsText } from '../wasm/learn/index.js';
 
 const root = new URL('..', import.meta.url);
 const RANDOM_RUNS = 16;
@@ -33,11 +34,8 @@ const round = (x) => Math.round(x * 1e4) / 1e4;
 
 const LEARNER_NAMES = { ppo: 'PPO', 'tabular-q': 'tabular Q' };
 
-/** A run's learner as the tables name it: PPO, or PPO with history 4 (settings beyond the defaults). */
-export function learnerName(run) {
-  const settings = Object.entries(run.settings ?? {}).map(([k, v]) => `${k} ${v}`);
-  return [LEARNER_NAMES[run.algo] ?? run.algo, ...settings].join(', ');
-}
+/** A run's learner as the tables name it: PPO, or PPO, history 4 (settings beyond the defaults). */
+export const learnerName = (run) => [LEARNER_NAMES[run.algo] ?? run.algo, settingsText(run.settings)].filter(Boolean).join(', ');
 
 /** The committed reference training runs (docs/runs/*.json, npm run reference-runs). */
 export function referenceRuns() {

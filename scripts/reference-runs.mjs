@@ -9,7 +9,7 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { evaluate } from '../wasm/evaluate.js';
-import { loadPolicy } from '../wasm/learn/index.js';
+import { loadPolicy, settingFlag } from '../wasm/learn/index.js';
 import { updateReadmeTable } from './baselines.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -24,9 +24,9 @@ const RUNS = [
   { algo: 'ppo', env: 'ValleyFarm-v0', steps: '2.5e6', evalEvery: '500000', settings: { history: 4 } },
 ];
 
-const kebab = (name) => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 /** A run's file name: its learner, its settings other than the defaults, its farm. */
-const nameOf = (run) => [run.algo, ...Object.entries(run.settings ?? {}).map(([k, v]) => `${kebab(k)}-${v}`), run.env].join('-');
+const nameOf = (run) =>
+  [run.algo, ...Object.entries(run.settings ?? {}).map(([k, v]) => `${settingFlag(k).slice(2)}-${v}`), run.env].join('-');
 
 // `npm run reference-runs -- [name] [env]`: only the runs whose file name starts with
 // `name` (ppo, tabular-q, ppo-history-4) on that farm
@@ -46,7 +46,7 @@ for (const run of RUNS.filter((r) => (!onlyName || nameOf(r).startsWith(onlyName
     '1',
     '--eval-every',
     run.evalEvery,
-    ...Object.entries(run.settings ?? {}).flatMap(([k, v]) => [`--${kebab(k)}`, String(v)]),
+    ...Object.entries(run.settings ?? {}).flatMap(([k, v]) => [settingFlag(k), String(v)]),
     '--out',
     join(dir, 'policy.json'),
     '--log',

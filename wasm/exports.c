@@ -101,8 +101,8 @@ double vfw_batch_run_random(vf_env *envs, int n, int steps, uint32_t action_seed
 }
 
 /* The index of the first of n actions outside 0..num_actions - 1, or -1: the vector env
- * checks a typed array of actions here, after copying it in, and throws before stepping,
- * because a check in JS costs as much as a tenth of a 1024-env step. */
+ * checks a typed array of actions here, after copying it in, and throws before stepping:
+ * the same check element by element in JS was a measurable part of a 1024-env step. */
 int vfw_first_bad_action(const int32_t *actions, int n, int num_actions) {
     for (int i = 0; i < n; i++)
         if ((unsigned)actions[i] >= (unsigned)num_actions) return i;

@@ -861,23 +861,19 @@ class FarmVecEnv {
     const e = this.#engine;
     const n = this.#n;
     const max = this.#spec.actions.length;
-    const allowed = `actions must be an integer typed array (Int32Array, Uint8Array, ...) or an array of ${n} integers from 0 to ${max - 1}`;
     const typed = actions instanceof Int32Array || INTEGER_ARRAYS.some((T) => actions instanceof T);
-    if (!typed && !Array.isArray(actions)) throw new TypeError(`valley-farm: ${allowed}, got ${describe(actions)}`);
-    if (actions.length !== n) throw new RangeError(`valley-farm: ${actions.length} actions for ${n} envs; ${allowed}`);
-    const bad = (i) => {
-      const a = actions[i];
-      const Err = typeof a === 'number' ? RangeError : TypeError;
-      return new Err(`valley-farm: actions[${i}] is ${describe(a)}; ${allowed}`);
-    };
+    if (!typed && !Array.isArray(actions)) throw new TypeError(`valley-farm: ${this.#allowedActions()}, got ${describe(actions)}`);
+    if (actions.length !== n) throw new RangeError(`valley-farm: ${actions.length} actions for ${n} envs; ${this.#allowedActions()}`);
     // A typed array holds integers already: copied in, the engine finds any out of range
     // (a Uint32Array's values above 2^31 - 1 arrive negative), before anything steps.
-    if (!typed) for (let i = 0; i < n; i++) if (!Number.isInteger(actions[i]) || actions[i] < 0 || actions[i] >= max) throw bad(i);
+    if (!typed)
+      for (let i = 0; i < n; i++)
+        if (!Number.isInteger(actions[i]) || actions[i] < 0 || actions[i] >= max) throw this.#badAction(actions, i);
     let result = this.#result();
     e.i32.set(actions, this.#actions >> 2);
     if (typed) {
       const first = e.x.vfw_first_bad_action(this.#actions, n, max);
-      if (first >= 0) throw bad(first);
+      if (first >= 0) throw this.#badAction(actions, first);
     }
     e.x.vf_batch_step_io(this.#envs, n, this.#spec.kind, this.#io);
     if (this.#buffer !== e.memory.buffer) result = this.#result();
@@ -893,6 +889,17 @@ class FarmVecEnv {
 
   #open() {
     if (this.#ptr === 0) throw new Error(`valley-farm: this ${this.id} vector env is closed; make a new one with makeVec('${this.id}', n)`);
+  }
+
+  // step()'s errors, built only when one is thrown (not on every step)
+  #allowedActions() {
+    return `actions must be an integer typed array (Int32Array, Uint8Array, ...) or an array of ${this.#n} integers from 0 to ${this.#spec.actions.length - 1}`;
+  }
+
+  #badAction(actions, i) {
+    const a = actions[i];
+    const Err = typeof a === 'number' ? RangeError : TypeError;
+    return new Err(`valley-farm: actions[${i}] is ${describe(a)}; ${this.#allowedActions()}`);
   }
 
   #resetOne(i, seed) {

@@ -8,12 +8,10 @@
 import { writeFileSync } from 'node:fs';
 import { envIds } from '../index.js';
 import { evaluate } from '../evaluate.js';
-import { algorithms, createLearner } from '../learn/index.js';
+import { algorithms, createLearner, settingFlag } from '../learn/index.js';
 
 const USAGE =
   'usage: valley-farm train --env ENV [--algo tabular-q|ppo] [--steps N] [--seed S] [--out policy.json] [--log curve.csv] [--eval-every N] [--eval-episodes N] [--SETTING VALUE, e.g. --history 4]';
-
-const kebab = (name) => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 
 export function parse(argv) {
   const o = { algo: 'tabular-q', steps: 1e6, seed: 1, out: 'policy.json', log: null, evalEvery: null, evalEpisodes: 50 };
@@ -38,12 +36,10 @@ export function parse(argv) {
   const defaults = algorithms[o.algo].defaults;
   o.settings = {};
   for (const [flag, value] of rest) {
-    const name = Object.keys(defaults).find((k) => `--${kebab(k)}` === flag);
+    const name = Object.keys(defaults).find((k) => settingFlag(k) === flag);
     if (!name)
       throw new Error(
-        `unknown option ${String(flag).slice(0, 40)}; ${o.algo}'s settings are ${Object.keys(defaults)
-          .map((k) => `--${kebab(k)}`)
-          .join(', ')}`,
+        `unknown option ${String(flag).slice(0, 40)}; ${o.algo}'s settings are ${Object.keys(defaults).map(settingFlag).join(', ')}`,
       );
     // a list (hidden layers) is comma-separated; createLearner checks every value
     o.settings[name] = Array.isArray(defaults[name]) ? value.split(',').map(Number) : Number(value);
@@ -52,7 +48,7 @@ export function parse(argv) {
     if (o[k] === null) continue;
     const n = Number(o[k]);
     if (!Number.isInteger(n) || n < (k === 'seed' ? 0 : 1))
-      throw new Error(`--${kebab(k)} must be a ${k === 'seed' ? 'non-negative' : 'positive'} whole number (5e6 is fine)`);
+      throw new Error(`${settingFlag(k)} must be a ${k === 'seed' ? 'non-negative' : 'positive'} whole number (5e6 is fine)`);
     o[k] = n;
   }
   o.evalEvery ??= Math.max(o.steps / 10, 1);

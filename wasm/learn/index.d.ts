@@ -53,4 +53,8 @@ export function setWasmPaths(
     string | { 'tfjs-backend-wasm.wasm': string; 'tfjs-backend-wasm-simd.wasm': string; 'tfjs-backend-wasm-threaded-simd.wasm': string },
 ): void;
 /** The backend TensorFlow.js runs on once a neural learner or policy has loaded it, else null. */
-export function tfBackend(): Promise<'wasm' | 'cpu' | string | null>;
+export function tfBackend(): Promise<string | null>;
+/** A setting's command-line option of npx valley-farm train: numEnvs -> '--num-envs'. */
+export function settingFlag(name: string): string;
+/** Settings as words: { history: 4 } -> 'history 4'; {} -> ''. */
+export function settingsText(settings?: Record<string, unknown>): string;

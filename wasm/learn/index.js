@@ -15,6 +15,15 @@ import { createPPO, defaults as ppoDefaults, docs as ppoDocs, netPolicyFromJSON 
 
 export { setWasmPaths, tfBackend } from './tf.js';
 
+/** A setting's command-line option: numEnvs -> --num-envs (npx valley-farm train). */
+export const settingFlag = (name) => `--${name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+
+/** Settings as the tables name them: { history: 4 } -> 'history 4'; {} -> ''. */
+export const settingsText = (settings = {}) =>
+  Object.entries(settings)
+    .map(([k, v]) => `${k} ${v}`)
+    .join(', ');
+
 // ppo.js reaches TensorFlow.js only through a dynamic import (tf.js), so reading its
 // defaults here loads nothing heavy.
 export const algorithms = Object.freeze({

@@ -11,6 +11,8 @@ import { drawFrom, seededRandom } from '../rng.js';
 import { loadTf } from './tf.js';
 import { progressOf, recordEpisode, trainingStats } from './progress.js';
 
+const HISTORY_MAX = 16; // frames a policy may stack (its input grows with each)
+
 export const defaults = Object.freeze({
   numEnvs: 64,
   nSteps: 64,
@@ -38,7 +40,7 @@ export const docs = Object.freeze({
   entropyCoef: 'weight of the entropy bonus',
   valueCoef: 'weight of the value loss',
   hidden: 'sizes of the hidden layers (tanh)',
-  history: 'observations the policy sees: the current one and up to history − 1 before it in the episode (zeros before its start), 1 … 16',
+  history: `observations the policy sees: the current one and up to history − 1 before it in the episode (zeros before its start), 1 … ${HISTORY_MAX}`,
 });
 
 /**
@@ -66,8 +68,10 @@ export class Frames {
 }
 
 function checkHistory(history) {
-  if (!Number.isInteger(history) || history < 1 || history > 16)
-    throw new RangeError(`valley-farm/learn: ppo setting history must be a whole number from 1 to 16, got ${String(history).slice(0, 20)}`);
+  if (!Number.isInteger(history) || history < 1 || history > HISTORY_MAX)
+    throw new RangeError(
+      `valley-farm/learn: ppo setting history must be a whole number from 1 to ${HISTORY_MAX}, got ${String(history).slice(0, 20)}`,
+    );
 }
 
 const MASKED = -1e9;

@@ -60,8 +60,8 @@ const json = learner.policy().toJSON();               // save it; loadPolicy(jso
         <p>
           Each learner's settings, with their defaults and meanings, are in <code>algorithms[algo].defaults</code> and <code>.docs</code>;
           pass any of them to <code>createLearner</code>, or to <code>npx valley-farm train</code> as an option in kebab case, such as{' '}
-          <code>--history 4</code> or <code>--num-envs 128</code>. The farms are partially observed (the agent sees 5 × 5 tiles):{' '}
-          <code>{"createLearner({ env, algo: 'ppo', history: 4 })"}</code> gives the policy its last four observations of the episode
+          <code>--history 4</code> or <code>--num-envs 128</code>. The farms are partially observed (the agent sees only the tiles around
+          it): <code>{"createLearner({ env, algo: 'ppo', history: 4 })"}</code> gives the policy its last four observations of the episode
           instead of one.
         </p>
         <p>
