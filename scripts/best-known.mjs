@@ -1,7 +1,9 @@
 // best-known.mjs — `npm run best-known [-- --width W]`: plans every test and validation seed
-// of both farms with the engine's beam search (scripts/best_known.c, vf_plan_beam) and
-// writes wasm/data/best-known.json: for each seed its best-known return, the plan that
-// earns it (one base-36 character per action) and the upper bound (vf_plan_bound). The
+// of both farms with the engine's beam search (scripts/best_known.c, vf_plan_beam), proves
+// each valley plan optimal or finds a better one (vf_plan_prove), and writes
+// wasm/data/best-known.json: for each seed its best-known return, the plan that earns it
+// (one base-36 character per action) and the upper bound (vf_plan_bound, or the return
+// itself once proven). The
 // two farms run side by side, one process each. tests/js/best_known.test.js replays every
 // plan, so the file cannot go stale when the rules change: regenerate it then.
 import { spawn } from 'node:child_process';
@@ -52,7 +54,13 @@ const data = {
   format: 'valley-farm-best-known',
   version: 2,
   // width: { envId: the beam each farm's plans were made with }
-  planner: { method: 'beam search over full states (vf_plan_beam); the valley by trips', width: {} },
+  planner: {
+    method:
+      'beam search over full states (vf_plan_beam), the valley by trips; then, in the valley, branch and bound over every trip sequence (vf_plan_prove)',
+    width: Object.fromEntries(ENVS.map((env) => [env, null])), // filled in as each farm finishes
+    // prove: { envId: whether its plans went through vf_plan_prove (env.plan's `prove`) }
+    prove: Object.fromEntries(ENVS.map((env) => [env, env === 'ValleyFarm-v0'])),
+  },
   envs: {},
 };
 await Promise.all(
@@ -63,8 +71,9 @@ await Promise.all(
       data.planner.width[env] = rows[0].width;
       data.envs[env][name] = rows.map((r) => [r.seed, r.best, r.bound, r.actions]);
       const mean = rows.reduce((a, r) => a + r.best, 0) / rows.length;
+      const beam = rows.reduce((a, r) => a + r.beam, 0) / rows.length;
       const proven = rows.filter((r) => r.best >= r.bound - 1e-9).length;
-      say(`${env} ${name}: mean best-known ${mean.toFixed(2)}, proven optimal ${proven}/${rows.length}`);
+      say(`${env} ${name}: mean best-known ${mean.toFixed(2)} (beam alone ${beam.toFixed(2)}), proven optimal ${proven}/${rows.length}`);
     }
   }),
 );

@@ -413,8 +413,12 @@ export interface Env<O = Observation, S = ValleyState | BackwardsState> {
   restore(bytes: Uint8Array, length?: number): void;
   /** The engine's 64-bit hash of the full state: FNV-1a 64 of the snapshot bytes. */
   stateHash(): bigint;
-  /** The best play the engine's planner finds from this state (beam search over full states; width 1..65536, default: the width the published best-known data use, vf_plan_width in the engine). */
-  plan(options?: { width?: number }): Plan;
+  /**
+   * The best play the engine's planner finds from this state (beam search over full states; width 1..65536, default: the width the
+   * published best-known data use, vf_plan_width in the engine). `prove` (ValleyFarm-v0 only): then branch and bound over every
+   * trip sequence, which ends with a proven-optimal plan unless its table of states (true: a million; or a number up to 2^26) fills.
+   */
+  plan(options?: { width?: number; prove?: boolean | number }): Plan;
   /** Copies the full state into engine memory (into `into`, if given, without allocating): the fast path for search. */
   saveState(into?: EnvState): EnvState;
   /** Puts the env back into a state saveState() returned on an env of the same id. */
@@ -430,6 +434,8 @@ export interface Plan {
   actions: number[];
   bestReturn: number;
   upperBound: number;
+  /** bestReturn equals upperBound: no play from the state earns more. */
+  proven: boolean;
 }
 
 /** Options of make(): render_mode may only be 'ansi' (text); any other key throws, naming the known ones. */

@@ -287,6 +287,8 @@ const EVENT_BYTES = 48;
 // vf_plan: int32 length, 50 action bytes, then best_return and upper_bound at 56 and 64
 const PLAN_BYTES = 72 + 8;
 const PLAN_WIDTH_MAX = 65536; // VF_PLAN_WIDTH_MAX
+const PROVE_STATES_MAX = 1 << 26; // VF_PROVE_STATES_MAX
+const PROVE_STATES_DEFAULT = 1_000_000; // enough for all but a few valley seeds (vf_plan_prove)
 const EVENTS_BYTES = 16 * EVENT_BYTES;
 
 class FarmEnv {
@@ -448,30 +450,44 @@ class FarmEnv {
 
   /**
    * The best play the engine's planner finds from this state (vf_plan_beam: a beam search
-   * over full states, deterministic): { actions, bestReturn, upperBound }. Playing
-   * `actions` from here earns bestReturn; no play earns more than upperBound (equal: the
-   * plan is optimal). The default width is the one the published best-known data use
-   * (vf_plan_width: a fraction of a second); cost grows with it. The env is not changed.
+   * over full states, deterministic): { actions, bestReturn, upperBound, proven }. Playing
+   * `actions` from here earns bestReturn; no play earns more than upperBound (equal, and
+   * `proven`: the plan is optimal). The default width is the one the published best-known
+   * data use (vf_plan_width: a fraction of a second); cost grows with it.
+   * `prove` (ValleyFarm-v0): then search every trip sequence by branch and bound
+   * (vf_plan_prove), which ends with an optimal plan unless its table of searched states
+   * fills first: true for PROVE_STATES_DEFAULT states (about 50 MB, most seeds take well
+   * under a second natively), or a number of states. The env is not changed.
    */
-  plan({ width = this.#engine.x.vf_plan_width(this.#spec.kind) } = {}) {
+  plan({ width = this.#engine.x.vf_plan_width(this.#spec.kind), prove = false } = {}) {
     this.#started('plan');
     if (!Number.isInteger(width) || width < 1 || width > PLAN_WIDTH_MAX) {
       throw new RangeError(`valley-farm: plan: width ${describe(width)} is not allowed; it is an integer from 1 to ${PLAN_WIDTH_MAX}`);
     }
+    const states = prove === true ? PROVE_STATES_DEFAULT : prove === false ? 0 : prove;
+    if (!Number.isInteger(states) || states < 0 || states > PROVE_STATES_MAX) {
+      throw new RangeError(
+        `valley-farm: plan: prove ${describe(prove)} is not allowed; it is true, false or a number of states from 1 to ${PROVE_STATES_MAX}`,
+      );
+    }
     const e = this.#engine;
-    const bytes = e.x.vf_plan_work_size(this.#spec.kind, width);
+    const proofBytes = states > 0 ? e.x.vf_plan_prove_work_size(this.#spec.kind, states) : 0;
+    if (states > 0 && proofBytes === 0) {
+      throw new RangeError(`valley-farm: plan: prove is available for ValleyFarm-v0 only, not ${this.#spec.id}; plan without it`);
+    }
+    const bytes = Math.max(e.x.vf_plan_work_size(this.#spec.kind, width), proofBytes);
     const work = e.alloc(bytes + PLAN_BYTES);
     try {
       const out = work + bytes + (8 - (bytes % 8)); // 8-aligned, inside the PLAN_BYTES slack
-      const code = e.x.vf_plan_beam(this.#ptr, width, work, bytes, out);
+      let code = e.x.vf_plan_beam(this.#ptr, width, work, bytes, out);
+      // the proof reuses the beam's memory: it starts from the plan, not from the beam
+      if (code === 0 && states > 0) code = e.x.vf_plan_prove(this.#ptr, states, work, bytes, out);
       if (code !== 0) throw new Error(`valley-farm: plan failed: ${e.cString(e.x.vf_error_message(code))}`);
       e.refresh();
       const length = e.i32[out >> 2];
-      return {
-        actions: Array.from(e.u8.subarray(out + 4, out + 4 + length)),
-        bestReturn: e.f64[(out + 56) >> 3],
-        upperBound: e.f64[(out + 64) >> 3],
-      };
+      const bestReturn = e.f64[(out + 56) >> 3];
+      const upperBound = e.f64[(out + 64) >> 3];
+      return { actions: Array.from(e.u8.subarray(out + 4, out + 4 + length)), bestReturn, upperBound, proven: bestReturn >= upperBound };
     } finally {
       e.x.free(work);
     }

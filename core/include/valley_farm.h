@@ -596,7 +596,9 @@ typedef struct vf_plan {
  *  - ValleyFarm-v0: everything the inventory and the map could still turn into reward,
  *    each counted at its best: every crop the water left can ripen harvested, every
  *    feeding's products collected, every gift at a full step (7.5, to at most 100), and
- *    all of it sold at the price those gifts could raise the relationships to.
+ *    all of it sold at the price those gifts could raise the relationships to; each part
+ *    only if the steps left allow it on its own along shortest paths (a product after it
+ *    appears, goods only if the market can still be reached, and so on).
  * When a plan's best_return equals the bound, the plan is optimal. */
 double vf_plan_bound(const vf_env *start);
 
@@ -622,6 +624,31 @@ size_t vf_plan_work_size(int kind, int width);
  * Wider beams find more and cost proportionally more. Returns VF_ERR_ARGUMENT for NULLs, a
  * bad width or too little work memory. No allocation. */
 vf_error vf_plan_beam(const vf_env *start, int width, void *work, size_t work_size, vf_plan *out);
+
+#define VF_PROVE_STATES_MAX (1 << 26) /* the largest table vf_plan_prove takes */
+
+/* The table size the published best-known data use (a few seeds need a million states). */
+#define VF_PROVE_STATES 8000000
+
+/* Bytes of work memory vf_plan_prove needs to remember up to `states` searched states (24
+ * bytes a state, twice over, plus about 1 MB of stack), or 0 for a kind it cannot prove
+ * (BackwardsValleyFarm-v0) or `states` outside 1..VF_PROVE_STATES_MAX. */
+size_t vf_plan_prove_work_size(int kind, int states);
+
+/* Proves a ValleyFarm-v0 plan optimal, or finds a better one. *plan is the plan to beat
+ * (vf_plan_beam's, or length 0 for none) from `start`: it is replayed, and a plan that does
+ * not earn its best_return is refused. The search is branch and bound over the beam's trips,
+ * which cover every play (planner.c says why): depth first, it skips each state whose reward
+ * plus vf_plan_bound from there cannot beat the best so far, and each state searched
+ * already with as much reward, remembered exactly in a table of `states` entries.
+ *  - The search ends: *plan is optimal and its upper_bound is its best_return.
+ *  - The table fills first: *plan is the best found (never worse than given) and its
+ *    upper_bound is vf_plan_bound(start).
+ * Deterministic. Returns VF_ERR_ARGUMENT for NULLs, another kind, a bad `states`, too
+ * little work memory, or a plan that is too long, holds a bad action or earns other than
+ * its best_return. No allocation. */
+vf_error vf_plan_prove(const vf_env *start, int states, void *work, size_t work_size,
+                       vf_plan *plan);
 
 /* ======================================================================================
  * The random generator (exposed so that users and tests can reproduce a layout draw)

@@ -239,14 +239,15 @@ int vfv_explain(const vf_env *before, const vf_env *after, int action, bool lega
 void vfv_event_text(const vf_env *env, const vf_event *e, vft_text *t);
 /* The most reward (in units of 0.05) play from v could still earn: planner.c's bound. */
 int32_t vfv_reward_bound_units(const vf_valley *v);
-/* A tighter bound for planning (water and price limits): vf_plan_bound. */
-int32_t vfv_plan_bound_units(const vf_valley *v);
 /* Moves along shortest paths, as the planner measures them on the map (its trip map). */
 typedef struct vfv_reach {
     int to_market;
+    int to_gift; /* to the nearest tile a gift can be given from */
     int to_animal[VF_VALLEY_ANIMALS], animal_to_market[VF_VALLEY_ANIMALS];
     int to_crop[VF_VALLEY_CROPS], crop_to_market[VF_VALLEY_CROPS];
 } vfv_reach;
+/* A tighter bound for planning (water, price and time limits): vf_plan_bound. */
+int32_t vfv_plan_bound_units(const vf_valley *v, const vfv_reach *reach);
 /* What the planner adds to the reward so far to rank valley states (units of 0.05). */
 int32_t vfv_plan_potential_units(const vf_valley *v, const vfv_reach *reach);
 void vfv_render(const vf_env *env, vft_text *t);

@@ -1,14 +1,16 @@
 /* planner.c — the best play the engine can find from a full state: a beam search over
- * whole states, and an upper bound on what any play could earn (valley_farm.h, "Planning").
+ * whole states, a proof of optimality for the valley (branch and bound), and an upper bound
+ * on what any play could earn (valley_farm.h, "Planning").
  *
- * The search uses only what the public API gives every caller (copy a vf_env, vf_step,
- * vf_legal_actions, vf_total_reward): depth by depth it expands every legal action of every
- * state in the beam, drops states reached twice (equal states are equal bytes), and keeps
+ * The searches use only what the public API gives every caller (copy a vf_env, vf_step,
+ * vf_legal_actions, vf_total_reward): depth by depth the beam expands every legal action of
+ * every state in it, drops states reached twice (equal states are equal bytes), and keeps
  * the `width` children with the most reward so far. It sees the full state, not an agent's
  * view, so its returns are a ceiling for agents rather than something they can copy.
  *
- * No allocation: the caller hands over the work memory (vf_plan_work_size), so a planner
- * runs anywhere the engine does, a Web Worker included.
+ * No allocation: the caller hands over the work memory (vf_plan_work_size,
+ * vf_plan_prove_work_size), so a planner runs anywhere the engine does, a Web Worker
+ * included.
  */
 #include <string.h>
 
@@ -116,19 +118,6 @@ static void sift_up(node *heap, uint64_t *keys, int i) {
         swap(heap, keys, i, p);
         i = p;
     }
-}
-
-double vf_plan_bound(const vf_env *start) {
-    if (start->kind == VF_VALLEY) return vfv_plan_bound_units(&start->u.valley) / 20.0;
-    /* every bonus is paid once: what is not paid yet is the most there is to gain (the
-     * meters' clamp at VF_BW_METER_MAX only ever lowers it) */
-    const vf_backwards *b = &start->u.backwards;
-    int left = 0;
-    for (int i = 0; i < VF_BW_CROPS; i++) left += b->crops[i].done ? 0 : b->crops[i].value;
-    for (int i = 0; i < VF_BW_ANIMALS; i++) left += b->animals[i].done ? 0 : b->animals[i].value;
-    for (int i = 0; i < VF_BW_VILLAGERS; i++)
-        left += b->villagers[i].done ? 0 : b->villagers[i].value;
-    return left;
 }
 
 /* The beam over single actions (BackwardsValleyFarm-v0): depth by depth. */
@@ -274,6 +263,9 @@ static vfv_reach reach(const trip_map *m, const vf_valley *v) {
     vfv_reach r;
     const int here = v->agent.y * VF_VALLEY_W + v->agent.x;
     r.to_market = m->dist[T_MARKET][here];
+    r.to_gift = FAR;
+    for (int i = 0; i < m->gift_spots; i++)
+        if (m->dist[T_GIFT + i][here] < r.to_gift) r.to_gift = m->dist[T_GIFT + i][here];
     for (int i = 0; i < VF_VALLEY_ANIMALS; i++) {
         r.to_animal[i] = m->dist[T_ANIMAL + i][here];
         r.animal_to_market[i] = m->to_market_from[T_ANIMAL + i];
@@ -438,6 +430,192 @@ static void beam_over_trips(const vf_env *start, int width, void *work, vf_plan 
     out->best_return = best_units / 20.0;
     out->length = best_len - t0;
     memcpy(out->actions, best_actions + t0, (size_t)out->length);
+}
+
+double vf_plan_bound(const vf_env *start) {
+    if (start->kind == VF_VALLEY) {
+        const vf_valley *v = &start->u.valley;
+        trip_map map;
+        trip_map_init(&map, v);
+        const vfv_reach r = reach(&map, v);
+        return vfv_plan_bound_units(v, &r) / 20.0;
+    }
+    /* every bonus is paid once: what is not paid yet is the most there is to gain (the
+     * meters' clamp at VF_BW_METER_MAX only ever lowers it) */
+    const vf_backwards *b = &start->u.backwards;
+    int left = 0;
+    for (int i = 0; i < VF_BW_CROPS; i++) left += b->crops[i].done ? 0 : b->crops[i].value;
+    for (int i = 0; i < VF_BW_ANIMALS; i++) left += b->animals[i].done ? 0 : b->animals[i].value;
+    for (int i = 0; i < VF_BW_VILLAGERS; i++)
+        left += b->villagers[i].done ? 0 : b->villagers[i].value;
+    return left;
+}
+
+/* ---- ValleyFarm-v0: proving a plan optimal ---------------------------------------------
+ *
+ * Why trips lose nothing: a move changes only where the agent stands, a wait (or an illegal
+ * action) only the clock, and every other action is taken on a target tile (a field, an
+ * animal, the market, a tile a gift can be given from). So any play is a run of stretches,
+ * each some moves and waits ending in one action on a target. Doing a stretch's waits
+ * first (wait trips) and then a shortest walk there (the trip) reaches the same state at
+ * the same step: the map never changes and the animals tick on the clock alone. Searching
+ * every sequence of trips is searching every play.
+ *
+ * The proof searches them depth first, best-ranked child first, and skips a state when its
+ * reward plus vfv_plan_bound_units from there cannot beat the best plan so far, or when it
+ * was searched already with as much reward. The table that remembers searched states keys
+ * each by everything that decides its future (where the agent stands, the step, the
+ * inventory but the coins, which nothing spends, the fields, the animals and the
+ * relationships: 92 bits, exact, no hash) and keeps the most reward it was searched with. */
+
+typedef struct proof_slot {
+    uint64_t a, b; /* the state's key; a == 0 marks an empty slot (a has bit 63 set) */
+    int32_t units; /* the most reward the state was searched with */
+} proof_slot;
+
+typedef struct proof_key {
+    uint64_t a, b;
+} proof_key;
+
+static proof_key exact_key(const vf_valley *v) {
+    const int32_t *inv = v->inventory;
+    uint64_t a = (uint64_t)1 << 63, b = 0;
+    a |= (uint64_t)v->agent.x | (uint64_t)v->agent.y << 4 | (uint64_t)v->step << 8 |
+         (uint64_t)inv[VF_SEEDS] << 14 | (uint64_t)inv[VF_WATER] << 17 |
+         (uint64_t)inv[VF_CROPS] << 20 | (uint64_t)inv[VF_FEED] << 23 |
+         (uint64_t)inv[VF_PRODUCTS] << 25 | (uint64_t)inv[VF_GIFTS] << 29;
+    for (int i = 0; i < VF_VALLEY_CROPS; i++) /* stages 0..3 */
+        a |= (uint64_t)(vf_valley_tile(v, v->crops[i].x, v->crops[i].y) - VF_VT_SOIL_EMPTY)
+             << (31 + 2 * i);
+    for (int i = 0; i < VF_VALLEY_VILLAGERS; i++)
+        a |= (uint64_t)v->villagers[i].relationship2 << (39 + 8 * i);
+    for (int i = 0; i < VF_VALLEY_ANIMALS; i++) {
+        const vf_valley_animal *an = &v->animals[i];
+        b |= (uint64_t)(an->sated_steps_left | an->counter << 4 | an->pending << 7) << (11 * i);
+    }
+    return (proof_key){a, b};
+}
+
+/* The field widths above hold every value a reachable state has. */
+_Static_assert(VF_VALLEY_W <= 16 && VF_VALLEY_H <= 16 && VF_VALLEY_HORIZON < 64,
+               "position and step fit 4, 4 and 6 bits");
+
+static size_t proof_slots(int states) {
+    size_t slots = 64;
+    while (slots < 2 * (size_t)states) slots *= 2;
+    return slots;
+}
+
+/* Levels of the depth-first stack: a trip takes at least one step. */
+#define PROOF_LEVELS (VF_VALLEY_HORIZON + 1)
+
+size_t vf_plan_prove_work_size(int kind, int states) {
+    if (kind != VF_VALLEY || states < 1 || states > VF_PROVE_STATES_MAX) return 0;
+    return proof_slots(states) * sizeof(proof_slot) +
+           (size_t)PROOF_LEVELS * MAX_TRIPS * sizeof(node);
+}
+
+typedef enum { SEARCH, SEEN, FULL } proof_visit;
+
+/* Records a state about to be searched with `units` of reward. */
+static proof_visit proof_record(proof_slot *table, size_t slots, int *used, int most, proof_key k,
+                                int32_t units) {
+    uint64_t h = k.a * 0x9E3779B97F4A7C15ull ^ k.b * 0xBF58476D1CE4E5B9ull;
+    h ^= h >> 31;
+    for (size_t i = h & (slots - 1);; i = (i + 1) & (slots - 1)) {
+        proof_slot *s = &table[i];
+        if (s->a == 0) {
+            if (*used >= most) return FULL;
+            *s = (proof_slot){k.a, k.b, units};
+            ++*used;
+            return SEARCH;
+        }
+        if (s->a == k.a && s->b == k.b) {
+            if (units <= s->units) return SEEN;
+            s->units = units;
+            return SEARCH;
+        }
+    }
+}
+
+/* Best-ranked first: insertion sort, a node has at most MAX_TRIPS children. */
+static void rank_children(node *c, int n, const trip_map *m) {
+    for (int i = 0; i < n; i++) {
+        const vf_valley *v = &c[i].env.u.valley;
+        const vfv_reach r = reach(m, v);
+        c[i].rank = v->reward_units + vfv_plan_potential_units(v, &r);
+    }
+    for (int i = 1; i < n; i++) {
+        node t = c[i];
+        int j = i;
+        for (; j > 0 && c[j - 1].rank < t.rank; j--) c[j] = c[j - 1];
+        c[j] = t;
+    }
+}
+
+/* Searches from start; true when every state was searched (the best is then optimal). */
+static bool prove_trips(const vf_env *start, int states, void *work, node *best) {
+    const size_t slots = proof_slots(states);
+    proof_slot *table = work;
+    node *stack = (node *)(table + slots);
+    memset(table, 0, slots * sizeof *table);
+    trip_map map;
+    trip_map_init(&map, &start->u.valley);
+    int count[PROOF_LEVELS], next[PROOF_LEVELS];
+    int used = 0;
+    memset(&stack[0], 0, sizeof stack[0]);
+    stack[0].env = *start;
+    count[0] = 1;
+    next[0] = 0;
+    for (int level = 0; level >= 0;) {
+        if (next[level] == count[level]) {
+            level--;
+            continue;
+        }
+        const node *n = &stack[(size_t)level * MAX_TRIPS + next[level]++];
+        const vf_valley *v = &n->env.u.valley;
+        if (v->reward_units > best->env.u.valley.reward_units) *best = *n;
+        if (vf_terminated(&n->env)) continue;
+        const vfv_reach r = reach(&map, v);
+        if (v->reward_units + vfv_plan_bound_units(v, &r) <= best->env.u.valley.reward_units)
+            continue;
+        proof_visit seen = proof_record(table, slots, &used, states, exact_key(v), v->reward_units);
+        if (seen == FULL) return false;
+        if (seen == SEEN) continue;
+        node *children = &stack[(size_t)(level + 1) * MAX_TRIPS];
+        count[level + 1] = trips(n, &map, children);
+        next[level + 1] = 0;
+        rank_children(children, count[level + 1], &map);
+        level++;
+    }
+    return true;
+}
+
+vf_error vf_plan_prove(const vf_env *start, int states, void *work, size_t work_size,
+                       vf_plan *plan) {
+    if (start == NULL || plan == NULL || work == NULL || start->kind != VF_VALLEY ||
+        work_size < vf_plan_prove_work_size(start->kind, states) ||
+        vf_plan_prove_work_size(start->kind, states) == 0)
+        return VF_ERR_ARGUMENT;
+    const int t0 = start->u.valley.step;
+    if (plan->length < 0 || plan->length > VF_VALLEY_HORIZON - t0) return VF_ERR_ARGUMENT;
+    /* the plan to beat must earn what it says: replayed, not trusted */
+    node best;
+    memset(&best, 0, sizeof best);
+    best.env = *start;
+    for (int i = 0; i < plan->length; i++) {
+        if (plan->actions[i] >= VF_VALLEY_ACTIONS) return VF_ERR_ARGUMENT;
+        play(&best, plan->actions[i]);
+    }
+    /* in units, as the planners count (a difference of two doubles may round apart) */
+    if ((best.env.u.valley.reward_units - start->u.valley.reward_units) / 20.0 != plan->best_return)
+        return VF_ERR_ARGUMENT;
+    const bool proven = prove_trips(start, states, work, &best);
+    plan->length = best.env.u.valley.step - t0;
+    memcpy(plan->actions, best.actions + t0, (size_t)plan->length);
+    plan->best_return = (best.env.u.valley.reward_units - start->u.valley.reward_units) / 20.0;
+    plan->upper_bound = proven ? plan->best_return : vf_plan_bound(start);
+    return VF_OK;
 }
 
 vf_error vf_plan_beam(const vf_env *start, int width, void *work, size_t work_size, vf_plan *out) {

@@ -1046,38 +1046,112 @@ int32_t vfv_reward_bound_units(const vf_valley *v) {
     return resources_of(v).units_left;
 }
 
-/* The planner's upper bound (vf_plan_bound): what is left, each part at its most, with two
+/* How many of the n crops (each needing need[i] waterings) the water can ripen, among those
+ * allowed by ok[i]: fewest waterings first. */
+static int ripen_count(const int *need, const int *ok, int n, int water) {
+    int ripen = 0;
+    for (int w = 0; w <= WATERINGS_PER_CROP; w++)
+        for (int i = 0; i < n; i++)
+            if (ok[i] && need[i] == w && water >= w) {
+                water -= w;
+                ripen++;
+            }
+    return ripen;
+}
+
+/* The planner's upper bound (vf_plan_bound): what is left, each part at its most, with the
  * limits the restore bound above leaves out because it must hold for every state restore
- * accepts: water (a crop ripens only after its waterings, 2 from seed, and water is not
- * replenished) and the price (gifts can raise the relationships only by 7.5 each, to at
- * most 100, so no sale pays more than (600 + R2 + the gifts' rise) / 600 of its base).
- * Each sale rounds down and the sum of rounded-down parts is at most the rounded-down sum,
- * so pricing everything left in one sale at that multiplier is an upper bound. */
-int32_t vfv_plan_bound_units(const vf_valley *v) {
+ * accepts:
+ *  - water: a crop ripens only after its waterings, 2 from seed, and water is not
+ *    replenished;
+ *  - price: gifts raise the relationships by 7.5 each, to at most 100, so no sale pays
+ *    more than (600 + R2 + the gifts' rise) / 600 of its base. Each sale rounds down and
+ *    the sum of rounded-down parts is at most the rounded-down sum, so pricing everything
+ *    in one sale at that multiplier is an upper bound;
+ *  - time: each part counts only if the steps left allow it on its own, along the
+ *    shortest paths in `reach` (every action is one step and a move one tile): a gift per
+ *    step once at a gift tile; goods sold only if the market can be reached and a sale
+ *    made; a product collected only after it appears (a feeding's first after 5 ticks and
+ *    the feeding's own step) and there; a crop harvested only after its waterings on its
+ *    field (a seed: plant, water, water, harvest). Each part is judged as if it were the
+ *    only thing left to do, so the sum is still a bound, only a tighter one late in an
+ *    episode, where the planner's proof needs it (vf_plan_prove). */
+int32_t vfv_plan_bound_units(const vf_valley *v, const vfv_reach *reach) {
     const int32_t *inv = v->inventory;
-    resources r = resources_of(v);
-    /* waterings each crop still needs, fewest first: ripe 0, growing 1, seeded 2, seeds 2 */
-    int need[3] = {0};
-    for (int i = 0; i < VF_VALLEY_CROPS; i++) {
-        int stage = TILE(v, v->crops[i].x, v->crops[i].y) - VF_VT_SOIL_EMPTY;
-        if (stage > 0) need[3 - stage]++;
-    }
-    need[2] += inv[VF_SEEDS];
-    int water = inv[VF_WATER], ripen = 0;
-    for (int n = 0; n < 3; n++)
-        for (int k = 0; k < need[n] && water >= n; k++, ripen++) water -= n;
-    const int per_feeding = SATED_TICKS / PRODUCT_TICKS;
-    const int to_collect = r.to_come + per_feeding * inv[VF_FEED];
-    int rise = 0, r2sum = 0; /* the most the gifts left can add to the relationships */
+    const int left = VF_VALLEY_HORIZON - v->step;
+    const int sale = 1;      /* the sell action */
+    int rise = 0, r2sum = 0; /* the most the gifts that fit can add to the relationships */
+    int gifts = left - reach->to_gift;
+    gifts = gifts < 0 ? 0 : gifts > inv[VF_GIFTS] ? inv[VF_GIFTS] : gifts;
     for (int i = 0; i < VF_VALLEY_VILLAGERS; i++) {
         r2sum += v->villagers[i].relationship2;
         rise += RELATIONSHIP2_MAX - v->villagers[i].relationship2;
     }
-    if (rise > GIFT_STEP2 * inv[VF_GIFTS]) rise = GIFT_STEP2 * inv[VF_GIFTS];
-    int32_t base =
-        PRICE_CROP * (inv[VF_CROPS] + ripen) + PRICE_PRODUCT * (inv[VF_PRODUCTS] + to_collect);
+    if (rise > GIFT_STEP2 * gifts) rise = GIFT_STEP2 * gifts;
+
+    int collect = 0, sold_products = 0, sold_crops = 0;
+    if (reach->to_market + sale <= left) {
+        sold_crops += inv[VF_CROPS];
+        sold_products += inv[VF_PRODUCTS];
+    }
+    /* products: pending, still to come from a feeding, and from the feed left (fed at the
+     * nearest animal, ignoring whether it is hungry) */
+    const int per_feeding = SATED_TICKS / PRODUCT_TICKS;
+    int feed_collect[SATED_TICKS / PRODUCT_TICKS] = {0},
+                                   feed_sold[SATED_TICKS / PRODUCT_TICKS] = {0};
+    for (int i = 0; i < VF_VALLEY_ANIMALS; i++) {
+        const vf_valley_animal *a = &v->animals[i];
+        const int there = reach->to_animal[i], back = reach->animal_to_market[i] + sale;
+        if (a->pending > 0 && there + 1 <= left) {
+            collect += a->pending;
+            sold_products += there + 1 + back <= left ? a->pending : 0;
+        }
+        for (int due = PRODUCT_TICKS - a->counter; due <= a->sated_steps_left;
+             due += PRODUCT_TICKS) {
+            const int at = (due > there ? due : there) + 1; /* the collect's step */
+            collect += (at <= left);
+            sold_products += (at + back <= left);
+        }
+        for (int k = 0; k < per_feeding; k++) {
+            const int at = there + 1 + PRODUCT_TICKS * (k + 1) + 1; /* feed, ticks, collect */
+            feed_collect[k] |= (at <= left);
+            feed_sold[k] |= (at + back <= left);
+        }
+    }
+    for (int k = 0; k < per_feeding; k++) {
+        collect += inv[VF_FEED] * feed_collect[k];
+        sold_products += inv[VF_FEED] * feed_sold[k];
+    }
+
+    /* crops: each in the ground, then each seed (planted on the nearest field that allows
+     * it), with the steps it needs on its field: its waterings and the harvest */
+    int need[VF_VALLEY_CROPS + START_SEEDS], harvest_ok[VF_VALLEY_CROPS + START_SEEDS],
+        sale_ok[VF_VALLEY_CROPS + START_SEEDS], n = 0;
+    int seed_harvest = 0, seed_sale = 0;
+    for (int i = 0; i < VF_VALLEY_CROPS; i++) {
+        const int there = reach->to_crop[i], back = reach->crop_to_market[i] + sale;
+        const int stage = TILE(v, v->crops[i].x, v->crops[i].y) - VF_VT_SOIL_EMPTY;
+        const int plant_to_harvest = 1 + WATERINGS_PER_CROP + 1;
+        seed_harvest |= (there + plant_to_harvest <= left);
+        seed_sale |= (there + plant_to_harvest + back <= left);
+        if (stage == 0) continue;
+        need[n] = 3 - stage;
+        harvest_ok[n] = (there + need[n] + 1 <= left);
+        sale_ok[n] = (there + need[n] + 1 + back <= left);
+        n++;
+    }
+    for (int k = 0; k < inv[VF_SEEDS]; k++, n++) {
+        need[n] = WATERINGS_PER_CROP;
+        harvest_ok[n] = seed_harvest;
+        sale_ok[n] = seed_sale;
+    }
+    /* harvested and sold are counted apart: each count is the most there could be */
+    const int harvested = ripen_count(need, harvest_ok, n, inv[VF_WATER]);
+    sold_crops += ripen_count(need, sale_ok, n, inv[VF_WATER]);
+
+    int32_t base = PRICE_CROP * sold_crops + PRICE_PRODUCT * sold_products;
     int32_t coins = base * (PRICE_DIVISOR + r2sum + rise) / PRICE_DIVISOR;
-    return REWARD_HARVEST * ripen + REWARD_PRODUCT * to_collect + REWARD_GIFT2 * rise +
+    return REWARD_HARVEST * harvested + REWARD_PRODUCT * collect + REWARD_GIFT2 * rise +
            REWARD_COIN * coins;
 }
 

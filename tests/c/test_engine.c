@@ -439,6 +439,180 @@ TEST(no_play_from_any_valley_state_earns_more_than_its_bound) {
     free(work);
 }
 
+/* ---- the valley's proof ------------------------------------------------------------- */
+
+/* The most any play earns from `start` in its last steps, by trying every action sequence:
+ * breadth first, equal states merged (compared byte for byte), no bound and no trips. An
+ * independent check of vf_plan_prove, affordable only near the end of an episode. */
+typedef struct exhaustive {
+    vf_env *level, *next;
+    uint32_t *slots; /* index + 1 into next, 0 empty */
+    size_t cap, nslots;
+} exhaustive;
+
+static uint64_t valley_bytes_hash(const vf_env *e) {
+    const uint8_t *p = (const uint8_t *)&e->u.valley;
+    uint64_t h = 1469598103934665603ull;
+    for (size_t i = 0; i < sizeof e->u.valley; i++) h = (h ^ p[i]) * 1099511628211ull;
+    return h;
+}
+
+static double exhaustive_best(exhaustive *x, const vf_env *start) {
+    const int base = start->u.valley.reward_units; /* units of 0.05, as the planners count */
+    int best = 0;
+    size_t n = 1;
+    x->level[0] = *start;
+    while (n > 0) {
+        size_t m = 0;
+        memset(x->slots, 0, x->nslots * sizeof *x->slots);
+        for (size_t i = 0; i < n; i++) {
+            uint8_t mask[VF_ACTIONS_MAX];
+            vf_legal_actions(&x->level[i], mask);
+            for (int a = 0; a < VF_VALLEY_ACTIONS; a++) {
+                if (!mask[a]) continue; /* an illegal action is a wait, and wait is legal */
+                vf_env c = x->level[i];
+                vf_step(&c, a, NULL);
+                if (c.u.valley.reward_units - base > best) best = c.u.valley.reward_units - base;
+                if (vf_terminated(&c)) continue;
+                size_t k = valley_bytes_hash(&c) & (x->nslots - 1);
+                while (x->slots[k] &&
+                       memcmp(&x->next[x->slots[k] - 1].u.valley, &c.u.valley, sizeof c.u.valley))
+                    k = (k + 1) & (x->nslots - 1);
+                if (x->slots[k]) continue;
+                CHECK(m < x->cap);
+                if (m >= x->cap) return best / 20.0;
+                x->next[m] = c;
+                x->slots[k] = (uint32_t)++m;
+            }
+        }
+        vf_env *t = x->level;
+        x->level = x->next;
+        x->next = t;
+        n = m;
+    }
+    return best / 20.0;
+}
+
+TEST(the_proof_agrees_with_trying_every_action_sequence_over_an_episodes_last_steps) {
+    exhaustive x = {.cap = 1 << 18, .nslots = 1 << 19};
+    x.level = malloc(x.cap * sizeof(vf_env));
+    x.next = malloc(x.cap * sizeof(vf_env));
+    x.slots = malloc(x.nslots * sizeof *x.slots);
+    const int states = 100000;
+    size_t bytes = vf_plan_prove_work_size(VF_VALLEY, states),
+           beam_bytes = vf_plan_work_size(VF_VALLEY, 50);
+    void *work = malloc(bytes), *beam_work = malloc(beam_bytes);
+    vf_rng rng = vf_rng_seeded(5);
+    int earning = 0;
+    for (uint64_t seed = 1; seed <= 8; seed++) {
+        /* a state 20 steps before the end, reached along a good plan with detours, so that
+         * it holds fed animals, crops, goods and gifts in varying measure */
+        vf_env start;
+        vf_reset(&start, VF_VALLEY, seed, NULL);
+        vf_plan good;
+        CHECK_EQ(vf_plan_beam(&start, 50, beam_work, beam_bytes, &good), VF_OK);
+        int skip = (int)vf_rng_below(&rng, 12);
+        for (int i = 0; vf_step_count(&start) < VF_VALLEY_HORIZON - 20; i++)
+            vf_step(&start, i >= skip && i < good.length ? good.actions[i - skip] : VF_VA_WAIT,
+                    NULL);
+        vf_plan plan = {0};
+        CHECK_EQ(vf_plan_prove(&start, states, work, bytes, &plan), VF_OK);
+        CHECK(plan.best_return == plan.upper_bound); /* proven */
+        CHECK(plan.best_return == exhaustive_best(&x, &start));
+        CHECK(plan.best_return <= vf_plan_bound(&start));
+        earning += plan.best_return > 0;
+        vf_env e = start;
+        for (int i = 0; i < plan.length; i++) vf_step(&e, plan.actions[i], NULL);
+        CHECK(e.u.valley.reward_units - start.u.valley.reward_units == plan.best_return * 20);
+    }
+    CHECK(earning >= 6); /* the states were worth searching */
+    free(x.level);
+    free(x.next);
+    free(x.slots);
+    free(work);
+    free(beam_work);
+}
+
+TEST(a_proof_never_ends_below_the_plan_it_was_given_and_a_full_table_keeps_the_bound) {
+    const int states = 2000000;
+    size_t bytes = vf_plan_prove_work_size(VF_VALLEY, states),
+           beam_bytes = vf_plan_work_size(VF_VALLEY, 300);
+    void *work = malloc(bytes), *beam_work = malloc(beam_bytes);
+    int improved = 0;
+    static const uint64_t seeds[] = {1, 6}; /* 6: the beam misses the optimum */
+    for (int k = 0; k < 2; k++) {
+        vf_env start;
+        vf_reset(&start, VF_VALLEY, seeds[k], NULL);
+        vf_plan beam, proof, small;
+        CHECK_EQ(vf_plan_beam(&start, 300, beam_work, beam_bytes, &beam), VF_OK);
+        proof = small = beam;
+        CHECK_EQ(vf_plan_prove(&start, states, work, bytes, &proof), VF_OK);
+        CHECK(proof.best_return >= beam.best_return);
+        CHECK(proof.best_return == proof.upper_bound);
+        improved += proof.best_return > beam.best_return;
+        /* a table of one state fills at once: the plan given, the static bound */
+        CHECK_EQ(vf_plan_prove(&start, 1, work, bytes, &small), VF_OK);
+        CHECK(small.best_return == beam.best_return || small.best_return == proof.best_return);
+        CHECK(small.upper_bound == vf_plan_bound(&start));
+        /* deterministic */
+        vf_plan again = beam;
+        CHECK_EQ(vf_plan_prove(&start, states, work, bytes, &again), VF_OK);
+        CHECK(memcmp(&again, &proof, sizeof proof) == 0);
+    }
+    CHECK(improved == 1);
+    free(work);
+    free(beam_work);
+}
+
+TEST(the_proof_refuses_a_plan_that_does_not_earn_its_return_and_bad_arguments) {
+    const int states = 1000;
+    size_t bytes = vf_plan_prove_work_size(VF_VALLEY, states);
+    void *work = malloc(bytes);
+    vf_env start, bw;
+    vf_reset(&start, VF_VALLEY, 3, NULL);
+    vf_reset(&bw, VF_BACKWARDS, 3, NULL);
+    vf_plan plan = {.length = 2, .actions = {VF_VA_WAIT, VF_VA_WAIT}, .best_return = 0.5};
+    vf_plan before = plan;
+    CHECK_EQ(vf_plan_prove(&start, states, work, bytes, &plan), VF_ERR_ARGUMENT);
+    CHECK(memcmp(&plan, &before, sizeof plan) == 0);
+    plan.best_return = 0;
+    plan.actions[1] = 12; /* not an action */
+    CHECK_EQ(vf_plan_prove(&start, states, work, bytes, &plan), VF_ERR_ARGUMENT);
+    plan.actions[1] = VF_VA_WAIT;
+    plan.length = VF_VALLEY_HORIZON + 1;
+    CHECK_EQ(vf_plan_prove(&start, states, work, bytes, &plan), VF_ERR_ARGUMENT);
+    plan.length = 2;
+    CHECK_EQ(vf_plan_prove(&start, states, work, bytes - 1, &plan), VF_ERR_ARGUMENT);
+    CHECK_EQ(vf_plan_prove(&start, 0, work, bytes, &plan), VF_ERR_ARGUMENT);
+    CHECK_EQ(vf_plan_prove(&bw, states, work, bytes, &plan), VF_ERR_ARGUMENT);
+    CHECK_EQ(vf_plan_prove(NULL, states, work, bytes, &plan), VF_ERR_ARGUMENT);
+    CHECK_EQ(vf_plan_prove_work_size(VF_BACKWARDS, states), 0);
+    CHECK_EQ(vf_plan_prove_work_size(VF_VALLEY, VF_PROVE_STATES_MAX + 1), 0);
+    free(work);
+}
+
+/* From docs/rules/valley-farm.md: with one step left, standing on the market, only a sale
+ * can still pay: floor(base x (600 + R2) / 600) coins at 0.1 each (2 units), base 5 a crop
+ * and 8 a product. Feeding, planting and pending products elsewhere are out of reach. */
+TEST(the_valley_bound_counts_only_what_the_steps_left_allow) {
+    for (uint64_t seed = 1; seed <= 10; seed++) {
+        vf_env e;
+        vf_reset(&e, VF_VALLEY, seed, NULL);
+        vf_valley *v = &e.u.valley;
+        v->agent = v->market;
+        v->step = VF_VALLEY_HORIZON - 1;
+        v->inventory[VF_CROPS] = 2;
+        v->inventory[VF_PRODUCTS] = 3;
+        v->inventory[VF_GIFTS] = 0; /* the market may be next to a villager */
+        v->animals[0].pending = 2;
+        int r2 = 0;
+        for (int i = 0; i < VF_VALLEY_VILLAGERS; i++) r2 += v->villagers[i].relationship2;
+        CHECK(vf_plan_bound(&e) == 2 * ((2 * 5 + 3 * 8) * (600 + r2) / 600) / 20.0);
+        v->step = VF_VALLEY_HORIZON; /* over: nothing */
+        CHECK(vf_plan_bound(&e) == 0);
+    }
+}
+
 /* ---- batches ------------------------------------------------------------------------- */
 
 TEST(a_batch_equals_single_envs_stepped_alike_with_resets_at_seed_plus_n) {
@@ -755,6 +929,10 @@ int main(void) {
     RUN(the_backwards_bound_is_the_bonuses_not_yet_paid);
     RUN(the_valley_bound_at_reset_is_two_crops_six_products_three_gifts_sold_at_the_raised_price);
     RUN(no_play_from_any_valley_state_earns_more_than_its_bound);
+    RUN(the_proof_agrees_with_trying_every_action_sequence_over_an_episodes_last_steps);
+    RUN(a_proof_never_ends_below_the_plan_it_was_given_and_a_full_table_keeps_the_bound);
+    RUN(the_proof_refuses_a_plan_that_does_not_earn_its_return_and_bad_arguments);
+    RUN(the_valley_bound_counts_only_what_the_steps_left_allow);
     RUN(a_vector_step_reports_masks_final_observations_and_episode_statistics_like_single_envs);
     RUN(an_action_out_of_range_is_no_step_in_a_batch_as_in_a_single_env);
     RUN(batch_calls_refuse_bad_arguments_and_change_nothing);

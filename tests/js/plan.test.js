@@ -1,19 +1,24 @@
 // env.plan(): the engine's planner from JS. The committed best-known data were planned by
-// the native build (scripts/best_known.c); the WebAssembly planner must find the very same
-// plans, and a plan must earn what it says when played.
+// the native build (scripts/best_known.c: the beam, then in the valley the proof); the
+// WebAssembly planner must find the very same plans, and a plan must earn what it says
+// when played.
 import { describe, it, expect } from 'vitest';
 import { envIds, make } from 'valley-farm';
 import bestKnown from '../../wasm/data/best-known.json' with { type: 'json' };
+
+// the generator proves the valley's plans and cannot prove the backwards farm's
+const proves = (id) => id === 'ValleyFarm-v0';
 
 describe.each(envIds)('%s env.plan()', (id) => {
   it('finds, in WebAssembly, the same plan the native generator stored for the first test seeds', async () => {
     const env = await make(id);
     for (const [seed, best, bound, stored] of bestKnown.envs[id].test.slice(0, 2)) {
       env.reset({ seed });
-      const plan = env.plan({ width: bestKnown.planner.width[id] });
+      const plan = env.plan({ width: bestKnown.planner.width[id], prove: proves(id) });
       expect(plan.actions.map((a) => a.toString(36)).join('')).toBe(stored);
       expect(plan.bestReturn).toBe(best);
       expect(plan.upperBound).toBe(bound);
+      expect(plan.proven).toBe(best === bound);
     }
   });
 
@@ -38,10 +43,47 @@ describe('env.plan() defaults', () => {
     env.reset({ seed });
     expect(
       env
-        .plan()
+        .plan({ prove: proves(id) })
         .actions.map((a) => a.toString(36))
         .join(''),
     ).toBe(stored);
+  });
+});
+
+describe('env.plan({ prove })', () => {
+  it('proves a valley plan optimal, and betters the beam where the beam falls short (seed 6)', async () => {
+    const env = await make('ValleyFarm-v0');
+    env.reset({ seed: 6 });
+    const beam = env.plan();
+    const proof = env.plan({ prove: true });
+    expect(beam.proven).toBe(false);
+    expect(proof.proven).toBe(true);
+    expect(proof.upperBound).toBe(proof.bestReturn);
+    expect(proof.bestReturn).toBeGreaterThan(beam.bestReturn);
+    expect(proof.bestReturn).toBeLessThanOrEqual(beam.upperBound);
+    let ret = 0;
+    for (const a of proof.actions) ret += env.step(a).reward;
+    expect(ret).toBeCloseTo(proof.bestReturn, 10);
+  });
+
+  it('with too small a table stops unproven, keeping the beam plan and the bound', async () => {
+    const env = await make('ValleyFarm-v0');
+    env.reset({ seed: 6 });
+    const beam = env.plan();
+    expect(env.plan({ prove: 1 })).toEqual(beam);
+  });
+
+  it('refuses a bad table size, and the backwards farm, saying what is allowed', async () => {
+    const env = await make('ValleyFarm-v0');
+    env.reset({ seed: 1 });
+    for (const prove of [-1, 1.5, 2 ** 27, '10', null]) {
+      expect(() => env.plan({ prove })).toThrow(
+        /plan: prove .* is not allowed; it is true, false or a number of states from 1 to 67108864/,
+      );
+    }
+    const bw = await make('BackwardsValleyFarm-v0');
+    bw.reset({ seed: 1 });
+    expect(() => bw.plan({ prove: true })).toThrow(/prove is available for ValleyFarm-v0 only, not BackwardsValleyFarm-v0/);
   });
 });
 

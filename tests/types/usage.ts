@@ -29,6 +29,11 @@ const codes: (IllegalReasonCode | undefined)[] = valley.illegalReasons().map((r)
 const bytes: Uint8Array = valley.snapshot();
 valley.restore(bytes);
 const text: string = valley.render();
+const best = valley.plan({ width: 100, prove: true });
+const optimal: boolean = best.proven && best.bestReturn === best.upperBound;
+valley.plan({ prove: 500_000 });
+// @ts-expect-error prove is a flag or a number of states, not a string
+valley.plan({ prove: 'yes' });
 valley.reset();
 valley.reset({ seed: 2n ** 63n });
 valley.close();
@@ -80,6 +85,7 @@ export {
   firstVillager,
   mask,
   text,
+  optimal,
   facing,
   meters,
   obs,

@@ -86,7 +86,7 @@ describe('par', () => {
     expect(app.session.done).toBe(true);
   });
 
-  it("another map's par is planned with the data's width, and its heuristic return is played", async () => {
+  it("another map's par is planned with the data's width and proof, and its heuristic return is played", async () => {
     const planMap = vi.fn(async (envId, seed) => {
       const env = await make(envId);
       env.reset({ seed });
@@ -95,7 +95,10 @@ describe('par', () => {
     const app = await startApp({ planMap, storage: memoryStorage() });
     await act(() => app.newEpisode(424242));
     await parReady(app);
-    expect(planMap).toHaveBeenCalledWith('ValleyFarm-v0', 424242, bestKnown.planner.width['ValleyFarm-v0']);
+    expect(planMap).toHaveBeenCalledWith('ValleyFarm-v0', 424242, {
+      width: bestKnown.planner.width['ValleyFarm-v0'],
+      prove: bestKnown.planner.prove['ValleyFarm-v0'],
+    });
     const env = await make('ValleyFarm-v0');
     const agent = createAgent('heuristic', 'ValleyFarm-v0');
     agent.reset();

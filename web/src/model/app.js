@@ -14,7 +14,7 @@ import { starterCode } from './starterCode.js';
 import { WorkerAgent } from './workerAgent.js';
 import { SeenStore } from './seen.js';
 import { sleep } from './schedule.js';
-import { storedPar, planWidth, heuristicReturn, planInWorker, PersonalBests, dailySeed } from './par.js';
+import { storedPar, planSettings, heuristicReturn, planInWorker, PersonalBests, dailySeed } from './par.js';
 import {
   decodeShareData,
   parseReplayJson,
@@ -32,7 +32,7 @@ export class FarmApp extends Emitter {
   #spares = {}; // envId -> an env the heuristic plays a par's map on, apart from the session's
 
   /**
-   * planMap(envId, seed, width) -> Promise<plan> plans a map off the page's thread (default:
+   * planMap(envId, seed, { width, prove }) -> Promise<plan> plans a map off the page's thread (default:
    * a Worker where there are Workers; without one, maps outside the committed data get no
    * par). storage keeps personal bests (default: localStorage).
    */
@@ -95,7 +95,7 @@ export class FarmApp extends Emitter {
           this.pars.delete(key); // planned if it comes back
           return;
         }
-        const plan = await this.planMap(envId, seed, await planWidth(envId));
+        const plan = await this.planMap(envId, seed, await planSettings(envId));
         this.#spares[envId] ??= await this.makeEnv(envId);
         const heuristic = heuristicReturn(this.#spares[envId], envId, seed);
         par = { best: plan.bestReturn, bound: plan.upperBound, actions: plan.actions, heuristic, source: 'planner' };

@@ -3,7 +3,8 @@
 //
 // The evaluation protocol's seeds (test and validation) read the committed data
 // (wasm/data/best-known.json and baselines.json, loaded when first needed); any other seed is
-// planned by the engine's planner (env.plan, the same search at the same width) in a Worker,
+// planned by the engine's planner (env.plan, the same search at the same width, and proven
+// where the data's plans were) in a Worker,
 // and the heuristic is played on it here, which takes a millisecond.
 import { createAgent } from 'valley-farm/agents';
 import baselines from '../../../wasm/data/baselines.json';
@@ -21,14 +22,16 @@ function loadStored() {
           plans.set(`${envId} ${seed}`, { best: ret, bound, actions: [...hex].map((c) => parseInt(c, 36)) });
     for (const [envId, splits] of Object.entries(baselines.perSeed))
       for (const rows of Object.values(splits)) for (const [seed, , h] of rows) heuristic.set(`${envId} ${seed}`, h);
-    return { width: best.planner.width, plans, heuristic };
+    return { planner: best.planner, plans, heuristic };
   });
   return storedData;
 }
 
-/** The planner's width for a farm's seeds outside the data: the one its data were made with. */
-export async function planWidth(envId) {
-  return (await loadStored()).width[envId];
+/** The planner's settings for a farm's seeds outside the data, as its data were made:
+ * { width, prove } (env.plan's options). */
+export async function planSettings(envId) {
+  const { planner } = await loadStored();
+  return { width: planner.width[envId], prove: planner.prove?.[envId] === true };
 }
 
 /** The committed par of a protocol seed: { best, bound, actions, heuristic }, or null. */
@@ -54,13 +57,13 @@ export function heuristicReturn(env, envId, seed) {
 }
 
 /** The default planner for seeds outside the data: a module Worker (planWorker.js) per request. */
-export function planInWorker(envId, seed, width) {
+export function planInWorker(envId, seed, { width, prove }) {
   const worker = new Worker(new URL('../worker/planWorker.js', import.meta.url), { type: 'module' });
   const promise = new Promise((resolve, reject) => {
     worker.onmessage = ({ data }) => (data?.ok ? resolve(data.plan) : reject(new Error(data?.error ?? 'the planner stopped')));
     worker.onerror = (e) => reject(new Error(e.message || 'the planner worker failed to start'));
   }).finally(() => worker.terminate());
-  worker.postMessage({ envId, seed, width });
+  worker.postMessage({ envId, seed, width, prove });
   return promise;
 }
 

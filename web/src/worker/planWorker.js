@@ -1,5 +1,5 @@
-// planWorker.js — plans one map off the page's thread: { envId, seed, width } in,
-// { ok, plan: { actions, bestReturn, upperBound } } or { ok: false, error } out. Our own
+// planWorker.js — plans one map off the page's thread: { envId, seed, width, prove } in,
+// { ok, plan: { actions, bestReturn, upperBound, proven } } or { ok: false, error } out. Our own
 // code, shipped with the site; it runs nothing it is sent.
 import { make } from 'valley-farm';
 
@@ -7,7 +7,7 @@ self.onmessage = async ({ data }) => {
   try {
     const env = await make(data.envId);
     env.reset({ seed: data.seed });
-    const plan = env.plan({ width: data.width });
+    const plan = env.plan({ width: data.width, prove: data.prove === true });
     env.close();
     self.postMessage({ ok: true, plan });
   } catch (err) {
