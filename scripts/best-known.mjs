@@ -1,6 +1,6 @@
 // best-known.mjs — `npm run best-known [-- --width W]`: plans every test and validation seed
 // of both farms with the engine's beam search (scripts/best_known.c, vf_plan_beam), proves
-// each valley plan optimal or finds a better one (vf_plan_prove), and writes
+// each plan optimal or finds a better one (vf_plan_prove), and writes
 // wasm/data/best-known.json: for each seed its best-known return, the plan that earns it
 // (one base-36 character per action) and the upper bound (vf_plan_bound, or the return
 // itself once proven). The
@@ -55,11 +55,10 @@ const data = {
   version: 2,
   // width: { envId: the beam each farm's plans were made with }
   planner: {
-    method:
-      'beam search over full states (vf_plan_beam), the valley by trips; then, in the valley, branch and bound over every trip sequence (vf_plan_prove)',
+    method: 'beam search over full states (vf_plan_beam), the valley by trips; then branch and bound over every play (vf_plan_prove)',
     width: Object.fromEntries(ENVS.map((env) => [env, null])), // filled in as each farm finishes
     // prove: { envId: whether its plans went through vf_plan_prove (env.plan's `prove`) }
-    prove: Object.fromEntries(ENVS.map((env) => [env, env === 'ValleyFarm-v0'])),
+    prove: Object.fromEntries(ENVS.map((env) => [env, true])),
   },
   envs: {},
 };

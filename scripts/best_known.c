@@ -1,6 +1,6 @@
 /*
  * best_known.c — plans every seed of a range with the engine's beam search (vf_plan_beam),
- * then, in the valley, proves the plan optimal or finds a better one (vf_plan_prove), and
+ * then proves the plan optimal or finds a better one (vf_plan_prove), and
  * prints one JSON line per seed: its best return, the plan, the upper bound (equal to the
  * return once proven), the beam's own return and the milliseconds it all took.
  * scripts/best-known.mjs runs it over the evaluation splits and writes the data file.
@@ -44,12 +44,12 @@ int main(int argc, char **argv) {
     if (bytes == 0) return usage("WIDTH must be 1 to 65536");
     void *work = malloc(bytes);
     if (!work) return usage("out of memory for the beam");
-    /* the proof's table: small first (most seeds need a few hundred thousand states), the
-     * full size only for a seed that fills it */
-    const int tables[2] = {VF_PROVE_STATES / 16, VF_PROVE_STATES};
+    /* the proof's table: small first (most seeds need a few hundred thousand states), larger
+     * only for a seed that fills it (a handful need the largest, 3 GB: allocated then) */
+    const int tables[3] = {VF_PROVE_STATES / 16, VF_PROVE_STATES, VF_PROVE_STATES_MAX};
     size_t proof_bytes = vf_plan_prove_work_size(kind, tables[1]);
-    void *proof = proof_bytes ? malloc(proof_bytes) : NULL;
-    if (proof_bytes && !proof) return usage("out of memory for the proof");
+    void *proof = malloc(proof_bytes);
+    if (!proof) return usage("out of memory for the proof");
     static const char digits[] = "0123456789abcdefghijklmnopqrstuvwxyz";
     for (unsigned long long k = 0; k < count; k++) {
         vf_env env;
@@ -59,9 +59,16 @@ int main(int argc, char **argv) {
         if (vf_plan_beam(&env, (int)width, work, bytes, &plan) != VF_OK)
             return usage("the planner refused its arguments");
         const double beam = plan.best_return;
-        for (int t = 0; proof && t < 2 && plan.best_return < plan.upper_bound; t++)
+        for (int t = 0; t < 3 && plan.best_return < plan.upper_bound; t++) {
+            if (vf_plan_prove_work_size(kind, tables[t]) > proof_bytes) {
+                free(proof);
+                proof_bytes = vf_plan_prove_work_size(kind, tables[t]);
+                proof = malloc(proof_bytes);
+                if (!proof) return usage("out of memory for the proof's largest table");
+            }
             if (vf_plan_prove(&env, tables[t], proof, proof_bytes, &plan) != VF_OK)
                 return usage("the proof refused its arguments");
+        }
         char actions[VF_PLAN_MAX + 1];
         for (int i = 0; i < plan.length; i++) actions[i] = digits[plan.actions[i]];
         actions[plan.length] = '\0';

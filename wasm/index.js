@@ -288,7 +288,7 @@ const EVENT_BYTES = 48;
 const PLAN_BYTES = 72 + 8;
 const PLAN_WIDTH_MAX = 65536; // VF_PLAN_WIDTH_MAX
 const PROVE_STATES_MAX = 1 << 26; // VF_PROVE_STATES_MAX
-const PROVE_STATES_DEFAULT = 1_000_000; // enough for all but a few valley seeds (vf_plan_prove)
+const PROVE_STATES_DEFAULT = 1_000_000; // enough for most seeds (vf_plan_prove)
 const EVENTS_BYTES = 16 * EVENT_BYTES;
 
 class FarmEnv {
@@ -454,10 +454,10 @@ class FarmEnv {
    * `actions` from here earns bestReturn; no play earns more than upperBound (equal, and
    * `proven`: the plan is optimal). The default width is the one the published best-known
    * data use (vf_plan_width: a fraction of a second); cost grows with it.
-   * `prove` (ValleyFarm-v0): then search every trip sequence by branch and bound
-   * (vf_plan_prove), which ends with an optimal plan unless its table of searched states
-   * fills first: true for PROVE_STATES_DEFAULT states (about 50 MB, most seeds take well
-   * under a second natively), or a number of states. The env is not changed.
+   * `prove`: then search every play by branch and bound (vf_plan_prove), which ends with
+   * an optimal plan unless its table of searched states fills first: true for
+   * PROVE_STATES_DEFAULT states (about 50 MB; most seeds take well under a second
+   * natively), or a number of states. The env is not changed.
    */
   plan({ width = this.#engine.x.vf_plan_width(this.#spec.kind), prove = false } = {}) {
     this.#started('plan');
@@ -472,9 +472,6 @@ class FarmEnv {
     }
     const e = this.#engine;
     const proofBytes = states > 0 ? e.x.vf_plan_prove_work_size(this.#spec.kind, states) : 0;
-    if (states > 0 && proofBytes === 0) {
-      throw new RangeError(`valley-farm: plan: prove is available for ValleyFarm-v0 only, not ${this.#spec.id}; plan without it`);
-    }
     const bytes = Math.max(e.x.vf_plan_work_size(this.#spec.kind, width), proofBytes);
     const work = e.alloc(bytes + PLAN_BYTES);
     try {

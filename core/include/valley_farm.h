@@ -591,8 +591,13 @@ typedef struct vf_plan {
 } vf_plan;
 
 /* An upper bound on the reward any play from `start` can still earn:
- *  - BackwardsValleyFarm-v0: every bonus is paid at most once, so the sum of the values of
- *    the crops not yet harvested and the animals and villagers not yet rewarded;
+ *  - BackwardsValleyFarm-v0: every bonus is paid at most once, so the values of the crops
+ *    not yet harvested and the animals and villagers not yet rewarded, each only if it can
+ *    still be earned on its own in the steps left (a crop ripens by itself and pays when
+ *    stood on; an animal pays on reaching Thriving in view; a villager on becoming
+ *    Friendly), and all of them only if a walk through them (no shorter than a spanning
+ *    tree over them) plus a step per insult, compliment and care fits; else the most that
+ *    losing one or two of them leaves;
  *  - ValleyFarm-v0: everything the inventory and the map could still turn into reward,
  *    each counted at its best: every crop the water left can ripen harvested, every
  *    feeding's products collected, every gift at a full step (7.5, to at most 100), and
@@ -627,26 +632,30 @@ vf_error vf_plan_beam(const vf_env *start, int width, void *work, size_t work_si
 
 #define VF_PROVE_STATES_MAX (1 << 26) /* the largest table vf_plan_prove takes */
 
-/* The table size the published best-known data use (a few seeds need a million states). */
+/* The table size the published best-known data use for seeds that fill a sixteenth of it
+ * (most need fewer than half a million states; the handful that fill this one, too, are
+ * proven with VF_PROVE_STATES_MAX). */
 #define VF_PROVE_STATES 8000000
 
 /* Bytes of work memory vf_plan_prove needs to remember up to `states` searched states (24
- * bytes a state, twice over, plus about 1 MB of stack), or 0 for a kind it cannot prove
- * (BackwardsValleyFarm-v0) or `states` outside 1..VF_PROVE_STATES_MAX. */
+ * bytes a state, twice over, plus about 1 MB of stack and, backwards, 3.2 MB of memo), or
+ * 0 for a bad kind or `states` outside 1..VF_PROVE_STATES_MAX. */
 size_t vf_plan_prove_work_size(int kind, int states);
 
-/* Proves a ValleyFarm-v0 plan optimal, or finds a better one. *plan is the plan to beat
- * (vf_plan_beam's, or length 0 for none) from `start`: it is replayed, and a plan that does
- * not earn its best_return is refused. The search is branch and bound over the beam's trips,
- * which cover every play (planner.c says why): depth first, it skips each state whose reward
- * plus vf_plan_bound from there cannot beat the best so far, and each state searched
- * already with as much reward, remembered exactly in a table of `states` entries.
+/* Proves a plan optimal, or finds a better one. *plan is the plan to beat (vf_plan_beam's,
+ * or length 0 for none) from `start`: it is replayed, and a plan that does not earn its
+ * best_return is refused. The search is branch and bound, depth first: it skips each state
+ * whose reward plus vf_plan_bound from there cannot beat the best so far, and each state
+ * searched already with as much reward, remembered exactly in a table of `states` entries.
+ * It expands the valley's trips (as the beam does; they cover every play) and the backwards
+ * farm's actions but water, fertilize and clean (which only set back or repeat feed);
+ * planner.c says why nothing is lost.
  *  - The search ends: *plan is optimal and its upper_bound is its best_return.
  *  - The table fills first: *plan is the best found (never worse than given) and its
  *    upper_bound is vf_plan_bound(start).
- * Deterministic. Returns VF_ERR_ARGUMENT for NULLs, another kind, a bad `states`, too
- * little work memory, or a plan that is too long, holds a bad action or earns other than
- * its best_return. No allocation. */
+ * Deterministic. Returns VF_ERR_ARGUMENT for NULLs, a bad `states`, too little work memory,
+ * or a plan that is too long, holds a bad action or earns other than its best_return. No
+ * allocation. */
 vf_error vf_plan_prove(const vf_env *start, int states, void *work, size_t work_size,
                        vf_plan *plan);
 

@@ -285,5 +285,29 @@ enum {
 void vfb_save(const vf_env *env, vfs_writer *w);
 bool vfb_load(vf_env *env, vfs_reader *r);
 void vfb_rederive(vf_env *env); /* recomputes growing from the statuses */
+/* The agent sees (and an animal arriving at Thriving pays) within this many tiles each way:
+ * the 5 x 5 view. */
+#define VFB_VIEW_R 2
+/* What the planner measures on a backwards map for the bound (shortest walks; moves only, no
+ * turns). Targets are numbered crops 0..7, then villagers (their houses' walkable
+ * neighbours), then animals (their pens' walkable neighbours). */
+enum {
+    VFB_T_VILLAGER = VF_BW_CROPS,
+    VFB_T_ANIMAL = VFB_T_VILLAGER + VF_BW_VILLAGERS,
+    VFB_TARGETS = VFB_T_ANIMAL + VF_BW_ANIMALS
+};
+typedef struct vfb_reach {
+    int to[VFB_TARGETS];                   /* from the agent to each target */
+    int to_view[VF_BW_ANIMALS];            /* from the agent to where it would see the animal */
+    const uint8_t (*between)[VFB_TARGETS]; /* between[i][j]: from target i to target j */
+    /* NULL, or a memo of spanning-tree lengths from the agent's tile, indexed by the set of
+     * targets (bit t: target t), VFB_NO_TREE where not yet computed */
+    uint16_t *trees;
+} vfb_reach;
+#define VFB_NO_TREE 0xFFFF
+/* An upper bound on the Farm Value play from b could still add (vf_plan_bound); values at
+ * or below `beat` may be returned as any value at or below it (the proof only asks whether
+ * the bound beats what it has; -1: the bound itself). */
+int vfb_plan_bound(const vf_backwards *b, const vfb_reach *reach, int beat);
 
 #endif /* VF_INTERNAL_H */

@@ -432,6 +432,83 @@ static void beam_over_trips(const vf_env *start, int width, void *work, vf_plan 
     memcpy(out->actions, best_actions + t0, (size_t)out->length);
 }
 
+/* ---- BackwardsValleyFarm-v0: the map the bound measures --------------------------------
+ *
+ * Walkable tiles (ground and fields; a harvested field is ground) never change, so the
+ * shortest walks are measured once per search: to each target (a crop's field, the walkable
+ * neighbours of a house or a pen), to the tiles that see each animal, and between targets. */
+
+#define BW_CELLS (VF_BW_W * VF_BW_H)
+
+typedef struct bw_map {
+    uint8_t dist[VFB_TARGETS][BW_CELLS];   /* moves from a cell to the target, FAR: never */
+    uint8_t view[VF_BW_ANIMALS][BW_CELLS]; /* moves from a cell to one that sees the animal */
+    uint8_t between[VFB_TARGETS][VFB_TARGETS];
+} bw_map;
+
+static bool bw_walkable(const vf_backwards *b, int x, int y) {
+    const int t = vf_bw_tile(b, x, y); /* the frame is out of bounds */
+    return t == VF_BT_GROUND || t == VF_BT_FIELD;
+}
+
+/* Breadth-first from the cells at 0 in d over walkable cells. */
+static void bw_spread(const vf_backwards *b, uint8_t *d) {
+    int queue[BW_CELLS], head = 0, tail = 0;
+    for (int c = 0; c < BW_CELLS; c++)
+        if (d[c] == 0) queue[tail++] = c;
+    while (head < tail) {
+        const int c = queue[head++], x = c % VF_BW_W, y = c / VF_BW_W;
+        for (int k = 0; k < 4; k++) {
+            const int nx = x + dx[k], ny = y + dy[k], n = ny * VF_BW_W + nx;
+            if (!bw_walkable(b, nx, ny) || d[n] != FAR) continue;
+            d[n] = (uint8_t)(d[c] + 1);
+            queue[tail++] = n;
+        }
+    }
+}
+
+/* Marks the walkable neighbours of (x, y) in d. */
+static void bw_next_to(const vf_backwards *b, int x, int y, uint8_t *d) {
+    for (int k = 0; k < 4; k++)
+        if (bw_walkable(b, x + dx[k], y + dy[k])) d[(y + dy[k]) * VF_BW_W + x + dx[k]] = 0;
+}
+
+static void bw_map_init(bw_map *m, const vf_backwards *b) {
+    memset(m, FAR, sizeof *m);
+    for (int i = 0; i < VF_BW_CROPS; i++) m->dist[i][b->crops[i].y * VF_BW_W + b->crops[i].x] = 0;
+    for (int i = 0; i < VF_BW_VILLAGERS; i++)
+        bw_next_to(b, b->villagers[i].x, b->villagers[i].y, m->dist[VFB_T_VILLAGER + i]);
+    for (int i = 0; i < VF_BW_ANIMALS; i++) {
+        const vf_bw_entity *a = &b->animals[i];
+        bw_next_to(b, a->x, a->y, m->dist[VFB_T_ANIMAL + i]);
+        for (int y = 0; y < VF_BW_H; y++)
+            for (int x = 0; x < VF_BW_W; x++)
+                if (x - a->x <= VFB_VIEW_R && a->x - x <= VFB_VIEW_R && y - a->y <= VFB_VIEW_R &&
+                    a->y - y <= VFB_VIEW_R && bw_walkable(b, x, y))
+                    m->view[i][y * VF_BW_W + x] = 0;
+        bw_spread(b, m->view[i]);
+    }
+    for (int t = 0; t < VFB_TARGETS; t++) bw_spread(b, m->dist[t]);
+    for (int t = 0; t < VFB_TARGETS; t++)     /* from target t: its nearest tile's walk */
+        for (int u = 0; u < VFB_TARGETS; u++) /* to target u */
+            for (int c = 0; c < BW_CELLS; c++)
+                if (m->dist[t][c] == 0 && m->dist[u][c] < m->between[t][u])
+                    m->between[t][u] = m->dist[u][c];
+}
+
+/* trees: NULL, or a memo of VFB_TREES entries a cell for the bound's spanning trees */
+#define VFB_TREES ((size_t)1 << VFB_TARGETS)
+
+static vfb_reach bw_reach(const bw_map *m, const vf_backwards *b, uint16_t *trees) {
+    vfb_reach r;
+    const int here = b->agent.y * VF_BW_W + b->agent.x;
+    for (int t = 0; t < VFB_TARGETS; t++) r.to[t] = m->dist[t][here];
+    for (int i = 0; i < VF_BW_ANIMALS; i++) r.to_view[i] = m->view[i][here];
+    r.between = m->between;
+    r.trees = trees ? trees + (size_t)here * VFB_TREES : NULL;
+    return r;
+}
+
 double vf_plan_bound(const vf_env *start) {
     if (start->kind == VF_VALLEY) {
         const vf_valley *v = &start->u.valley;
@@ -440,65 +517,113 @@ double vf_plan_bound(const vf_env *start) {
         const vfv_reach r = reach(&map, v);
         return vfv_plan_bound_units(v, &r) / 20.0;
     }
-    /* every bonus is paid once: what is not paid yet is the most there is to gain (the
-     * meters' clamp at VF_BW_METER_MAX only ever lowers it) */
     const vf_backwards *b = &start->u.backwards;
-    int left = 0;
-    for (int i = 0; i < VF_BW_CROPS; i++) left += b->crops[i].done ? 0 : b->crops[i].value;
-    for (int i = 0; i < VF_BW_ANIMALS; i++) left += b->animals[i].done ? 0 : b->animals[i].value;
-    for (int i = 0; i < VF_BW_VILLAGERS; i++)
-        left += b->villagers[i].done ? 0 : b->villagers[i].value;
-    return left;
+    bw_map map;
+    bw_map_init(&map, b);
+    const vfb_reach r = bw_reach(&map, b, NULL);
+    return vfb_plan_bound(b, &r, -1);
 }
 
-/* ---- ValleyFarm-v0: proving a plan optimal ---------------------------------------------
+/* ---- proving a plan optimal -------------------------------------------------------------
  *
- * Why trips lose nothing: a move changes only where the agent stands, a wait (or an illegal
- * action) only the clock, and every other action is taken on a target tile (a field, an
- * animal, the market, a tile a gift can be given from). So any play is a run of stretches,
- * each some moves and waits ending in one action on a target. Doing a stretch's waits
- * first (wait trips) and then a shortest walk there (the trip) reaches the same state at
- * the same step: the map never changes and the animals tick on the clock alone. Searching
- * every sequence of trips is searching every play.
+ * Depth first from the start, best-ranked child first, from the best plan known so far: a
+ * state is skipped when its reward plus the bound from there cannot beat that plan, or when
+ * it was searched already with as much reward. The table that remembers searched states keys
+ * each by everything that decides its future, packed exactly (no hash), and keeps the most
+ * reward it was searched with.
  *
- * The proof searches them depth first, best-ranked child first, and skips a state when its
- * reward plus vfv_plan_bound_units from there cannot beat the best plan so far, or when it
- * was searched already with as much reward. The table that remembers searched states keys
- * each by everything that decides its future (where the agent stands, the step, the
- * inventory but the coins, which nothing spends, the fields, the animals and the
- * relationships: 92 bits, exact, no hash) and keeps the most reward it was searched with. */
+ * What a state's children are:
+ *  - ValleyFarm-v0: its trips (trips() above). They lose nothing: a move changes only where
+ *    the agent stands, a wait (or an illegal action) only the clock, and every other action
+ *    is taken on a target tile (a field, an animal, the market, a tile a gift can be given
+ *    from). So any play is a run of stretches, each some moves and waits ending in one action
+ *    on a target; doing a stretch's waits first (wait trips) and then a shortest walk there
+ *    (the trip) reaches the same state at the same step, since the map never changes and the
+ *    animals tick on the clock alone.
+ *  - BackwardsValleyFarm-v0: every legal action but water, fertilize and clean. Clean does
+ *    exactly what feed does; water and fertilize only set a crop back, and a crop that has
+ *    not been set back is at every later step at least as ripe, so a play that waits instead
+ *    harvests each crop no later (harvesting is automatic and each crop pays once).
+ */
 
-typedef struct proof_slot {
-    uint64_t a, b; /* the state's key; a == 0 marks an empty slot (a has bit 63 set) */
-    int32_t units; /* the most reward the state was searched with */
-} proof_slot;
+/* The reward so far in the kind's whole units: 0.05 (valley) or one Farm Value point. */
+static int32_t units_of(const vf_env *e) {
+    return e->kind == VF_VALLEY ? e->u.valley.reward_units : vf_bw_farm_value(&e->u.backwards);
+}
+
+static double units_to_return(int kind, int32_t units) {
+    return kind == VF_VALLEY ? units / 20.0 : units;
+}
+
+typedef struct proof_maps {
+    trip_map trips;  /* valley */
+    bw_map bw;       /* backwards */
+    uint16_t *trees; /* backwards: BW_CELLS x VFB_TREES spanning-tree lengths, in work memory */
+} proof_maps;
+
+/* An upper bound on the units still to come; at or below `beat` it may be any such value. */
+static int32_t bound_units(const vf_env *e, const proof_maps *m, int beat) {
+    if (e->kind == VF_VALLEY) {
+        const vfv_reach r = reach(&m->trips, &e->u.valley);
+        return vfv_plan_bound_units(&e->u.valley, &r);
+    }
+    const vfb_reach r = bw_reach(&m->bw, &e->u.backwards, m->trees);
+    return vfb_plan_bound(&e->u.backwards, &r, beat);
+}
 
 typedef struct proof_key {
     uint64_t a, b;
 } proof_key;
 
-static proof_key exact_key(const vf_valley *v) {
-    const int32_t *inv = v->inventory;
+typedef struct proof_slot {
+    uint64_t a, b; /* the state's key; a == 0 marks an empty slot (keys have bit 63 set) */
+    int32_t units; /* the most reward the state was searched with */
+} proof_slot;
+
+/* The valley: where the agent stands, the step, the inventory but the coins (which nothing
+ * spends), the fields' stages, the relationships and the animals: 92 bits. The backwards
+ * farm: where the agent stands and faces, the step, and each crop's stage, villager's mood
+ * and animal's health with whether it has paid: 58 bits. The meters are the reward, kept
+ * beside the key (they never reach their cap of 100: the bonuses add up to 67 at most). */
+static proof_key exact_key(const vf_env *e) {
     uint64_t a = (uint64_t)1 << 63, b = 0;
-    a |= (uint64_t)v->agent.x | (uint64_t)v->agent.y << 4 | (uint64_t)v->step << 8 |
-         (uint64_t)inv[VF_SEEDS] << 14 | (uint64_t)inv[VF_WATER] << 17 |
-         (uint64_t)inv[VF_CROPS] << 20 | (uint64_t)inv[VF_FEED] << 23 |
-         (uint64_t)inv[VF_PRODUCTS] << 25 | (uint64_t)inv[VF_GIFTS] << 29;
-    for (int i = 0; i < VF_VALLEY_CROPS; i++) /* stages 0..3 */
-        a |= (uint64_t)(vf_valley_tile(v, v->crops[i].x, v->crops[i].y) - VF_VT_SOIL_EMPTY)
-             << (31 + 2 * i);
-    for (int i = 0; i < VF_VALLEY_VILLAGERS; i++)
-        a |= (uint64_t)v->villagers[i].relationship2 << (39 + 8 * i);
-    for (int i = 0; i < VF_VALLEY_ANIMALS; i++) {
-        const vf_valley_animal *an = &v->animals[i];
-        b |= (uint64_t)(an->sated_steps_left | an->counter << 4 | an->pending << 7) << (11 * i);
+    if (e->kind == VF_VALLEY) {
+        const vf_valley *v = &e->u.valley;
+        const int32_t *inv = v->inventory;
+        a |= (uint64_t)v->agent.x | (uint64_t)v->agent.y << 4 | (uint64_t)v->step << 8 |
+             (uint64_t)inv[VF_SEEDS] << 14 | (uint64_t)inv[VF_WATER] << 17 |
+             (uint64_t)inv[VF_CROPS] << 20 | (uint64_t)inv[VF_FEED] << 23 |
+             (uint64_t)inv[VF_PRODUCTS] << 25 | (uint64_t)inv[VF_GIFTS] << 29;
+        for (int i = 0; i < VF_VALLEY_CROPS; i++) /* stages 0..3 */
+            a |= (uint64_t)(vf_valley_tile(v, v->crops[i].x, v->crops[i].y) - VF_VT_SOIL_EMPTY)
+                 << (31 + 2 * i);
+        for (int i = 0; i < VF_VALLEY_VILLAGERS; i++)
+            a |= (uint64_t)v->villagers[i].relationship2 << (39 + 8 * i);
+        for (int i = 0; i < VF_VALLEY_ANIMALS; i++) {
+            const vf_valley_animal *an = &v->animals[i];
+            b |= (uint64_t)(an->sated_steps_left | an->counter << 4 | an->pending << 7) << (11 * i);
+        }
+        return (proof_key){a, b};
     }
+    const vf_backwards *w = &e->u.backwards;
+    a |= (uint64_t)w->agent.x | (uint64_t)w->agent.y << 4 | (uint64_t)w->facing << 8 |
+         (uint64_t)w->step << 10;
+    const vf_bw_entity *all[3] = {w->crops, w->villagers, w->animals};
+    const int count[3] = {VF_BW_CROPS, VF_BW_VILLAGERS, VF_BW_ANIMALS};
+    int shift = 16;
+    for (int k = 0; k < 3; k++)
+        for (int i = 0; i < count[k]; i++, shift += 3) {
+            const vf_bw_entity *x = &all[k][i];
+            a |= (uint64_t)(vf_bw_status(w, x->x, x->y) | x->done << 2) << shift;
+        }
     return (proof_key){a, b};
 }
 
-/* The field widths above hold every value a reachable state has. */
-_Static_assert(VF_VALLEY_W <= 16 && VF_VALLEY_H <= 16 && VF_VALLEY_HORIZON < 64,
-               "position and step fit 4, 4 and 6 bits");
+/* The field widths above hold every value a state restore accepts. */
+_Static_assert(VF_VALLEY_W <= 16 && VF_VALLEY_H <= 16 && VF_VALLEY_HORIZON < 64 && VF_BW_W <= 16 &&
+                   VF_BW_H <= 16 && VF_BW_HORIZON < 64 &&
+                   16 + 3 * (VF_BW_CROPS + VF_BW_VILLAGERS + VF_BW_ANIMALS) <= 63,
+               "positions, steps and entities fit their bits");
 
 static size_t proof_slots(int states) {
     size_t slots = 64;
@@ -506,13 +631,22 @@ static size_t proof_slots(int states) {
     return slots;
 }
 
-/* Levels of the depth-first stack: a trip takes at least one step. */
-#define PROOF_LEVELS (VF_VALLEY_HORIZON + 1)
+/* Levels of the depth-first stack (every child is at least a step later), and the most
+ * children a state has: a valley state's trips outnumber a backwards state's actions. */
+#define PROOF_LEVELS   (VF_VALLEY_HORIZON + 1)
+#define PROOF_CHILDREN MAX_TRIPS
+_Static_assert(VF_BW_HORIZON <= VF_VALLEY_HORIZON && VF_BW_ACTIONS <= MAX_TRIPS,
+               "the stack fits both kinds");
+
+/* Work memory: the table, the stack, and (backwards) the spanning-tree memo. */
+static size_t tree_bytes(int kind) {
+    return kind == VF_BACKWARDS ? BW_CELLS * VFB_TREES * sizeof(uint16_t) : 0;
+}
 
 size_t vf_plan_prove_work_size(int kind, int states) {
-    if (kind != VF_VALLEY || states < 1 || states > VF_PROVE_STATES_MAX) return 0;
+    if (vf_num_actions(kind) == 0 || states < 1 || states > VF_PROVE_STATES_MAX) return 0;
     return proof_slots(states) * sizeof(proof_slot) +
-           (size_t)PROOF_LEVELS * MAX_TRIPS * sizeof(node);
+           (size_t)PROOF_LEVELS * PROOF_CHILDREN * sizeof(node) + tree_bytes(kind);
 }
 
 typedef enum { SEARCH, SEEN, FULL } proof_visit;
@@ -538,54 +672,85 @@ static proof_visit proof_record(proof_slot *table, size_t slots, int *used, int 
     }
 }
 
-/* Best-ranked first: insertion sort, a node has at most MAX_TRIPS children. */
-static void rank_children(node *c, int n, const trip_map *m) {
-    for (int i = 0; i < n; i++) {
-        const vf_valley *v = &c[i].env.u.valley;
-        const vfv_reach r = reach(m, v);
-        c[i].rank = v->reward_units + vfv_plan_potential_units(v, &r);
+/* The children of a node into out, and their order best-ranked first: the valley's by reward plus potential
+ * (vfv_plan_potential_units); the backwards farm's by reward plus bound, each checked as it is
+ * made (a child that cannot beat best_units is left out; rank then stays a valid bound). */
+static int proof_children(const node *n, const proof_maps *m, int32_t best_units, node *out,
+                          uint8_t *order) {
+    int count = 0;
+    if (n->env.kind == VF_VALLEY) {
+        count = trips(n, &m->trips, out);
+        for (int i = 0; i < count; i++) {
+            const vf_valley *v = &out[i].env.u.valley;
+            const vfv_reach r = reach(&m->trips, v);
+            out[i].rank = v->reward_units + vfv_plan_potential_units(v, &r);
+        }
+    } else {
+        uint8_t mask[VF_ACTIONS_MAX];
+        vf_legal_actions(&n->env, mask);
+        for (int a = 0; a < VF_BW_ACTIONS; a++) {
+            if (!mask[a] || a == VF_BA_WATER || a == VF_BA_FERTILIZE || a == VF_BA_CLEAN) continue;
+            node *c = &out[count];
+            *c = *n;
+            play(c, a);
+            const int32_t units = units_of(&c->env);
+            c->rank = units + bound_units(&c->env, m, best_units - units);
+            count += vf_terminated(&c->env) ? units > best_units : c->rank > best_units;
+        }
     }
-    for (int i = 1; i < n; i++) {
-        node t = c[i];
+    for (int i = 0; i < count; i++) { /* insertion sort of indices: nodes are large */
         int j = i;
-        for (; j > 0 && c[j - 1].rank < t.rank; j--) c[j] = c[j - 1];
-        c[j] = t;
+        for (; j > 0 && out[order[j - 1]].rank < out[i].rank; j--) order[j] = order[j - 1];
+        order[j] = (uint8_t)i;
     }
+    return count;
 }
 
 /* Searches from start; true when every state was searched (the best is then optimal). */
-static bool prove_trips(const vf_env *start, int states, void *work, node *best) {
+static bool prove_search(const vf_env *start, int states, void *work, node *best) {
     const size_t slots = proof_slots(states);
     proof_slot *table = work;
     node *stack = (node *)(table + slots);
     memset(table, 0, slots * sizeof *table);
-    trip_map map;
-    trip_map_init(&map, &start->u.valley);
-    int count[PROOF_LEVELS], next[PROOF_LEVELS];
-    int used = 0;
+    proof_maps maps;
+    maps.trees = (uint16_t *)(stack + (size_t)PROOF_LEVELS * PROOF_CHILDREN);
+    memset(maps.trees, 0xFF, tree_bytes(start->kind)); /* VFB_NO_TREE */
+    if (start->kind == VF_VALLEY)
+        trip_map_init(&maps.trips, &start->u.valley);
+    else
+        bw_map_init(&maps.bw, &start->u.backwards);
+    int count[PROOF_LEVELS], next[PROOF_LEVELS], used = 0;
+    uint8_t order[PROOF_LEVELS][PROOF_CHILDREN];
+    int32_t best_units = units_of(&best->env);
     memset(&stack[0], 0, sizeof stack[0]);
     stack[0].env = *start;
     count[0] = 1;
     next[0] = 0;
+    order[0][0] = 0;
     for (int level = 0; level >= 0;) {
         if (next[level] == count[level]) {
             level--;
             continue;
         }
-        const node *n = &stack[(size_t)level * MAX_TRIPS + next[level]++];
-        const vf_valley *v = &n->env.u.valley;
-        if (v->reward_units > best->env.u.valley.reward_units) *best = *n;
+        const node *n = &stack[(size_t)level * PROOF_CHILDREN + order[level][next[level]++]];
+        const int32_t units = units_of(&n->env);
+        if (units > best_units) {
+            *best = *n;
+            best_units = units;
+        }
         if (vf_terminated(&n->env)) continue;
-        const vfv_reach r = reach(&map, v);
-        if (v->reward_units + vfv_plan_bound_units(v, &r) <= best->env.u.valley.reward_units)
-            continue;
-        proof_visit seen = proof_record(table, slots, &used, states, exact_key(v), v->reward_units);
+        /* a backwards child's rank is its bound already (proof_children) */
+        const int32_t bound = n->env.kind == VF_BACKWARDS && level > 0
+                                  ? (int32_t)n->rank - units
+                                  : bound_units(&n->env, &maps, best_units - units);
+        if (units + bound <= best_units) continue;
+        const proof_visit seen =
+            proof_record(table, slots, &used, states, exact_key(&n->env), units);
         if (seen == FULL) return false;
         if (seen == SEEN) continue;
-        node *children = &stack[(size_t)(level + 1) * MAX_TRIPS];
-        count[level + 1] = trips(n, &map, children);
+        node *children = &stack[(size_t)(level + 1) * PROOF_CHILDREN];
+        count[level + 1] = proof_children(n, &maps, best_units, children, order[level + 1]);
         next[level + 1] = 0;
-        rank_children(children, count[level + 1], &map);
         level++;
     }
     return true;
@@ -593,27 +758,28 @@ static bool prove_trips(const vf_env *start, int states, void *work, node *best)
 
 vf_error vf_plan_prove(const vf_env *start, int states, void *work, size_t work_size,
                        vf_plan *plan) {
-    if (start == NULL || plan == NULL || work == NULL || start->kind != VF_VALLEY ||
-        work_size < vf_plan_prove_work_size(start->kind, states) ||
-        vf_plan_prove_work_size(start->kind, states) == 0)
+    if (start == NULL || plan == NULL || work == NULL ||
+        vf_plan_prove_work_size(start->kind, states) == 0 ||
+        work_size < vf_plan_prove_work_size(start->kind, states))
         return VF_ERR_ARGUMENT;
-    const int t0 = start->u.valley.step;
-    if (plan->length < 0 || plan->length > VF_VALLEY_HORIZON - t0) return VF_ERR_ARGUMENT;
+    const int t0 = vf_step_count(start), na = vf_num_actions(start->kind);
+    const int horizon = start->kind == VF_VALLEY ? VF_VALLEY_HORIZON : VF_BW_HORIZON;
+    if (plan->length < 0 || plan->length > horizon - t0) return VF_ERR_ARGUMENT;
     /* the plan to beat must earn what it says: replayed, not trusted */
     node best;
     memset(&best, 0, sizeof best);
     best.env = *start;
     for (int i = 0; i < plan->length; i++) {
-        if (plan->actions[i] >= VF_VALLEY_ACTIONS) return VF_ERR_ARGUMENT;
+        if (plan->actions[i] >= na) return VF_ERR_ARGUMENT;
         play(&best, plan->actions[i]);
     }
-    /* in units, as the planners count (a difference of two doubles may round apart) */
-    if ((best.env.u.valley.reward_units - start->u.valley.reward_units) / 20.0 != plan->best_return)
+    /* in whole units, as the planners count (a difference of two doubles may round apart) */
+    if (units_to_return(start->kind, units_of(&best.env) - units_of(start)) != plan->best_return)
         return VF_ERR_ARGUMENT;
-    const bool proven = prove_trips(start, states, work, &best);
-    plan->length = best.env.u.valley.step - t0;
+    const bool proven = prove_search(start, states, work, &best);
+    plan->length = vf_step_count(&best.env) - t0;
     memcpy(plan->actions, best.actions + t0, (size_t)plan->length);
-    plan->best_return = (best.env.u.valley.reward_units - start->u.valley.reward_units) / 20.0;
+    plan->best_return = units_to_return(start->kind, units_of(&best.env) - units_of(start));
     plan->upper_bound = proven ? plan->best_return : vf_plan_bound(start);
     return VF_OK;
 }

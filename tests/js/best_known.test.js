@@ -33,10 +33,8 @@ describe.each(envIds)('%s best-known plans', (id) => {
         proven += best >= bound - 1e-9;
       }
     }
-    // the backwards bound is tight enough for the beam to prove many seeds optimal; in the
-    // valley the proof search (vf_plan_prove) finishes on every seed, so each stored bound
-    // is the return itself (tests/js/plan.test.js proves a few again in WebAssembly)
-    if (id === 'BackwardsValleyFarm-v0') expect(proven).toBeGreaterThan(500);
-    else expect(proven).toBe(SPLIT_SIZE);
+    // the proof search (vf_plan_prove) finished on every seed, so each stored bound is the
+    // return itself (tests/js/plan.test.js proves a few again in WebAssembly)
+    expect(proven).toBe(SPLIT_SIZE);
   });
 });

@@ -91,14 +91,16 @@ export function BenchmarkPage() {
             .join(', ')}
           ; the valley's expands whole trips, a walk along a shortest path and the action at its end). Each seed's plan is stored with it
           and replayed by the tests, so the numbers are always reachable. Its upper bound (<code>vf_plan_bound</code>) is what the seed's
-          resources could pay at most (backwards: the sum of every bonus, each paid once; valley: every crop the water can ripen, every
-          feeding's products and every gift, all sold at the price the gifts could raise, each only if the steps left allow it).
+          resources could still pay in the steps left (backwards: each bonus once, if it can be earned in time and a walk through all of
+          them fits; valley: every crop the water can ripen, every feeding's products and every gift, all sold at the price the gifts could
+          raise, each only if the steps left allow it).
         </p>
         <p>
-          In the valley the beam's plan is then proven optimal, or bettered, by branch and bound (<code>vf_plan_prove</code>): it searches
-          every sequence of trips, which covers every play (moves change only where the agent stands and waits only the clock, so any play
-          can be reordered into waits and shortest walks that end in an action), and skips each state whose reward plus its bound cannot
-          beat the best plan so far. A seed it finishes is proven: its bound is then its best-known return.
+          Then branch and bound (<code>vf_plan_prove</code>) proves each plan optimal or betters it: it searches every play and skips each
+          state whose reward plus its bound cannot beat the best plan so far, or that it has searched already. In the valley it expands
+          trips, which cover every play (moves change only where the agent stands and waits only the clock, so any play can be reordered
+          into waits and shortest walks that end in an action); in the backwards farm every action but watering, fertilizing and cleaning
+          (which only set a crop back, or do what feeding does). A seed it finishes is proven: its bound is then its best-known return.
         </p>
         <ul>
           {Object.keys(bestKnown.envs).map((envId) => {
