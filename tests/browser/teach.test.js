@@ -115,7 +115,7 @@ describe('keyboard and screen readers', () => {
 });
 
 describe('par', () => {
-  it('a map outside the data gets its par from the planner in a Worker; watching it replays to exactly that return', async () => {
+  it('a map outside the data gets its par, proven optimal, from the planner in a Worker; watching it replays to exactly that return', async () => {
     const page = await open('#/');
     await page.waitForSelector('.board');
     await page.fill('#seed-input', '777');
@@ -123,6 +123,8 @@ describe('par', () => {
     await page.waitForSelector('[data-stat="par"]', { timeout: 20000 });
     const par = Number(await page.locator('[data-stat="par"]').textContent());
     expect(par).toBeGreaterThan(Number(await page.locator('[data-stat="heuristic"]').textContent()) - 1e-9);
+    // the Worker proves the plan as the committed data were proven (env.plan's prove)
+    expect(await page.locator('[data-testid="par"]').textContent()).toMatch(/\(optimal\)/);
     await page.locator('body').click({ position: { x: 5, y: 5 } });
     for (let i = 0; i < 50; i++) await page.keyboard.press('Space');
     await page.click('[data-testid="watch-best"]');
