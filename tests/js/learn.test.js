@@ -88,6 +88,19 @@ describe('training and policies', () => {
     learner.dispose();
   }, 120_000);
 
+  it('PPO with the same seed trains to the same weights, from the first ones on; another seed starts elsewhere', async () => {
+    const weightsAfter = async (seed, steps) => {
+      const learner = await createLearner({ env: V, algo: 'ppo', seed, numEnvs: 8, nSteps: 16 });
+      if (steps) await learner.trainFor(steps);
+      const w = learner.policy().toJSON().weights;
+      learner.dispose();
+      return w;
+    };
+    expect(await weightsAfter(3, 0)).toEqual(await weightsAfter(3, 0));
+    expect(await weightsAfter(3, 0)).not.toEqual(await weightsAfter(4, 0));
+    expect(await weightsAfter(3, 512)).toEqual(await weightsAfter(3, 512)); // four updates
+  }, 60_000);
+
   it('a PPO policy with history sees that many observations, starts each episode afresh, and reloads identically', async () => {
     const learner = await createLearner({ env: V, algo: 'ppo', seed: 2, history: 3, numEnvs: 8, nSteps: 16 });
     await learner.trainFor(256);

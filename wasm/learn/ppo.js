@@ -110,12 +110,20 @@ export function maskedLogSoftmax(tf, logits, masks) {
   return tf.tidy(() => tf.logSoftmax(tf.add(logits, tf.mul(tf.sub(1, masks), MASKED))));
 }
 
-function buildModel(tf, inputs, hidden, actions) {
+/** The policy and value network; its first weights are drawn from `seed` (each layer its own). */
+function buildModel(tf, inputs, hidden, actions, seed = 0) {
+  const layerSeed = (i) => (seed * 7919 + i) % 2 ** 31; // TF.js seeds each initializer itself
   const input = tf.input({ shape: [inputs] });
   let h = input;
-  for (const units of hidden) h = tf.layers.dense({ units, activation: 'tanh', kernelInitializer: 'glorotUniform' }).apply(h);
-  const logits = tf.layers.dense({ units: actions, kernelInitializer: tf.initializers.randomNormal({ stddev: 0.01 }) }).apply(h);
-  const value = tf.layers.dense({ units: 1 }).apply(h);
+  hidden.forEach((units, i) => {
+    h = tf.layers.dense({ units, activation: 'tanh', kernelInitializer: tf.initializers.glorotUniform({ seed: layerSeed(i) }) }).apply(h);
+  });
+  const logits = tf.layers
+    .dense({ units: actions, kernelInitializer: tf.initializers.randomNormal({ stddev: 0.01, seed: layerSeed(hidden.length) }) })
+    .apply(h);
+  const value = tf.layers
+    .dense({ units: 1, kernelInitializer: tf.initializers.glorotUniform({ seed: layerSeed(hidden.length + 1) }) })
+    .apply(h);
   return tf.model({ inputs: input, outputs: [logits, value] });
 }
 
@@ -200,8 +208,7 @@ export async function createPPO(env, config, seed) {
   const n = c.numEnvs;
   const T = c.nSteps;
   const vec = await makeVec(env, n);
-  tf.util.seedrandom?.(seed);
-  const model = buildModel(tf, F, c.hidden, A);
+  const model = buildModel(tf, F, c.hidden, A, seed);
   const optimizer = tf.train.adam(c.learningRate);
   const random = seededRandom(seed);
   const policy = new NetPolicy(tf, env, model, c);
