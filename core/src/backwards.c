@@ -63,7 +63,7 @@ static const struct tile_info {
     [VF_BT_FIELD] = {3, 2},         [VF_BT_PEN] = {2, 6},    [VF_BT_HOUSE] = {2, 9},
 };
 /* The tiles one can walk on: the same table's "walkable" column, as a set. */
-static const uint32_t walkable = VF_TILE_BIT(VF_BT_GROUND) | VF_TILE_BIT(VF_BT_FIELD);
+static const uint32_t walkable = VFB_WALKABLE;
 
 /* The three entity lists: where their entities stand, how many there are, the ranges of
  * their values, their generator zone, and how the JSON names them. */
@@ -1011,7 +1011,7 @@ int vfb_plan_bound(const vf_backwards *b, const vfb_reach *r, int beat) {
         const int thriving_in = THRIVING - health;
         if (health < THRIVING && r->to_view[i] <= thriving_in && thriving_in <= left) {
             free_value += a->value;
-        } else if (r->to[t] + 3 <= left) { /* care, then two ticks of growth */
+        } else if (r->to[t] + 1 + THRIVING <= left) { /* care, then growth from Weak */
             value[t] = a->value;
             steps[t] = 1;
             set |= 1u << t;

@@ -239,6 +239,13 @@ int vfv_explain(const vf_env *before, const vf_env *after, int action, bool lega
 void vfv_event_text(const vf_env *env, const vf_event *e, vft_text *t);
 /* The most reward (in units of 0.05) play from v could still earn: planner.c's bound. */
 int32_t vfv_reward_bound_units(const vf_valley *v);
+/* The valley's tiles one can walk on, as a set (vf_tile_in): valley.c's moves and the
+ * planner's walks. A macro, so that the step tests a constant. */
+#define VFV_WALKABLE                                                                               \
+    (VF_TILE_BIT(VF_VT_GROUND) | VF_TILE_BIT(VF_VT_SOIL_EMPTY) | VF_TILE_BIT(VF_VT_SOIL_SEEDED) |  \
+     VF_TILE_BIT(VF_VT_CROP_GROWING) | VF_TILE_BIT(VF_VT_CROP_MATURE) |                            \
+     VF_TILE_BIT(VF_VT_CHICKEN) | VF_TILE_BIT(VF_VT_COW) | VF_TILE_BIT(VF_VT_SHEEP) |              \
+     VF_TILE_BIT(VF_VT_VILLAGER) | VF_TILE_BIT(VF_VT_MARKET))
 /* Moves along shortest paths, as the planner measures them on the map (its trip map). */
 typedef struct vfv_reach {
     int to_market;
@@ -288,6 +295,9 @@ void vfb_rederive(vf_env *env); /* recomputes growing from the statuses */
 /* The agent sees (and an animal arriving at Thriving pays) within this many tiles each way:
  * the 5 x 5 view. */
 #define VFB_VIEW_R 2
+/* The backwards farm's tiles one can walk on (the rules table's "walkable" column), as a
+ * set: backwards.c's moves and the planner's walks. */
+#define VFB_WALKABLE (VF_TILE_BIT(VF_BT_GROUND) | VF_TILE_BIT(VF_BT_FIELD))
 /* What the planner measures on a backwards map for the bound (shortest walks; moves only, no
  * turns). Targets are numbered crops 0..7, then villagers (their houses' walkable
  * neighbours), then animals (their pens' walkable neighbours). */

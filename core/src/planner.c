@@ -206,29 +206,32 @@ typedef struct trip_map {
     int to_market_from[TARGETS]; /* moves from a field's or animal's tile to the market */
 } trip_map;
 
-static bool walkable_tile(int code) {
-    return code != VF_VT_OUT_OF_BOUNDS && code != VF_VT_OBSTACLE && code != VF_VT_BARN &&
-           code != VF_VT_COTTAGE;
-}
-
-static const int dx[4] = {0, 0, 1, -1}, dy[4] = {-1, 1, 0, 0}; /* north, south, east, west */
-
-/* Breadth-first from the cells marked in `from` (already 0 in d) over walkable cells. */
-static void spread(const vf_valley *v, uint8_t *d) {
-    int queue[CELLS], head = 0, tail = 0;
-    for (int c = 0; c < CELLS; c++)
+/* Breadth-first over the walkable tiles of a w x h map from the cells already 0 in d (the
+ * rest FAR): d becomes the moves from each cell to the nearest of them. `tiles` is the map's
+ * tile (0, 0) in its padded grid of `pitch` bytes a row, so a neighbour off the map reads
+ * the frame, which is not walkable. Both farms' planners measure their walks with it. */
+static void spread(uint8_t *d, int w, int h, const uint8_t *tiles, int pitch, uint32_t walkable) {
+    int queue[CELLS], head = 0, tail = 0; /* the valley's map is the larger */
+    for (int c = 0; c < w * h; c++)
         if (d[c] == 0) queue[tail++] = c;
     while (head < tail) {
-        int c = queue[head++], x = c % VF_VALLEY_W, y = c / VF_VALLEY_W;
+        const int c = queue[head++], x = c % w, y = c / w;
         for (int k = 0; k < 4; k++) {
-            int nx = x + dx[k], ny = y + dy[k];
-            if (!walkable_tile(vf_valley_tile(v, nx, ny))) continue; /* the frame is out */
-            int n = ny * VF_VALLEY_W + nx;
-            if (d[n] != FAR) continue;
+            const int nx = x + vfg_dx[k], ny = y + vfg_dy[k], n = ny * w + nx;
+            if (!vf_tile_in(walkable, tiles[ny * pitch + nx]) || d[n] != FAR) continue;
             d[n] = (uint8_t)(d[c] + 1);
             queue[tail++] = n;
         }
     }
+}
+
+static bool walkable_tile(int code) {
+    return vf_tile_in(VFV_WALKABLE, code);
+}
+
+static void valley_spread(const vf_valley *v, uint8_t *d) {
+    spread(d, VF_VALLEY_W, VF_VALLEY_H, &v->tiles[VF_BORDER][VF_BORDER], sizeof v->tiles[0],
+           VFV_WALKABLE);
 }
 
 static void trip_map_init(trip_map *m, const vf_valley *v) {
@@ -241,15 +244,15 @@ static void trip_map_init(trip_map *m, const vf_valley *v) {
     m->gift_spots = 0;
     for (int i = 0; i < VF_VALLEY_VILLAGERS; i++) {
         for (int k = -1; k < 4; k++) {
-            int x = v->villagers[i].x + (k < 0 ? 0 : dx[k]),
-                y = v->villagers[i].y + (k < 0 ? 0 : dy[k]);
+            int x = v->villagers[i].x + (k < 0 ? 0 : vfg_dx[k]),
+                y = v->villagers[i].y + (k < 0 ? 0 : vfg_dy[k]);
             if (!walkable_tile(vf_valley_tile(v, x, y))) continue;
             int cell = y * VF_VALLEY_W + x, seen = 0;
             for (int j = 0; j < m->gift_spots; j++) seen |= m->dist[T_GIFT + j][cell] == 0;
             if (!seen) m->dist[T_GIFT + m->gift_spots++][cell] = 0;
         }
     }
-    for (int t = 0; t < T_GIFT + m->gift_spots; t++) spread(v, m->dist[t]);
+    for (int t = 0; t < T_GIFT + m->gift_spots; t++) valley_spread(v, m->dist[t]);
     for (int i = 0; i < VF_VALLEY_CROPS; i++)
         m->to_market_from[T_CROP + i] =
             m->dist[T_MARKET][v->crops[i].y * VF_VALLEY_W + v->crops[i].x];
@@ -294,8 +297,8 @@ static bool walk(node *n, const trip_map *m, int t) {
         if (here == 0) return true;
         if (here == FAR) return false;
         int k = 0;
-        while (!walkable_tile(vf_valley_tile(v, x + dx[k], y + dy[k])) ||
-               d[(y + dy[k]) * VF_VALLEY_W + x + dx[k]] != here - 1)
+        while (!walkable_tile(vf_valley_tile(v, x + vfg_dx[k], y + vfg_dy[k])) ||
+               d[(y + vfg_dy[k]) * VF_VALLEY_W + x + vfg_dx[k]] != here - 1)
             k++;
         if (!play(n, k)) return false;
     }
@@ -439,6 +442,7 @@ static void beam_over_trips(const vf_env *start, int width, void *work, vf_plan 
  * neighbours of a house or a pen), to the tiles that see each animal, and between targets. */
 
 #define BW_CELLS (VF_BW_W * VF_BW_H)
+_Static_assert(BW_CELLS <= CELLS, "spread's queue holds either map");
 
 typedef struct bw_map {
     uint8_t dist[VFB_TARGETS][BW_CELLS];   /* moves from a cell to the target, FAR: never */
@@ -447,30 +451,18 @@ typedef struct bw_map {
 } bw_map;
 
 static bool bw_walkable(const vf_backwards *b, int x, int y) {
-    const int t = vf_bw_tile(b, x, y); /* the frame is out of bounds */
-    return t == VF_BT_GROUND || t == VF_BT_FIELD;
+    return vf_tile_in(VFB_WALKABLE, vf_bw_tile(b, x, y)); /* the frame is out of bounds */
 }
 
-/* Breadth-first from the cells at 0 in d over walkable cells. */
 static void bw_spread(const vf_backwards *b, uint8_t *d) {
-    int queue[BW_CELLS], head = 0, tail = 0;
-    for (int c = 0; c < BW_CELLS; c++)
-        if (d[c] == 0) queue[tail++] = c;
-    while (head < tail) {
-        const int c = queue[head++], x = c % VF_BW_W, y = c / VF_BW_W;
-        for (int k = 0; k < 4; k++) {
-            const int nx = x + dx[k], ny = y + dy[k], n = ny * VF_BW_W + nx;
-            if (!bw_walkable(b, nx, ny) || d[n] != FAR) continue;
-            d[n] = (uint8_t)(d[c] + 1);
-            queue[tail++] = n;
-        }
-    }
+    spread(d, VF_BW_W, VF_BW_H, &b->tiles[VF_BORDER][VF_BORDER], sizeof b->tiles[0], VFB_WALKABLE);
 }
 
 /* Marks the walkable neighbours of (x, y) in d. */
 static void bw_next_to(const vf_backwards *b, int x, int y, uint8_t *d) {
     for (int k = 0; k < 4; k++)
-        if (bw_walkable(b, x + dx[k], y + dy[k])) d[(y + dy[k]) * VF_BW_W + x + dx[k]] = 0;
+        if (bw_walkable(b, x + vfg_dx[k], y + vfg_dy[k]))
+            d[(y + vfg_dy[k]) * VF_BW_W + x + vfg_dx[k]] = 0;
 }
 
 static void bw_map_init(bw_map *m, const vf_backwards *b) {

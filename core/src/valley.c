@@ -83,12 +83,7 @@ enum {
 /* ---- tile properties (data, indexed by tile code) ----------------------------------- */
 
 /* The tiles one can walk on, as a set (vf_tile_in). */
-#define T VF_TILE_BIT
-static const uint32_t walkable = T(VF_VT_GROUND) | T(VF_VT_SOIL_EMPTY) | T(VF_VT_SOIL_SEEDED) |
-                                 T(VF_VT_CROP_GROWING) | T(VF_VT_CROP_MATURE) | T(VF_VT_CHICKEN) |
-                                 T(VF_VT_COW) | T(VF_VT_SHEEP) | T(VF_VT_VILLAGER) |
-                                 T(VF_VT_MARKET);
-#undef T
+static const uint32_t walkable = VFV_WALKABLE;
 _Static_assert(VF_VT_COUNT <= 16, "a set of tile codes holds a bit per code");
 _Static_assert(W <= VFG_MAX_W && H <= VFG_MAX_H, "the map fits the row bitmasks");
 _Static_assert(W >= 8, "vfv_load scans each row as two overlapping 8-tile words");
@@ -1135,7 +1130,7 @@ int32_t vfv_plan_bound_units(const vf_valley *v, const vfv_reach *reach) {
         seed_harvest |= (there + plant_to_harvest <= left);
         seed_sale |= (there + plant_to_harvest + back <= left);
         if (stage == 0) continue;
-        need[n] = 3 - stage;
+        need[n] = (VF_VT_CROP_MATURE - VF_VT_SOIL_EMPTY) - stage; /* waterings to ripen */
         harvest_ok[n] = (there + need[n] + 1 <= left);
         sale_ok[n] = (there + need[n] + 1 + back <= left);
         n++;
