@@ -456,8 +456,8 @@ class FarmEnv {
    * data use (vf_plan_width: a fraction of a second); cost grows with it.
    * `prove`: then search every play by branch and bound (vf_plan_prove), which ends with
    * an optimal plan unless its table of searched states fills first: true for
-   * PROVE_STATES_DEFAULT states (about 50 MB; most seeds take well under a second
-   * natively), or a number of states. The env is not changed.
+   * PROVE_STATES_DEFAULT states (engine memory grows by vf_plan_prove_work_size for the
+   * call), or a number of states. The env is not changed.
    */
   plan({ width = this.#engine.x.vf_plan_width(this.#spec.kind), prove = false } = {}) {
     this.#started('plan');

@@ -637,9 +637,9 @@ vf_error vf_plan_beam(const vf_env *start, int width, void *work, size_t work_si
  * proven with VF_PROVE_STATES_MAX). */
 #define VF_PROVE_STATES 8000000
 
-/* Bytes of work memory vf_plan_prove needs to remember up to `states` searched states (24
- * bytes a state, twice over, plus about 1 MB of stack and, backwards, 3.2 MB of memo), or
- * 0 for a bad kind or `states` outside 1..VF_PROVE_STATES_MAX. */
+/* Bytes of work memory vf_plan_prove needs to remember up to `states` searched states (a
+ * table of twice as many slots, the search's stack and, backwards, a memo of spanning-tree
+ * lengths), or 0 for a bad kind or `states` outside 1..VF_PROVE_STATES_MAX. */
 size_t vf_plan_prove_work_size(int kind, int states);
 
 /* Proves a plan optimal, or finds a better one. *plan is the plan to beat (vf_plan_beam's,
