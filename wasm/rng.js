@@ -12,6 +12,9 @@ export function seededRandom(seed) {
   };
 }
 
+/** A 32-bit seed from any safe integer (an episode's seed may reach 2^53): both halves count. */
+export const foldSeed = (seed) => (seed ^ Math.floor(seed / 2 ** 32)) >>> 0;
+
 /** An index drawn from probabilities p[offset .. offset + n) (they sum to 1). */
 export function drawFrom(p, offset, n, random) {
   let u = random();

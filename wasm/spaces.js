@@ -6,7 +6,7 @@
 // the rules' own (tile codes, steps left, Farm Value 300); the inventory bounds are what
 // the rules let an episode reach, derived in specs.js, not what play usually reaches.
 import { envSpecs } from './specs.js';
-import { seededRandom } from './rng.js';
+import { foldSeed, seededRandom } from './rng.js';
 import { describe, specFor } from './errors.js';
 
 // ---- seeded sampling -------------------------------------------------------------------
@@ -21,7 +21,7 @@ function samplerOf(rng) {
       `valley-farm: sample() takes a seed (an integer from 0 to 2^53 - 1), a function returning numbers in [0, 1), or an object with random(); got ${describe(rng)}`,
     );
   }
-  return seededRandom((rng ^ Math.floor(rng / 2 ** 32)) >>> 0);
+  return seededRandom(foldSeed(rng));
 }
 
 const drawInt = (random, low, high) => low + Math.floor(random() * (high - low + 1));

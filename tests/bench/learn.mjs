@@ -5,7 +5,8 @@
 // Node trains through valley-farm/learn as a user's script would; the browser runs the
 // built site (tests/browser/page.js builds and serves it) and reads the Lab's own status
 // line, so the figure includes everything the Lab does (messages, progress, the page).
-// Each figure skips the first WARM steps (TensorFlow.js compiles its kernels then).
+// Each figure skips the first WARM steps (TensorFlow.js compiles its kernels then); Node's is
+// the median of three windows.
 // `--json` prints one JSON object per line. A benchmark, not a test: nothing passes or fails.
 import { createLearner, tfBackend } from '../../wasm/learn/index.js';
 import { envIds } from '../../wasm/index.js';
@@ -16,16 +17,21 @@ const quick = process.argv.includes('--quick');
 const WARM = 16_384;
 const STEPS = quick ? 40_960 : 200_704; // after WARM; multiples of one rollout (64 x 64)
 const TARGET = 0.7; // the learning issue's goal for the Worker, as a share of Node's rate
+const NODE_TARGET = 30_000; // its goal for Node on one core, env steps/s
 const log = (...a) => (json ? console.error(...a) : console.log(...a));
 
+/** Node's rate: the median of three windows of STEPS (one window swings by several % here). */
 async function inNode(env) {
   const learner = await createLearner({ env, algo: 'ppo', seed: 1 });
   await learner.trainFor(WARM);
-  const t0 = performance.now();
-  await learner.trainFor(STEPS);
-  const seconds = (performance.now() - t0) / 1000;
+  const rates = [];
+  for (let i = 0; i < 3; i++) {
+    const t0 = performance.now();
+    await learner.trainFor(STEPS);
+    rates.push(STEPS / ((performance.now() - t0) / 1000));
+  }
   learner.dispose();
-  return { stepsPerSec: STEPS / seconds, backend: await tfBackend() };
+  return { stepsPerSec: rates.sort((a, b) => a - b)[1], backend: await tfBackend() };
 }
 
 /** Steps/s of the Lab's Worker between WARM and WARM + STEPS, read from its status line. */
@@ -72,7 +78,16 @@ async function main() {
     await server.close();
   }
   if (json) {
-    for (const r of rows) console.log(JSON.stringify({ ...r, target: TARGET, met: r.ratio >= TARGET }));
+    for (const r of rows)
+      console.log(
+        JSON.stringify({
+          ...r,
+          target: TARGET,
+          met: r.ratio >= TARGET,
+          nodeTarget: NODE_TARGET,
+          nodeMet: r.node.stepsPerSec >= NODE_TARGET,
+        }),
+      );
     return;
   }
   console.log(`\nPPO, default settings, ${STEPS.toLocaleString('en')} env steps after ${WARM.toLocaleString('en')} of warm-up\n`);
@@ -82,8 +97,16 @@ async function main() {
     console.log(
       `| ${r.env} | ${Math.round(r.node.stepsPerSec).toLocaleString('en')} (${r.node.backend}) | ${Math.round(r.worker.stepsPerSec).toLocaleString('en')} (${r.worker.backend}) | ${r.ratio.toFixed(2)} |`,
     );
-  console.log(`\nTarget (the learning issue): the Worker at least ${TARGET} x Node.`);
-  for (const r of rows) console.log(`  ${r.ratio >= TARGET ? 'met    ' : 'NOT MET'}  ${r.env}: ${r.ratio.toFixed(2)}`);
+  console.log(
+    `\nTargets (the learning issue): Node at least ${NODE_TARGET.toLocaleString('en')} steps/s on one core; the Worker at least ${TARGET} x Node.`,
+  );
+  const mark = (ok) => (ok ? 'met    ' : 'NOT MET');
+  for (const r of rows) {
+    console.log(
+      `  ${mark(r.node.stepsPerSec >= NODE_TARGET)}  ${r.env}, Node: ${Math.round(r.node.stepsPerSec).toLocaleString('en')} steps/s`,
+    );
+    console.log(`  ${mark(r.ratio >= TARGET)}  ${r.env}, Worker / Node: ${r.ratio.toFixed(2)}`);
+  }
 }
 
 await main();

@@ -8,6 +8,9 @@ import { createLearner, loadPolicy } from '../../wasm/learn/index.js';
 import { Frames, clippedLoss, gae, maskedLogSoftmax } from '../../wasm/learn/ppo.js';
 import { make } from '../../wasm/index.js';
 import { loadTf, setWasmPaths, tfBackend } from '../../wasm/learn/tf.js';
+import { createNet } from '../../wasm/learn/net.js';
+import { plannerDemos } from '../../wasm/learn/imitate.js';
+import { splitOf } from '../../wasm/splits.js';
 import { parse as parseTrain } from '../../wasm/cli/train.mjs';
 import { referenceRuns } from '../../scripts/baselines.mjs';
 
@@ -50,6 +53,71 @@ describe('PPO parts', () => {
     expect(Array.from(f.frames.subarray(6))).toEqual([0, 0, 0, 0, 0, 0]);
   });
 
+  it('the network is one function laid out in rows or in columns: the same logits, values and gradients', async () => {
+    const tf = await loadTf();
+    const net = createNet(tf, 7, [5, 4], 3, 11);
+    const x = tf.randomUniform([6, 7], -1, 1, 'float32', 5);
+    const [l1, v1] = net.rows(x);
+    const [l2, v2] = net.columns(tf.transpose(x));
+    expect(l2.shape).toEqual([6, 3]);
+    expect(v2.shape).toEqual([6]);
+    expect(Array.from(l2.dataSync())).toEqual(Array.from(l1.dataSync()).map((a) => expect.closeTo(a, 5)));
+    expect(Array.from(v2.dataSync())).toEqual(Array.from(v1.dataSync()).map((a) => expect.closeTo(a, 5)));
+    // a loss that weighs every output differently, differentiated through both layouts
+    const w = tf.randomUniform([6, 3], -1, 1, 'float32', 6);
+    const loss = (layout) => () => {
+      const [l, v] = layout();
+      return tf.add(tf.sum(tf.mul(tf.square(l), w)), tf.sum(tf.exp(v)));
+    };
+    const g1 = tf.variableGrads(
+      loss(() => net.rows(x)),
+      net.weights,
+    ).grads;
+    const g2 = tf.variableGrads(
+      loss(() => net.columns(tf.transpose(x))),
+      net.weights,
+    ).grads;
+    expect(Object.keys(g1)).toHaveLength(8); // every weight gets a gradient
+    for (const name of Object.keys(g1)) {
+      expect(Array.from(g2[name].dataSync())).toEqual(Array.from(g1[name].dataSync()).map((a) => expect.closeTo(a, 4)));
+    }
+    net.dispose();
+  });
+
+  it('matMul with transposed operands gives the product on the wasm backend (it transposes before multiplying)', async () => {
+    const tf = await loadTf();
+    expect(await tfBackend()).toBe('wasm');
+    expect(tf.getKernel('BatchMatMul', 'wasm').kernelFunc.transposesFirst).toBe(true);
+    // a (2 x 3) and b (3 x 2) by hand, each also given transposed
+    const a = [
+      [1, 2, 3],
+      [4, 5, 6],
+    ];
+    const b = [
+      [7, 8],
+      [9, 10],
+      [11, 12],
+    ];
+    const product = [
+      [58, 64],
+      [139, 154],
+    ];
+    const T = (m) => m[0].map((_, j) => m.map((row) => row[j]));
+    for (const [ta, tb] of [
+      [false, false],
+      [true, false],
+      [false, true],
+      [true, true],
+    ]) {
+      const out = tf.matMul(tf.tensor2d(ta ? T(a) : a), tf.tensor2d(tb ? T(b) : b), ta, tb);
+      expect(out.arraySync()).toEqual(product);
+    }
+    // batched (rank 3): a and 2a, each transposed, times b
+    const twice = (m) => m.map((row) => row.map((v) => 2 * v));
+    const batch = tf.matMul(tf.tensor3d([T(a), twice(T(a))]), tf.tensor3d([b, b]), true, false);
+    expect(batch.arraySync()).toEqual([product, twice(product)]);
+  });
+
   it('masking gives illegal actions probability exactly 0', async () => {
     const tf = await loadTf();
     const p = tf.exp(maskedLogSoftmax(tf, tf.tensor2d([[5, 1, 3, 100]]), tf.tensor2d([[1, 0, 1, 0]]))).dataSync();
@@ -57,6 +125,53 @@ describe('PPO parts', () => {
     expect(p[3]).toBe(0);
     expect(p[0] + p[2]).toBeCloseTo(1, 6);
   });
+});
+
+describe('imitating the planner', () => {
+  it("the demonstrations are the planner's own plays on training seeds, with their discounted returns", async () => {
+    const gamma = 0.9;
+    const d = await plannerDemos(B, { episodes: 3, width: 4, seed: 7, gamma });
+    const env = await make(B);
+    let k = 0;
+    for (let e = 0; e < 3; e++) {
+      expect(d.steps[k]).toBe(0); // each episode's first sample
+      const { info } = env.reset({ seed: 2 ** 33 + 7 * 1_000_003 + e });
+      expect(splitOf(info.seed)).toBe('train');
+      const plan = env.plan({ width: 4 });
+      const rewards = [];
+      plan.actions.forEach((a, t) => {
+        expect([d.steps[k + t], d.actions[k + t]]).toEqual([t, a]);
+        expect(Array.from(d.masks.subarray((k + t) * d.A, (k + t + 1) * d.A))).toEqual(Array.from(env.legalActions()));
+        rewards.push(env.step(a).reward);
+      });
+      // the first sample's return: Σ γ^t r_t over the plan, by hand
+      expect(d.returns[k]).toBeCloseTo(
+        rewards.reduce((g, r, t) => g + gamma ** t * r, 0),
+        4,
+      );
+      expect(rewards.reduce((a, b) => a + b, 0)).toBeCloseTo(plan.bestReturn, 6);
+      k += plan.actions.length;
+    }
+    expect(d.count).toBe(k);
+    env.close();
+  });
+
+  it('PPO that first clones the planner plays far better than one that did not, after the same steps of its own', async () => {
+    const after = async (imitate) => {
+      const learner = await createLearner({ env: B, algo: 'ppo', seed: 1, history: 2, numEnvs: 8, nSteps: 8, minibatch: 512, imitate });
+      const p = await learner.trainFor(64);
+      const r = await evaluate(learner.policy(), { env: B, split: 'validation', episodes: 20 });
+      learner.dispose();
+      return { p, mean: r.mean };
+    };
+    const cloned = await after(1000);
+    const plain = await after(0);
+    expect(cloned.p.imitation).toMatchObject({ episodes: 1000 });
+    expect(cloned.p.imitation.samples).toBeGreaterThan(1000);
+    expect(plain.p.imitation).toBeUndefined();
+    // seeded, so the same numbers every time (about 20 and 6); random plays 3.45 here
+    expect(cloned.mean).toBeGreaterThan(plain.mean + 8);
+  }, 120_000);
 });
 
 describe('training and policies', () => {
@@ -131,9 +246,41 @@ describe('training and policies', () => {
     await expect(createLearner({ env: V, algo: 'ppo', history: 2.5 })).rejects.toThrow(/from 1 to 16, got 2.5/);
   }, 60_000);
 
+  it("a PPO policy draws its actions seeded by the episode's seed (the same episode, the same play); saved as greedy, or before there was a choice, it does not draw", async () => {
+    const learner = await createLearner({ env: V, algo: 'ppo', seed: 2, numEnvs: 8, nSteps: 16 });
+    await learner.trainFor(256); // barely trained: its distribution is far from one action
+    const json = JSON.parse(JSON.stringify(learner.policy().toJSON()));
+    learner.dispose();
+    expect(json.act).toBe('sample');
+    const env = await make(V);
+    const play = (agent, seed) => {
+      let { observation, info } = env.reset({ seed });
+      const actions = [];
+      for (let t = 0; t < 50; t++) {
+        const a = agent.act(observation, { ...info, legal: env.legalActions() });
+        actions.push(a);
+        ({ observation, info } = env.step(a));
+      }
+      return actions;
+    };
+    const sampler = await loadPolicy(json);
+    const sampled = play(sampler, 5);
+    play(sampler, 6);
+    expect(play(sampler, 5)).toEqual(sampled);
+    const greedy = await loadPolicy({ ...json, act: 'greedy' });
+    const { act, ...older } = json;
+    const legacy = await loadPolicy(older);
+    expect(play(legacy, 5)).toEqual(play(greedy, 5));
+    expect(play(greedy, 5)).not.toEqual(sampled);
+    env.close();
+    await expect(loadPolicy({ ...json, act: 'best' })).rejects.toThrow(/"act" must be "sample" or "greedy"/);
+  }, 60_000);
+
   it('bad settings and bad policies are refused with what is allowed', async () => {
     await expect(createLearner({ env: V, algo: 'dqn' })).rejects.toThrow(/the algorithms are tabular-q, ppo/);
     await expect(createLearner({ env: V, algo: 'tabular-q', alpha: -1 })).rejects.toThrow(/alpha must be a non-negative number/);
+    await expect(createLearner({ env: V, algo: 'ppo', epochs: 0 })).rejects.toThrow(/epochs must be a whole number from 1, got 0/);
+    await expect(createLearner({ env: V, algo: 'ppo', numEnvs: 2.5 })).rejects.toThrow(/numEnvs must be a whole number from 1, got 2.5/);
     await expect(createLearner({ env: V, algo: 'tabular-q', lr: 1 })).rejects.toThrow(/has no setting 'lr'/);
     await expect(loadPolicy({ format: 'x' })).rejects.toThrow(/not a valley-farm policy/);
     await expect(loadPolicy({ format: 'valley-farm-policy', version: 1, env: V, algo: 'tabular-q', table: [['k', [1]]] })).rejects.toThrow(

@@ -30,6 +30,23 @@ describe('runner', () => {
     expect(session.lastBy).toBe('custom');
   });
 
+  it("gives the agent the episode's info with the legal mask, as evaluate() does (learned policies were trained with it)", async () => {
+    const { runner, session } = await setup();
+    const seen = [];
+    runner.setCustomAgent({
+      act: (o, info) => {
+        seen.push({ step: info.step, seed: info.seed, legal: Array.from(info.legal) });
+        return 'wait';
+      },
+    });
+    const legalAtStart = Array.from(session.env.legalActions());
+    await runner.stepOnce();
+    await runner.stepOnce();
+    expect(seen[0]).toEqual({ step: 0, seed: 1, legal: legalAtStart });
+    expect(seen[1].step).toBe(1);
+    expect(seen[1].legal).toHaveLength(12);
+  });
+
   it('stops and says why when an agent returns something that is not an action', async () => {
     const { runner, session } = await setup();
     runner.setCustomAgent({ act: () => undefined });

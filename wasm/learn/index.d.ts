@@ -11,12 +11,19 @@ export interface Progress {
   /** Algorithm-specific: ppo { policy, value, entropy }, tabular-q { tdError, states }. */
   losses: Record<string, number>;
   elapsedMs: number;
+  /** ppo with imitate > 0, once it has cloned the planner: its episodes, the samples they gave, the last cross-entropy, the time it took. */
+  imitation?: { episodes: number; samples: number; loss: number; seconds: number };
 }
 export interface Policy {
   readonly env: EnvId;
   readonly algo: 'tabular-q' | 'ppo';
-  /** The policy's action (greedy; masked by info.legal when given; info.step 0 starts an episode). */
-  act(observation: Observation, info?: { legal?: Uint8Array; step?: number }): number;
+  /**
+   * The policy's action, masked by info.legal when given; info.step 0 starts an episode. Tabular
+   * policies are greedy; a ppo policy saved with act "sample" (what learners give) draws from its
+   * distribution with a generator seeded by info.seed (the same episode, the same play), one
+   * with act "greedy" (or none: saved before there was a choice) takes the most probable action.
+   */
+  act(observation: Observation, info?: { legal?: Uint8Array; step?: number; seed?: number }): number;
   /** Starts a new episode (a ppo policy with history > 1 forgets its frames); evaluate() calls it. */
   reset?(): void;
   /** Plain JSON: { format: 'valley-farm-policy', version: 1, env, algo, config, ... }. */
@@ -34,7 +41,15 @@ export interface Learner {
   dispose(): void;
 }
 export const algorithms: Readonly<
-  Record<'tabular-q' | 'ppo', { defaults: Readonly<Record<string, number | number[]>>; docs: Readonly<Record<string, string>> }>
+  Record<
+    'tabular-q' | 'ppo',
+    {
+      defaults: Readonly<Record<string, number | number[]>>;
+      docs: Readonly<Record<string, string>>;
+      /** The largest allowed value of the settings that have one. */
+      maxima?: Readonly<Record<string, number>>;
+    }
+  >
 >;
 export function createLearner(options: {
   env: EnvId;

@@ -11,7 +11,7 @@
 // seeds only (never a validation or test seed: wasm/splits.js).
 import { envSpecs, flatten } from '../index.js';
 import { createTabularQ, defaults as tabularDefaults, docs as tabularDocs, TablePolicy } from './tabularQ.js';
-import { createPPO, defaults as ppoDefaults, docs as ppoDocs, netPolicyFromJSON } from './ppo.js';
+import { createPPO, defaults as ppoDefaults, docs as ppoDocs, maxima as ppoMaxima, netPolicyFromJSON } from './ppo.js';
 
 export { setWasmPaths, tfBackend } from './tf.js';
 
@@ -28,7 +28,7 @@ export const settingsText = (settings = {}) =>
 // defaults here loads nothing heavy.
 export const algorithms = Object.freeze({
   'tabular-q': { defaults: tabularDefaults, docs: tabularDocs },
-  ppo: { defaults: ppoDefaults, docs: ppoDocs },
+  ppo: { defaults: ppoDefaults, docs: ppoDocs, maxima: ppoMaxima },
 });
 
 function checkConfig(algo, config) {
@@ -37,13 +37,21 @@ function checkConfig(algo, config) {
     if (!known.includes(k))
       throw new TypeError(`valley-farm/learn: ${algo} has no setting '${String(k).slice(0, 40)}'; its settings are ${known.join(', ')}`);
     const d = algorithms[algo].defaults[k];
+    // a whole-number default is a count (envs, steps, epochs, rows): 0 or 2.5 of it means nothing
+    const count = Number.isInteger(d);
+    const min = d === 0 ? 0 : 1; // a count that may be 0 defaults to 0
+    const max = algorithms[algo].maxima?.[k] ?? Infinity;
     const ok = Array.isArray(d)
       ? Array.isArray(v) && v.every((u) => Number.isInteger(u) && u > 0 && u <= 4096)
-      : typeof v === 'number' && Number.isFinite(v) && v >= 0;
-    if (!ok)
-      throw new TypeError(
-        `valley-farm/learn: ${algo} setting ${k} must be ${Array.isArray(d) ? 'an array of layer sizes' : 'a non-negative number'}, got ${JSON.stringify(v)?.slice(0, 40)}`,
-      );
+      : count
+        ? Number.isInteger(v) && v >= min && v <= max
+        : typeof v === 'number' && Number.isFinite(v) && v >= 0;
+    const wanted = Array.isArray(d)
+      ? 'an array of layer sizes'
+      : count
+        ? `a whole number from ${min}${max < Infinity ? ` to ${max}` : ''}`
+        : 'a non-negative number';
+    if (!ok) throw new TypeError(`valley-farm/learn: ${algo} setting ${k} must be ${wanted}, got ${JSON.stringify(v)?.slice(0, 40)}`);
   }
 }
 

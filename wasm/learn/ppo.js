@@ -3,15 +3,21 @@
 // updates of the clipped objective, a value loss and an entropy bonus, with Adam. Illegal
 // actions get a logit of −1e9 before the softmax, so their probability is exactly 0 and the
 // policy never wastes a step on them. Partial observability: with `history` > 1 the policy
-// sees the episode's last observations stacked (Frames), not only the current one. Built on
-// TensorFlow.js (tf.js); no hand-written gradients.
+// sees the episode's last observations stacked (Frames), not only the current one. With
+// `imitate` > 0 it first clones the planner's play (imitate.js), then learns from its own.
+// The network is net.js; built on TensorFlow.js (tf.js); no hand-written gradients.
 import { envSpecs, makeVec, flatten } from '../index.js';
 import { encoderFor } from './encode.js';
-import { drawFrom, seededRandom } from '../rng.js';
+import { drawFrom, foldSeed, seededRandom } from '../rng.js';
 import { loadTf } from './tf.js';
+import { createNet } from './net.js';
+import { cloneDemos, plannerDemos } from './imitate.js';
 import { progressOf, recordEpisode, trainingStats } from './progress.js';
 
 const HISTORY_MAX = 16; // frames a policy may stack (its input grows with each)
+
+/** The largest value of the settings that have one (createLearner checks them). */
+export const maxima = Object.freeze({ history: HISTORY_MAX });
 
 export const defaults = Object.freeze({
   numEnvs: 64,
@@ -26,6 +32,9 @@ export const defaults = Object.freeze({
   valueCoef: 0.5,
   hidden: [64, 64],
   history: 1,
+  imitate: 0,
+  plannerWidth: 16,
+  imitationEpochs: 10,
 });
 
 export const docs = Object.freeze({
@@ -40,6 +49,10 @@ export const docs = Object.freeze({
   entropyCoef: 'weight of the entropy bonus',
   valueCoef: 'weight of the value loss',
   hidden: 'sizes of the hidden layers (tanh)',
+  imitate:
+    'planner episodes to clone before PPO starts (0: none): the policy learns the action the planner took from what it saw, the value its return',
+  plannerWidth: "the planner's beam width for those episodes (env.plan)",
+  imitationEpochs: 'passes over the planner episodes',
   history: `observations the policy sees: the current one and up to history − 1 before it in the episode (zeros before its start), 1 … ${HISTORY_MAX}`,
 });
 
@@ -110,31 +123,26 @@ export function maskedLogSoftmax(tf, logits, masks) {
   return tf.tidy(() => tf.logSoftmax(tf.add(logits, tf.mul(tf.sub(1, masks), MASKED))));
 }
 
-/** The policy and value network; its first weights are drawn from `seed` (each layer its own). */
-function buildModel(tf, inputs, hidden, actions, seed = 0) {
-  const layerSeed = (i) => (seed * 7919 + i) % 2 ** 31; // TF.js seeds each initializer itself
-  const input = tf.input({ shape: [inputs] });
-  let h = input;
-  hidden.forEach((units, i) => {
-    h = tf.layers.dense({ units, activation: 'tanh', kernelInitializer: tf.initializers.glorotUniform({ seed: layerSeed(i) }) }).apply(h);
-  });
-  const logits = tf.layers
-    .dense({ units: actions, kernelInitializer: tf.initializers.randomNormal({ stddev: 0.01, seed: layerSeed(hidden.length) }) })
-    .apply(h);
-  const value = tf.layers
-    .dense({ units: 1, kernelInitializer: tf.initializers.glorotUniform({ seed: layerSeed(hidden.length + 1) }) })
-    .apply(h);
-  return tf.model({ inputs: input, outputs: [logits, value] });
-}
+/**
+ * How a neural policy picks its action: 'sample' draws it from the policy's distribution, as
+ * it did while it trained, with a generator seeded by the episode's seed (info.seed), so the
+ * same episode is played the same way every time; 'greedy' takes the most probable one. A
+ * policy that sees only part of the farm plays better sampling (measured after 2 M steps of
+ * PPO on the 200 validation seeds: valley 10.05 against 8.83, backwards 30.80 against 29.38):
+ * a fixed choice for each view can walk the same loop for the rest of the episode.
+ */
+export const ACT_MODES = Object.freeze(['sample', 'greedy']);
 
-/** A neural policy: act(observation, info) picks the most probable legal action. */
+/** A neural policy: act(observation, info) picks a legal action (ACT_MODES). */
 export class NetPolicy {
-  constructor(tf, env, model, config) {
+  constructor(tf, env, net, config, act = 'sample') {
     this.tf = tf;
     this.env = env;
     this.algo = 'ppo';
-    this.model = model;
+    this.net = net;
     this.config = config;
+    this.actMode = act;
+    this.random = null;
     this.encoder = encoderFor(env);
     this.actions = envSpecs[env].actions.length;
     this.flat = new Int32Array(envSpecs[env].obsSize);
@@ -146,11 +154,14 @@ export class NetPolicy {
   /** Action probabilities (masked) for a batch of inputs (n rows of frames). */
   probabilities(x, n, masks) {
     const tf = this.tf;
-    return tf.tidy(() => {
-      const [logits] = this.model.predict(tf.tensor2d(x, [n, this.frames.size]));
+    const p = tf.tidy(() => {
+      const [logits] = this.net.rows(tf.tensor2d(x, [n, this.frames.size]));
       const m = masks ? tf.tensor2d(Float32Array.from(masks), [n, this.actions]) : tf.onesLike(logits);
-      return tf.exp(maskedLogSoftmax(tf, logits, m)).dataSync();
+      return tf.exp(maskedLogSoftmax(tf, logits, m));
     });
+    const out = p.dataSync();
+    p.dispose();
+    return out;
   }
 
   /** A new episode begins: forget the frames (also done when info.step is 0). */
@@ -161,9 +172,14 @@ export class NetPolicy {
   act(observation, info = {}) {
     flatten(this.env, observation, this.flat);
     this.encoder.features(this.flat, 0, this.fresh, 0);
-    this.frames.push(0, this.fresh, 0, this.newEpisode || info.step === 0);
+    const opening = this.newEpisode || info.step === 0;
+    this.frames.push(0, this.fresh, 0, opening);
     this.newEpisode = false;
     const p = this.probabilities(this.frames.frames, 1, info.legal ?? null);
+    if (this.actMode === 'sample') {
+      if (opening || !this.random) this.random = seededRandom(foldSeed(Number.isSafeInteger(info.seed) ? info.seed : 0));
+      return drawFrom(p, 0, this.actions, this.random);
+    }
     let best = 0;
     for (let a = 1; a < this.actions; a++) if (p[a] > p[best]) best = a;
     return best;
@@ -175,8 +191,9 @@ export class NetPolicy {
       version: 1,
       env: this.env,
       algo: 'ppo',
+      act: this.actMode,
       config: this.config,
-      weights: this.model.getWeights().map((w) => ({ shape: w.shape, values: Array.from(w.dataSync()) })),
+      weights: this.net.weights.map((w) => ({ shape: w.shape, values: Array.from(w.dataSync()) })),
     };
   }
 }
@@ -185,17 +202,22 @@ export async function netPolicyFromJSON(json) {
   const tf = await loadTf();
   const A = envSpecs[json.env].actions.length;
   checkHistory(json.config?.history ?? 1);
-  const model = buildModel(tf, encoderFor(json.env).size * (json.config.history ?? 1), json.config.hidden, A);
-  const shapes = model.getWeights().map((w) => w.shape.join('x'));
+  // a policy saved before policies could sample has no "act": it was made to play greedily
+  const act = json.act ?? 'greedy';
+  if (!ACT_MODES.includes(act))
+    throw new TypeError(`valley-farm/learn: a ppo policy's "act" must be ${ACT_MODES.map((m) => `"${m}"`).join(' or ')}`);
+  const net = createNet(tf, encoderFor(json.env).size * (json.config.history ?? 1), json.config.hidden, A);
+  const shapes = net.shapes();
   if (
     !Array.isArray(json.weights) ||
     json.weights.length !== shapes.length ||
     json.weights.some((w, i) => w?.shape?.join('x') !== shapes[i] || w.values?.length !== w.shape.reduce((a, b) => a * b, 1))
   ) {
+    net.dispose();
     throw new Error(`valley-farm/learn: the policy's weights do not fit its network (expected shapes ${shapes.join(', ')})`);
   }
-  model.setWeights(json.weights.map((w) => tf.tensor(Float32Array.from(w.values), w.shape)));
-  return new NetPolicy(tf, json.env, model, json.config);
+  net.weights.forEach((w, i) => w.assign(tf.tensor(Float32Array.from(json.weights[i].values), json.weights[i].shape)));
+  return new NetPolicy(tf, json.env, net, json.config, act);
 }
 
 export async function createPPO(env, config, seed) {
@@ -208,10 +230,10 @@ export async function createPPO(env, config, seed) {
   const n = c.numEnvs;
   const T = c.nSteps;
   const vec = await makeVec(env, n);
-  const model = buildModel(tf, F, c.hidden, A, seed);
+  const net = createNet(tf, F, c.hidden, A, seed);
   const optimizer = tf.train.adam(c.learningRate);
   const random = seededRandom(seed);
-  const policy = new NetPolicy(tf, env, model, c);
+  const policy = new NetPolicy(tf, env, net, c);
   const stats = trainingStats();
   let r = vec.reset({ seed: seed * 1_000_003 + 2 ** 32 });
 
@@ -224,10 +246,11 @@ export async function createPPO(env, config, seed) {
   const doneBuf = new Float32Array(T * n);
 
   function forward(x, rows) {
-    return tf.tidy(() => {
-      const [logits, value] = model.predict(tf.tensor2d(x, [rows, F]));
-      return [logits.dataSync(), value.dataSync()];
-    });
+    const [logits, value] = tf.tidy(() => net.rows(tf.tensor2d(x, [rows, F])));
+    const out = [logits.dataSync(), value.dataSync()];
+    logits.dispose();
+    value.dispose();
+    return out;
   }
 
   // the policy's input: each env's last c.history observations, carried across rollouts
@@ -292,14 +315,15 @@ export async function createPPO(env, config, seed) {
       for (let start = 0; start < N; start += c.minibatch) {
         const idx = order.slice(start, start + c.minibatch);
         const B = idx.length;
-        const xb = new Float32Array(B * F);
+        const xT = new Float32Array(F * B); // one observation per column (net.js says why)
         const mb = new Float32Array(B * A);
         const ab = new Int32Array(B);
         const lb = new Float32Array(B);
         const advb = new Float32Array(B);
         const rb = new Float32Array(B);
         idx.forEach((k, b) => {
-          xb.set(obsBuf.subarray(k * F, (k + 1) * F), b * F);
+          // the features are mostly one-hot zeros: only the others are written
+          for (let j = 0, at = k * F; j < F; j++, at++) if (obsBuf[at] !== 0) xT[j * B + b] = obsBuf[at];
           mb.set(maskBuf.subarray(k * A, (k + 1) * A), b * A);
           ab[b] = actBuf[k];
           lb[b] = logpBuf[k];
@@ -307,36 +331,69 @@ export async function createPPO(env, config, seed) {
           rb[b] = returns[k];
         });
         tf.tidy(() => {
-          const x = tf.tensor2d(xb, [B, F]);
+          const x = tf.tensor2d(xT, [F, B]);
           const m = tf.tensor2d(mb, [B, A]);
           const onehot = tf.oneHot(tf.tensor1d(ab, 'int32'), A);
           const oldLogp = tf.tensor1d(lb);
           const advT = tf.tensor1d(advb);
           const retT = tf.tensor1d(rb);
-          optimizer.minimize(() => {
-            const [logits, value] = model.apply(x);
-            const logp = maskedLogSoftmax(tf, logits, m);
-            const newLogp = tf.sum(tf.mul(logp, onehot), 1);
-            const ratio = tf.exp(tf.sub(newLogp, oldLogp));
-            const pLoss = clippedLoss(tf, ratio, advT, c.clip);
-            const vLoss = tf.mean(tf.square(tf.sub(tf.squeeze(value, [1]), retT)));
-            const entropy = tf.mean(tf.neg(tf.sum(tf.mul(tf.exp(logp), tf.mul(logp, m)), 1)));
-            // kept, and read once after the update: a read inside the step would stall it
-            parts.push(tf.keep(tf.stack([pLoss, vLoss, entropy])));
-            return tf.add(pLoss, tf.sub(tf.mul(c.valueCoef, vLoss), tf.mul(c.entropyCoef, entropy)));
-          });
+          optimizer.minimize(
+            () => {
+              const [logits, value] = net.columns(x);
+              const logp = maskedLogSoftmax(tf, logits, m);
+              const newLogp = tf.sum(tf.mul(logp, onehot), 1);
+              const ratio = tf.exp(tf.sub(newLogp, oldLogp));
+              const pLoss = clippedLoss(tf, ratio, advT, c.clip);
+              const vLoss = tf.mean(tf.square(tf.sub(value, retT)));
+              const entropy = tf.mean(tf.neg(tf.sum(tf.mul(tf.exp(logp), tf.mul(logp, m)), 1)));
+              // kept, and read once after the update: a read inside the step would stall it
+              parts.push(tf.keep(tf.stack([pLoss, vLoss, entropy])));
+              return tf.add(pLoss, tf.sub(tf.mul(c.valueCoef, vLoss), tf.mul(c.entropyCoef, entropy)));
+            },
+            false,
+            net.weights,
+          );
         });
         stats.updates++;
       }
     }
-    const mean3 = tf.tidy(() => tf.mean(tf.stack(parts), 0).dataSync());
+    const meanParts = tf.tidy(() => tf.mean(tf.stack(parts), 0));
+    const mean3 = meanParts.dataSync();
+    meanParts.dispose();
     parts.forEach((t) => t.dispose());
     stats.losses = { policy: mean3[0], value: mean3[1], entropy: mean3[2] };
+  }
+
+  /** Behaviour cloning from the planner (imitate.js), once, before the first update. */
+  async function imitate() {
+    const t0 = Date.now();
+    const demos = await plannerDemos(env, { episodes: c.imitate, width: c.plannerWidth, seed, gamma: c.gamma });
+    const row = new Float32Array(enc.size);
+    // sample k's frames as PPO would have seen them: its last `history` observations
+    const encode = (d, k, xT, b, B) => {
+      for (let h = 0; h < c.history; h++) {
+        const back = c.history - 1 - h;
+        if (d.steps[k] < back) continue; // before the episode began: zeros
+        enc.features(d.obs, k - back, row, 0);
+        for (let j = 0; j < enc.size; j++) if (row[j] !== 0) xT[(h * enc.size + j) * B + b] = row[j];
+      }
+    };
+    const loss = cloneDemos(tf, net, optimizer, demos, {
+      epochs: c.imitationEpochs,
+      minibatch: c.minibatch,
+      F,
+      random,
+      encode,
+      valueCoef: c.valueCoef,
+      maskedLogSoftmax,
+    });
+    stats.imitation = { episodes: c.imitate, samples: demos.count, loss, seconds: (Date.now() - t0) / 1000 };
   }
 
   return {
     config: c,
     async trainFor(steps) {
+      if (c.imitate > 0 && !stats.imitation) await imitate();
       const target = stats.steps + steps;
       while (stats.steps < target) {
         const last = await rollout();
@@ -350,7 +407,7 @@ export async function createPPO(env, config, seed) {
     policy: () => policy,
     dispose() {
       vec.close();
-      model.dispose();
+      net.dispose();
       optimizer.dispose();
     },
   };

@@ -23,5 +23,6 @@ export function progressOf(stats) {
     stepsPerSec: ms > 0 ? (1000 * stats.steps) / ms : 0,
     losses: { ...stats.losses },
     elapsedMs: ms,
+    ...(stats.imitation && { imitation: { ...stats.imitation } }),
   };
 }

@@ -160,7 +160,8 @@ export class Runner extends Emitter {
       // pressed a key or N, opened a replay or another farm, paused or restarted the run),
       // the answer is for a game that is gone and is dropped.
       const asked = this.#moment(s);
-      let action = agent.act(s.observation, s.info);
+      // the legal mask too, as evaluate() gives it: a learned policy was trained with it
+      let action = agent.act(s.observation, { ...s.info, legal: s.legal });
       if (action && typeof action.then === 'function') action = await action;
       if (this.session !== s || s.done || !this.#same(asked, this.#moment(s))) return true;
       const id = actionId(s.envId, action);
