@@ -1,6 +1,7 @@
 // The Lab end to end in Chromium: train tabular Q in a Worker, watch the curve grow, pause,
 // evaluate on the test split, download the policy, and play it on the game page, with no
 // console error.
+import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { browserSuite, openPage } from './page.js';
 
@@ -37,16 +38,22 @@ describe('the Lab', () => {
     expect(await page.evaluate(() => window.valleyFarm.status().env)).toBe('BackwardsValleyFarm-v0');
   });
 
-  it("trains PPO on TensorFlow.js's wasm backend, served by the site under its Content Security Policy", async () => {
+  it("trains PPO with the link's learner settings on TensorFlow.js's wasm backend, served by the site under its Content Security Policy", async () => {
     const page = await openPage(suite.browser, `${suite.server.url}#/`);
     suite.opened.push(page);
-    await page.goto(`${suite.server.url}#/lab?env=ValleyFarm-v0&algo=ppo&seed=1&steps=8192`);
+    await page.goto(`${suite.server.url}#/lab?env=ValleyFarm-v0&algo=ppo&seed=1&steps=8192&history=2&nSteps=32`);
     await page.waitForSelector('main.lab');
+    expect(await page.textContent('.lab-learner summary')).toBe('Learner settings: history 2, nSteps 32');
+    expect(await page.inputValue('.lab-learner label:has-text("history") input')).toBe('2');
     await page.click('button:has-text("Start")');
     await page.waitForSelector('main.lab[data-state="done"]', { timeout: 90_000 });
     // the cpu backend would also train, only slower: the status line says which one ran
     expect(await page.textContent('[data-testid="lab-status"]')).toMatch(
       /8,192 \/ 8,192 steps, [\d,]+ steps\/s \(TensorFlow\.js wasm backend\)/,
     );
+    const [dl] = await Promise.all([page.waitForEvent('download'), page.click('button:has-text("Download")')]);
+    const json = JSON.parse(await readFile(await dl.path(), 'utf8'));
+    expect(json.config).toMatchObject({ history: 2, nSteps: 32 });
+    expect(json.act).toBe('sample');
   });
 });

@@ -15,6 +15,18 @@ import { parse as parseTrain } from '../../wasm/cli/train.mjs';
 import { referenceRuns } from '../../scripts/baselines.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
+
+/** The actions an agent plays in one valley episode (50 steps) from a seed, given the legal masks. */
+function playActions(env, agent, seed) {
+  let { observation, info } = env.reset({ seed });
+  const actions = [];
+  for (let t = 0; t < 50; t++) {
+    const a = agent.act(observation, { ...info, legal: env.legalActions() });
+    actions.push(a);
+    ({ observation, info } = env.step(a));
+  }
+  return actions;
+}
 const B = 'BackwardsValleyFarm-v0';
 const V = 'ValleyFarm-v0';
 
@@ -227,16 +239,7 @@ describe('training and policies', () => {
     // the same episode twice with no reset() in between: info.step 0 clears the frames
     const policy = await loadPolicy(JSON.parse(JSON.stringify(json)));
     const env = await make(V);
-    const play = (agent) => {
-      let { observation, info } = env.reset({ seed: 5 });
-      const actions = [];
-      for (let t = 0; t < 50; t++) {
-        const a = agent.act(observation, { ...info, legal: env.legalActions() });
-        actions.push(a);
-        ({ observation, info } = env.step(a));
-      }
-      return actions;
-    };
+    const play = (agent) => playActions(env, agent, 5);
     const first = play(policy);
     expect(play(policy)).toEqual(first);
     expect(play(learner.policy())).toEqual(first); // the reloaded policy acts as the trained one
@@ -253,16 +256,7 @@ describe('training and policies', () => {
     learner.dispose();
     expect(json.act).toBe('sample');
     const env = await make(V);
-    const play = (agent, seed) => {
-      let { observation, info } = env.reset({ seed });
-      const actions = [];
-      for (let t = 0; t < 50; t++) {
-        const a = agent.act(observation, { ...info, legal: env.legalActions() });
-        actions.push(a);
-        ({ observation, info } = env.step(a));
-      }
-      return actions;
-    };
+    const play = (agent, seed) => playActions(env, agent, seed);
     const sampler = await loadPolicy(json);
     const sampled = play(sampler, 5);
     play(sampler, 6);

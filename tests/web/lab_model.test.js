@@ -1,7 +1,8 @@
 // The Lab's model: settings from a share link (parsed strictly), and the conversation with
 // the training worker (here a fake one that answers like trainWorker.js).
 import { describe, expect, it } from 'vitest';
-import { DEFAULTS, LabModel, labQuery, parseLabQuery } from '../../web/src/lab/labModel.js';
+import { DEFAULTS, LabModel, labQuery, learnerSettings, parseLabQuery } from '../../web/src/lab/labModel.js';
+import { algorithms } from '../../wasm/learn/index.js';
 
 function fakeWorker() {
   const w = {
@@ -40,6 +41,33 @@ describe('the Lab', () => {
     const bad = parseLabQuery('env=CartPole&algo=dqn&seed=-1&steps=0x10');
     expect(bad.settings).toEqual(DEFAULTS);
     expect(bad.errors).toHaveLength(4);
+  });
+
+  it("the learner's settings are the package's numeric ones; a link carries those that differ, and a bad one is named with what is allowed", () => {
+    const names = learnerSettings('ppo').map((x) => x.name);
+    expect(names).toEqual(Object.keys(algorithms.ppo.defaults).filter((k) => k !== 'hidden'));
+    expect(learnerSettings('ppo').find((x) => x.name === 'imitate')).toMatchObject({ default: 0, doc: algorithms.ppo.docs.imitate });
+    const s = { env: 'ValleyFarm-v0', algo: 'ppo', seed: 7, steps: 50000, history: 4, imitate: 6000, learningRate: 3e-4 };
+    expect(labQuery(s)).toBe('env=ValleyFarm-v0&algo=ppo&seed=7&steps=50000&history=4&imitate=6000&learningRate=0.0003');
+    expect(parseLabQuery(labQuery(s))).toEqual({ settings: s, errors: [] });
+    const bad = parseLabQuery('algo=ppo&lr=1&history=four');
+    expect(bad.settings).toEqual({ ...DEFAULTS, algo: 'ppo' });
+    expect(bad.errors).toEqual([`lr is not a setting of ppo (its settings are ${names.join(', ')})`, 'history must be a number such as 1']);
+    // tabular-q has no history
+    expect(parseLabQuery('algo=tabular-q&history=4').errors[0]).toMatch(/^history is not a setting of tabular-q/);
+  });
+
+  it("a learner setting back at its default, or cleared, leaves the link; another learner drops the old one's settings", () => {
+    const lab = new LabModel({ createWorker: fakeWorker });
+    lab.set('algo', 'ppo');
+    lab.set('history', 4);
+    lab.set('epochs', 3); // the default
+    expect(lab.settings).toEqual({ ...DEFAULTS, algo: 'ppo', history: 4 });
+    lab.set('history', null);
+    expect(lab.settings).toEqual({ ...DEFAULTS, algo: 'ppo' });
+    lab.set('history', 2);
+    lab.set('algo', 'tabular-q');
+    expect(lab.settings).toEqual({ ...DEFAULTS, algo: 'tabular-q' });
   });
 
   it("start draws the curve from the worker's progress; pause, evaluate and the policy go through the worker", async () => {

@@ -74,8 +74,14 @@ export async function main(argv) {
   const chunk = Math.min(o.evalEvery, 50_000);
   let nextEval = o.evalEvery;
   let p = learner.progress();
+  if (o.settings.imitate > 0) console.error(`cloning ${o.settings.imitate.toLocaleString('en')} of the planner's episodes first…`);
   while (p.steps < o.steps) {
+    const cloned = Boolean(p.imitation);
     p = await learner.trainFor(Math.min(chunk, o.steps - p.steps));
+    if (!cloned && p.imitation)
+      console.error(
+        `cloned the planner: ${p.imitation.samples.toLocaleString('en')} steps of its play in ${p.imitation.seconds.toFixed(1)} s (cross-entropy ${p.imitation.loss.toFixed(3)})`,
+      );
     let val = null;
     if (p.steps >= nextEval || p.steps >= o.steps) {
       nextEval += o.evalEvery;

@@ -3,12 +3,12 @@
 // play it on the game page.
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import baselines from '../../../wasm/data/baselines.json';
-import { loadPolicy } from '../learn.js';
+import { loadPolicy, settingsText } from '../learn.js';
 import { useModel } from '../components/useModel.js';
 import { envIds, envMeta } from '../model/envMeta.js';
 import { referenceRun } from '../model/referenceRuns.js';
 import { formatReturn } from '../model/session.js';
-import { ALGOS, LabModel, labQuery, parseLabQuery } from './labModel.js';
+import { ALGOS, LabModel, labQuery, learnerOverrides, learnerSettings, parseLabQuery } from './labModel.js';
 
 const W = 560;
 const H = 220;
@@ -108,6 +108,7 @@ export function LabPage({ app, query = '' }) {
   }));
   const running = lab.state === 'running';
   const p = lab.progress;
+  const overrides = settingsText(learnerOverrides(s));
 
   async function use(policyPromise, label) {
     try {
@@ -178,6 +179,26 @@ export function LabPage({ app, query = '' }) {
             />
           </label>
         </div>
+        <details class="lab-learner">
+          <summary>Learner settings{overrides ? `: ${overrides}` : ' (the defaults)'}</summary>
+          <div class="lab-settings">
+            {learnerSettings(s.algo).map((x) => (
+              <label>
+                <span class="lab-setting-name">{x.name}</span>{' '}
+                <input
+                  type="number"
+                  step="any"
+                  min="0"
+                  disabled={running}
+                  placeholder={String(x.default)}
+                  value={s[x.name] ?? ''}
+                  onChange={(e) => lab.set(x.name, e.currentTarget.value === '' ? null : Number(e.currentTarget.value))}
+                />{' '}
+                <small>{x.doc}</small>
+              </label>
+            ))}
+          </div>
+        </details>
         <div class="lab-buttons">
           <button type="button" class="primary" onClick={() => lab.start()} disabled={running}>
             Start
@@ -206,13 +227,15 @@ export function LabPage({ app, query = '' }) {
                   .map(([k, v]) => `${k} ${Number.isInteger(v) ? v.toLocaleString('en') : Number(v).toFixed(3)}`)
                   .join(', ')}`
               : lab.state === 'running'
-                ? 'starting…'
+                ? s.imitate > 0
+                  ? `starting: cloning ${s.imitate.toLocaleString('en')} of the planner's episodes before the first step of its own…`
+                  : 'starting…'
                 : 'Choose a farm and a learner, then Start.'}
         </p>
       </section>
       <section class="panel" aria-labelledby="lab-curve">
         <h2 id="lab-curve">Learning curve</h2>
-        <LearningCurve curve={lab.curve} references={references} total={s.steps} run={referenceRun(s.env, s.algo)} />
+        <LearningCurve curve={lab.curve} references={references} total={s.steps} run={referenceRun(s.env, s.algo, learnerOverrides(s))} />
       </section>
       <section class="panel" aria-labelledby="lab-policy">
         <h2 id="lab-policy">The policy</h2>

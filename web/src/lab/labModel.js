@@ -2,10 +2,24 @@
 // training worker, the learning curve, the last evaluation and the trained policy.
 import { Emitter } from '../model/emitter.js';
 import { envIds } from '../model/envMeta.js';
+import { algorithms } from 'valley-farm/learn';
 
 export const ALGOS = ['tabular-q', 'ppo'];
 export const DEFAULTS = Object.freeze({ env: envIds[1], algo: 'tabular-q', seed: 1, steps: 1_000_000 });
 const MAX_STEPS = 1e8;
+const RUN_KEYS = ['env', 'algo', 'seed', 'steps']; // the rest of a Lab's settings are the learner's
+
+/**
+ * The learner's settings a Lab run can change, from the package (algorithms[algo]): each
+ * numeric one with its default and meaning (the layer sizes stay as they are).
+ */
+export const learnerSettings = (algo) =>
+  Object.entries(algorithms[algo].defaults)
+    .filter(([, d]) => typeof d === 'number')
+    .map(([name, d]) => ({ name, default: d, doc: algorithms[algo].docs[name] }));
+
+/** The settings that differ from the learner's defaults: { history: 4 } (createLearner checks them). */
+export const learnerOverrides = (s) => Object.fromEntries(Object.entries(s).filter(([k]) => !RUN_KEYS.includes(k)));
 
 const defaultWorker = () => new Worker(new URL('./trainWorker.js', import.meta.url), { type: 'module' });
 
@@ -25,10 +39,22 @@ export function parseLabQuery(query = '') {
     if (/^\d{1,12}$/.test(v) && Number(v) <= max && (key === 'seed' || Number(v) > 0)) settings[key] = Number(v);
     else errors.push(`${key} must be a whole number up to ${max}`);
   }
+  // the learner's own settings, by name; their ranges are createLearner's to check, at Start
+  const known = learnerSettings(settings.algo).map((x) => x.name);
+  for (const [key, v] of q) {
+    if (RUN_KEYS.includes(key)) continue;
+    const name = key.slice(0, 40);
+    if (!known.includes(key)) errors.push(`${name} is not a setting of ${settings.algo} (its settings are ${known.join(', ')})`);
+    else if (/^\d{1,12}(\.\d{1,12})?(e-?\d{1,3})?$/.test(v) && Number.isFinite(Number(v))) settings[key] = Number(v);
+    else errors.push(`${name} must be a number such as ${algorithms[settings.algo].defaults[key]}`);
+  }
   return { settings, errors };
 }
 
-export const labQuery = (s) => `env=${s.env}&algo=${s.algo}&seed=${s.seed}&steps=${s.steps}`;
+export const labQuery = (s) =>
+  [`env=${s.env}&algo=${s.algo}&seed=${s.seed}&steps=${s.steps}`, ...Object.entries(learnerOverrides(s)).map(([k, v]) => `${k}=${v}`)].join(
+    '&',
+  );
 
 export class LabModel extends Emitter {
   constructor({ createWorker = defaultWorker } = {}) {
@@ -44,9 +70,19 @@ export class LabModel extends Emitter {
     this.waiting = new Map(); // reply type -> resolve
   }
 
+  /**
+   * Changes a setting. A learner setting set to its default, or to null, is dropped (the share
+   * link names only what differs); another learner drops the old one's settings.
+   */
   set(key, value) {
     if (this.state === 'running') return;
-    this.settings = { ...this.settings, [key]: value };
+    const next = { ...this.settings, [key]: value };
+    const known = learnerSettings(next.algo);
+    for (const k of Object.keys(learnerOverrides(next))) {
+      const setting = known.find((x) => x.name === k);
+      if (!setting || next[k] === null || next[k] === setting.default) delete next[k];
+    }
+    this.settings = next;
     this.inform();
   }
 

@@ -7,9 +7,11 @@ const RUNS = Object.values(import.meta.glob('../../../docs/runs/*.json', { eager
 /** Every run: { algo, env, command, settings, steps, seconds, curve: [{ steps, validation }], test }. */
 export const referenceRuns = () => RUNS;
 
-/** The reference run of a learner with its default settings (as the Lab trains it) on a farm, or null. */
-export const referenceRun = (env, algo) =>
-  RUNS.find((r) => r.env === env && r.algo === algo && Object.keys(r.settings ?? {}).length === 0) ?? null;
+/** The reference run of a learner on a farm with exactly these settings beyond the defaults (none: the defaults), or null. */
+export function referenceRun(env, algo, settings = {}) {
+  const same = (a, b) => Object.keys(a).length === Object.keys(b).length && Object.entries(a).every(([k, v]) => b[k] === v);
+  return RUNS.find((r) => r.env === env && r.algo === algo && same(r.settings ?? {}, settings)) ?? null;
+}
 
 /** A run's settings beyond the defaults, as words ('history 4'), or ''. */
 export const settingsOf = (run) => settingsText(run.settings);

@@ -18,7 +18,8 @@ export function TrainingPage() {
         <ol>
           <li>
             Open <a href="#/lab">the Lab</a>, pick a farm and a learner (<code>tabular-q</code> trains in seconds; <code>ppo</code> is a
-            neural policy and slower).
+            neural policy and slower). <strong>Learner settings</strong> lists the learner's settings with their defaults and meanings; what
+            you change there goes into the share link.
           </li>
           <li>
             Press <strong>Start</strong>. Training runs in a Web Worker; the curve shows the mean return of the last 100 training episodes
@@ -63,6 +64,17 @@ const json = learner.policy().toJSON();               // save it; loadPolicy(jso
           <code>--history 4</code> or <code>--num-envs 128</code>. The farms are partially observed (the agent sees only the tiles around
           it): <code>{"createLearner({ env, algo: 'ppo', history: 4 })"}</code> gives the policy its last four observations of the episode
           instead of one.
+        </p>
+        <p>
+          Learning from its own play alone is slow on these farms. With <code>imitate: 6000</code> (<code>--imitate 6000</code>) PPO first
+          plays 6,000 training farms with the engine's planner (a narrow beam: <code>plannerWidth</code>) and learns to take the planner's
+          action from what it saw, and to predict the planner's return; then it learns from its own play. The planner sees the whole farm
+          and the policy only its view, so give it a history too: from one view at a time it learns much less from the planner.
+        </p>
+        <p>
+          A PPO policy acts as it trained: it draws each action from its distribution, with a generator seeded by the episode's seed, so the
+          same farm is played the same way every time. Saved with <code>"act": "greedy"</code> it takes the most probable action instead,
+          which plays worse here: a fixed choice for each view can walk one loop for the rest of the episode.
         </p>
         <p>
           <code>ppo</code> runs on TensorFlow.js's wasm backend, several times faster than its cpu one. Node finds the backend's files in
