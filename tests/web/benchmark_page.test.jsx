@@ -5,6 +5,7 @@ import { expect, it } from 'vitest';
 import baselines from '../../wasm/data/baselines.json';
 import bestKnown from '../../wasm/data/best-known.json';
 import { BenchmarkPage } from '../../web/src/docs/pages/BenchmarkPage.jsx';
+import { referenceRuns } from '../../web/src/model/referenceRuns.js';
 
 it("the baseline tables and the proven-optimal counts are the data's", () => {
   const host = document.createElement('div');
@@ -18,5 +19,17 @@ it("the baseline tables and the proven-optimal counts are the data's", () => {
     );
     const proven = bestKnown.envs[env].test.filter(([, best, bound]) => best >= bound - 1e-9).length;
     expect(host.querySelector(`[data-proven="${env}"]`).textContent).toContain(`${proven} of 1000 test seeds proven optimal`);
+  }
+});
+
+it("each farm's best reference run is named with its test mean, on the right side of the heuristic's", () => {
+  const host = document.createElement('div');
+  render(<BenchmarkPage />, host);
+  for (const [env, rows] of Object.entries(baselines.table)) {
+    const runs = referenceRuns().filter((r) => r.env === env);
+    const best = Math.max(...runs.map((r) => r.test.mean));
+    const heuristic = rows.find((r) => r.agent === 'heuristic').mean;
+    const text = host.querySelector(`[data-gap="${env}"]`).textContent;
+    expect(text).toContain(`scores ${best.toFixed(2)}, ${best > heuristic ? 'above' : 'below'} the heuristic's ${heuristic.toFixed(2)}`);
   }
 });

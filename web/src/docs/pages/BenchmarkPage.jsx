@@ -18,6 +18,10 @@ const RUNS = referenceRuns();
 
 const fmt = (x) => x.toFixed(2);
 
+/** The reference run with the best test mean on a farm, or null. */
+export const bestRun = (envId) =>
+  RUNS.filter((r) => r.env === envId).reduce((best, r) => (best === null || r.test.mean > best.test.mean ? r : best), null);
+
 /** Rows of the baseline table for an env: { agent, mean, ci95, normalized }. */
 export const baselineRows = (envId) => baselines.table[envId];
 
@@ -145,7 +149,30 @@ export function BenchmarkPage() {
           </tbody>
         </table>
         <p>
-          Each run's command and learning curve are in <code>docs/runs/</code>.
+          Each run's command and learning curve are in <code>docs/runs/</code>. Against the hand-written heuristic and the ceiling:
+        </p>
+        <ul>
+          {Object.keys(baselines.table).map((envId) => {
+            const best = bestRun(envId);
+            const mean = (agent) => baselines.table[envId].find((r) => r.agent.startsWith(agent)).mean;
+            const heuristic = mean('heuristic');
+            return (
+              best && (
+                <li data-gap={envId}>
+                  {envId}: the best run ({best.algo}
+                  {settingsOf(best) && `, ${settingsOf(best)}`}) scores {fmt(best.test.mean)},{' '}
+                  {best.test.mean > heuristic ? 'above' : 'below'} the heuristic's {fmt(heuristic)}; the best known play scores{' '}
+                  {fmt(mean('best known'))}.
+                </li>
+              )
+            );
+          })}
+        </ul>
+        <p>
+          The learners see only the tiles around the agent, where the heuristic keeps a map of all it has seen and the planner sees the
+          whole farm. Cloning the planner's play (<code>imitate</code>) starts PPO far above random, but a policy that sees a few views at a
+          time cannot follow plans made with the whole farm in sight. What would close the gap: a memory of the farm (a recurrent core, or
+          the map of what it has seen as part of its input), and longer runs where a curve still rises at its end.
         </p>
       </Section>
       <Section page="benchmark" id="run" title="Evaluate your agent">
