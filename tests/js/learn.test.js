@@ -181,6 +181,9 @@ describe('imitating the planner', () => {
     expect(cloned.p.imitation).toMatchObject({ episodes: 1000 });
     expect(cloned.p.imitation.samples).toBeGreaterThan(1000);
     expect(plain.p.imitation).toBeUndefined();
+    // its rate counts the time of its own steps, not the cloning's
+    expect(cloned.p.stepsPerSec).toBeCloseTo(cloned.p.steps / (cloned.p.elapsedMs / 1000 - cloned.p.imitation.seconds), -1);
+    expect(cloned.p.stepsPerSec).toBeGreaterThan(cloned.p.steps / (cloned.p.elapsedMs / 1000));
     // seeded, so the same numbers every time (about 20 and 6); random plays 3.45 here
     expect(cloned.mean).toBeGreaterThan(plain.mean + 8);
   }, 120_000);

@@ -7,6 +7,7 @@ export interface Progress {
   episodes: number;
   /** Mean return of the last 100 training episodes; null before the first ends. */
   meanReturn: number | null;
+  /** Env steps per second of training (the time spent cloning the planner, if any, left out). */
   stepsPerSec: number;
   /** Algorithm-specific: ppo { policy, value, entropy }, tabular-q { tdError, states }. */
   losses: Record<string, number>;

@@ -15,12 +15,13 @@ export function recordEpisode(stats, ret) {
 
 export function progressOf(stats) {
   const ms = Date.now() - stats.startMs;
+  const learning = ms - (stats.imitation?.seconds ?? 0) * 1000; // the steps' own time: cloning the planner plays none
   return {
     steps: stats.steps,
     updates: stats.updates,
     episodes: stats.episodes,
     meanReturn: stats.recent.length ? stats.recent.reduce((a, b) => a + b, 0) / stats.recent.length : null,
-    stepsPerSec: ms > 0 ? (1000 * stats.steps) / ms : 0,
+    stepsPerSec: learning > 0 ? (1000 * stats.steps) / learning : 0,
     losses: { ...stats.losses },
     elapsedMs: ms,
     ...(stats.imitation && { imitation: { ...stats.imitation } }),
