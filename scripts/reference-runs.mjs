@@ -21,9 +21,10 @@ const RUNS = [
   // within 30 minutes each on one core (the learning issue's budget for PPO), with a margin
   { algo: 'ppo', env: 'BackwardsValleyFarm-v0', steps: '50e6', evalEvery: '2500000' },
   { algo: 'ppo', env: 'ValleyFarm-v0', steps: '45e6', evalEvery: '2500000' },
-  // the same half hour, starting from the planner's play (imitate.js) and seeing the last four
-  // observations (cloning the planner needs them: from one view it learns much less); the
-  // cloning is inside the half hour, and each step costs more with the wider input
+  // about the same half hour (two at once on two cores took 30.0 and 30.2 minutes), starting
+  // from the planner's play (imitate.js) and seeing the last four observations (cloning the
+  // planner needs them: from one view it learns much less); the cloning is inside the half
+  // hour, and each step costs more with the wider input
   { algo: 'ppo', env: 'BackwardsValleyFarm-v0', steps: '25e6', evalEvery: '2500000', settings: { history: 4, imitate: 6000 } },
   { algo: 'ppo', env: 'ValleyFarm-v0', steps: '20e6', evalEvery: '2500000', settings: { history: 4, imitate: 6000 } },
 ];
