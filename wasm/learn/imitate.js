@@ -53,9 +53,9 @@ export async function plannerDemos(id, { episodes, width, seed, gamma }) {
  * Trains the network to choose the planner's actions (cross-entropy over the legal ones) and
  * its value to predict the planner's returns, for `epochs` passes over the demonstrations;
  * returns the last minibatch's cross-entropy. The value's error is divided by the returns'
- * variance, so that it weighs about as much as the cross-entropy on either farm (their
- * returns differ in scale by a factor of about 2.5; unscaled, the value's error drowned the
- * actions' in the layers they share). `encode(demos, k, xT, b, B)` writes sample k's input as
+ * variance, so that it weighs about as much as the cross-entropy on either farm, whatever
+ * the scale of its returns (unscaled, the value's error drowned the actions' in the layers
+ * they share). `encode(demos, k, xT, b, B)` writes sample k's input as
  * column b of xT.
  */
 export function cloneDemos(tf, net, optimizer, demos, { epochs, minibatch, F, random, encode, valueCoef, maskedLogSoftmax }) {

@@ -29,11 +29,11 @@ export function setWasmPaths(paths) {
 
 /**
  * The wasm backend multiplies a transposed operand (matMul(a, b, transposeA, transposeB),
- * which is what every dense layer's gradient asks for) on a slow path: measured on a 2048 x
- * 365 batch, about 4 times slower than transposing first and multiplying on its fast path.
- * Training spends most of its time there, so BatchMatMul is re-registered to do just that:
- * the same product, the same gradients, computed by the backend's own two kernels.
- * Idempotent; a no-op where the backend has no such kernel.
+ * which is what every dense layer's gradient asks for) on a slow path, several times slower
+ * than transposing first and multiplying on its fast path. Training spent most of its time
+ * there, so BatchMatMul is re-registered to do just that: the same product, the same
+ * gradients, computed by the backend's own two kernels (npm run bench:learn measures the
+ * training speed). Idempotent; a no-op where the backend has no such kernel.
  */
 export function transposeBeforeMatMul(tf) {
   const original = tf.getKernel('BatchMatMul', 'wasm');
