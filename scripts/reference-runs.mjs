@@ -27,6 +27,9 @@ const RUNS = [
   // hour, and each step costs more with the wider input
   { algo: 'ppo', env: 'BackwardsValleyFarm-v0', steps: '25e6', evalEvery: '2500000', settings: { history: 4, imitate: 6000 } },
   { algo: 'ppo', env: 'ValleyFarm-v0', steps: '20e6', evalEvery: '2500000', settings: { history: 4, imitate: 6000 } },
+  // two observations instead of four: a step costs less, so the half hour holds more of them
+  // (eight observations, 9 M steps, scored less than four)
+  { algo: 'ppo', env: 'ValleyFarm-v0', steps: '28e6', evalEvery: '2500000', settings: { history: 2, imitate: 6000 } },
 ];
 
 /** A run's file name: its learner, its settings other than the defaults, its farm. */
