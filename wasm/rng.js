@@ -15,6 +15,14 @@ export function seededRandom(seed) {
 /** A 32-bit seed from any safe integer (an episode's seed may reach 2^53): both halves count. */
 export const foldSeed = (seed) => (seed ^ Math.floor(seed / 2 ** 32)) >>> 0;
 
+/** Shuffles `order` in place (Fisher–Yates, drawing from `random`). */
+export function shuffle(order, random) {
+  for (let k = order.length - 1; k > 0; k--) {
+    const j = Math.floor(random() * (k + 1));
+    [order[k], order[j]] = [order[j], order[k]];
+  }
+}
+
 /** An index drawn from probabilities p[offset .. offset + n) (they sum to 1). */
 export function drawFrom(p, offset, n, random) {
   let u = random();

@@ -4,6 +4,8 @@
 // its view, and learns which action the planner took from what it sees. The demonstrations
 // are played on training seeds only (above every held-out one: wasm/splits.js).
 import { envSpecs, flatten, make } from '../index.js';
+import { shuffle } from '../rng.js';
+import { maskedLogSoftmax } from './net.js';
 
 /**
  * Plays `episodes` planner episodes (beam `width`) from training seeds drawn from `seed`, and
@@ -55,10 +57,9 @@ export async function plannerDemos(id, { episodes, width, seed, gamma }) {
  * returns the last minibatch's cross-entropy. The value's error is divided by the returns'
  * variance, so that it weighs about as much as the cross-entropy on either farm, whatever
  * the scale of its returns (unscaled, the value's error drowned the actions' in the layers
- * they share). `encode(demos, k, xT, b, B)` writes sample k's input as
- * column b of xT.
+ * they share). `encode(demos, k, xT, b, B)` writes sample k's input as column b of xT.
  */
-export function cloneDemos(tf, net, optimizer, demos, { epochs, minibatch, F, random, encode, valueCoef, maskedLogSoftmax }) {
+export function cloneDemos(tf, net, optimizer, demos, { epochs, minibatch, F, random, encode, valueCoef }) {
   const N = demos.count;
   const A = demos.A;
   const returns = demos.returns.subarray(0, N);
@@ -67,10 +68,7 @@ export function cloneDemos(tf, net, optimizer, demos, { epochs, minibatch, F, ra
   const order = Array.from({ length: N }, (_, k) => k);
   let last = 0;
   for (let epoch = 0; epoch < epochs; epoch++) {
-    for (let k = N - 1; k > 0; k--) {
-      const j = Math.floor(random() * (k + 1));
-      [order[k], order[j]] = [order[j], order[k]];
-    }
+    shuffle(order, random);
     for (let start = 0; start < N; start += minibatch) {
       const idx = order.slice(start, start + minibatch);
       const B = idx.length;

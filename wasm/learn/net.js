@@ -9,8 +9,24 @@
 //    then W^T h, whose gradients transpose only a weight or a [units, batch] gradient. In
 //    rows, the first layer's weight gradient is x^T dy, a transpose of the whole (wide,
 //    mostly one-hot) input batch, which made each training step markedly slower.
-// The learner writes xT itself while it gathers a minibatch (ppo.js), which costs no more
+// The learner writes xT itself while it gathers a minibatch (putColumn), which costs no more
 // than writing x.
+
+const MASKED = -1e9;
+
+/** Log-probabilities of every action with illegal ones masked out (their probability is 0). */
+export function maskedLogSoftmax(tf, logits, masks) {
+  return tf.tidy(() => tf.logSoftmax(tf.add(logits, tf.mul(tf.sub(1, masks), MASKED))));
+}
+
+/**
+ * Writes src[from .. from + length) as rows offset .. offset + length of column b of xT (an
+ * [inputs, B] batch, zeros where nothing is written). Features are mostly one-hot zeros:
+ * only the others are written.
+ */
+export function putColumn(xT, B, b, src, from, length, offset) {
+  for (let j = 0; j < length; j++) if (src[from + j] !== 0) xT[(offset + j) * B + b] = src[from + j];
+}
 
 /** Glorot-uniform kernels drawn from the seed (each layer its own), zero biases. */
 export function createNet(tf, inputs, hidden, actions, seed = 0) {

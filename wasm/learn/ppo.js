@@ -8,9 +8,9 @@
 // The network is net.js; built on TensorFlow.js (tf.js); no hand-written gradients.
 import { envSpecs, makeVec, flatten } from '../index.js';
 import { encoderFor } from './encode.js';
-import { drawFrom, foldSeed, seededRandom } from '../rng.js';
+import { drawFrom, foldSeed, seededRandom, shuffle } from '../rng.js';
 import { loadTf } from './tf.js';
-import { createNet } from './net.js';
+import { createNet, maskedLogSoftmax, putColumn } from './net.js';
 import { cloneDemos, plannerDemos } from './imitate.js';
 import { progressOf, recordEpisode, trainingStats } from './progress.js';
 
@@ -87,8 +87,6 @@ function checkHistory(history) {
     );
 }
 
-const MASKED = -1e9;
-
 /**
  * GAE(λ) over a rollout stored step-major (index t * n + i): advantages and returns.
  * dones[t * n + i] = 1 when the step t of env i ended its episode (no bootstrap past it);
@@ -118,10 +116,7 @@ export function clippedLoss(tf, ratio, adv, clip) {
   return tf.tidy(() => tf.neg(tf.mean(tf.minimum(tf.mul(ratio, adv), tf.mul(tf.clipByValue(ratio, 1 - clip, 1 + clip), adv)))));
 }
 
-/** Log-probabilities of every action with illegal ones masked out (their probability is 0). */
-export function maskedLogSoftmax(tf, logits, masks) {
-  return tf.tidy(() => tf.logSoftmax(tf.add(logits, tf.mul(tf.sub(1, masks), MASKED))));
-}
+export { maskedLogSoftmax }; // tested with the other parts of the loss
 
 /**
  * How a neural policy picks its action: 'sample' draws it from the policy's distribution, as
@@ -221,8 +216,7 @@ export async function netPolicyFromJSON(json) {
 
 export async function createPPO(env, config, seed) {
   const tf = await loadTf();
-  const c = { ...defaults, ...config };
-  checkHistory(c.history);
+  const c = { ...defaults, ...config }; // checked by createLearner
   const A = envSpecs[env].actions.length;
   const enc = encoderFor(env);
   const F = enc.size * c.history; // the model's input: the frames
@@ -307,10 +301,7 @@ export async function createPPO(env, config, seed) {
     const order = Array.from({ length: N }, (_, k) => k);
     const parts = []; // [policy, value, entropy] of each minibatch
     for (let epoch = 0; epoch < c.epochs; epoch++) {
-      for (let k = N - 1; k > 0; k--) {
-        const j = Math.floor(random() * (k + 1));
-        [order[k], order[j]] = [order[j], order[k]];
-      }
+      shuffle(order, random);
       for (let start = 0; start < N; start += c.minibatch) {
         const idx = order.slice(start, start + c.minibatch);
         const B = idx.length;
@@ -321,8 +312,7 @@ export async function createPPO(env, config, seed) {
         const advb = new Float32Array(B);
         const rb = new Float32Array(B);
         idx.forEach((k, b) => {
-          // the features are mostly one-hot zeros: only the others are written
-          for (let j = 0, at = k * F; j < F; j++, at++) if (obsBuf[at] !== 0) xT[j * B + b] = obsBuf[at];
+          putColumn(xT, B, b, obsBuf, k * F, F, 0);
           mb.set(maskBuf.subarray(k * A, (k + 1) * A), b * A);
           ab[b] = actBuf[k];
           lb[b] = logpBuf[k];
@@ -374,7 +364,7 @@ export async function createPPO(env, config, seed) {
         const back = c.history - 1 - h;
         if (d.steps[k] < back) continue; // before the episode began: zeros
         enc.features(d.obs, k - back, row, 0);
-        for (let j = 0; j < enc.size; j++) if (row[j] !== 0) xT[(h * enc.size + j) * B + b] = row[j];
+        putColumn(xT, B, b, row, 0, enc.size, h * enc.size);
       }
     };
     const loss = cloneDemos(tf, net, optimizer, demos, {
@@ -384,7 +374,6 @@ export async function createPPO(env, config, seed) {
       random,
       encode,
       valueCoef: c.valueCoef,
-      maskedLogSoftmax,
     });
     stats.imitation = { episodes: c.imitate, samples: demos.count, loss, seconds: (Date.now() - t0) / 1000 };
   }
