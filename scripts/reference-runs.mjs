@@ -30,6 +30,20 @@ const RUNS = [
   // two observations instead of four: a step costs less, so the half hour holds more of them
   // (eight observations, 9 M steps, scored less than four)
   { algo: 'ppo', env: 'ValleyFarm-v0', steps: '28e6', evalEvery: '2500000', settings: { history: 2, imitate: 6000 } },
+  // with a memory of the farm seen so far (memory.js): each step costs more, and learns more;
+  // then also cloning the planner first, and the step size annealed to 0 over the run (two
+  // at once on two cores, each within the half hour)
+  { algo: 'ppo', env: 'BackwardsValleyFarm-v0', steps: '40e6', evalEvery: '2500000', settings: { memory: 1 } },
+  { algo: 'ppo', env: 'ValleyFarm-v0', steps: '38e6', evalEvery: '2500000', settings: { memory: 1, imitate: 6000 } },
+  { algo: 'ppo', env: 'ValleyFarm-v0', steps: '38e6', evalEvery: '2500000', settings: { memory: 1, imitate: 6000, anneal: 38e6 } },
+  { algo: 'ppo', env: 'BackwardsValleyFarm-v0', steps: '38e6', evalEvery: '2500000', settings: { memory: 1, imitate: 6000, anneal: 38e6 } },
+  {
+    algo: 'ppo',
+    env: 'BackwardsValleyFarm-v0',
+    steps: '36e6',
+    evalEvery: '2500000',
+    settings: { memory: 1, imitate: 24000, anneal: 36e6 },
+  },
 ];
 
 /** A run's file name: its learner, its settings other than the defaults, its farm. */

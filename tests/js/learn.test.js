@@ -9,6 +9,7 @@ import { Frames, clippedLoss, gae, maskedLogSoftmax } from '../../wasm/learn/ppo
 import { make } from '../../wasm/index.js';
 import { loadTf, setWasmPaths, tfBackend } from '../../wasm/learn/tf.js';
 import { createNet } from '../../wasm/learn/net.js';
+import { memoryFor } from '../../wasm/learn/memory.js';
 import { plannerDemos } from '../../wasm/learn/imitate.js';
 import { splitOf } from '../../wasm/splits.js';
 import { parse as parseTrain } from '../../wasm/cli/train.mjs';
@@ -16,14 +17,14 @@ import { referenceRuns } from '../../scripts/baselines.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
-/** The actions an agent plays in one valley episode (50 steps) from a seed, given the legal masks. */
+/** The actions an agent plays in one episode from a seed, given the legal masks. */
 function playActions(env, agent, seed) {
   let { observation, info } = env.reset({ seed });
   const actions = [];
-  for (let t = 0; t < 50; t++) {
+  for (let terminated = false; !terminated;) {
     const a = agent.act(observation, { ...info, legal: env.legalActions() });
     actions.push(a);
-    ({ observation, info } = env.step(a));
+    ({ observation, info, terminated } = env.step(a));
   }
   return actions;
 }
@@ -231,6 +232,17 @@ describe('training and policies', () => {
     expect(await weightsAfter(3, 512)).toEqual(await weightsAfter(3, 512)); // four updates
   }, 60_000);
 
+  it('with anneal, the step size falls in a straight line from learningRate to 0 over that many steps, and then the weights stop changing', async () => {
+    // rollouts of 8 envs x 16 steps = 128 steps; an update's step size is set from the steps before its rollout
+    const learner = await createLearner({ env: V, algo: 'ppo', seed: 3, numEnvs: 8, nSteps: 16, learningRate: 0.002, anneal: 1024 });
+    expect((await learner.trainFor(512)).losses.learningRate).toBeCloseTo(0.002 * (1 - 384 / 1024), 10);
+    expect((await learner.trainFor(512)).losses.learningRate).toBeCloseTo(0.002 * (1 - 896 / 1024), 10);
+    const before = learner.policy().toJSON().weights;
+    expect((await learner.trainFor(256)).losses.learningRate).toBe(0);
+    expect(learner.policy().toJSON().weights).toEqual(before);
+    learner.dispose();
+  }, 60_000);
+
   it('a PPO policy with history sees that many observations, starts each episode afresh, and reloads identically', async () => {
     const learner = await createLearner({ env: V, algo: 'ppo', seed: 2, history: 3, numEnvs: 8, nSteps: 16 });
     await learner.trainFor(256);
@@ -250,6 +262,30 @@ describe('training and policies', () => {
     learner.dispose();
     await expect(createLearner({ env: V, algo: 'ppo', history: 0 })).rejects.toThrow(/history must be a whole number from 1 to 16, got 0/);
     await expect(createLearner({ env: V, algo: 'ppo', history: 2.5 })).rejects.toThrow(/from 1 to 16, got 2.5/);
+  }, 60_000);
+
+  it("a PPO policy with memory sees its memory's features after each observation's, forgets them at a new episode, and reloads identically", async () => {
+    for (const id of [V, B]) {
+      const learner = await createLearner({ env: id, algo: 'ppo', seed: 2, memory: 1, history: 2, numEnvs: 8, nSteps: 16 });
+      await learner.trainFor(256);
+      const json = learner.policy().toJSON();
+      expect(json.config.memory).toBe(1);
+      const plain = await createLearner({ env: id, algo: 'ppo', seed: 2, numEnvs: 8, nSteps: 16 });
+      expect(json.weights[0].shape[0]).toBe(2 * (plain.policy().toJSON().weights[0].shape[0] + memoryFor(id).size));
+      plain.dispose();
+      const policy = await loadPolicy(JSON.parse(JSON.stringify(json)));
+      const env = await make(id);
+      const first = playActions(env, policy, 5);
+      expect(playActions(env, policy, 5)).toEqual(first); // info.step 0: a fresh memory
+      expect(playActions(env, learner.policy(), 5)).toEqual(first);
+      env.close();
+      learner.dispose();
+    }
+    await expect(createLearner({ env: V, algo: 'ppo', memory: 2 })).rejects.toThrow(/memory must be a whole number from 0 to 1, got 2/);
+    const small = await createLearner({ env: V, algo: 'ppo', numEnvs: 8, nSteps: 16 });
+    const policy = small.policy().toJSON();
+    small.dispose();
+    await expect(loadPolicy({ ...policy, config: { ...policy.config, memory: 3 } })).rejects.toThrow(/memory setting must be 0 or 1/);
   }, 60_000);
 
   it("a PPO policy draws its actions seeded by the episode's seed (the same episode, the same play); saved as greedy, or before there was a choice, it does not draw", async () => {

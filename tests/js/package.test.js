@@ -51,6 +51,7 @@ it('npm pack ships the engine, the types, the agents, the protocol, the learners
       'wasm/learn/imitate.js',
       'wasm/learn/index.d.ts',
       'wasm/learn/index.js',
+      'wasm/learn/memory.js',
       'wasm/learn/net.js',
       'wasm/learn/ppo.js',
       'wasm/learn/progress.js',

@@ -57,6 +57,11 @@ describe('the Lab', () => {
     expect(parseLabQuery('algo=tabular-q&history=4').errors[0]).toMatch(/^history is not a setting of tabular-q/);
   });
 
+  it('a link that names a setting at its default reads as one that does not name it (so its reference curve is found)', () => {
+    const atDefault = parseLabQuery('env=ValleyFarm-v0&algo=ppo&history=1&memory=1&imitate=0');
+    expect(atDefault).toEqual({ settings: { ...DEFAULTS, env: 'ValleyFarm-v0', algo: 'ppo', memory: 1 }, errors: [] });
+  });
+
   it("a learner setting back at its default, or cleared, leaves the link; another learner drops the old one's settings", () => {
     const lab = new LabModel({ createWorker: fakeWorker });
     lab.set('algo', 'ppo');

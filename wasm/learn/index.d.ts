@@ -9,7 +9,7 @@ export interface Progress {
   meanReturn: number | null;
   /** Env steps per second of training (the time spent cloning the planner, if any, left out). */
   stepsPerSec: number;
-  /** Algorithm-specific: ppo { policy, value, entropy }, tabular-q { tdError, states }. */
+  /** Algorithm-specific: ppo { policy, value, entropy } (and learningRate, the last update's, with anneal), tabular-q { tdError, states }. */
   losses: Record<string, number>;
   elapsedMs: number;
   /** ppo with imitate > 0, once it has cloned the planner: its episodes, the samples they gave, the last cross-entropy, the time it took. */
@@ -25,7 +25,7 @@ export interface Policy {
    * with act "greedy" (or none: saved before there was a choice) takes the most probable action.
    */
   act(observation: Observation, info?: { legal?: Uint8Array; step?: number; seed?: number }): number;
-  /** Starts a new episode (a ppo policy with history > 1 forgets its frames); evaluate() calls it. */
+  /** Starts a new episode (a ppo policy forgets its frames and its memory of the farm); evaluate() calls it. */
   reset?(): void;
   /** Plain JSON: { format: 'valley-farm-policy', version: 1, env, algo, config, ... }. */
   toJSON(): Record<string, unknown>;

@@ -4,10 +4,12 @@
 // actions get a logit of −1e9 before the softmax, so their probability is exactly 0 and the
 // policy never wastes a step on them. Partial observability: with `history` > 1 the policy
 // sees the episode's last observations stacked (Frames), not only the current one. With
-// `imitate` > 0 it first clones the planner's play (imitate.js), then learns from its own.
+// `memory` 1 it also sees features of what it has seen of the farm this episode (memory.js).
+// With `imitate` > 0 it first clones the planner's play (imitate.js), then learns from its own.
 // The network is net.js; built on TensorFlow.js (tf.js); no hand-written gradients.
 import { envSpecs, makeVec, flatten } from '../index.js';
 import { encoderFor } from './encode.js';
+import { memoryFor } from './memory.js';
 import { drawFrom, foldSeed, seededRandom, shuffle } from '../rng.js';
 import { loadTf } from './tf.js';
 import { createNet, maskedLogSoftmax, putColumn } from './net.js';
@@ -17,7 +19,7 @@ import { progressOf, recordEpisode, trainingStats } from './progress.js';
 const HISTORY_MAX = 16; // frames a policy may stack (its input grows with each)
 
 /** The largest value of the settings that have one (createLearner checks them). */
-export const maxima = Object.freeze({ history: HISTORY_MAX });
+export const maxima = Object.freeze({ history: HISTORY_MAX, memory: 1 });
 
 export const defaults = Object.freeze({
   numEnvs: 64,
@@ -25,6 +27,7 @@ export const defaults = Object.freeze({
   epochs: 3,
   minibatch: 2048,
   learningRate: 1e-3,
+  anneal: 0,
   gamma: 0.99,
   lambda: 0.95,
   clip: 0.2,
@@ -32,6 +35,7 @@ export const defaults = Object.freeze({
   valueCoef: 0.5,
   hidden: [64, 64],
   history: 1,
+  memory: 0,
   imitate: 0,
   plannerWidth: 16,
   imitationEpochs: 10,
@@ -43,6 +47,8 @@ export const docs = Object.freeze({
   epochs: 'passes over each rollout',
   minibatch: 'samples per gradient step',
   learningRate: 'Adam step size',
+  anneal:
+    'env steps over which the step size falls in a straight line to 0, for a run of that many steps: late updates then polish the policy instead of shaking it (0: it stays)',
   gamma: 'discount per step',
   lambda: 'GAE λ: bias against variance of the advantages',
   clip: 'the ratio clip ε',
@@ -53,6 +59,8 @@ export const docs = Object.freeze({
     'planner episodes to clone before PPO starts (0: none): the policy learns the action the planner took from what it saw, the value its return',
   plannerWidth: "the planner's beam width for those episodes (env.plan)",
   imitationEpochs: 'passes over the planner episodes',
+  memory:
+    '1: the policy also sees what it remembers of the farm this episode: the nearest cell of each kind it has seen, and where it has not looked yet (0: only its observations)',
   history: `observations the policy sees: the current one and up to history − 1 before it in the episode (zeros before its start), 1 … ${HISTORY_MAX}`,
 });
 
@@ -78,6 +86,31 @@ export class Frames {
     else this.frames.copyWithin(row, row + this.F, row + this.size);
     this.frames.set(fresh.subarray(at, at + this.F), last);
   }
+}
+
+/**
+ * What a policy sees at each step, one frame: the observation's features (encode.js), then,
+ * with memory, its memory's (memory.js). create(n) keeps n envs' memories;
+ * see(i, flat, row, action, opening, out, offset) writes env i's frame after it took
+ * `action` (ignored when `opening` an episode) and saw row `row` of the flat observations.
+ */
+export function perception(env, memory) {
+  const enc = encoderFor(env);
+  const mem = memory ? memoryFor(env) : null;
+  return {
+    width: enc.size + (mem ? mem.size : 0),
+    create(n) {
+      const state = mem ? mem.create(n) : null;
+      return {
+        see(i, flat, row, action, opening, out, offset) {
+          enc.features(flat, row, out, offset);
+          if (!state) return;
+          state.observe(i, flat, row, action, opening);
+          state.write(i, out, offset + enc.size);
+        },
+      };
+    },
+  };
 }
 
 function checkHistory(history) {
@@ -137,12 +170,14 @@ export class NetPolicy {
     this.config = config;
     this.actMode = act;
     this.random = null;
-    this.encoder = encoderFor(env);
+    const seeing = perception(env, config.memory ?? 0);
+    this.sight = seeing.create(1);
     this.actions = envSpecs[env].actions.length;
     this.flat = new Int32Array(envSpecs[env].obsSize);
-    this.fresh = new Float32Array(this.encoder.size);
-    this.frames = new Frames(1, config.history ?? 1, this.encoder.size);
+    this.fresh = new Float32Array(seeing.width);
+    this.frames = new Frames(1, config.history ?? 1, seeing.width);
     this.newEpisode = true;
+    this.last = -1; // the action it took last
   }
 
   /** Action probabilities (masked) for a batch of inputs (n rows of frames). */
@@ -165,18 +200,18 @@ export class NetPolicy {
 
   act(observation, info = {}) {
     flatten(this.env, observation, this.flat);
-    this.encoder.features(this.flat, 0, this.fresh, 0);
     const opening = this.newEpisode || info.step === 0;
+    this.sight.see(0, this.flat, 0, this.last, opening, this.fresh, 0);
     this.frames.push(0, this.fresh, 0, opening);
     this.newEpisode = false;
     const p = this.probabilities(this.frames.frames, 1, info.legal ?? null);
     if (this.actMode === 'sample') {
       if (opening || !this.random) this.random = seededRandom(foldSeed(Number.isSafeInteger(info.seed) ? info.seed : 0));
-      return drawFrom(p, 0, this.actions, this.random);
+      return (this.last = drawFrom(p, 0, this.actions, this.random));
     }
     let best = 0;
     for (let a = 1; a < this.actions; a++) if (p[a] > p[best]) best = a;
-    return best;
+    return (this.last = best);
   }
 
   toJSON() {
@@ -196,11 +231,13 @@ export async function netPolicyFromJSON(json) {
   const tf = await loadTf();
   const A = envSpecs[json.env].actions.length;
   checkHistory(json.config?.history ?? 1);
+  const memory = json.config.memory ?? 0; // a policy saved before memory existed has none
+  if (memory !== 0 && memory !== 1) throw new RangeError("valley-farm/learn: a ppo policy's memory setting must be 0 or 1");
   // a policy saved before policies could sample has no "act": it was made to play greedily
   const act = json.act ?? 'greedy';
   if (!ACT_MODES.includes(act))
     throw new TypeError(`valley-farm/learn: a ppo policy's "act" must be ${ACT_MODES.map((m) => `"${m}"`).join(' or ')}`);
-  const net = createNet(tf, encoderFor(json.env).size * (json.config.history ?? 1), json.config.hidden, A);
+  const net = createNet(tf, perception(json.env, memory).width * (json.config.history ?? 1), json.config.hidden, A);
   const shapes = net.shapes();
   if (
     !Array.isArray(json.weights) ||
@@ -218,8 +255,9 @@ export async function createPPO(env, config, seed) {
   const tf = await loadTf();
   const c = { ...defaults, ...config }; // checked by createLearner
   const A = envSpecs[env].actions.length;
-  const enc = encoderFor(env);
-  const F = enc.size * c.history; // the model's input: the frames
+  const seeing = perception(env, c.memory);
+  const W = seeing.width; // one frame
+  const F = W * c.history; // the model's input: the frames
   const n = c.numEnvs;
   const T = c.nSteps;
   const vec = await makeVec(env, n);
@@ -247,16 +285,21 @@ export async function createPPO(env, config, seed) {
   }
 
   // the policy's input: each env's last c.history observations, carried across rollouts
-  const frames = new Frames(n, c.history, enc.size);
-  const fresh = new Float32Array(n * enc.size);
-  /** Adds the observations in r to the frames; opened[i] = 1 where env i's opens an episode. */
-  function observe(opened) {
+  const frames = new Frames(n, c.history, W);
+  const fresh = new Float32Array(n * W);
+  const sight = seeing.create(n);
+  /**
+   * Adds the observations in r, seen after `actions`, to the frames; opened[i] = 1 where env
+   * i's opens an episode.
+   */
+  function observe(opened, actions) {
     for (let i = 0; i < n; i++) {
-      enc.features(r.observations, i, fresh, i * enc.size);
-      frames.push(i, fresh, i * enc.size, opened === null || opened[i] === 1);
+      const opening = opened === null || opened[i] === 1;
+      sight.see(i, r.observations, i, opening ? -1 : actions[i], opening, fresh, i * W);
+      frames.push(i, fresh, i * W, opening);
     }
   }
-  observe(null); // every env has just been reset
+  observe(null, null); // every env has just been reset
 
   async function rollout() {
     const x = frames.frames;
@@ -284,7 +327,7 @@ export async function createPPO(env, config, seed) {
         doneBuf[t * n + i] = r.terminated[i];
         if (r.terminated[i]) recordEpisode(stats, r.episodeReturns[i]);
       }
-      observe(r.terminated); // after an autoreset, the new episode's first observation
+      observe(r.terminated, actions); // after an autoreset, the new episode's first observation
     }
     return forward(x, n)[1];
   }
@@ -351,20 +394,36 @@ export async function createPPO(env, config, seed) {
     meanParts.dispose();
     parts.forEach((t) => t.dispose());
     stats.losses = { policy: mean3[0], value: mean3[1], entropy: mean3[2] };
+    if (c.anneal > 0) stats.losses.learningRate = optimizer.learningRate;
   }
 
   /** Behaviour cloning from the planner (imitate.js), once, before the first update. */
   async function imitate() {
     const t0 = Date.now();
     const demos = await plannerDemos(env, { episodes: c.imitate, width: c.plannerWidth, seed, gamma: c.gamma });
-    const row = new Float32Array(enc.size);
-    // sample k's frames as PPO would have seen them: its last `history` observations
+    const E = encoderFor(env).size; // a frame: E observation features, then M remembered
+    const M = W - E;
+    // what the memory held at each sample (it depends on the whole episode before it)
+    const remembered = new Float32Array(demos.count * M);
+    if (M > 0) {
+      const sight1 = seeing.create(1);
+      const frame = new Float32Array(W);
+      for (let k = 0; k < demos.count; k++) {
+        const opening = demos.steps[k] === 0;
+        sight1.see(0, demos.obs, k, opening ? -1 : demos.actions[k - 1], opening, frame, 0);
+        remembered.set(frame.subarray(E), k * M);
+      }
+    }
+    const enc = encoderFor(env);
+    const row = new Float32Array(W);
+    // sample k's frames as PPO would have seen them: its last `history` frames
     const encode = (d, k, xT, b, B) => {
       for (let h = 0; h < c.history; h++) {
         const back = c.history - 1 - h;
         if (d.steps[k] < back) continue; // before the episode began: zeros
         enc.features(d.obs, k - back, row, 0);
-        putColumn(xT, B, b, row, 0, enc.size, h * enc.size);
+        row.set(remembered.subarray((k - back) * M, (k - back + 1) * M), E);
+        putColumn(xT, B, b, row, 0, W, h * W);
       }
     };
     const loss = cloneDemos(tf, net, optimizer, demos, {
@@ -386,6 +445,7 @@ export async function createPPO(env, config, seed) {
       while (stats.steps < target) {
         const last = await rollout();
         const { advantages, returns } = gae(rewBuf, valBuf, doneBuf, last, n, c.gamma, c.lambda);
+        if (c.anneal > 0) optimizer.learningRate = c.learningRate * Math.max(0, 1 - stats.steps / c.anneal);
         update(advantages, returns);
         stats.steps += T * n;
       }

@@ -45,8 +45,10 @@ export function parseLabQuery(query = '') {
     if (RUN_KEYS.includes(key)) continue;
     const name = key.slice(0, 40);
     if (!known.includes(key)) errors.push(`${name} is not a setting of ${settings.algo} (its settings are ${known.join(', ')})`);
-    else if (/^\d{1,12}(\.\d{1,12})?(e-?\d{1,3})?$/.test(v) && Number.isFinite(Number(v))) settings[key] = Number(v);
-    else errors.push(`${name} must be a number such as ${algorithms[settings.algo].defaults[key]}`);
+    else if (/^\d{1,12}(\.\d{1,12})?(e-?\d{1,3})?$/.test(v) && Number.isFinite(Number(v))) {
+      // as set() does: a setting at its default is no override (the reference curve matches)
+      if (Number(v) !== algorithms[settings.algo].defaults[key]) settings[key] = Number(v);
+    } else errors.push(`${name} must be a number such as ${algorithms[settings.algo].defaults[key]}`);
   }
   return { settings, errors };
 }

@@ -160,19 +160,21 @@ export function BenchmarkPage() {
               best && (
                 <li data-gap={envId}>
                   {envId}: the best run ({best.algo}
-                  {settingsOf(best) && `, ${settingsOf(best)}`}) scores {fmt(best.test.mean)},{' '}
-                  {best.test.mean > heuristic ? 'above' : 'below'} the heuristic's {fmt(heuristic)}; the best known play scores{' '}
-                  {fmt(mean('best known'))}.
+                  {settingsOf(best) && `, ${settingsOf(best)}`}, {Math.round(best.seconds / 60)} minutes) scores {fmt(best.test.mean)} (95 %
+                  interval {fmt(best.test.ci95[0])} – {fmt(best.test.ci95[1])}), {best.test.mean > heuristic ? 'above' : 'below'} the
+                  heuristic's {fmt(heuristic)}; the best known play scores {fmt(mean('best known'))}.
                 </li>
               )
             );
           })}
         </ul>
         <p>
-          The learners see only the tiles around the agent, where the heuristic keeps a map of all it has seen and the planner sees the
-          whole farm. Cloning the planner's play (<code>imitate</code>) starts PPO far above random, but a policy that sees a few views at a
-          time cannot follow plans made with the whole farm in sight. What would close the gap: a memory of the farm (a recurrent core, or
-          the map of what it has seen as part of its input), and longer runs where a curve still rises at its end.
+          An observation shows only the tiles around the agent. The heuristic keeps a map of all it has seen; a PPO policy with{' '}
+          <code>memory</code> gets the same from features of what it has seen this episode (the nearest cell of each kind, where it has not
+          looked), and learns much faster with it. Cloning the planner's play (<code>imitate</code>) starts PPO far above random. The
+          planner sees the whole farm, with what no observation shows (a crop's value, a villager's bonus, a product waiting), so no policy
+          that sees the farm as the agent does can follow all of its plans. Where a curve still rises at its end, longer runs score more; a
+          recurrent core could learn what the memory's features leave out (which animals it fed, and when).
         </p>
       </Section>
       <Section page="benchmark" id="run" title="Evaluate your agent">

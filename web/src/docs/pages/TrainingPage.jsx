@@ -66,6 +66,16 @@ const json = learner.policy().toJSON();               // save it; loadPolicy(jso
           instead of one.
         </p>
         <p>
+          A layout is new every episode, and a view shows only the square around the agent: a policy that sees only its view forgets where
+          the villagers or the fields were as soon as they leave it. With <code>memory: 1</code> (<code>--memory 1</code>) it also sees what
+          it remembers of the farm this episode, as the hand-written heuristics do: for each kind of tile (and each status of a tile that
+          has one), the nearest cell of that kind it has seen, its offset, its distance and how long ago it was in view; and around it, how
+          much of each square of the farm it has seen. A farm without coordinates in its observation is followed by dead reckoning: a move
+          walks exactly when the tile it walks into is walkable, which the view shows. For a run of a known length, <code>anneal</code> set
+          to its steps (<code>--anneal 38e6</code>) lowers the step size in a straight line to 0 by its end, so that the last updates settle
+          the policy instead of shaking it.
+        </p>
+        <p>
           Learning from its own play alone is slow on these farms. With <code>imitate: 6000</code> (<code>--imitate 6000</code>) PPO first
           plays 6,000 training farms with the engine's planner (a narrow beam: <code>plannerWidth</code>) and learns to take the planner's
           action from what it saw, and to predict the planner's return; then it learns from its own play. The planner sees the whole farm
