@@ -322,6 +322,9 @@ describe('training and policies', () => {
     await expect(
       loadPolicy({ format: 'valley-farm-policy', version: 1, env: V, algo: 'ppo', config: { hidden: [64, 64] }, weights: [] }),
     ).rejects.toThrow(/do not fit its network/);
+    await expect(loadPolicy({ format: 'valley-farm-policy', version: 1, env: V, algo: 'ppo', weights: [] })).rejects.toThrow(
+      /a ppo policy needs its "config"/,
+    );
   });
 
   it("each committed reference run's command is one the train command takes, for that run's farm, learner and steps", () => {

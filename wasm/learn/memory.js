@@ -17,12 +17,14 @@
 // move walks exactly when the tile it walks into is walkable, which the view shows. Derived
 // from the env's spec (tiles, layout, action names); no farm is named here.
 import { envSpecs } from '../specs.js';
+import { STEPS } from '../agents/grid.js';
 
 const VIEW = 5; // the views are 5 x 5 squares around the agent, index 12 its own tile
 const REACH = 2; // cells the view reaches on each side
 const BLOCK = 4;
-const BLOCKS = 7; // explored covers 28 x 28 cells around the agent: all of a 15 x 15 farm
-const MOVES = { north: [0, -1], south: [0, 1], east: [1, 0], west: [-1, 0] };
+const BLOCKS = 7; // explored covers 28 x 28 cells around the agent
+// the move actions by name, in the order of grid.js's STEPS and of the `walkable` flags below
+const DIRECTIONS = ['north', 'south', 'east', 'west'];
 
 /** The memory of an env: { size, kinds(), create(n) } (create: the state of n envs). */
 export function memoryFor(id) {
@@ -34,7 +36,7 @@ export function memoryFor(id) {
   const yField = field('y');
   const walks = new Uint8Array(Math.max(...spec.tiles.map((t) => t.code)) + 1);
   for (const t of spec.tiles) walks[t.code] = t.walkable ? 1 : 0;
-  const moves = spec.actions.map((a) => MOVES[a] ?? null);
+  const direction = spec.actions.map((a) => DIRECTIONS.indexOf(a)); // -1: not a move
   // the farthest the agent gets from its start, east or south; offsets are scaled by it
   const FAR = Math.max(spec.width, spec.height) - 1;
   // a grid reaching that far and half the explored squares further on each side of the
@@ -103,11 +105,10 @@ export function memoryFor(id) {
             x[i] = flat[base + xField.offset] - x0[i];
             y[i] = flat[base + yField.offset] - y0[i];
           } else {
-            const m = moves[action];
-            const d = m === null || m === undefined ? -1 : m[1] < 0 ? 0 : m[1] > 0 ? 1 : m[0] > 0 ? 2 : 3;
+            const d = direction[action] ?? -1;
             if (d >= 0 && walkable[i * 4 + d]) {
-              x[i] += m[0];
-              y[i] += m[1];
+              x[i] += STEPS[d][0];
+              y[i] += STEPS[d][1];
             }
           }
         }

@@ -98,6 +98,7 @@ export function perception(env, memory) {
   const enc = encoderFor(env);
   const mem = memory ? memoryFor(env) : null;
   return {
+    encoder: enc,
     width: enc.size + (mem ? mem.size : 0),
     create(n) {
       const state = mem ? mem.create(n) : null;
@@ -230,7 +231,9 @@ export class NetPolicy {
 export async function netPolicyFromJSON(json) {
   const tf = await loadTf();
   const A = envSpecs[json.env].actions.length;
-  checkHistory(json.config?.history ?? 1);
+  if (!json.config || typeof json.config !== 'object')
+    throw new TypeError('valley-farm/learn: a ppo policy needs its "config" (the settings it was trained with)');
+  checkHistory(json.config.history ?? 1);
   const memory = json.config.memory ?? 0; // a policy saved before memory existed has none
   if (memory !== 0 && memory !== 1) throw new RangeError("valley-farm/learn: a ppo policy's memory setting must be 0 or 1");
   // a policy saved before policies could sample has no "act": it was made to play greedily
@@ -401,7 +404,8 @@ export async function createPPO(env, config, seed) {
   async function imitate() {
     const t0 = Date.now();
     const demos = await plannerDemos(env, { episodes: c.imitate, width: c.plannerWidth, seed, gamma: c.gamma });
-    const E = encoderFor(env).size; // a frame: E observation features, then M remembered
+    const enc = seeing.encoder;
+    const E = enc.size; // a frame: E observation features, then M remembered
     const M = W - E;
     // what the memory held at each sample (it depends on the whole episode before it)
     const remembered = new Float32Array(demos.count * M);
@@ -414,7 +418,6 @@ export async function createPPO(env, config, seed) {
         remembered.set(frame.subarray(E), k * M);
       }
     }
-    const enc = encoderFor(env);
     const row = new Float32Array(W);
     // sample k's frames as PPO would have seen them: its last `history` frames
     const encode = (d, k, xT, b, B) => {
