@@ -12,7 +12,10 @@ import { flatObservationSpace } from '../spaces.js';
 const CATEGORICAL = new Set(['view', 'terrain', 'status', 'center', 'facing']);
 const CORE = [6, 7, 8, 11, 12, 13, 16, 17, 18]; // the 3 x 3 around the agent in a 5 x 5 view
 
-/** The encoder of an env: { size, features(flat, row, out, offset), tabularKey(flat, row) }. */
+/**
+ * The encoder of an env: { size, nonzero, features(flat, row, out, offset), tabularKey(flat, row) }
+ * (nonzero: the most features of one observation that can be nonzero, one per field).
+ */
 export function encoderFor(id) {
   const spec = envSpecs[id];
   const space = flatObservationSpace(id);
@@ -31,6 +34,7 @@ export function encoderFor(id) {
   const obsSize = spec.obsSize;
   return {
     size,
+    nonzero: parts.length,
     /** Writes the features of row `row` of flat observations into out at `offset`. */
     features(flat, row, out = new Float32Array(size), offset = 0) {
       const base = row * obsSize;

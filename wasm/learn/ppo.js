@@ -1,25 +1,34 @@
 // ppo.js — Proximal Policy Optimization (Schulman et al. 2017) with action masking, on the
 // vector env: rollouts of numEnvs x nSteps, advantages by GAE(λ), then epochs of minibatch
 // updates of the clipped objective, a value loss and an entropy bonus, with Adam. Illegal
-// actions get a logit of −1e9 before the softmax, so their probability is exactly 0 and the
-// policy never wastes a step on them. Partial observability: with `history` > 1 the policy
-// sees the episode's last observations stacked (Frames), not only the current one. With
-// `memory` 1 it also sees features of what it has seen of the farm this episode (memory.js).
-// With `imitate` > 0 it first clones the planner's play (imitate.js), then learns from its own.
-// The network is net.js; built on TensorFlow.js (tf.js); no hand-written gradients.
+// actions get probability exactly 0, so the policy never wastes a step on them. Partial
+// observability: with `history` > 1 the policy sees the episode's last observations stacked
+// (Frames), not only the current one. With `memory` 1 it also sees features of what it has
+// seen of the farm this episode (memory.js). With `imitate` > 0 it first clones the
+// planner's play (imitate.js), then learns from its own.
+//
+// The numbers are multiplied by the learner core (core.js: C compiled to WebAssembly, a sparse
+// first layer), or, with `tfjs` 1, by TensorFlow.js (net.js: the former path, kept to measure
+// against). Either is a "brain": forward, grad, adam and the parameters in one order.
+//
+// Every core: the envs are shared out among `workers` shards (workers.js runs each in a
+// worker thread or Web Worker; one shard runs here). Each shard plays its envs and computes
+// the gradient of its share of every minibatch; the shares are added in shard order, one Adam
+// step is taken, and every shard gets the new parameters: one update per minibatch, whatever
+// the timing, so a seeded run is the same for a given number of workers.
 import { envSpecs, makeVec, flatten } from '../index.js';
 import { encoderFor } from './encode.js';
 import { memoryFor } from './memory.js';
 import { drawFrom, foldSeed, seededRandom, shuffle } from '../rng.js';
-import { loadTf } from './tf.js';
-import { createNet, maskedLogSoftmax, putColumn } from './net.js';
-import { cloneDemos, plannerDemos } from './imitate.js';
+import { CoreNet, Samples, loadCore } from './core.js';
+import { plannerDemos } from './imitate.js';
 import { progressOf, recordEpisode, trainingStats } from './progress.js';
+import { spawnShards, defaultWorkers, DEFAULT_WORKERS_MAX, WORKERS_MAX } from './workers.js';
 
 const HISTORY_MAX = 16; // frames a policy may stack (its input grows with each)
 
 /** The largest value of the settings that have one (createLearner checks them). */
-export const maxima = Object.freeze({ history: HISTORY_MAX, memory: 1 });
+export const maxima = Object.freeze({ history: HISTORY_MAX, memory: 1, tfjs: 1, workers: WORKERS_MAX });
 
 export const defaults = Object.freeze({
   numEnvs: 64,
@@ -39,10 +48,12 @@ export const defaults = Object.freeze({
   imitate: 0,
   plannerWidth: 16,
   imitationEpochs: 10,
+  workers: defaultWorkers(),
+  tfjs: 0,
 });
 
 export const docs = Object.freeze({
-  numEnvs: 'envs stepped together',
+  numEnvs: 'envs stepped together (shared out among the workers)',
   nSteps: 'steps per env in each rollout',
   epochs: 'passes over each rollout',
   minibatch: 'samples per gradient step',
@@ -62,6 +73,8 @@ export const docs = Object.freeze({
   memory:
     '1: the policy also sees what it remembers of the farm this episode: the nearest cell of each kind it has seen, and where it has not looked yet (0: only its observations)',
   history: `observations the policy sees: the current one and up to history − 1 before it in the episode (zeros before its start), 1 … ${HISTORY_MAX}`,
+  workers: `threads that play and compute gradients in parallel, 1 … ${WORKERS_MAX} (the default: one per core of this machine, at most ${DEFAULT_WORKERS_MAX}); a seeded run is reproducible for a given number`,
+  tfjs: '1: multiply on TensorFlow.js (the former, slower path, kept to compare with; needs @tensorflow/tfjs) instead of the learner core',
 });
 
 /**
@@ -93,6 +106,7 @@ export class Frames {
  * with memory, its memory's (memory.js). create(n) keeps n envs' memories;
  * see(i, flat, row, action, opening, out, offset) writes env i's frame after it took
  * `action` (ignored when `opening` an episode) and saw row `row` of the flat observations.
+ * nonzero: the most features of a frame that can be nonzero (the sparse inputs' room).
  */
 export function perception(env, memory) {
   const enc = encoderFor(env);
@@ -100,6 +114,7 @@ export function perception(env, memory) {
   return {
     encoder: enc,
     width: enc.size + (mem ? mem.size : 0),
+    nonzero: enc.nonzero + (mem ? mem.size : 0),
     create(n) {
       const state = mem ? mem.create(n) : null;
       return {
@@ -126,10 +141,18 @@ function checkHistory(history) {
  * dones[t * n + i] = 1 when the step t of env i ended its episode (no bootstrap past it);
  * lastValues: the value of each env's state after the last step.
  */
-export function gae(rewards, values, dones, lastValues, n, gamma, lambda) {
+export function gae(
+  rewards,
+  values,
+  dones,
+  lastValues,
+  n,
+  gamma,
+  lambda,
+  adv = new Float32Array(rewards.length),
+  ret = new Float32Array(rewards.length),
+) {
   const T = rewards.length / n;
-  const adv = new Float32Array(rewards.length);
-  const ret = new Float32Array(rewards.length);
   for (let i = 0; i < n; i++) {
     let running = 0;
     for (let t = T - 1; t >= 0; t--) {
@@ -145,12 +168,17 @@ export function gae(rewards, values, dones, lastValues, n, gamma, lambda) {
   return { advantages: adv, returns: ret };
 }
 
-/** The clipped surrogate, as a loss (minimised): −mean(min(r A, clip(r, 1 ± ε) A)). */
-export function clippedLoss(tf, ratio, adv, clip) {
-  return tf.tidy(() => tf.neg(tf.mean(tf.minimum(tf.mul(ratio, adv), tf.mul(tf.clipByValue(ratio, 1 - clip, 1 + clip), adv)))));
-}
+export { clippedLoss, maskedLogSoftmax } from './net.js'; // the TensorFlow.js loss, tested with the core's
 
-export { maskedLogSoftmax }; // tested with the other parts of the loss
+/** Probabilities over the legal actions of logits[at .. at + A) into p (illegal: 0). */
+export function maskedSoftmax(logits, at, mask, maskAt, A, p) {
+  let max = -Infinity;
+  for (let a = 0; a < A; a++) if (mask[maskAt + a] && logits[at + a] > max) max = logits[at + a];
+  let sum = 0;
+  for (let a = 0; a < A; a++) sum += p[a] = mask[maskAt + a] ? Math.exp(logits[at + a] - max) : 0;
+  for (let a = 0; a < A; a++) p[a] /= sum;
+  return p;
+}
 
 /**
  * How a neural policy picks its action: 'sample' draws it from the policy's distribution, as
@@ -161,37 +189,46 @@ export { maskedLogSoftmax }; // tested with the other parts of the loss
  */
 export const ACT_MODES = Object.freeze(['sample', 'greedy']);
 
+/** The input size and network sizes of a PPO configuration on an env. */
+export function networkOf(env, config) {
+  const seeing = perception(env, config.memory ?? 0);
+  const history = config.history ?? 1;
+  return {
+    seeing,
+    inputs: seeing.width * history,
+    nonzero: Math.min(seeing.width, seeing.nonzero) * history,
+    hidden: config.hidden ?? defaults.hidden,
+    actions: envSpecs[env].actions.length,
+  };
+}
+
 /** A neural policy: act(observation, info) picks a legal action (ACT_MODES). */
 export class NetPolicy {
-  constructor(tf, env, net, config, act = 'sample') {
-    this.tf = tf;
+  constructor(core, env, net, config, act = 'sample') {
     this.env = env;
     this.algo = 'ppo';
     this.net = net;
     this.config = config;
     this.actMode = act;
     this.random = null;
-    const seeing = perception(env, config.memory ?? 0);
+    const { seeing } = networkOf(env, config);
     this.sight = seeing.create(1);
     this.actions = envSpecs[env].actions.length;
     this.flat = new Int32Array(envSpecs[env].obsSize);
     this.fresh = new Float32Array(seeing.width);
     this.frames = new Frames(1, config.history ?? 1, seeing.width);
+    this.input = new Samples(core, 1, this.frames.size, this.actions);
+    this.p = new Float64Array(this.actions);
+    this.allLegal = new Uint8Array(this.actions).fill(1);
     this.newEpisode = true;
     this.last = -1; // the action it took last
   }
 
-  /** Action probabilities (masked) for a batch of inputs (n rows of frames). */
-  probabilities(x, n, masks) {
-    const tf = this.tf;
-    const p = tf.tidy(() => {
-      const [logits] = this.net.rows(tf.tensor2d(x, [n, this.frames.size]));
-      const m = masks ? tf.tensor2d(Float32Array.from(masks), [n, this.actions]) : tf.onesLike(logits);
-      return tf.exp(maskedLogSoftmax(tf, logits, m));
-    });
-    const out = p.dataSync();
-    p.dispose();
-    return out;
+  /** Action probabilities (masked) of the current frames. */
+  probabilities(masks) {
+    this.input.putDense(0, this.frames.frames, 0, this.frames.size);
+    this.net.forward(this.input, 1, null, this.input.logits, this.input.values);
+    return maskedSoftmax(this.input.views().logits, 0, masks ?? this.allLegal, 0, this.actions, this.p);
   }
 
   /** A new episode begins: forget the frames (also done when info.step is 0). */
@@ -205,7 +242,7 @@ export class NetPolicy {
     this.sight.see(0, this.flat, 0, this.last, opening, this.fresh, 0);
     this.frames.push(0, this.fresh, 0, opening);
     this.newEpisode = false;
-    const p = this.probabilities(this.frames.frames, 1, info.legal ?? null);
+    const p = this.probabilities(info.legal ?? null);
     if (this.actMode === 'sample') {
       if (opening || !this.random) this.random = seededRandom(foldSeed(Number.isSafeInteger(info.seed) ? info.seed : 0));
       return (this.last = drawFrom(p, 0, this.actions, this.random));
@@ -223,13 +260,16 @@ export class NetPolicy {
       algo: 'ppo',
       act: this.actMode,
       config: this.config,
-      weights: this.net.weights.map((w) => ({ shape: w.shape, values: Array.from(w.dataSync()) })),
+      weights: this.net.weights(),
     };
+  }
+
+  dispose() {
+    this.input.dispose();
   }
 }
 
 export async function netPolicyFromJSON(json) {
-  const tf = await loadTf();
   const A = envSpecs[json.env].actions.length;
   if (!json.config || typeof json.config !== 'object')
     throw new TypeError('valley-farm/learn: a ppo policy needs its "config" (the settings it was trained with)');
@@ -240,8 +280,10 @@ export async function netPolicyFromJSON(json) {
   const act = json.act ?? 'greedy';
   if (!ACT_MODES.includes(act))
     throw new TypeError(`valley-farm/learn: a ppo policy's "act" must be ${ACT_MODES.map((m) => `"${m}"`).join(' or ')}`);
-  const net = createNet(tf, perception(json.env, memory).width * (json.config.history ?? 1), json.config.hidden, A);
-  const shapes = net.shapes();
+  const { inputs, hidden } = networkOf(json.env, json.config);
+  const core = await loadCore();
+  const net = new CoreNet(core, inputs, hidden, A);
+  const shapes = net.shapes.map((s) => s.join('x'));
   if (
     !Array.isArray(json.weights) ||
     json.weights.length !== shapes.length ||
@@ -250,216 +292,345 @@ export async function netPolicyFromJSON(json) {
     net.dispose();
     throw new Error(`valley-farm/learn: the policy's weights do not fit its network (expected shapes ${shapes.join(', ')})`);
   }
-  net.weights.forEach((w, i) => w.assign(tf.tensor(Float32Array.from(json.weights[i].values), json.weights[i].shape)));
-  return new NetPolicy(tf, json.env, net, json.config, act);
+  net.setWeights(json.weights);
+  return new NetPolicy(core, json.env, net, json.config, act);
 }
 
-export async function createPPO(env, config, seed) {
-  const tf = await loadTf();
-  const c = { ...defaults, ...config }; // checked by createLearner
-  const A = envSpecs[env].actions.length;
-  const seeing = perception(env, c.memory);
-  const W = seeing.width; // one frame
-  const F = W * c.history; // the model's input: the frames
-  const n = c.numEnvs;
-  const T = c.nSteps;
-  const vec = await makeVec(env, n);
-  const net = createNet(tf, F, c.hidden, A, seed);
-  const optimizer = tf.train.adam(c.learningRate);
-  const random = seededRandom(seed);
-  const policy = new NetPolicy(tf, env, net, c);
-  const stats = trainingStats();
-  let r = vec.reset({ seed: seed * 1_000_003 + 2 ** 32 });
+// ---- a shard: some of the envs, their rollouts and their share of every gradient ----------
 
-  const obsBuf = new Float32Array(T * n * F);
-  const maskBuf = new Float32Array(T * n * A);
-  const actBuf = new Int32Array(T * n);
-  const logpBuf = new Float32Array(T * n);
-  const valBuf = new Float32Array(T * n);
-  const rewBuf = new Float32Array(T * n);
-  const doneBuf = new Float32Array(T * n);
-
-  function forward(x, rows) {
-    const [logits, value] = tf.tidy(() => net.rows(tf.tensor2d(x, [rows, F])));
-    const out = [logits.dataSync(), value.dataSync()];
-    logits.dispose();
-    value.dispose();
-    return out;
+/**
+ * Shard `index` of `count`: envs [first, first + n) of the run's numEnvs, its own vector env,
+ * frames, samples and brain. Every method is called by the coordinator below, here or in a
+ * worker (shardWorker.js), with plain data in and out.
+ */
+export class Shard {
+  static async create({ env, config, seed, index, count }) {
+    const s = new Shard();
+    const c = config;
+    s.c = c;
+    s.env = env;
+    s.seed0 = seed;
+    s.index = index;
+    const first = Math.floor((index * c.numEnvs) / count);
+    s.n = Math.floor(((index + 1) * c.numEnvs) / count) - first;
+    const net = networkOf(env, c);
+    s.A = net.actions;
+    s.F = net.inputs;
+    s.seeing = net.seeing;
+    s.brain = await createBrain(c, net, seed);
+    s.vec = await makeVec(env, s.n);
+    s.random = seededRandom(index === 0 ? seed : foldSeed(seed * 1_000_003 + index));
+    s.T = c.nSteps;
+    s.N = s.T * s.n;
+    s.samples = s.brain.samples(s.N + s.n, net.nonzero); // the rollout, then each env's state after it
+    s.rewards = new Float32Array(s.N);
+    s.dones = new Float32Array(s.N);
+    s.advantages = new Float32Array(s.N);
+    s.returns = new Float32Array(s.N);
+    s.frames = new Frames(s.n, c.history, s.seeing.width);
+    s.fresh = new Float32Array(s.n * s.seeing.width);
+    s.sight = s.seeing.create(s.n);
+    s.probs = new Float64Array(s.A);
+    s.order = Int32Array.from({ length: s.N }, (_, k) => k);
+    s.r = s.vec.reset({ seed: seed * 1_000_003 + 2 ** 32 + first });
+    s.observe(null, null);
+    return s;
   }
 
-  // the policy's input: each env's last c.history observations, carried across rollouts
-  const frames = new Frames(n, c.history, W);
-  const fresh = new Float32Array(n * W);
-  const sight = seeing.create(n);
-  /**
-   * Adds the observations in r, seen after `actions`, to the frames; opened[i] = 1 where env
-   * i's opens an episode.
-   */
-  function observe(opened, actions) {
-    for (let i = 0; i < n; i++) {
+  /** Adds the observations in r, seen after `actions`, to the frames (opened: new episodes). */
+  observe(opened, actions) {
+    const W = this.seeing.width;
+    for (let i = 0; i < this.n; i++) {
       const opening = opened === null || opened[i] === 1;
-      sight.see(i, r.observations, i, opening ? -1 : actions[i], opening, fresh, i * W);
-      frames.push(i, fresh, i * W, opening);
+      this.sight.see(i, this.r.observations, i, opening ? -1 : actions[i], opening, this.fresh, i * W);
+      this.frames.push(i, this.fresh, i * W, opening);
     }
   }
-  observe(null, null); // every env has just been reset
 
-  async function rollout() {
-    const x = frames.frames;
-    const probs = new Float32Array(A);
+  /** The network's logits and values of rows [from, from + n) of the samples. */
+  forwardRows(from, n) {
+    const v = this.samples.views();
+    for (let i = 0; i < n; i++) v.rows[i] = from + i;
+    this.brain.forward(this.samples, n, this.samples.rows);
+    return this.samples.views();
+  }
+
+  /** Plays nSteps in every env; returns its episodes' returns and its advantages' sums. */
+  rollout() {
+    const { n, A, F, T } = this;
+    const x = this.frames.frames;
+    const returns = [];
+    const actions = new Int32Array(n);
+    let values = null;
     for (let t = 0; t < T; t++) {
-      obsBuf.set(x, t * n * F);
-      for (let k = 0; k < n * A; k++) maskBuf[t * n * A + k] = r.masks[k];
-      const [logits, values] = forward(x, n);
-      const actions = new Int32Array(n);
+      const at = t * n;
+      for (let i = 0; i < n; i++) this.samples.putDense(at + i, x, i * F, F);
+      const v = this.forwardRows(at, n);
+      v.masks.set(this.r.masks, at * A);
       for (let i = 0; i < n; i++) {
-        let max = -Infinity;
-        for (let a = 0; a < A; a++) if (r.masks[i * A + a] && logits[i * A + a] > max) max = logits[i * A + a];
-        let sum = 0;
-        for (let a = 0; a < A; a++) sum += probs[a] = r.masks[i * A + a] ? Math.exp(logits[i * A + a] - max) : 0;
-        for (let a = 0; a < A; a++) probs[a] /= sum;
-        const a = drawFrom(probs, 0, A, random);
+        const p = maskedSoftmax(v.logits, i * A, this.r.masks, i * A, A, this.probs);
+        const a = drawFrom(p, 0, A, this.random);
         actions[i] = a;
-        actBuf[t * n + i] = a;
-        logpBuf[t * n + i] = Math.log(probs[a]);
-        valBuf[t * n + i] = values[i];
+        v.actions[at + i] = a;
+        v.oldLogp[at + i] = Math.log(p[a]);
       }
-      r = vec.step(actions);
+      values ??= new Float32Array(this.N);
+      values.set(v.values.subarray(0, n), at);
+      this.r = this.vec.step(actions);
       for (let i = 0; i < n; i++) {
-        rewBuf[t * n + i] = r.rewards[i];
-        doneBuf[t * n + i] = r.terminated[i];
-        if (r.terminated[i]) recordEpisode(stats, r.episodeReturns[i]);
+        this.rewards[at + i] = this.r.rewards[i];
+        this.dones[at + i] = this.r.terminated[i];
+        if (this.r.terminated[i]) returns.push(this.r.episodeReturns[i]);
       }
-      observe(r.terminated, actions); // after an autoreset, the new episode's first observation
+      this.observe(this.r.terminated, actions); // after an autoreset, the new episode's first observation
     }
-    return forward(x, n)[1];
+    for (let i = 0; i < n; i++) this.samples.putDense(this.N + i, x, i * F, F);
+    const last = this.forwardRows(this.N, n).values.slice(0, n);
+    gae(this.rewards, values, this.dones, last, n, this.c.gamma, this.c.lambda, this.advantages, this.returns);
+    let sum = 0;
+    let squares = 0;
+    for (const a of this.advantages) {
+      sum += a;
+      squares += a * a;
+    }
+    return { returns, sum, squares, count: this.N };
   }
 
-  function update(advantages, returns) {
-    const N = T * n;
-    let mean = 0;
-    for (const a of advantages) mean += a;
-    mean /= N;
-    let sd = 0;
-    for (const a of advantages) sd += (a - mean) ** 2;
-    sd = Math.sqrt(sd / N) + 1e-8;
-    const adv = advantages.map((a) => (a - mean) / sd);
-    const order = Array.from({ length: N }, (_, k) => k);
-    const parts = []; // [policy, value, entropy] of each minibatch
+  /** Normalises the advantages (mean and deviation over every shard) and stores the targets. */
+  normalize(mean, sd) {
+    const v = this.samples.views();
+    for (let k = 0; k < this.N; k++) {
+      v.advantages[k] = (this.advantages[k] - mean) / sd;
+      v.returns[k] = this.returns[k];
+    }
+  }
+
+  /** A new pass: its own order of its samples (or demonstrations). */
+  shuffle(demos) {
+    shuffle(demos ? this.demoOrder : this.order, this.random);
+  }
+
+  /** The gradient of minibatch m of M (its share: chunk m of its order), scaled by `scale`. */
+  grad(m, M, loss, demos) {
+    const order = demos ? this.demoOrder : this.order;
+    const samples = demos ? this.demos : this.samples;
+    const from = Math.floor((m * order.length) / M);
+    const to = Math.floor(((m + 1) * order.length) / M);
+    const v = samples.views();
+    v.rows.set(order.subarray(from, to));
+    this.brain.zeroGrad();
+    const sums = to > from ? this.brain.grad(samples, to - from, samples.rows, loss) : [0, 0, 0];
+    return { grads: this.brain.grads(), sums, count: to - from };
+  }
+
+  setParams(params) {
+    this.brain.setParams(params);
+  }
+
+  /**
+   * Plays planner episodes [from, to) of the run's demonstrations (imitate.js) and keeps
+   * each step as a sample of what the policy would have seen; returns the returns' sums.
+   */
+  async plan(from, to, onEpisode) {
+    const c = this.c;
+    const d = await plannerDemos(this.env, { from, to, width: c.plannerWidth, seed: this.seed0, gamma: c.gamma, onEpisode });
+    const W = this.seeing.width;
+    this.demos = this.brain.samples(Math.max(1, d.count), Math.min(this.F, this.samples.stride));
+    const sight = this.seeing.create(1);
+    const frames = new Frames(1, c.history, W);
+    const fresh = new Float32Array(W);
+    const v = this.demos.views();
+    let sum = 0;
+    let squares = 0;
+    for (let k = 0; k < d.count; k++) {
+      const opening = d.steps[k] === 0;
+      sight.see(0, d.obs, k, opening ? -1 : d.actions[k - 1], opening, fresh, 0);
+      frames.push(0, fresh, 0, opening);
+      this.demos.putDense(k, frames.frames, 0, this.F);
+      v.masks.set(d.masks.subarray(k * this.A, (k + 1) * this.A), k * this.A);
+      v.actions[k] = d.actions[k];
+      v.returns[k] = d.returns[k];
+      sum += d.returns[k];
+      squares += d.returns[k] ** 2;
+    }
+    this.demoOrder = Int32Array.from({ length: d.count }, (_, k) => k);
+    return { count: d.count, sum, squares };
+  }
+
+  dispose() {
+    this.vec.close();
+    this.samples.dispose();
+    this.demos?.dispose();
+    this.brain.dispose();
+  }
+}
+
+/** The numbers' engine of a configuration: the learner core, or TensorFlow.js (tfjs 1). */
+async function createBrain(c, net, seed) {
+  if (c.tfjs) {
+    const { createTfBrain } = await import('./net.js');
+    return createTfBrain(net, c, seed);
+  }
+  const core = await loadCore();
+  const n = new CoreNet(core, net.inputs, net.hidden, net.actions);
+  n.init(seed);
+  return {
+    net: n,
+    samples: (count, stride) => new Samples(core, count, stride, net.actions),
+    forward: (samples, count, rows) => n.forward(samples, count, rows, samples.logits, samples.values),
+    zeroGrad: () => n.zeroGrad(),
+    grad: (samples, count, rows, loss) => n.grad(samples, count, rows, loss),
+    grads: () => n.grads(),
+    params: () => n.params(),
+    setParams: (p) => n.params().set(p),
+    adam: (lr) => n.adam(lr),
+    policyNet: () => n,
+    dispose: () => n.dispose(),
+  };
+}
+
+// ---- the coordinator ------------------------------------------------------------------------
+
+export async function createPPO(env, config, seed) {
+  const c = { ...defaults, ...config }; // checked by createLearner
+  checkHistory(c.history);
+  const workers = c.workers;
+  if (workers > c.numEnvs)
+    throw new RangeError(`valley-farm/learn: ppo needs at least one env per worker: numEnvs ${c.numEnvs} < workers ${workers}`);
+  const run = { env, config: c, seed };
+  // shard 0 runs here; it holds the parameters and Adam's state that every update starts from
+  const local = await Shard.create({ ...run, index: 0, count: workers });
+  const remote = workers > 1 ? await spawnShards(run, workers) : [];
+  const shards = [local, ...remote];
+  const brain = local.brain;
+  const stats = trainingStats();
+  stats.workers = workers;
+  const policy = new NetPolicy(...(await policyParts(brain, env, c)));
+  const N = shards.length === 1 ? local.N : c.nSteps * c.numEnvs;
+  let learningRate = c.learningRate;
+
+  /** Sums the shards' gradients of minibatch m in shard order, steps Adam, shares the result. */
+  async function step(m, M, loss, demos) {
+    const parts = await Promise.all(shards.map((s) => s.grad(m, M, loss, demos)));
+    const count = parts.reduce((a, p) => a + p.count, 0);
+    if (shards.length > 1) {
+      const g = brain.grads();
+      for (let s = 1; s < parts.length; s++) {
+        const other = parts[s].grads;
+        for (let k = 0; k < g.length; k++) g[k] += other[k];
+      }
+    }
+    brain.adam(learningRate);
+    if (shards.length > 1) {
+      const p = brain.params().slice();
+      await Promise.all(remote.map((s) => s.setParams(p)));
+    }
+    const sums = [0, 0, 0];
+    for (const p of parts) for (let j = 0; j < 3; j++) sums[j] += p.sums[j];
+    return { sums, count };
+  }
+
+  async function update() {
+    const rolled = await Promise.all(shards.map((s) => s.rollout()));
+    let sum = 0;
+    let squares = 0;
+    for (const r of rolled) {
+      for (const ret of r.returns) recordEpisode(stats, ret);
+      sum += r.sum;
+      squares += r.squares;
+    }
+    const mean = sum / N;
+    const sd = Math.sqrt(Math.max(0, squares / N - mean * mean)) + 1e-8;
+    await Promise.all(shards.map((s) => s.normalize(mean, sd)));
+    const M = Math.ceil(N / c.minibatch);
+    const totals = [0, 0, 0];
+    let samples = 0;
     for (let epoch = 0; epoch < c.epochs; epoch++) {
-      shuffle(order, random);
-      for (let start = 0; start < N; start += c.minibatch) {
-        const idx = order.slice(start, start + c.minibatch);
-        const B = idx.length;
-        const xT = new Float32Array(F * B); // one observation per column (net.js says why)
-        const mb = new Float32Array(B * A);
-        const ab = new Int32Array(B);
-        const lb = new Float32Array(B);
-        const advb = new Float32Array(B);
-        const rb = new Float32Array(B);
-        idx.forEach((k, b) => {
-          putColumn(xT, B, b, obsBuf, k * F, F, 0);
-          mb.set(maskBuf.subarray(k * A, (k + 1) * A), b * A);
-          ab[b] = actBuf[k];
-          lb[b] = logpBuf[k];
-          advb[b] = adv[k];
-          rb[b] = returns[k];
-        });
-        tf.tidy(() => {
-          const x = tf.tensor2d(xT, [F, B]);
-          const m = tf.tensor2d(mb, [B, A]);
-          const onehot = tf.oneHot(tf.tensor1d(ab, 'int32'), A);
-          const oldLogp = tf.tensor1d(lb);
-          const advT = tf.tensor1d(advb);
-          const retT = tf.tensor1d(rb);
-          optimizer.minimize(
-            () => {
-              const [logits, value] = net.columns(x);
-              const logp = maskedLogSoftmax(tf, logits, m);
-              const newLogp = tf.sum(tf.mul(logp, onehot), 1);
-              const ratio = tf.exp(tf.sub(newLogp, oldLogp));
-              const pLoss = clippedLoss(tf, ratio, advT, c.clip);
-              const vLoss = tf.mean(tf.square(tf.sub(value, retT)));
-              const entropy = tf.mean(tf.neg(tf.sum(tf.mul(tf.exp(logp), tf.mul(logp, m)), 1)));
-              // kept, and read once after the update: a read inside the step would stall it
-              parts.push(tf.keep(tf.stack([pLoss, vLoss, entropy])));
-              return tf.add(pLoss, tf.sub(tf.mul(c.valueCoef, vLoss), tf.mul(c.entropyCoef, entropy)));
-            },
-            false,
-            net.weights,
-          );
-        });
+      await Promise.all(shards.map((s) => s.shuffle(false)));
+      for (let m = 0; m < M; m++) {
+        const from = Math.floor((m * N) / M);
+        const scale = 1 / (Math.floor(((m + 1) * N) / M) - from);
+        const { sums, count } = await step(m, M, { clip: c.clip, valueCoef: c.valueCoef, entropyCoef: c.entropyCoef, scale }, false);
+        for (let j = 0; j < 3; j++) totals[j] += sums[j];
+        samples += count;
         stats.updates++;
       }
     }
-    const meanParts = tf.tidy(() => tf.mean(tf.stack(parts), 0));
-    const mean3 = meanParts.dataSync();
-    meanParts.dispose();
-    parts.forEach((t) => t.dispose());
-    stats.losses = { policy: mean3[0], value: mean3[1], entropy: mean3[2] };
-    if (c.anneal > 0) stats.losses.learningRate = optimizer.learningRate;
+    stats.losses = { policy: totals[0] / samples, value: totals[1] / samples, entropy: totals[2] / samples };
+    if (c.anneal > 0) stats.losses.learningRate = learningRate;
   }
 
   /** Behaviour cloning from the planner (imitate.js), once, before the first update. */
-  async function imitate() {
+  async function imitate(onProgress) {
     const t0 = Date.now();
-    const demos = await plannerDemos(env, { episodes: c.imitate, width: c.plannerWidth, seed, gamma: c.gamma });
-    const enc = seeing.encoder;
-    const E = enc.size; // a frame: E observation features, then M remembered
-    const M = W - E;
-    // what the memory held at each sample (it depends on the whole episode before it)
-    const remembered = new Float32Array(demos.count * M);
-    if (M > 0) {
-      const sight1 = seeing.create(1);
-      const frame = new Float32Array(W);
-      for (let k = 0; k < demos.count; k++) {
-        const opening = demos.steps[k] === 0;
-        sight1.see(0, demos.obs, k, opening ? -1 : demos.actions[k - 1], opening, frame, 0);
-        remembered.set(frame.subarray(E), k * M);
+    const total = c.imitate;
+    let planned = 0;
+    const report = (phase, done, of) => {
+      stats.imitation = { episodes: total, phase, done, total: of, seconds: (Date.now() - t0) / 1000 };
+      onProgress?.(progressOf(stats));
+    };
+    report('planning', 0, total);
+    const shares = await Promise.all(
+      shards.map((s, j) =>
+        s.plan(Math.floor((j * total) / shards.length), Math.floor(((j + 1) * total) / shards.length), () => {
+          planned++;
+          if (planned % 50 === 0) report('planning', planned, total);
+        }),
+      ),
+    );
+    const count = shares.reduce((a, s) => a + s.count, 0);
+    const mean = shares.reduce((a, s) => a + s.sum, 0) / count;
+    const variance = Math.max(1e-6, shares.reduce((a, s) => a + s.squares, 0) / count - mean * mean);
+    const M = Math.ceil(count / c.minibatch);
+    let loss = 0;
+    for (let epoch = 0; epoch < c.imitationEpochs; epoch++) {
+      report('cloning', epoch, c.imitationEpochs);
+      await Promise.all(shards.map((s) => s.shuffle(true)));
+      for (let m = 0; m < M; m++) {
+        const size = Math.floor(((m + 1) * count) / M) - Math.floor((m * count) / M);
+        const { sums } = await step(m, M, { cloning: true, valueCoef: c.valueCoef / variance, scale: 1 / size }, true);
+        loss = sums[0] / size; // the last minibatch's cross-entropy
       }
     }
-    const row = new Float32Array(W);
-    // sample k's frames as PPO would have seen them: its last `history` frames
-    const encode = (d, k, xT, b, B) => {
-      for (let h = 0; h < c.history; h++) {
-        const back = c.history - 1 - h;
-        if (d.steps[k] < back) continue; // before the episode began: zeros
-        enc.features(d.obs, k - back, row, 0);
-        row.set(remembered.subarray((k - back) * M, (k - back + 1) * M), E);
-        putColumn(xT, B, b, row, 0, W, h * W);
-      }
-    };
-    const loss = cloneDemos(tf, net, optimizer, demos, {
-      epochs: c.imitationEpochs,
-      minibatch: c.minibatch,
-      F,
-      random,
-      encode,
-      valueCoef: c.valueCoef,
-    });
-    stats.imitation = { episodes: c.imitate, samples: demos.count, loss, seconds: (Date.now() - t0) / 1000 };
+    stats.imitation = { episodes: total, samples: count, loss, seconds: (Date.now() - t0) / 1000 };
   }
 
   return {
     config: c,
-    async trainFor(steps) {
-      if (c.imitate > 0 && !stats.imitation) await imitate();
+    async trainFor(steps, { onProgress } = {}) {
+      if (c.imitate > 0 && !stats.imitation?.samples) await imitate(onProgress);
       const target = stats.steps + steps;
       while (stats.steps < target) {
-        const last = await rollout();
-        const { advantages, returns } = gae(rewBuf, valBuf, doneBuf, last, n, c.gamma, c.lambda);
-        if (c.anneal > 0) optimizer.learningRate = c.learningRate * Math.max(0, 1 - stats.steps / c.anneal);
-        update(advantages, returns);
-        stats.steps += T * n;
+        if (c.anneal > 0) learningRate = c.learningRate * Math.max(0, 1 - stats.steps / c.anneal);
+        await update();
+        stats.steps += N;
       }
       return this.progress();
     },
     progress: () => progressOf(stats),
     policy: () => policy,
     dispose() {
-      vec.close();
-      net.dispose();
-      optimizer.dispose();
+      for (const s of shards) s.dispose();
+      policy.dispose();
     },
   };
+}
+
+/** A NetPolicy that plays with the learner's own parameters (the core's), or a copy (TF.js). */
+async function policyParts(brain, env, c) {
+  const core = await loadCore();
+  if (!c.tfjs) return [core, env, brain.policyNet(), c];
+  // TensorFlow.js trains; the policy plays on the core with its parameters, read when it acts
+  const { inputs, hidden, actions } = networkOf(env, c);
+  const net = new CoreNet(core, inputs, hidden, actions);
+  const forward = net.forward.bind(net);
+  net.forward = (...args) => {
+    net.params().set(brain.params());
+    forward(...args);
+  };
+  net.weights = ((weights) => () => {
+    net.params().set(brain.params());
+    return weights();
+  })(net.weights.bind(net));
+  return [core, env, net, c];
 }

@@ -1,0 +1,36 @@
+// shardWorker.js — one shard of a PPO run in its own thread (workers.js starts it): it builds
+// the Shard of ppo.js and answers the coordinator's calls { id, method, args } with
+// { id, result } or { id, error }. A gradient is copied out of the core's memory and moved,
+// not cloned.
+import { Shard } from './ppo.js';
+
+const port =
+  globalThis.process?.versions?.node && typeof globalThis.WorkerGlobalScope === 'undefined'
+    ? (await import(/* @vite-ignore */ `node:${'worker_threads'}`)).parentPort
+    : null;
+const post = (msg, transfer) => (port ? port.postMessage(msg, transfer) : self.postMessage(msg, transfer));
+let shard = null;
+
+async function answer({ id, method, args }) {
+  try {
+    if (method === 'create') {
+      shard = await Shard.create(args[0]);
+      return post({ id, result: null });
+    }
+    if (method === 'plan') {
+      const result = await shard.plan(args[0], args[1], () => post({ type: 'episode' }));
+      return post({ id, result });
+    }
+    const result = await shard[method](...args);
+    if (method === 'grad') {
+      const grads = result.grads.slice();
+      return post({ id, result: { ...result, grads } }, [grads.buffer]);
+    }
+    post({ id, result: result ?? null });
+  } catch (err) {
+    post({ id, error: String(err?.message ?? err).slice(0, 2000) });
+  }
+}
+
+if (port) port.on('message', answer);
+else self.onmessage = (e) => answer(e.data);
