@@ -6,8 +6,8 @@
 //   const policy = learner.policy();        // act(observation, info), toJSON()
 //   const again = await loadPolicy(JSON.parse(JSON.stringify(policy)));
 //
-// Algorithms: 'tabular-q' (tabularQ.js, no dependencies) and 'ppo' (ppo.js, TensorFlow.js,
-// loaded only when used). Both train on the vector env with legal masks, from training
+// Algorithms: 'tabular-q' (tabularQ.js) and 'ppo' (ppo.js: its numbers on the learner core,
+// core.js, a WebAssembly module loaded only when used; TensorFlow.js only with its tfjs setting). Both train on the vector env with legal masks, from training
 // seeds only (never a validation or test seed: wasm/splits.js).
 import { envSpecs, flatten } from '../index.js';
 import { createTabularQ, defaults as tabularDefaults, docs as tabularDocs, TablePolicy } from './tabularQ.js';
@@ -24,8 +24,8 @@ export const settingsText = (settings = {}) =>
     .map(([k, v]) => `${k} ${v}`)
     .join(', ');
 
-// ppo.js reaches TensorFlow.js only through a dynamic import (tf.js), so reading its
-// defaults here loads nothing heavy.
+// ppo.js loads the learner core and TensorFlow.js (net.js, tf.js) only when a learner or
+// policy is made, so reading its defaults here loads nothing heavy.
 export const algorithms = Object.freeze({
   'tabular-q': { defaults: tabularDefaults, docs: tabularDocs },
   ppo: { defaults: ppoDefaults, docs: ppoDocs, maxima: ppoMaxima },
@@ -74,10 +74,11 @@ export async function createLearner({ env, algo = 'tabular-q', seed = 1, ...sett
     env,
     algo,
     config,
-    trainFor: (steps) => {
+    // options.onProgress(progress) hears of work that plays no steps of its own (PPO's cloning)
+    trainFor: (steps, options) => {
       if (!Number.isInteger(steps) || steps < 1)
         throw new RangeError('valley-farm/learn: trainFor(steps) takes a positive whole number of env steps');
-      return inner.trainFor(steps);
+      return inner.trainFor(steps, options);
     },
     progress: () => inner.progress(),
     policy: () => wrapPolicy(inner.policy(), config),

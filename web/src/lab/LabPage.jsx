@@ -90,6 +90,12 @@ function download(json) {
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
+/** What trains: the learner core and its workers, or TensorFlow.js's backend. */
+function engineText(p) {
+  if (p.backend === 'core') return ` (learner core, ${p.workers} worker${p.workers === 1 ? '' : 's'})`;
+  return p.backend ? ` (TensorFlow.js ${p.backend} backend)` : '';
+}
+
 export function LabPage({ app, query = '' }) {
   const lab = useMemo(() => {
     const m = new LabModel();
@@ -221,11 +227,13 @@ export function LabPage({ app, query = '' }) {
           {lab.error
             ? lab.error
             : p
-              ? `${lab.state}: ${p.steps.toLocaleString('en')} / ${s.steps.toLocaleString('en')} steps, ${Math.round(p.stepsPerSec).toLocaleString('en')} steps/s${p.backend ? ` (TensorFlow.js ${p.backend} backend)` : ''}, ${p.episodes.toLocaleString('en')} episodes; ${Object.entries(
-                  p.losses,
-                )
-                  .map(([k, v]) => `${k} ${Number.isInteger(v) ? v.toLocaleString('en') : Number(v).toFixed(3)}`)
-                  .join(', ')}`
+              ? p.imitation?.phase
+                ? `${lab.state}: cloning the planner's play before the first step of its own: ${p.imitation.phase === 'planning' ? 'planned' : 'trained on them'} ${p.imitation.done.toLocaleString('en')} / ${p.imitation.total.toLocaleString('en')} ${p.imitation.phase === 'planning' ? 'episodes' : 'times'} (${Math.round(p.imitation.seconds)} s)${p.workers ? `, ${p.workers} workers` : ''}`
+                : `${lab.state}: ${p.steps.toLocaleString('en')} / ${s.steps.toLocaleString('en')} steps, ${Math.round(p.stepsPerSec).toLocaleString('en')} steps/s${engineText(p)}, ${p.episodes.toLocaleString('en')} episodes; ${Object.entries(
+                    p.losses,
+                  )
+                    .map(([k, v]) => `${k} ${Number.isInteger(v) ? v.toLocaleString('en') : Number(v).toFixed(3)}`)
+                    .join(', ')}`
               : lab.state === 'running'
                 ? s.imitate > 0
                   ? `starting: cloning ${s.imitate.toLocaleString('en')} of the planner's episodes before the first step of its own…`

@@ -1,7 +1,7 @@
 // trainWorker.js — the Lab's learner, in a Web Worker so the page keeps its frame rate. The
 // site's own code (valley-farm/learn); it answers the page's messages:
 //   { type: 'start', settings: { env, algo, seed, steps } }  -> progress ..., then done (each
-//                                                               with the TensorFlow.js backend, null for tabular)
+//                                                               with its backend: 'core' for PPO's learner core, TensorFlow.js's, null for tabular)
 //   { type: 'pause' } / { type: 'resume' } / { type: 'stop' }
 //   { type: 'evaluate', split, episodes }                      -> { type: 'evaluation', result }
 //   { type: 'policy' }                                         -> { type: 'policy', json }
@@ -15,6 +15,9 @@ let target = 0;
 let paused = false;
 let running = false;
 const post = (msg) => self.postMessage(msg);
+// what multiplies the numbers: PPO's learner core, or TensorFlow.js (its tfjs setting)
+const engine = () => (learner?.algo === 'ppo' && !learner.config.tfjs ? 'core' : null);
+const backend = async () => engine() ?? (await tfBackend());
 const tick = () => new Promise((r) => setTimeout(r, 0));
 
 async function loop() {
@@ -22,12 +25,14 @@ async function loop() {
   running = true;
   try {
     while (learner && !paused && learner.progress().steps < target) {
-      const progress = await learner.trainFor(CHUNK[learner.algo] ?? 4096);
-      post({ type: 'progress', progress: { ...progress, backend: await tfBackend() } });
+      const progress = await learner.trainFor(CHUNK[learner.algo] ?? 4096, {
+        onProgress: (p) => post({ type: 'progress', progress: { ...p, backend: engine() } }),
+      });
+      post({ type: 'progress', progress: { ...progress, backend: await backend() } });
       await tick(); // let pause / stop / evaluate messages in
     }
     if (learner && learner.progress().steps >= target)
-      post({ type: 'done', progress: { ...learner.progress(), backend: await tfBackend() } });
+      post({ type: 'done', progress: { ...learner.progress(), backend: await backend() } });
   } catch (err) {
     post({ type: 'error', message: String(err?.message ?? err).slice(0, 500) });
   } finally {
