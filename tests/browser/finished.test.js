@@ -45,3 +45,30 @@ describe('a bad seed', () => {
     expect(await page.locator('[data-testid="episode-seed"]').textContent()).toBe('7');
   });
 });
+
+describe('one numbering', () => {
+  it("the event log's villager is the status panel's villager of that number (both from the engine's 0-based index)", async () => {
+    const page = await open();
+    const gift = await page.evaluate(async () => {
+      const h = window.valleyFarm;
+      h.reset(3);
+      await h.setAgent('heuristic');
+      for (let i = 0; i < 50; i++) {
+        await h.app.runner.stepOnce();
+        const e = h.app.session.log.find((ev) => ev.text.startsWith('gift to villager'));
+        if (e) return e.text;
+      }
+      return null;
+    });
+    const [, who, after] = gift.match(/^gift to villager (\d+): relationship [\d.]+ → ([\d.]+)/);
+    const row = page.locator('.status .stat', { has: page.locator(`dt:text-is("villager ${who}")`) });
+    expect(await row.locator('dd').getAttribute('data-stat')).toBe(`relationship-${who}`);
+    // the observation rounds the relationship to the nearest 5, halves up (62.5 → 65)
+    expect(Number((await row.locator('dd').textContent()).split(' ')[0])).toBe(Math.floor(Number(after) / 5 + 0.5) * 5);
+    const cell = await page.evaluate((i) => {
+      const v = window.valleyFarm.state().villagers[Number(i)];
+      return document.querySelector(`g.cell[data-x="${v.x}"][data-y="${v.y}"]`).getAttribute('aria-label');
+    }, who);
+    expect(cell).toMatch(new RegExp(`^Villager ${who},`));
+  });
+});

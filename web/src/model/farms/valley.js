@@ -134,6 +134,7 @@ export const valley = {
    * The status panel's groups of rows: the inventory, then each villager's relationship
    * with the engine's mood (state(), not re-derived from the rounded relationship the
    * observation shows: at 47.5 the observation says 50, and the villager is still neutral).
+   * Villagers are numbered as the engine numbers them (from 0: its events, relationships[i]).
    */
   statusGroups(obs, state) {
     return [
@@ -141,7 +142,7 @@ export const valley = {
       {
         label: 'Villagers',
         rows: obs.relationships.map((r, i) => ({
-          name: `villager ${i + 1}`,
+          name: `villager ${i}`,
           id: `relationship-${i}`,
           value: r,
           note: { mood: i, text: SPEC.moods[state.villagers[i].mood] },
