@@ -10,7 +10,8 @@ export function EventLog({ log }) {
       {recent.length === 0 ? (
         <p class="event-empty">Nothing yet: plant, feed, give gifts… each step's effects and rewards show here.</p>
       ) : (
-        <ol class="events" data-testid="event-log">
+        // it scrolls past a few lines: focusable, so the keyboard can scroll it too
+        <ol class="events" data-testid="event-log" tabindex={0} aria-labelledby="event-log-title">
           {recent.map((e) => (
             <li key={`${e.step}-${e.code}-${e.x}-${e.y}`} class={e.reward > 0 ? 'paid' : ''} data-code={e.code}>
               <span class="event-step">step {e.step}</span> {e.text}
