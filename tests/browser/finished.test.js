@@ -72,3 +72,72 @@ describe('one numbering', () => {
     expect(cell).toMatch(new RegExp(`^Villager ${who},`));
   });
 });
+
+describe('a phone, 375 × 667, touch', () => {
+  const PHONE = { width: 375, height: 667, mobile: true };
+  const box = (page, selector) =>
+    page.evaluate((s) => {
+      const r = document.querySelector(s).getBoundingClientRect();
+      return { top: r.top + scrollY, bottom: r.bottom + scrollY, width: r.width, height: r.height };
+    }, selector);
+
+  it.each([
+    ['ValleyFarm-v0', 'Valley Farm'],
+    ['BackwardsValleyFarm-v0', 'Backwards Valley Farm'],
+  ])('%s: the first screen shows the board, the board and the action pad fit one screen, every target is ≥ 44 px', async (envId, title) => {
+    const page = await open('#/', PHONE);
+    await page.locator(`button.tab[title="${envId}"]`).tap();
+    await page.waitForFunction((t) => document.querySelector('.blurb strong')?.textContent === t, title);
+    expect(await page.locator('[data-testid="how-to"]').count()).toBe(1); // a first visit: the card shows, after the pad
+    const board = await box(page, '.board');
+    expect(board.bottom).toBeLessThanOrEqual(667);
+    const pad = await box(page, '.actions .pad');
+    expect(pad.top).toBeGreaterThan(board.top);
+    expect(pad.bottom - board.top).toBeLessThanOrEqual(667);
+    // every control one plays with, and the header's, is at least 44 × 44 px
+    const small = await page.evaluate(() =>
+      [...document.querySelectorAll('button.action, .toolbar button, .tab, .top a, .how-to button')]
+        .map((b) => ({ name: b.dataset.action ?? b.textContent.trim(), r: b.getBoundingClientRect() }))
+        .filter(({ r }) => r.width < 44 || r.height < 44)
+        .map(({ name, r }) => `${name} ${Math.round(r.width)}×${Math.round(r.height)}`),
+    );
+    expect(small).toEqual([]);
+    // each action button holds its own contents (no badge or name sticking out)
+    const spill = await page.evaluate(() =>
+      [...document.querySelectorAll('button.action')]
+        .filter((b) => {
+          const r = b.getBoundingClientRect();
+          return [...b.querySelectorAll('.action-name, kbd')].some((c) => {
+            const k = c.getBoundingClientRect();
+            return k.width > 0 && (k.left < r.left - 0.5 || k.right > r.right + 0.5);
+          });
+        })
+        .map((b) => b.dataset.action),
+    );
+    expect(spill).toEqual([]);
+  });
+
+  it.each([
+    '#/',
+    '#/docs',
+    '#/docs/valley',
+    '#/docs/backwards',
+    '#/docs/api',
+    '#/docs/tutorial',
+    '#/docs/embed',
+    '#/docs/benchmark',
+    '#/docs/training',
+    '#/lab',
+    '#/embed?env=valley&seed=7',
+  ])('%s has no sideways scroll', async (route) => {
+    const context = await suite.browser.newContext({ viewport: { width: 375, height: 667 }, isMobile: true, hasTouch: true });
+    const page = await context.newPage();
+    page.errors = [];
+    page.on('pageerror', (e) => page.errors.push(`page: ${e.message}`));
+    suite.opened.push(page);
+    await page.goto(`${suite.server.url}${route}`);
+    await page.waitForSelector('h1');
+    await page.waitForTimeout(300);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+  });
+});
