@@ -141,3 +141,73 @@ describe('a phone, 375 × 667, touch', () => {
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
   });
 });
+
+describe('small ones', () => {
+  it('the how-to card has the focus on "Got it" first, and Escape closes it', async () => {
+    const page = await open();
+    await page.waitForSelector('[data-testid="how-to"]');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Got it');
+    await page.locator('#seed-input').focus(); // Escape works from anywhere on the page
+    await page.keyboard.press('Escape');
+    expect(await page.locator('[data-testid="how-to"]').count()).toBe(0);
+  });
+
+  it.each([1200, 900])('at %i px, every action button holds its name and its key badge (backwards "compliment")', async (width) => {
+    const page = await open('#/', { width });
+    await page.click('button.tab[title="BackwardsValleyFarm-v0"]');
+    await page.waitForSelector('button[data-action="compliment"]');
+    const spill = await page.evaluate(() =>
+      [...document.querySelectorAll('button.action')]
+        .filter((b) => {
+          const r = b.getBoundingClientRect();
+          return [...b.querySelectorAll('.action-name, kbd')].some((c) => {
+            const k = c.getBoundingClientRect();
+            return k.left < r.left - 0.5 || k.right > r.right + 0.5 || k.bottom > r.bottom + 0.5;
+          });
+        })
+        .map((b) => b.dataset.action),
+    );
+    expect(spill).toEqual([]);
+  });
+
+  it("the backwards farm's empty event log speaks of the backwards farm", async () => {
+    const page = await open();
+    await page.click('button.tab[title="BackwardsValleyFarm-v0"]');
+    await page.waitForSelector('[data-stat="farmValue"]');
+    const text = await page.locator('.event-empty').textContent();
+    expect(text).toMatch(/ripe fields/);
+    expect(text).not.toMatch(/plant|gift/);
+  });
+
+  it('Space after clicking a move button waits, and does not repeat the move', async () => {
+    const page = await open();
+    await page.fill('#seed-input', '42');
+    await page.keyboard.press('Enter');
+    const { move, x, y } = await page.evaluate(() => {
+      const legal = window.valleyFarm.legalActions();
+      const { x, y } = window.valleyFarm.state().agent;
+      return { move: ['north', 'south', 'east', 'west'][[0, 1, 2, 3].find((a) => legal[a] === 1)], x, y };
+    });
+    await page.click(`button[data-action="${move}"]`);
+    const after = await page.evaluate(() => window.valleyFarm.state().agent);
+    expect(after).not.toEqual({ x, y });
+    await page.keyboard.press('Space');
+    expect(await stat(page, 'lastAction')).toContain('wait');
+    expect(await page.evaluate(() => window.valleyFarm.state().agent)).toEqual(after);
+  });
+
+  it("a shared replay's message says the return it reached", async () => {
+    const link = await (async () => {
+      const page = await open();
+      return page.evaluate(async () => {
+        window.valleyFarm.reset(5);
+        await window.valleyFarm.setAgent('heuristic');
+        await window.valleyFarm.run({ episodes: 1 });
+        return { url: window.valleyFarm.shareLink(), ret: window.valleyFarm.replay().ret };
+      });
+    })();
+    const page = await open(link.url.slice(link.url.indexOf('#')));
+    await page.waitForSelector('[data-testid="replay-position"]');
+    expect(await page.locator('.message').textContent()).toContain(`return ${Math.round(link.ret * 100) / 100}.`);
+  });
+});

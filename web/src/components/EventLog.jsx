@@ -2,13 +2,14 @@
 // the engine's step events ("gift to villager 2: relationship 40 → 47.5 (neutral), +3.75").
 const SHOWN = 8;
 
-export function EventLog({ log }) {
+/** empty: what the farm's log says before its first event (its adapter's emptyLog). */
+export function EventLog({ log, empty }) {
   const recent = log.slice(-SHOWN).reverse();
   return (
     <section class="event-log" aria-labelledby="event-log-title">
       <h3 id="event-log-title">What happened</h3>
       {recent.length === 0 ? (
-        <p class="event-empty">Nothing yet: plant, feed, give gifts… each step's effects and rewards show here.</p>
+        <p class="event-empty">{empty}</p>
       ) : (
         // it scrolls past a few lines: focusable, so the keyboard can scroll it too
         <ol class="events" data-testid="event-log" tabindex={0} aria-labelledby="event-log-title">

@@ -100,6 +100,7 @@ export const valley = {
     goal: 'Earn as much reward as you can in 50 steps: harvests, collected products, gifts and sales all pay.',
     idea: "Gifts pay best: each raises a villager's relationship by 7.5 and pays half of that (+3.75), and friendlier villagers raise the price of every sale. The water lasts for two crops, and a fed animal makes a product every 5 ticks for 10 — collect after the second, not the first.",
   },
+  emptyLog: "Nothing yet: plant, feed, give gifts… each step's effects and rewards show here.",
   actions: {
     north: { key: 'W', hint: 'Move north (↑)' },
     south: { key: 'S', hint: 'Move south (↓)' },
