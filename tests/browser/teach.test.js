@@ -69,6 +69,49 @@ describe('accessibility (axe-core)', () => {
     await page.waitForSelector('[data-testid="watch-best"]');
     expect(await violations(page)).toEqual([]);
   });
+
+  // A whole episode by keyboard: the keys of the map's best-known play (the event log fills
+  // and scrolls), Space to the end, then one key more (the message bar opens).
+  const KEY = { north: 'w', south: 's', east: 'd', west: 'a', wait: 'Space' };
+  async function keyboardEpisode(page) {
+    await page.waitForFunction(() => window.valleyFarm.app.par?.status === 'ready', null, { timeout: 20000 });
+    const { actions, names } = await page.evaluate(() => ({
+      actions: window.valleyFarm.app.par.actions,
+      names: window.valleyFarm.actionNames(),
+    }));
+    for (const a of actions) {
+      const key = KEY[names[a]] ?? (await page.locator(`button[data-action="${names[a]}"] kbd`).textContent()).toLowerCase();
+      await page.keyboard.press(key);
+    }
+    while ((await page.locator('[data-stat="stepsLeft"]').textContent()) !== '0') await page.keyboard.press('Space');
+    await page.keyboard.press('Space');
+  }
+
+  it.each([
+    ['ValleyFarm-v0', 'Valley Farm'],
+    ['BackwardsValleyFarm-v0', 'Backwards Valley Farm'],
+  ])('%s after a full keyboard episode (event log, message bar, end panel) has none either', async (_, title) => {
+    const page = await open('#/', { axe: true });
+    await page.waitForSelector('.board');
+    await page.click(`button.tab:has-text("${title}")`);
+    await page.fill('#seed-input', '1000000');
+    await page.keyboard.press('Enter');
+    await page.locator('body').click({ position: { x: 5, y: 5 } });
+    await keyboardEpisode(page);
+    await page.waitForSelector('.message button');
+    expect(await page.locator('[data-testid="event-log"] li').count()).toBeGreaterThan(3);
+    expect(await violations(page)).toEqual([]);
+  });
+
+  it('the embed after a full keyboard episode has none either', async () => {
+    const page = await open('#/embed?env=valley&seed=7', { axe: true });
+    await page.waitForSelector('.board');
+    await page.locator('button[data-action="wait"]').focus();
+    const keys = [...'dsawpfcgmrh'];
+    for (let i = 0; i < 50; i++) await page.keyboard.press(keys[i % keys.length]);
+    await page.waitForSelector('.vf-embed-status strong');
+    expect(await violations(page)).toEqual([]);
+  });
 });
 
 describe('first visit', () => {

@@ -62,7 +62,7 @@ describe('labels', () => {
       'Cow, sated for 7 more steps, 2 milk waiting',
     );
     expect(cellLabel({ kind: 'animal', species: 'chicken', sated: false, pending: 2 })).toBe('Chicken, hungry, 2 eggs waiting');
-    expect(cellLabel({ kind: 'villager', index: 1, mood: 2, relationship: 57.5 })).toBe('Villager 2, friendly (relationship 57.5)');
+    expect(cellLabel({ kind: 'villager', index: 1, mood: 2, relationship: 57.5 })).toBe('Villager 1, friendly (relationship 57.5)');
     expect(cellLabel(backwardsCell(4, 0, { bonus: 2, rewarded: false }))).toBe('Pen, animal Weak, bonus 2');
     expect(cellLabel(backwardsCell(5, 2, { bonus: 5, rewarded: true }))).toBe('House, villager Friendly, bonus 5 (paid)');
     expect(cellLabel(backwardsCell(3, 3, { value: 4 }))).toBe('Field, Harvest-Ready (stage 3), value 4');

@@ -16,7 +16,12 @@ function ActionButton({ id, name, meta, legal, why, onAct }) {
       aria-keyshortcuts={meta.key === 'Space' ? 'Space' : meta.key}
       aria-describedby={legal ? undefined : 'illegal-note'}
       title={`${meta.hint}${legal ? '' : ` — illegal now: ${why?.text ?? 'the episode is over'}`}`}
-      onClick={() => onAct(id)}
+      onClick={(e) => {
+        // a tap or a mouse click leaves the keyboard to the game: Space then waits instead of
+        // clicking this button again (a click from the keyboard, detail 0, keeps the focus)
+        if (e.detail > 0) e.currentTarget.blur();
+        onAct(id);
+      }}
     >
       <span class="action-name">
         {isMove ? (

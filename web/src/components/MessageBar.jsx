@@ -8,7 +8,7 @@ export function MessageBar({ message, onDismiss }) {
           {message.kind === 'error' ? '!' : 'i'}
         </span>
         <p>{message.text}</p>
-        <button type="button" class="ghost" onClick={onDismiss} aria-label="Dismiss message">
+        <button type="button" class="ghost" onClick={onDismiss} aria-label="Close message">
           Close
         </button>
       </div>

@@ -83,7 +83,7 @@ export function StatusPanel({ session, onReset, ending = {} }) {
         Here: {cellLabel(win[12])}.{' '}
         <span class="around">{AROUND.map(([dir, i]) => `${dir}: ${cellLabel(win[i]).toLowerCase()}`).join('; ')}.</span>
       </p>
-      <EventLog log={session.log} />
+      <EventLog log={session.log} empty={farm.emptyLog} />
       <Announcer session={session} />
       {session.done && <EpisodeEnd session={session} onReset={onReset} {...ending} />}
     </section>

@@ -4,7 +4,7 @@
 // three behave the same.
 import { make } from 'valley-farm';
 import { Emitter } from './emitter.js';
-import { Session } from './session.js';
+import { Session, formatReturn } from './session.js';
 import { Runner } from './runner.js';
 import { envIds, envSpecs } from './envMeta.js';
 import { parseHash } from './route.js';
@@ -24,6 +24,10 @@ import {
   MAX_REPLAY_FILE_CHARS,
   MAX_LINK_CHARS,
 } from '../replay.js';
+
+/** What a replay is and what it reached: its farm, seed, number of actions and return. */
+const replayReached = ({ record, ret }) =>
+  `${record.env}, seed ${record.seed}: ${record.actions.length} actions, return ${formatReturn(ret)}.`;
 
 /** How long a map outside the data stays in play before the planner is asked for its par. */
 const PLAN_AFTER_MS = 300;
@@ -204,7 +208,10 @@ export class FarmApp extends Emitter {
       this.runner.pause();
       try {
         await this.session.loadReplay(decodeShareData(route.replay));
-        this.session.notify('info', 'Opened a shared replay: step through it with ◀ ▶ (keys [ and ]), or play on from any step.');
+        this.session.notify(
+          'info',
+          `Opened a shared replay: ${replayReached(this.session.replay)} Step through it with ◀ ▶ (keys [ and ]), or play on from any step.`,
+        );
       } catch (err) {
         this.session.notify('error', `This link's replay could not be opened. ${err.message} The game goes on.`);
       }
@@ -259,10 +266,7 @@ export class FarmApp extends Emitter {
     try {
       const record = parse();
       await this.session.loadReplay(record);
-      this.session.notify(
-        'info',
-        `Replaying ${record.env}, seed ${record.seed}, ${record.actions.length} actions: step with ◀ ▶ (keys [ and ]) or play on from any step.`,
-      );
+      this.session.notify('info', `Replaying ${replayReached(this.session.replay)} Step with ◀ ▶ (keys [ and ]) or play on from any step.`);
       this.measure(record.env);
       return true;
     } catch (err) {

@@ -46,7 +46,8 @@ function baseLabel(d) {
       return `${cap(d.species)}, ${fed}${pending}`;
     }
     case 'villager': {
-      const who = d.index !== undefined ? `Villager ${d.index + 1}` : 'Villager';
+      // numbered from 0, as the engine's events and the status panel number them
+      const who = d.index !== undefined ? `Villager ${d.index}` : 'Villager';
       const mood = d.mood === undefined ? 'mood not visible from here' : VALLEY_MOODS[d.mood];
       const rel = d.relationship !== undefined ? ` (relationship ${d.relationship})` : '';
       return `${who}, ${mood}${rel}`;
@@ -54,7 +55,7 @@ function baseLabel(d) {
     case 'market':
       return 'Market';
     case 'cottage':
-      return d.index !== undefined ? `Cottage of villager ${d.index + 1}` : 'Cottage';
+      return d.index !== undefined ? `Cottage of villager ${d.index}` : 'Cottage';
     case 'fence':
       return 'Fence';
     case 'field':

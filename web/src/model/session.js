@@ -58,12 +58,17 @@ export class Session extends Emitter {
     return pool.get(id);
   }
 
-  /** Switches to a farm and starts an episode (seed: as reset). */
+  /**
+   * Switches to a farm and starts an episode (seed: as reset). The seed is read before the
+   * switch: a bad seed in the box gets a message and the farm in play stays (returns null).
+   */
   async open(envId, { seed } = {}) {
+    const chosen = this.#chooseSeed(seed);
+    if (!chosen) return null;
     const env = await this.#envFor(envId);
     this.#stopReplay();
     this.#use(envId, env);
-    return this.reset(seed);
+    return this.reset(chosen.seed);
   }
 
   /** Makes env (of envId) the one in play, with its spec and page-side adapter. */
@@ -79,21 +84,25 @@ export class Session extends Emitter {
    * one. A bad seed in the box gets a message and changes nothing (returns null).
    */
   reset(seed) {
-    let chosen = seed;
-    if (chosen === undefined && this.seedText.trim() !== '') {
-      try {
-        chosen = parseSeed(this.seedText.trim(), 'seed you typed');
-      } catch (err) {
-        this.notify('error', err.message);
-        return null;
-      }
-    }
-    const result = this.env.reset(chosen === undefined ? {} : { seed: chosen });
+    const chosen = this.#chooseSeed(seed);
+    if (!chosen) return null;
+    const result = this.env.reset(chosen.seed === undefined ? {} : { seed: chosen.seed });
     this.#stopReplay();
     this.#start(result);
     if (this.message?.kind !== 'error') this.message = null;
     this.inform();
     return result;
+  }
+
+  /** { seed }: `seed` if given, else the seed box's (undefined: random); null after a message when the box's seed is bad. */
+  #chooseSeed(seed) {
+    if (seed !== undefined || this.seedText.trim() === '') return { seed };
+    try {
+      return { seed: parseSeed(this.seedText.trim(), 'seed you typed') };
+    } catch (err) {
+      this.notify('error', `${err.message} Nothing changed: fix or clear the Seed box.`);
+      return null;
+    }
   }
 
   #start({ observation, info }) {

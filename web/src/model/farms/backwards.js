@@ -64,6 +64,7 @@ export const backwards = {
     goal: 'Raise Farm Value in 40 steps: every crop, animal and villager pays its bonus once.',
     idea: 'Everything runs backwards. Crops ripen by themselves: walk onto a ripe field to harvest it. Feeding or cleaning makes an animal Weak, and it pays only when it grows back to Thriving where you can see it (within 2 tiles). Insults make villagers Friendly. Moves turn you first: the verbs act on the tile in front.',
   },
+  emptyLog: "Nothing yet: walk onto ripe fields, care for animals, insult villagers… each step's effects and rewards show here.",
   actions: {
     north: { key: 'W', hint: 'Face north, and move if you can (↑)' },
     south: { key: 'S', hint: 'Face south, and move if you can (↓)' },

@@ -100,6 +100,7 @@ export const valley = {
     goal: 'Earn as much reward as you can in 50 steps: harvests, collected products, gifts and sales all pay.',
     idea: "Gifts pay best: each raises a villager's relationship by 7.5 and pays half of that (+3.75), and friendlier villagers raise the price of every sale. The water lasts for two crops, and a fed animal makes a product every 5 ticks for 10 — collect after the second, not the first.",
   },
+  emptyLog: "Nothing yet: plant, feed, give gifts… each step's effects and rewards show here.",
   actions: {
     north: { key: 'W', hint: 'Move north (↑)' },
     south: { key: 'S', hint: 'Move south (↓)' },
@@ -134,6 +135,7 @@ export const valley = {
    * The status panel's groups of rows: the inventory, then each villager's relationship
    * with the engine's mood (state(), not re-derived from the rounded relationship the
    * observation shows: at 47.5 the observation says 50, and the villager is still neutral).
+   * Villagers are numbered as the engine numbers them (from 0: its events, relationships[i]).
    */
   statusGroups(obs, state) {
     return [
@@ -141,7 +143,7 @@ export const valley = {
       {
         label: 'Villagers',
         rows: obs.relationships.map((r, i) => ({
-          name: `villager ${i + 1}`,
+          name: `villager ${i}`,
           id: `relationship-${i}`,
           value: r,
           note: { mood: i, text: SPEC.moods[state.villagers[i].mood] },
