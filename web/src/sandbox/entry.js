@@ -15,6 +15,7 @@
 // removes the iframe, and with it the Worker, whenever it wants.
 import { useEngineBytes } from 'valley-farm';
 import { createSandbox } from '../worker/sandbox.js';
+import { cut } from '../model/cut.js';
 import { runAgent, runExample } from '../docs/worker/runExample.js';
 
 const inWorker = typeof WorkerGlobalScope !== 'undefined' && globalThis instanceof WorkerGlobalScope;
@@ -45,7 +46,7 @@ function frameMain() {
       worker.onmessage = (e) => toPage({ type: 'sandbox:message', data: e.data });
       worker.onerror = (e) => {
         e.preventDefault();
-        toPage({ type: 'sandbox:error', message: String(e.message ?? 'unknown error').slice(0, 500) });
+        toPage({ type: 'sandbox:error', message: cut(e.message ?? 'unknown error') });
       };
       if (data.engine) worker.postMessage({ type: 'engine', bytes: data.engine }, [data.engine]);
     } else if (data?.type === 'sandbox:post' && worker) {
