@@ -12,6 +12,9 @@ export const MAX_ERROR_CHARS = 500;
 export const MAX_STATUS_CHARS = 4000;
 /** How many problems of one list (a link's settings, say) are named; the rest are counted. */
 export const MAX_LISTED = 5;
+// A text at most this much over its budget is left whole: text cut once, with a few words
+// put around it on its way (a label, a phase), is not cut again, which would lose its marker.
+const SLACK = 100;
 
 /**
  * `text` cut to `max` characters with a marker saying how much was left out. A value that is
@@ -20,8 +23,33 @@ export const MAX_LISTED = 5;
  */
 export function cut(text, max = MAX_ERROR_CHARS) {
   const s = typeof text === 'string' ? text : describe(text);
-  return s.length <= max ? s : `${s.slice(0, max)}… (${s.length - max} more characters)`;
+  if (s.length <= max + SLACK) return s;
+  // a text cut before (by the sandbox, say) is cut again: the marker counts both cuts
+  const before = MARKER.exec(s.slice(-40));
+  const more = (before ? s.length - before[0].length + Number(before[1]) : s.length) - max;
+  return `${s.slice(0, max)}… (${more} more characters)`;
 }
+const MARKER = /… \((\d+) more characters\)$/;
+
+/**
+ * A copy of plain data (what a worker posts) within a budget: every string cut to
+ * MAX_STATUS_CHARS, at most MAX_ITEMS items of an array or keys of an object, at most
+ * MAX_DEPTH deep, no binary data (its size would be walked). The sandbox relays a worker's
+ * messages through it (sandbox/entry.js).
+ */
+export function bounded(value, depth = 0) {
+  if (typeof value === 'string') return cut(value, MAX_STATUS_CHARS);
+  if (value === null || typeof value !== 'object') return value;
+  if (depth >= MAX_DEPTH || ArrayBuffer.isView(value) || value instanceof ArrayBuffer) return null;
+  if (Array.isArray(value)) return value.slice(0, MAX_ITEMS).map((v) => bounded(v, depth + 1));
+  return Object.fromEntries(
+    Object.keys(value)
+      .slice(0, MAX_ITEMS)
+      .map((k) => [cut(k, 100), bounded(value[k], depth + 1)]),
+  );
+}
+const MAX_ITEMS = 10_000;
+const MAX_DEPTH = 6;
 
 /** The message of anything thrown (an Error, a string, …), cut. */
 export const errorMessage = (err, max = MAX_ERROR_CHARS) =>

@@ -15,7 +15,7 @@
 // removes the iframe, and with it the Worker, whenever it wants.
 import { useEngineBytes } from 'valley-farm';
 import { createSandbox } from '../worker/sandbox.js';
-import { cut } from '../model/cut.js';
+import { bounded, cut } from '../model/cut.js';
 import { runAgent, runExample } from '../docs/worker/runExample.js';
 
 const inWorker = typeof WorkerGlobalScope !== 'undefined' && globalThis instanceof WorkerGlobalScope;
@@ -43,7 +43,8 @@ function frameMain() {
       const url = URL.createObjectURL(new Blob([data.source], { type: 'text/javascript' }));
       worker = new Worker(url);
       URL.revokeObjectURL(url);
-      worker.onmessage = (e) => toPage({ type: 'sandbox:message', data: e.data });
+      // the visitor's code shares the worker with ours and may post anything: only a bounded copy goes on
+      worker.onmessage = (e) => toPage({ type: 'sandbox:message', data: bounded(e.data) });
       worker.onerror = (e) => {
         e.preventDefault();
         toPage({ type: 'sandbox:error', message: cut(e.message ?? 'unknown error') });
