@@ -95,10 +95,12 @@ describe('par', () => {
     const app = await startApp({ planMap, storage: memoryStorage() });
     await act(() => app.newEpisode(424242));
     await parReady(app);
-    expect(planMap).toHaveBeenCalledWith('ValleyFarm-v0', 424242, {
-      width: bestKnown.planner.width['ValleyFarm-v0'],
-      prove: bestKnown.planner.prove['ValleyFarm-v0'],
-    });
+    expect(planMap).toHaveBeenCalledWith(
+      'ValleyFarm-v0',
+      424242,
+      { width: bestKnown.planner.width['ValleyFarm-v0'], prove: bestKnown.planner.prove['ValleyFarm-v0'] },
+      { signal: expect.any(AbortSignal) },
+    );
     const env = await make('ValleyFarm-v0');
     const agent = createAgent('heuristic', 'ValleyFarm-v0');
     agent.reset();

@@ -3,6 +3,7 @@
 import { Emitter } from '../model/emitter.js';
 import { envIds } from '../model/envMeta.js';
 import { algorithms } from 'valley-farm/learn';
+import { errorMessage, MAX_LISTED } from '../model/cut.js';
 
 export const ALGOS = ['tabular-q', 'ppo'];
 export const DEFAULTS = Object.freeze({ env: envIds[1], algo: 'tabular-q', seed: 1, steps: 1_000_000 });
@@ -23,13 +24,22 @@ export const learnerOverrides = (s) => Object.fromEntries(Object.entries(s).filt
 
 const defaultWorker = () => new Worker(new URL('./trainWorker.js', import.meta.url), { type: 'module' });
 
-/** Settings from a share link's query ("env=…&algo=…&seed=…&steps=…"): { settings, errors }. */
+// A link is a stranger's input: its settings are read only up to this length (every setting
+// of every learner fits many times over), and its problems are named up to MAX_LISTED.
+export const MAX_LAB_QUERY_CHARS = 2048;
+
+/**
+ * Settings from a share link's query ("env=…&algo=…&seed=…&steps=…"): { settings, errors }.
+ * errors names at most MAX_LISTED problems, then how many more there were.
+ */
 export function parseLabQuery(query = '') {
-  const q = new URLSearchParams(query);
   const settings = { ...DEFAULTS };
-  const errors = [];
-  if (q.has('env')) envIds.includes(q.get('env')) ? (settings.env = q.get('env')) : errors.push(`env must be ${envIds.join(' or ')}`);
-  if (q.has('algo')) ALGOS.includes(q.get('algo')) ? (settings.algo = q.get('algo')) : errors.push(`algo must be ${ALGOS.join(' or ')}`);
+  if (query.length > MAX_LAB_QUERY_CHARS)
+    return { settings, errors: [`the link's settings are ${query.length} characters; a Lab link carries at most ${MAX_LAB_QUERY_CHARS}`] };
+  const q = new URLSearchParams(query);
+  const problems = [];
+  if (q.has('env')) envIds.includes(q.get('env')) ? (settings.env = q.get('env')) : problems.push(`env must be ${envIds.join(' or ')}`);
+  if (q.has('algo')) ALGOS.includes(q.get('algo')) ? (settings.algo = q.get('algo')) : problems.push(`algo must be ${ALGOS.join(' or ')}`);
   for (const [key, max] of [
     ['seed', 2 ** 31],
     ['steps', MAX_STEPS],
@@ -37,19 +47,21 @@ export function parseLabQuery(query = '') {
     if (!q.has(key)) continue;
     const v = q.get(key);
     if (/^\d{1,12}$/.test(v) && Number(v) <= max && (key === 'seed' || Number(v) > 0)) settings[key] = Number(v);
-    else errors.push(`${key} must be a whole number up to ${max}`);
+    else problems.push(`${key} must be a whole number up to ${max}`);
   }
   // the learner's own settings, by name; their ranges are createLearner's to check, at Start
   const known = learnerSettings(settings.algo).map((x) => x.name);
   for (const [key, v] of q) {
     if (RUN_KEYS.includes(key)) continue;
     const name = key.slice(0, 40);
-    if (!known.includes(key)) errors.push(`${name} is not a setting of ${settings.algo} (its settings are ${known.join(', ')})`);
+    if (!known.includes(key)) problems.push(`${name} is not a setting of ${settings.algo} (its settings are ${known.join(', ')})`);
     else if (/^\d{1,12}(\.\d{1,12})?(e-?\d{1,3})?$/.test(v) && Number.isFinite(Number(v))) {
       // as set() does: a setting at its default is no override (the reference curve matches)
       if (Number(v) !== algorithms[settings.algo].defaults[key]) settings[key] = Number(v);
-    } else errors.push(`${name} must be a number such as ${algorithms[settings.algo].defaults[key]}`);
+    } else problems.push(`${name} must be a number such as ${algorithms[settings.algo].defaults[key]}`);
   }
+  const errors = problems.slice(0, MAX_LISTED);
+  if (problems.length > MAX_LISTED) errors.push(`and ${problems.length - MAX_LISTED} more`);
   return { settings, errors };
 }
 
@@ -162,7 +174,7 @@ export class LabModel extends Emitter {
   }
 
   #fail(message) {
-    this.error = String(message).slice(0, 500);
+    this.error = errorMessage(message);
     this.state = 'error';
     for (const w of this.waiting.values()) w.reject(new Error(this.error));
     this.waiting.clear();

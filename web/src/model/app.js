@@ -14,6 +14,7 @@ import { starterCode } from './starterCode.js';
 import { WorkerAgent } from './workerAgent.js';
 import { SeenStore } from './seen.js';
 import { sleep } from './schedule.js';
+import { errorMessage } from './cut.js';
 import { storedPar, planSettings, heuristicReturn, planInWorker, PersonalBests, dailySeed } from './par.js';
 import {
   decodeShareData,
@@ -31,16 +32,27 @@ const replayReached = ({ record, ret }) =>
 
 /** How long a map outside the data stays in play before the planner is asked for its par. */
 const PLAN_AFTER_MS = 300;
+/** How long the planner may work on one map's par; past it the page stops it and says so. */
+export const PLAN_TIME_LIMIT_MS = 20_000;
+const TIMED_OUT = Symbol('the planner took too long');
 
 export class FarmApp extends Emitter {
   #spares = {}; // envId -> an env the heuristic plays a par's map on, apart from the session's
+  #planning = null; // the AbortController of the one plan in flight: a newer map stops it
 
   /**
-   * planMap(envId, seed, { width, prove }) -> Promise<plan> plans a map off the page's thread (default:
-   * a Worker where there are Workers; without one, maps outside the committed data get no
-   * par). storage keeps personal bests (default: localStorage).
+   * planMap(envId, seed, { width, prove }, { signal }) -> Promise<plan> plans a map off the page's
+   * thread and stops when `signal` aborts (default: a Worker where there are Workers; without
+   * one, maps outside the committed data get no par). At most one plan runs at a time, for at
+   * most planTimeLimitMs. storage keeps personal bests (default: localStorage).
    */
-  constructor({ makeEnv = make, createWorker, planMap = typeof Worker === 'function' ? planInWorker : null, storage } = {}) {
+  constructor({
+    makeEnv = make,
+    createWorker,
+    planMap = typeof Worker === 'function' ? planInWorker : null,
+    planTimeLimitMs = PLAN_TIME_LIMIT_MS,
+    storage,
+  } = {}) {
     super();
     this.makeEnv = makeEnv;
     this.createWorker = createWorker;
@@ -56,6 +68,7 @@ export class FarmApp extends Emitter {
     // 'error', best, bound, optimal, actions, heuristic, source: 'data' | 'planner' }
     this.par = null;
     this.planMap = planMap;
+    this.planTimeLimitMs = planTimeLimitMs;
     this.pars = new Map(); // `${envId} ${seed}` -> par, for maps met before
     this.bests = new PersonalBests(storage);
     this.seen = new SeenStore(storage); // farms whose how-to card was dismissed
@@ -77,6 +90,7 @@ export class FarmApp extends Emitter {
     const key = `${envId} ${seed}`;
     if (this.par?.key === key) return;
     this.newBest = false;
+    this.#planning?.abort(); // the map it plans is no longer in play (it is planned again if it comes back)
     this.par = this.pars.get(key) ?? { key, envId, seed, status: 'computing' };
     if (!this.pars.has(key)) {
       this.pars.set(key, this.par);
@@ -95,24 +109,54 @@ export class FarmApp extends Emitter {
         // Planning takes a core for a fraction of a second: plan only a map that stays in
         // play, not each of the many maps an agent playing at full speed runs through.
         await sleep(PLAN_AFTER_MS);
-        if (this.par?.key !== key) {
-          this.pars.delete(key); // planned if it comes back
+        const plan = this.par?.key === key ? await this.#plan(envId, seed, await planSettings(envId)) : null;
+        if (plan === null) {
+          this.pars.delete(key); // another map came into play: planned if this one comes back
           return;
         }
-        const plan = await this.planMap(envId, seed, await planSettings(envId));
-        this.#spares[envId] ??= await this.makeEnv(envId);
-        const heuristic = heuristicReturn(this.#spares[envId], envId, seed);
-        par = { best: plan.bestReturn, bound: plan.upperBound, actions: plan.actions, heuristic, source: 'planner' };
+        if (plan === TIMED_OUT)
+          par = { status: 'none', reason: `the planner took more than ${this.planTimeLimitMs / 1000} s on this map and was stopped` };
+        else {
+          this.#spares[envId] ??= await this.makeEnv(envId);
+          const heuristic = heuristicReturn(this.#spares[envId], envId, seed);
+          par = { best: plan.bestReturn, bound: plan.upperBound, actions: plan.actions, heuristic, source: 'planner' };
+        }
       }
-      par = { status: 'ready', optimal: par.best === par.bound, ...par };
+      if (par.status !== 'none') par = { status: 'ready', optimal: par.best === par.bound, ...par };
     } catch (err) {
-      par = { status: 'error', reason: String(err?.message ?? err).slice(0, 200) };
+      par = { status: 'error', reason: errorMessage(err, 200) };
     }
     const done = { key, envId, seed, ...par };
     this.pars.set(key, done);
     if (this.par?.key === key) {
       this.par = done;
       this.inform();
+    }
+  }
+
+  /**
+   * The planner's plan of a map, as the one plan in flight: null when a newer map stopped it
+   * (#followMap aborts it), TIMED_OUT past the time limit.
+   */
+  async #plan(envId, seed, settings) {
+    this.#planning?.abort();
+    const planning = (this.#planning = new AbortController());
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      planning.abort();
+    }, this.planTimeLimitMs);
+    // a planMap that ignores the signal still cannot keep the par waiting
+    const stopped = new Promise((resolve) => planning.signal.addEventListener('abort', () => resolve(null), { once: true }));
+    try {
+      const plan = await Promise.race([this.planMap(envId, seed, settings, { signal: planning.signal }), stopped]);
+      return timedOut ? TIMED_OUT : plan;
+    } catch (err) {
+      if (planning.signal.aborted) return timedOut ? TIMED_OUT : null;
+      throw err;
+    } finally {
+      clearTimeout(timer);
+      if (this.#planning === planning) this.#planning = null;
     }
   }
 
@@ -333,7 +377,7 @@ export class FarmApp extends Emitter {
       await agent.load();
     } catch (err) {
       agent.terminate();
-      this.codeStatus = { kind: 'error', text: `Your code did not load: ${err.message}` };
+      this.codeStatus = { kind: 'error', text: `Your code did not load: ${errorMessage(err)}` };
       this.inform();
       return false;
     }

@@ -17,6 +17,8 @@
 //  - a message must be small (MAX_MESSAGE_CHARS of strings, MAX_DEPTH deep, MAX_ARGS args),
 //    and at most MAX_PENDING may wait: beyond that each is refused at once with an error
 //    reply. Reads (READ_METHODS) never wait behind a flood of steps.
+import { cut, listed, MAX_ERROR_CHARS } from './cut.js';
+
 export const MESSAGE_TYPE = 'valley-farm';
 export const READ_METHODS = [
   'state',
@@ -57,8 +59,8 @@ export const MAX_MESSAGE_CHARS = 64 * 1024; // all strings of one message togeth
 export const MAX_DEPTH = 8;
 export const MAX_ARGS = 4;
 export const MAX_PENDING = 256;
+export const MAX_ENTRIES = 10_000; // array items and object keys of one message together
 const MAX_ID_CHARS = 100;
-const MAX_ERROR_CHARS = 500;
 
 /**
  * The embedding policy from the iframe URL's query string: { origins: [...] | null (any),
@@ -88,10 +90,13 @@ export function parsePolicy(search = '') {
   return { origins, allowCode: allow.includes('code'), errors };
 }
 
-const cut = (text, max) => (text.length <= max ? text : `${text.slice(0, max)}… (${text.length - max} more characters)`);
-
-/** Whether `value` stays within the message limits (strings, depth, entries); a reason if not. */
-function tooBig(value) {
+/**
+ * Whether `value` stays within the message limits (strings, depth, entries); a reason if not.
+ * Binary data (a typed array, a DataView, an ArrayBuffer) is sized by its byteLength, one
+ * byte for one character, and never walked: listing the keys of a 400 MB Float64Array alone
+ * would hold the page for seconds.
+ */
+export function tooBig(value) {
   let chars = 0;
   let entries = 0;
   const walk = (v, depth) => {
@@ -101,9 +106,18 @@ function tooBig(value) {
       return chars > MAX_MESSAGE_CHARS ? `longer than ${MAX_MESSAGE_CHARS} characters` : null;
     }
     if (v === null || typeof v !== 'object') return null;
+    const bytes = binaryBytes(v);
+    if (bytes !== null) {
+      chars += bytes;
+      return chars > MAX_MESSAGE_CHARS
+        ? `longer than ${MAX_MESSAGE_CHARS} characters (its ${bytes} bytes of binary data count one character each)`
+        : null;
+    }
+    // an array's length is known without listing its keys (a sparse one may claim 2^32 - 1)
+    if (Array.isArray(v) && entries + v.length > MAX_ENTRIES) return `more than ${MAX_ENTRIES} entries`;
     const keys = Object.keys(v);
     entries += keys.length;
-    if (entries > 10_000) return 'more than 10000 entries';
+    if (entries > MAX_ENTRIES) return `more than ${MAX_ENTRIES} entries`;
     for (const k of keys) {
       chars += k.length;
       const why = walk(v[k], depth + 1);
@@ -112,6 +126,13 @@ function tooBig(value) {
     return chars > MAX_MESSAGE_CHARS ? `longer than ${MAX_MESSAGE_CHARS} characters` : null;
   };
   return walk(value, 0);
+}
+
+/** The byteLength of binary data (typed array, DataView, ArrayBuffer, SharedArrayBuffer), else null. */
+function binaryBytes(v) {
+  if (ArrayBuffer.isView(v)) return v.byteLength;
+  if (v instanceof ArrayBuffer || (typeof SharedArrayBuffer === 'function' && v instanceof SharedArrayBuffer)) return v.byteLength;
+  return null;
 }
 
 const reply = (id, ok, body) => ({
@@ -222,7 +243,7 @@ export function installMessages(win, handle, session, policy = parsePolicy(win.l
     const post = (body) => {
       for (const target of policy.origins ?? ['*']) parent.postMessage(body, target);
     };
-    if (policy.errors.length) console.warn(`valley-farm embedding: ${policy.errors.join('; ')}`);
+    if (policy.errors.length) console.warn(`valley-farm embedding: ${listed(policy.errors)}`);
     post({ type: MESSAGE_TYPE, event: 'ready', envIds: handle.envIds, allowCode: policy.allowCode });
     session.onEpisodeEnd((record) => post({ type: MESSAGE_TYPE, event: 'episode', ...record }));
   }

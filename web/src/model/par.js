@@ -56,12 +56,17 @@ export function heuristicReturn(env, envId, seed) {
   }
 }
 
-/** The default planner for seeds outside the data: a module Worker (planWorker.js) per request. */
-export function planInWorker(envId, seed, { width, prove }) {
+/**
+ * The default planner for seeds outside the data: a module Worker (planWorker.js) per request,
+ * terminated when it answers or when `signal` aborts (the plan then rejects).
+ */
+export function planInWorker(envId, seed, { width, prove }, { signal } = {}) {
+  if (signal?.aborted) return Promise.reject(new Error('the plan was stopped'));
   const worker = new Worker(new URL('../worker/planWorker.js', import.meta.url), { type: 'module' });
   const promise = new Promise((resolve, reject) => {
     worker.onmessage = ({ data }) => (data?.ok ? resolve(data.plan) : reject(new Error(data?.error ?? 'the planner stopped')));
     worker.onerror = (e) => reject(new Error(e.message || 'the planner worker failed to start'));
+    signal?.addEventListener('abort', () => reject(new Error('the plan was stopped')), { once: true });
   }).finally(() => worker.terminate());
   worker.postMessage({ envId, seed, width, prove });
   return promise;

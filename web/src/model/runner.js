@@ -7,6 +7,7 @@ import { Emitter } from './emitter.js';
 import { actionId, allowedActions } from './envMeta.js';
 import { createAgent } from 'valley-farm/agents';
 import { yieldToBrowser, sleep } from './schedule.js';
+import { cut, errorMessage } from './cut.js';
 
 export const SPEEDS = [1, 2, 5, 10, 30, 100, 1000, Infinity];
 const SLICE_MS = 8;
@@ -39,6 +40,7 @@ export class Runner extends Emitter {
   #rate;
   #loopId = 0;
   #waiters = [];
+  #stops = 0; // how often a code agent's worker was stopped (a step in flight then is for a game gone)
 
   /** Chooses the agent: 'heuristic', 'random', or 'custom' (the last setCustomAgent). */
   setAgent(name) {
@@ -47,6 +49,7 @@ export class Runner extends Emitter {
     }
     if (name === 'custom' && !this.customAgent)
       throw new Error('No custom agent yet: run code from the editor (or setAgent(object) from the console) first');
+    if (name !== 'custom') this.#stopCode();
     this.agentName = name;
     this.agent = null;
     this.error = null;
@@ -96,6 +99,7 @@ export class Runner extends Emitter {
   }
 
   pause() {
+    this.#stopCode();
     if (!this.playing) return;
     this.playing = false;
     this.episodeTarget = null;
@@ -104,6 +108,16 @@ export class Runner extends Emitter {
     this.session.inform();
     this.inform();
     this.#resolveWaiters();
+  }
+
+  /**
+   * A code agent costs nothing while it does not play: its worker, and every Worker its code
+   * started, is stopped (workerAgent.js suspend). Its next step starts it again, from reset().
+   */
+  #stopCode() {
+    if (!this.customAgent?.suspend?.()) return;
+    this.#stops++;
+    if (this.agent === this.customAgent) this.#agentEpisode = -1;
   }
 
   /** Plays exactly one agent step (starting a new episode first if the last one ended). */
@@ -150,16 +164,16 @@ export class Runner extends Emitter {
     if (s.done) s.reset();
     const agent = this.#ensureAgent();
     this.busy = true;
+    // What the action is for: if any of it changes while the agent thinks (the visitor
+    // pressed a key or N, opened a replay or another farm, paused or restarted the run),
+    // the answer is for a game that is gone and is dropped, and so is an error.
+    const asked = this.#moment(s);
     try {
       if (this.#agentEpisode !== s.episodeId) {
         this.#agentEpisode = s.episodeId;
         const r = agent.reset?.();
         if (r && typeof r.then === 'function') await r;
       }
-      // What the action is for: if any of it changes while the agent thinks (the visitor
-      // pressed a key or N, opened a replay or another farm, paused or restarted the run),
-      // the answer is for a game that is gone and is dropped.
-      const asked = this.#moment(s);
       // the legal mask too, as evaluate() gives it: a learned policy was trained with it
       let action = agent.act(s.observation, { ...s.info, legal: s.legal });
       if (action && typeof action.then === 'function') action = await action;
@@ -171,7 +185,8 @@ export class Runner extends Emitter {
       this.#rate.steps++;
       return true;
     } catch (err) {
-      this.error = cut(`${agentLabel(this)}: ${err?.message ?? String(err)}`, MAX_ERROR_CHARS);
+      if (this.session !== s || !this.#same(asked, this.#moment(s))) return true;
+      this.error = `${agentLabel(this)}: ${errorMessage(err)}`;
       this.pause();
       return false;
     } finally {
@@ -188,12 +203,19 @@ export class Runner extends Emitter {
       replay: s.replay,
       loop: this.playing ? this.#loopId : -1,
       agent: this.agent,
+      stops: this.#stops,
     };
   }
 
   #same(a, b) {
     return (
-      a.episode === b.episode && a.env === b.env && a.steps === b.steps && a.replay === b.replay && a.loop === b.loop && a.agent === b.agent
+      a.episode === b.episode &&
+      a.env === b.env &&
+      a.steps === b.steps &&
+      a.replay === b.replay &&
+      a.loop === b.loop &&
+      a.agent === b.agent &&
+      a.stops === b.stops
     );
   }
 
@@ -252,10 +274,6 @@ export class Runner extends Emitter {
     return ok;
   }
 }
-
-// An agent's error or odd answer is shown, but never more than this of it.
-const MAX_ERROR_CHARS = 500;
-const cut = (text, max) => (text.length <= max ? text : `${text.slice(0, max)}… (${text.length - max} more characters)`);
 
 function describe(value) {
   if (typeof value === 'string')

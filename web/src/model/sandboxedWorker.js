@@ -5,6 +5,7 @@
 // web/src/sandbox/entry.js for the other side. terminate() removes the iframe, which stops
 // its Worker however busy it is.
 import { engineUrl } from 'valley-farm';
+import { cut } from './cut.js';
 
 let scriptText = null; // sandbox.js, fetched once (the site's own file, same origin)
 
@@ -71,7 +72,7 @@ export function createSandboxedWorker({ engine = false } = {}) {
     } else if (data?.type === 'sandbox:message') {
       worker.onmessage?.({ data: data.data });
     } else if (data?.type === 'sandbox:error') {
-      fail(String(data.message).slice(0, 500));
+      fail(cut(data.message));
     }
   }
   window.addEventListener('message', onMessage);

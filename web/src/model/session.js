@@ -8,6 +8,7 @@ import { envSpecs, actionId, allowedActions, DIRS } from './envMeta.js';
 import { emptyMemory, remember, eyesCells } from './views.js';
 import { farmFor } from './farms/index.js';
 import { ReplayError, parseSeed } from '../replay.js';
+import { cut, MAX_STATUS_CHARS } from './cut.js';
 
 export class Session extends Emitter {
   constructor({ makeEnv = make } = {}) {
@@ -326,7 +327,7 @@ export class Session extends Emitter {
   }
 
   notify(kind, text, quiet = false) {
-    this.message = { kind, text };
+    this.message = { kind, text: cut(text, MAX_STATUS_CHARS) }; // it may quote a stranger's words
     if (!quiet) this.inform();
   }
 

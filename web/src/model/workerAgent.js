@@ -1,8 +1,11 @@
 // workerAgent.js — an agent whose act() runs the visitor's code in a sandboxed Web Worker. Every call
 // has a time limit; past it the worker is terminated (so an endless loop costs the page
 // nothing) and the call fails with a message saying so. Errors thrown by the code come back
-// as failed calls with the code's own message.
+// as failed calls with the code's own message. While the agent does not play (paused, or
+// another agent chosen) its worker is stopped, with every Worker the code started in it, and
+// the next call starts it again from the code.
 import { createSandboxedWorker } from './sandboxedWorker.js';
+import { cut, errorMessage } from './cut.js';
 export const ACT_TIME_LIMIT_MS = 1000;
 export const LOAD_TIME_LIMIT_MS = 3000;
 
@@ -17,27 +20,49 @@ export class WorkerAgent {
     this.worker = null;
     this.pending = new Map(); // id -> { resolve, reject, timer }
     this.nextId = 1;
-    this.dead = null; // why the worker was stopped
+    this.dead = null; // why the worker was stopped for good
+    this.loaded = false; // the code compiled once: a suspended agent may start again
   }
 
   /** Starts the worker and compiles the code; rejects with the compile error. */
   async load() {
+    this.worker?.terminate();
     this.worker = this.createWorker();
     this.worker.onmessage = (e) => this.#answer(e.data);
     this.worker.onerror = (e) => {
       e.preventDefault?.();
-      this.#failAll(`the worker failed: ${e.message ?? 'unknown error'}`);
+      this.#failAll(`the worker failed: ${errorMessage(e.message ?? 'unknown error')}`);
     };
     await this.#call({ type: 'load', code: this.code }, LOAD_TIME_LIMIT_MS, 'load');
+    this.loaded = true;
   }
 
-  reset() {
+  async reset() {
+    await this.#resume();
     return this.#call({ type: 'reset' }, this.timeLimitMs, 'reset');
   }
 
   async act(observation, info) {
+    await this.#resume();
     const reply = await this.#call({ type: 'act', observation, info }, this.timeLimitMs, 'act');
     return reply.action;
+  }
+
+  /**
+   * Stops the worker, and with it every Worker the code started, until the next call; true
+   * when one was running. Calls in flight fail (the runner drops them: it paused).
+   */
+  suspend() {
+    if (this.dead || !this.worker) return false;
+    this.worker.terminate();
+    this.worker = null;
+    this.#failAll('paused');
+    return true;
+  }
+
+  /** A suspended agent starts its worker again from the code (its top level runs again). */
+  async #resume() {
+    if (!this.worker && !this.dead && this.loaded) await this.load();
   }
 
   terminate(reason = 'stopped') {
@@ -66,7 +91,9 @@ export class WorkerAgent {
     if (!p) return;
     this.pending.delete(id);
     clearTimeout(p.timer);
-    if (reply.type === 'error') p.reject(new Error(reply.phase === 'load' ? reply.message : `${reply.phase}() failed: ${reply.message}`));
+    // the worker runs the visitor's code, which may post any reply of its own: cut what is shown
+    if (reply.type === 'error')
+      p.reject(new Error(reply.phase === 'load' ? cut(reply.message) : `${cut(reply.phase, 20)}() failed: ${cut(reply.message)}`));
     else p.resolve(reply);
   }
 

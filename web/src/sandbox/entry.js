@@ -15,6 +15,7 @@
 // removes the iframe, and with it the Worker, whenever it wants.
 import { useEngineBytes } from 'valley-farm';
 import { createSandbox } from '../worker/sandbox.js';
+import { bounded, cut } from '../model/cut.js';
 import { runAgent, runExample } from '../docs/worker/runExample.js';
 
 const inWorker = typeof WorkerGlobalScope !== 'undefined' && globalThis instanceof WorkerGlobalScope;
@@ -42,10 +43,11 @@ function frameMain() {
       const url = URL.createObjectURL(new Blob([data.source], { type: 'text/javascript' }));
       worker = new Worker(url);
       URL.revokeObjectURL(url);
-      worker.onmessage = (e) => toPage({ type: 'sandbox:message', data: e.data });
+      // the visitor's code shares the worker with ours and may post anything: only a bounded copy goes on
+      worker.onmessage = (e) => toPage({ type: 'sandbox:message', data: bounded(e.data) });
       worker.onerror = (e) => {
         e.preventDefault();
-        toPage({ type: 'sandbox:error', message: String(e.message ?? 'unknown error').slice(0, 500) });
+        toPage({ type: 'sandbox:error', message: cut(e.message ?? 'unknown error') });
       };
       if (data.engine) worker.postMessage({ type: 'engine', bytes: data.engine }, [data.engine]);
     } else if (data?.type === 'sandbox:post' && worker) {

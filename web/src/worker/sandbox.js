@@ -5,6 +5,8 @@
 //   { type: 'reset', id }             -> { type: 'done', id }       | { type: 'error', phase: 'reset', id, message }
 //   { type: 'act', id, observation, info } -> { type: 'action', id, action } | { type: 'error', phase: 'act', id, message }
 // The page checks the action and enforces the time limit (it terminates the worker).
+import { cut } from '../model/cut.js';
+
 export function createSandbox() {
   let agent = null;
 
@@ -58,10 +60,19 @@ export function createSandbox() {
   return { handle };
 }
 
-/** "TypeError: x is undefined (line 3)" from any thrown value. */
+/** "TypeError: x is undefined (line 3)" from any thrown value, cut (cut.js). */
 export function errorText(err) {
-  if (!(err instanceof Error)) return `threw ${JSON.stringify(err)}`;
-  const line = /<anonymous>:(\d+):(\d+)/.exec(err.stack ?? '');
+  if (!(err instanceof Error)) {
+    let text;
+    try {
+      text = JSON.stringify(err);
+    } catch {
+      text = String(typeof err);
+    }
+    return `threw ${cut(text)}`;
+  }
+  const line = /<anonymous>:(\d+):(\d+)/.exec(typeof err.stack === 'string' ? err.stack : '');
   // new Function adds two lines of its own before the code, plus our "use strict" line
-  return line ? `${err.name}: ${err.message} (line ${Number(line[1]) - 3})` : `${err.name}: ${err.message}`;
+  const where = line ? ` (line ${Number(line[1]) - 3})` : '';
+  return `${cut(err.name, 100)}: ${cut(err.message)}${where}`;
 }

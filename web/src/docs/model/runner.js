@@ -1,6 +1,7 @@
 // runner.js — runs one docs example or tutorial agent in a fresh sandboxed Web Worker with a time
 // limit. Past the limit the worker is terminated and the run fails with a message saying so.
 import { createSandboxedWorker } from '../../model/sandboxedWorker.js';
+import { cut } from '../../model/cut.js';
 export const EXAMPLE_TIME_LIMIT_MS = 3000;
 export const AGENT_TIME_LIMIT_MS = 15000;
 
@@ -12,12 +13,6 @@ export const MAX_LINES = 1000;
 export const MAX_LINE_CHARS = 2000;
 export const MAX_OUTPUT_CHARS = 200_000;
 export const MAX_MESSAGE_CHARS = 2000; // an error message from the worker
-
-/** `text` cut to `max` characters, with an ellipsis saying how much was left out. */
-export function cut(text, max) {
-  const s = typeof text === 'string' ? text : String(text);
-  return s.length <= max ? s : `${s.slice(0, max)}… (${s.length - max} more characters)`;
-}
 
 // Examples are editable, so they run in the sandbox's opaque origin, with the engine.
 const defaultWorker = () => createSandboxedWorker({ engine: true });

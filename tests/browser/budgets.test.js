@@ -1,0 +1,206 @@
+// Budgets, in Chromium: a hostile page, link or caller (and `?allow=code` is theirs to add)
+// cannot freeze the page, pile up Workers or keep a core busy. Where a freeze is the failure,
+// the test measures the longest gap between the page's own timer ticks while the hostile
+// input is handled, and bounds it generously (a second): a frozen page shows gaps of many
+// seconds, or crashes.
+import { describe, expect, it } from 'vitest';
+import { browserSuite, openPage } from './page.js';
+
+const suite = browserSuite();
+
+/** Starts a 20 ms timer in the page that records the longest gap between its ticks. */
+const startGapMeter = (page) =>
+  page.evaluate(() => {
+    const meter = { max: 0, last: performance.now() };
+    meter.id = setInterval(() => {
+      const t = performance.now();
+      meter.max = Math.max(meter.max, t - meter.last);
+      meter.last = t;
+    }, 20);
+    window.gapMeter = meter;
+  });
+
+/** The longest gap (ms) since startGapMeter, after one more tick. */
+const stopGapMeter = (page) =>
+  page.evaluate(async () => {
+    await new Promise((r) => setTimeout(r, 60));
+    clearInterval(window.gapMeter.id);
+    return window.gapMeter.max;
+  });
+
+const sandboxes = (page) => page.evaluate(() => document.querySelectorAll('iframe[title="code sandbox"]').length);
+
+describe('text from agent code is cut before it reaches the page', () => {
+  it('agent code that throws a 100 MB error while it loads does not freeze the page; the status shows the error cut', async () => {
+    const page = await openPage(suite.browser, suite.server.url);
+    suite.opened.push(page);
+    await startGapMeter(page);
+    const error = await page.evaluate(async () => {
+      try {
+        await window.valleyFarm.setAgent({ code: "throw new Error('x'.repeat(1e8));" });
+        return 'loaded';
+      } catch (e) {
+        return e.message;
+      }
+    });
+    expect(await stopGapMeter(page)).toBeLessThan(1000);
+    expect(error).toMatch(/^Your code did not load: Error: x+… \(99999500 more characters\)/);
+    expect(error.length).toBeLessThan(700);
+    const shown = await page.textContent('.code-status');
+    expect(shown).toBe(error);
+  });
+
+  it('a worker that posts a 100 MB load error of its own gets it cut too', async () => {
+    const page = await openPage(suite.browser, suite.server.url);
+    suite.opened.push(page);
+    await startGapMeter(page);
+    const error = await page.evaluate(async () => {
+      try {
+        await window.valleyFarm.setAgent({
+          code: "self.postMessage({ type: 'error', phase: 'load', message: 'y'.repeat(1e8) }); function act() { return 0; }",
+        });
+        return 'loaded';
+      } catch (e) {
+        return e.message;
+      }
+    });
+    expect(await stopGapMeter(page)).toBeLessThan(1000);
+    expect(error).toMatch(/^Your code did not load: y+… \(99999500 more characters\)$/);
+  });
+});
+
+describe('one planner at a time', () => {
+  it('rapid resets on maps outside the data leave at most one planner Worker alive', async () => {
+    // Every planner Worker is counted, and none is ever sent its map: the slowest map there is.
+    const context = await suite.browser.newContext();
+    await context.addInitScript(() => {
+      const Real = window.Worker;
+      if (!Real) return;
+      const planners = (window.planners = { alive: 0, most: 0, made: 0 });
+      window.Worker = class extends Real {
+        constructor(url, options) {
+          super(url, options);
+          this.planner = String(url).includes('planWorker');
+          if (this.planner) {
+            planners.made++;
+            planners.most = Math.max(planners.most, ++planners.alive);
+          }
+        }
+        postMessage(...args) {
+          if (!this.planner) super.postMessage(...args);
+        }
+        terminate() {
+          if (this.planner && !this.stopped) {
+            this.stopped = true;
+            planners.alive--;
+          }
+          super.terminate();
+        }
+      };
+    });
+    const page = await context.newPage();
+    page.errors = [];
+    page.on('pageerror', (err) => page.errors.push(err.message));
+    suite.opened.push(page);
+    await page.goto(suite.server.url);
+    await page.waitForFunction(() => window.valleyFarm && document.querySelector('.board'));
+    const planners = await page.evaluate(async () => {
+      for (let i = 0; i < 6; i++) {
+        window.valleyFarm.reset(987_654_321 + i); // far from the protocol's seeds: planned
+        await new Promise((r) => setTimeout(r, 400)); // past the 300 ms a map must stay to be planned
+      }
+      return window.planners;
+    });
+    expect(planners.made).toBeGreaterThanOrEqual(6);
+    expect(planners.most).toBe(1);
+    expect(planners.alive).toBe(1);
+    expect(await page.textContent('[data-testid="par"]')).toMatch(/planning/);
+  });
+});
+
+describe('a Lab link is a budget too', () => {
+  it('a 2 MB link with a million unknown settings renders a short status', async () => {
+    const page = await suite.browser.newPage();
+    page.errors = [];
+    page.on('pageerror', (err) => page.errors.push(err.message));
+    suite.opened.push(page);
+    await page.goto(`${suite.server.url}#/lab?${'x&'.repeat(1e6)}`);
+    await page.waitForSelector('[data-testid="lab-status"]');
+    const status = await page.textContent('[data-testid="lab-status"]');
+    expect(status).toMatch(/2000000 characters; a Lab link carries at most 2048/);
+    expect(status.length).toBeLessThan(500);
+  });
+});
+
+describe('a code agent that does not play costs nothing', () => {
+  // code that starts a nested Worker spinning forever, then plays 'wait'
+  const busyCode = `
+const spin = new Worker(URL.createObjectURL(new Blob(['for (;;) {}'], { type: 'text/javascript' })));
+function act() { return 'wait'; }`;
+
+  it('pausing a code agent removes its sandbox, and with it every Worker its code started; Play starts it again', async () => {
+    const page = await openPage(suite.browser, suite.server.url);
+    suite.opened.push(page);
+    await page.evaluate(async (code) => {
+      await window.valleyFarm.setAgent({ code });
+      window.valleyFarm.setSpeed(100);
+      window.valleyFarm.play();
+    }, busyCode);
+    await page.waitForFunction(() => window.valleyFarm.status().step >= 3);
+    expect(await sandboxes(page)).toBe(1);
+    await page.evaluate(() => window.valleyFarm.pause());
+    expect(await sandboxes(page)).toBe(0);
+    const step = await page.evaluate(() => window.valleyFarm.status().step);
+    await page.evaluate(() => window.valleyFarm.play());
+    await page.waitForFunction((n) => window.valleyFarm.status().step >= n + 3, step);
+    expect(await page.evaluate(() => window.valleyFarm.runnerStats().error)).toBeNull();
+    await page.evaluate(() => window.valleyFarm.pause());
+  });
+
+  it('switching from a code agent to a built-in one removes its sandbox', async () => {
+    const page = await openPage(suite.browser, suite.server.url);
+    suite.opened.push(page);
+    await page.evaluate(async (code) => {
+      await window.valleyFarm.setAgent({ code });
+      window.valleyFarm.play();
+    }, busyCode);
+    await page.waitForFunction(() => window.valleyFarm.status().step >= 2);
+    await page.evaluate(() => window.valleyFarm.setAgent('heuristic'));
+    expect(await sandboxes(page)).toBe(0);
+    await page.evaluate(() => window.valleyFarm.pause());
+  });
+});
+
+describe('binary data in a message is sized, never walked', () => {
+  /** Posts a message with one big typed array (transferred: no copy) to the page itself; its reply. */
+  const callWith = (page, kind, length) =>
+    page.evaluate(
+      ([kind, length]) =>
+        new Promise((resolve) => {
+          const data = new globalThis[kind](length);
+          const id = `big-${kind}`;
+          const timer = setTimeout(() => resolve({ timeout: true }), 10_000);
+          window.addEventListener('message', (e) => {
+            if (e.data?.id === id && 'ok' in e.data) {
+              clearTimeout(timer);
+              resolve(e.data);
+            }
+          });
+          window.postMessage({ type: 'valley-farm', id, method: 'step', args: [data] }, '*', [data.buffer]);
+        }),
+      [kind, length],
+    );
+
+  it('a 1.5e8-element Uint8Array and a 400 MB Float64Array each get an error reply', async () => {
+    const page = await openPage(suite.browser, suite.server.url);
+    suite.opened.push(page);
+    await startGapMeter(page);
+    const small = await callWith(page, 'Uint8Array', 1.5e8);
+    expect(small).toMatchObject({ ok: false });
+    expect(small.error).toMatch(/150000000 bytes of binary data/);
+    const large = await callWith(page, 'Float64Array', 5e7);
+    expect(large.error).toMatch(/400000000 bytes of binary data/);
+    expect(await stopGapMeter(page)).toBeLessThan(1000);
+    expect(await page.evaluate(() => window.valleyFarm.status().step)).toBe(0);
+  });
+});
