@@ -20,6 +20,7 @@ typedef struct farm {
     void (*render)(const vf_env *env, vft_text *t);
     void (*json)(const vf_env *env, vft_text *t);
     void (*rules_json)(vft_text *t);
+    const vf_farm_spec *spec; /* what vf_spec_json says of it */
     void (*save)(const vf_env *env, vfs_writer *w);
     bool (*load)(vf_env *env, vfs_reader *r);
     void (*rederive)(vf_env *env); /* NULL: the farm derives nothing */
@@ -30,15 +31,20 @@ typedef struct farm {
 static const farm farms[VF_KIND_COUNT] = {
     [VF_VALLEY] = {"ValleyFarm-v0", VF_VALLEY_ACTIONS, VF_VALLEY_OBS_SIZE, VFV_SAVE_BYTES,
                    vfv_action_names, vfv_reset, vfv_observe, vfv_render, vfv_json, vfv_rules_json,
-                   vfv_save, vfv_load, NULL, vfv_explain, vfv_event_text},
+                   &vfv_spec, vfv_save, vfv_load, NULL, vfv_explain, vfv_event_text},
     [VF_BACKWARDS] = {"BackwardsValleyFarm-v0", VF_BW_ACTIONS, VF_BW_OBS_SIZE, VFB_SAVE_BYTES,
                       vfb_action_names, vfb_reset, vfb_observe, vfb_render, vfb_json,
-                      vfb_rules_json, vfb_save, vfb_load, vfb_rederive, vfb_explain,
+                      vfb_rules_json, &vfb_spec, vfb_save, vfb_load, vfb_rederive, vfb_explain,
                       vfb_event_text},
 };
 
 static bool kind_ok(int kind) {
     return kind >= 0 && kind < VF_KIND_COUNT;
+}
+
+const vf_farm_spec *vf_farm_spec_of(int kind) {
+    if (!kind_ok(kind)) return NULL;
+    return farms[kind].spec;
 }
 
 const char *vf_kind_name(int kind) {

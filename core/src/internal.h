@@ -10,6 +10,7 @@
  *   valley.c     vfv_      ValleyFarm-v0 rules
  *   backwards.c  vfb_      BackwardsValleyFarm-v0 rules
  *   env.c        vf_       the public API: dispatch on kind, batches
+ *   spec.c       vf_       vf_spec_json: the engine's description of itself
  */
 #ifndef VF_INTERNAL_H
 #define VF_INTERNAL_H
@@ -219,6 +220,52 @@ static inline int vf_action_next(vf_action_source *src, uint32_t n) {
     }
 }
 
+/* ---- what a farm says about itself (spec.c writes it as vf_spec_json) ---------------- */
+
+/* One field of the flat observation. `role` says what a binding may do with it:
+ *   "tiles"     tile codes of the 5 x 5 view (categorical; the farm's tile list names them)
+ *   "status"    the status value of each cell of that view (categorical)
+ *   "category"  one categorical value (a crop stage, a facing)
+ *   "count"     an amount: ordered, scaled by its bounds
+ *   "x", "y"    the agent's position on the map
+ *   "stepsLeft" the steps left in the episode */
+typedef struct vf_field_spec {
+    const char *name;
+    const char *group; /* NULL, or the object the observation nests it in ("inventory") */
+    const char *role;
+    int offset, length, low, high; /* [low, high]: what the rules let the field show */
+} vf_field_spec;
+
+/* One tile code; its code is its index in the farm's list, walkable comes from the farm's
+ * walkable set. */
+typedef struct vf_tile_spec {
+    const char *name;          /* the header's enum name without its prefix: "GROUND" */
+    bool background;           /* off the map or bare ground: nothing there to walk to */
+    const char *const *status; /* NULL, or the names of its status values 0, 1, ... */
+    int status_count;
+} vf_tile_spec;
+
+/* A list of names the observation or the rules number (species, moods, facings). */
+typedef struct vf_name_list {
+    const char *key;
+    const char *const *names;
+    int count;
+} vf_name_list;
+
+typedef struct vf_farm_spec {
+    int width, height, horizon;
+    uint32_t walkable; /* a set of tile codes (vf_tile_in) */
+    const vf_tile_spec *tiles;
+    int tile_count;
+    const vf_field_spec *fields;
+    int field_count;
+    const vf_name_list *lists;
+    int list_count;
+} vf_farm_spec;
+
+/* A farm's description, for spec.c; NULL for a kind out of range (env.c). */
+const vf_farm_spec *vf_farm_spec_of(int kind);
+
 /* The cold calls of each farm (reset, observe, text, JSON, snapshot payloads) take the
  * env, so that env.c can hold them in one table; the step and the masks take the farm's
  * own state and are called directly. */
@@ -260,6 +307,7 @@ int32_t vfv_plan_potential_units(const vf_valley *v, const vfv_reach *reach);
 void vfv_render(const vf_env *env, vft_text *t);
 void vfv_json(const vf_env *env, vft_text *t);
 void vfv_rules_json(vft_text *t);
+extern const vf_farm_spec vfv_spec;
 /* The bytes vfv_save writes, field by field in its order; a test checks it against what
  * the writer produces, so restore can check a length without writing a snapshot. */
 enum {
@@ -284,6 +332,7 @@ void vfb_event_text(const vf_env *env, const vf_event *e, vft_text *t);
 void vfb_render(const vf_env *env, vft_text *t);
 void vfb_json(const vf_env *env, vft_text *t);
 void vfb_rules_json(vft_text *t);
+extern const vf_farm_spec vfb_spec;
 /* The bytes vfb_save writes (checked by a test, as VFV_SAVE_BYTES). */
 enum {
     VFB_SAVE_BYTES =
