@@ -81,8 +81,9 @@ def _action(spec: Any, value: Any, seed: int, step: int) -> int:
     a = spec.actions.index(value) if isinstance(value, str) and value in spec.actions else value
     if isinstance(a, (int, np.integer)) and not isinstance(a, (bool, np.bool_)) and 0 <= a < spec.num_actions:
         return int(a)
+    shown = repr(value[:40]) if isinstance(value, str) else str(value)[:40]
     raise ValueError(
-        f"valley_farm: evaluate: on seed {seed}, step {step}, the policy returned {str(value)[:40]!r}; "
+        f"valley_farm: evaluate: on seed {seed}, step {step}, the policy returned {shown}; "
         f"it must return an int 0 ... {spec.num_actions - 1} or an action name"
     )
 

@@ -116,6 +116,7 @@ class FarmVecEnv(*_BASES):  # type: ignore[misc]
                     f"valley_farm: this vector env plays a fixed list of {len(self._levels)} levels (make_vec's levels), so reset() takes no seed"
                 )
             self._episode_index[:] = 0
+            v.reset_all(self._levels[0])  # starts every env; then each its own level
             for i in range(self.num_envs):
                 v.reset_one(i, self._level(i, 0))
             self._queue_levels(range(self.num_envs))
