@@ -34,3 +34,7 @@ def node_json(script: str):
 @pytest.fixture(scope="session")
 def repo() -> Path:
     return REPO
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "slow: seconds to minutes; left out of the sanitizer pass (scripts/python.mjs)")

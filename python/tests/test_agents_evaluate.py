@@ -21,6 +21,7 @@ def js_round(x: float) -> float:
     return math.floor(x * 1e4 + 0.5) / 1e4
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("env_id", IDS)
 def test_the_heuristic_earns_the_committed_js_baseline_on_every_test_seed(env_id):
     rows = BASELINES["perSeed"][env_id]["test"]
@@ -84,6 +85,7 @@ def same_result(py, js):
         assert "normalized" not in py
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("env_id", IDS)
 def test_evaluate_equals_the_js_evaluate_for_the_heuristic_on_the_test_split(env_id, js_results):
     py = evaluate(create_agent("heuristic", env_id), env_id, split="test", episodes=120)
@@ -91,12 +93,14 @@ def test_evaluate_equals_the_js_evaluate_for_the_heuristic_on_the_test_split(env
     assert "normalized" in py
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("env_id", IDS)
 def test_evaluate_equals_the_js_evaluate_for_the_seeded_random_agent_on_the_validation_split(env_id, js_results):
     py = evaluate("random", env_id, split="validation", episodes=120, seed=7)
     same_result(py, js_results[env_id]["random"])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("env_id", IDS)
 def test_a_batched_policy_is_evaluated_on_the_same_seeds_as_the_js_batched_path(env_id, js_results):
     agents = [create_agent("heuristic", env_id) for _ in range(16)]
