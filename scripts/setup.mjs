@@ -75,13 +75,18 @@ export function ensureCommand(command, pkg, manual, { apt = canUseApt() } = {}) 
     );
   }
   say(`'${command}' is missing: installing Debian's '${pkg}' package (apt-get install ${pkg})`);
+  aptInstall(pkg);
+  if (!has(command)) throw new Error(`installed '${pkg}' but '${command}' is still not on PATH`);
+}
+
+/** Installs Debian packages with apt-get (updating its lists once per run). Root on Debian only. */
+export function aptInstall(...pkgs) {
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
   if (!aptUpdated) {
     run('apt-get', ['update', '-q'], { env });
     aptUpdated = true;
   }
-  run('apt-get', ['install', '-y', '-q', '--no-install-recommends', pkg], { env });
-  if (!has(command)) throw new Error(`installed '${pkg}' but '${command}' is still not on PATH`);
+  run('apt-get', ['install', '-y', '-q', '--no-install-recommends', ...pkgs], { env });
 }
 
 /** cmake, a C compiler and make, for the native engine and its tests. */

@@ -7,12 +7,14 @@
 //   4. WebAssembly build, then the page build (Vite, into dist/)
 //   5. the type declarations (wasm/index.d.ts) checked against tests/types/usage.ts by tsc
 //   6. Vitest: JS API in Node, page components, end to end in Chromium (tests/js, web, browser)
+//   7. the Python package: pip install ./python, pytest against it, again under ASan + UBSan
 // Only Node built-ins until setup has installed node_modules.
 import { readFileSync } from 'node:fs';
 import { ensureChromium, ensureNodeModules, ensureNativeTools, root, run, say } from '../scripts/setup.mjs';
 import { buildWasm } from '../wasm/build.mjs';
 import { fuzz } from './fuzz/run.mjs';
 import { format } from '../scripts/format.mjs';
+import { pythonSuite } from '../scripts/python.mjs';
 
 const FUZZ_SECONDS = 30;
 
@@ -62,6 +64,8 @@ try {
     },
   );
   const { numPassedTests, numFailedTests } = JSON.parse(readFileSync(`${root}${report}`, 'utf8'));
+
+  pythonSuite();
 
   say(`All tests passed in ${Math.round((Date.now() - started) / 1000)} s (root: ${root})`);
   console.log(`vitest: ${numPassedTests} passed, ${numFailedTests} failed`);

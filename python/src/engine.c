@@ -1,0 +1,1102 @@
+/*
+ * engine.c — valley_farm._engine, the CPython binding of the C engine (core/include/valley_farm.h).
+ *
+ * Thin on purpose (PufferLib's Ocean bindings are the model): two types over the engine's own
+ * calls, and one function that tells Python what the engine knows about each farm.
+ *
+ *   Env     one vf_env; reset / step are methods of this type, so a step from Python is one
+ *           C call (no Python frame in between): the single-env hot path.
+ *   VecEnv  a block of n vf_env stepped with vf_batch_step_io; every output is a NumPy array
+ *           allocated once, whose memory the engine writes in place (no copy per step). The
+ *           GIL is released while the engine steps; with threads > 1, worker threads step
+ *           slices of the batch.
+ *
+ * Argument checks (action types and ranges, seeds, snapshot bytes) live here, before the
+ * engine is touched, so a refused call changes nothing. The Python layer (valley_farm/) adds
+ * spaces, Gymnasium's conventions and the evaluation protocol.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#define NPY_NO_DEPRECATED_API NPY_1_7_API_VERSION
+#include <numpy/arrayobject.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "valley_farm.h"
+
+/* ---- seeds ------------------------------------------------------------------------------ */
+
+/* Fresh seeds (a reset without one) lie in [2^32, 2^53 - 2^40], as the JS package draws them
+ * (wasm/index.js FRESH_SEED_MIN / MAX; python/tests check the two agree): above every
+ * named validation and test seed, and low enough that an autoreset's seed + i + k n stays
+ * below 2^53 for the first 2^40 episodes. The bounds arrive from Python (valley_farm/splits.py)
+ * at import, through set_fresh_seed_range, so they are written once on this side. */
+typedef struct {
+    uint64_t min, span; /* fresh seeds are min + (draw mod (span + 1)) */
+} fresh_range;
+
+typedef struct {
+    fresh_range fresh;
+    PyObject *k_step, *k_seed, *k_legal, *k_mask, *k_reason, *k_events, *k_code, *k_text;
+    PyObject *k_reward, *k_x, *k_y, *k_subject, *k_count, *k_count2, *k_before, *k_after;
+} module_state;
+
+static module_state *state_of_module(PyObject *m) {
+    return (module_state *)PyModule_GetState(m);
+}
+
+static uint64_t draw_fresh(uint64_t *rng, const fresh_range *r) {
+    vf_rng g = {*rng};
+    uint64_t x = vf_rng_next(&g) >> 11; /* 53 bits */
+    *rng = g.state;
+    return r->min + x % (r->span + 1);
+}
+
+static const char SEED_RULE[] = "a seed is None or an int from 0 to 2**64 - 1";
+
+/* A seed from a Python int (not a bool, not a float); -1 with an exception set otherwise. */
+static int seed_from(PyObject *o, uint64_t *out, const char *where) {
+    if (PyBool_Check(o) || !PyIndex_Check(o) || PyFloat_Check(o)) {
+        PyErr_Format(PyExc_TypeError, "valley_farm: %s: seed %.60R is not an int; %s", where, o,
+                     SEED_RULE);
+        return -1;
+    }
+    PyObject *i = PyNumber_Index(o);
+    if (!i) return -1;
+    int negative = PyObject_RichCompareBool(i, Py_False, Py_LT); /* i < 0 */
+    unsigned long long v = negative ? 0 : PyLong_AsUnsignedLongLong(i);
+    Py_DECREF(i);
+    if (negative || (v == (unsigned long long)-1 && PyErr_Occurred())) {
+        PyErr_Clear();
+        PyErr_Format(PyExc_ValueError, "valley_farm: %s: seed %.60R is out of range; %s", where,
+                     o, SEED_RULE);
+        return -1;
+    }
+    *out = (uint64_t)v;
+    return 0;
+}
+
+/* ---- the single env ----------------------------------------------------------------------- */
+
+typedef struct {
+    PyObject_HEAD vf_env env;
+    int kind, num_actions, obs_size;
+    int events;     /* make(..., events=True): every step's info lists its events */
+    int open;       /* 0 once closed */
+    int started;    /* a reset (or restore) happened */
+    int terminated; /* the episode in progress has ended */
+    int steps;      /* steps of the episode in progress */
+    uint64_t rng;   /* draws fresh seeds; reset(seed=s) reseeds it from s */
+    module_state *ms;
+    PyObject *module;
+} EnvObject;
+
+static int env_check_open(EnvObject *self) {
+    if (self->open) return 0;
+    PyErr_Format(PyExc_ValueError,
+                 "valley_farm: this %s env is closed; make a new one with valley_farm.make('%s')",
+                 vf_kind_name(self->kind), vf_kind_name(self->kind));
+    return -1;
+}
+
+static int env_check_started(EnvObject *self, const char *method) {
+    if (env_check_open(self)) return -1;
+    if (self->started) return 0;
+    PyErr_Format(PyExc_ValueError, "valley_farm: %s() before the first episode: call reset() first",
+                 method);
+    return -1;
+}
+
+static int env_init(EnvObject *self, PyObject *args, PyObject *kwds) {
+    static char *kwlist[] = {"kind", "events", "rng_seed", NULL};
+    int kind, events = 0;
+    unsigned long long rng_seed = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "i|pK", kwlist, &kind, &events, &rng_seed))
+        return -1;
+    if (!vf_kind_name(kind)) {
+        PyErr_Format(PyExc_ValueError, "valley_farm: no env kind %d", kind);
+        return -1;
+    }
+    PyObject *m = PyType_GetModule(Py_TYPE(self));
+    if (!m) { /* a Python subclass: the module is its base's */
+        PyErr_Clear();
+        PyTypeObject *t = Py_TYPE(self);
+        while (t && !PyType_GetModule(t)) {
+            PyErr_Clear();
+            t = t->tp_base;
+        }
+        if (!t) return -1;
+        m = PyType_GetModule(t);
+    }
+    self->module = m;
+    self->ms = state_of_module(m);
+    self->kind = kind;
+    self->num_actions = vf_num_actions(kind);
+    self->obs_size = vf_obs_size(kind);
+    self->events = events;
+    self->open = 1;
+    self->started = self->terminated = 0;
+    self->steps = 0;
+    self->rng = rng_seed;
+    return 0;
+}
+
+static PyObject *new_obs(EnvObject *self) {
+    npy_intp dims[1] = {self->obs_size};
+    PyObject *a = PyArray_SimpleNew(1, dims, NPY_INT32);
+    if (a) vf_observe(&self->env, (int32_t *)PyArray_DATA((PyArrayObject *)a));
+    return a;
+}
+
+static PyObject *new_mask(EnvObject *self) {
+    npy_intp dims[1] = {self->num_actions};
+    PyObject *a = PyArray_SimpleNew(1, dims, NPY_BOOL);
+    if (a) vf_legal_actions(&self->env, (uint8_t *)PyArray_DATA((PyArrayObject *)a));
+    return a;
+}
+
+/* info: {"step", "seed", "action_mask"} plus, after a step, "action_was_legal". */
+static PyObject *base_info(EnvObject *self) {
+    module_state *s = self->ms;
+    PyObject *info = PyDict_New(), *v;
+    if (!info) return NULL;
+    if (!(v = PyLong_FromLong(self->steps)) || PyDict_SetItem(info, s->k_step, v)) goto fail;
+    Py_DECREF(v);
+    if (!(v = PyLong_FromUnsignedLongLong(self->env.seed)) || PyDict_SetItem(info, s->k_seed, v))
+        goto fail;
+    Py_DECREF(v);
+    if (!(v = new_mask(self)) || PyDict_SetItem(info, s->k_mask, v)) goto fail;
+    Py_DECREF(v);
+    return info;
+fail:
+    Py_XDECREF(v);
+    Py_DECREF(info);
+    return NULL;
+}
+
+static PyObject *env_reset(EnvObject *self, PyObject *args, PyObject *kwds) {
+    static char *kwlist[] = {"seed", "options", NULL};
+    PyObject *seed_obj = Py_None, *options = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "|O$O", kwlist, &seed_obj, &options)) return NULL;
+    if (env_check_open(self)) return NULL;
+    if (options != Py_None && (!PyDict_Check(options) || PyDict_Size(options) != 0)) {
+        PyErr_Format(PyDict_Check(options) ? PyExc_ValueError : PyExc_TypeError,
+                     "valley_farm: reset: options must be None or an empty dict (these envs take "
+                     "no reset options), got %.60R",
+                     options);
+        return NULL;
+    }
+    uint64_t seed;
+    if (seed_obj == Py_None) {
+        seed = draw_fresh(&self->rng, &self->ms->fresh);
+    } else {
+        if (seed_from(seed_obj, &seed, "reset")) return NULL;
+        /* Gymnasium: reset(seed=s) seeds the env's randomness too, so later resets without
+         * a seed are reproducible */
+        vf_rng g = vf_rng_seeded(seed ^ 0x5851F42D4C957F2Dull);
+        self->rng = vf_rng_next(&g);
+    }
+    vf_reset(&self->env, self->kind, seed, NULL);
+    self->started = 1;
+    self->terminated = 0;
+    self->steps = 0;
+    PyObject *obs = new_obs(self);
+    if (!obs) return NULL;
+    PyObject *info = base_info(self);
+    if (!info) {
+        Py_DECREF(obs);
+        return NULL;
+    }
+    PyObject *r = PyTuple_Pack(2, obs, info);
+    Py_DECREF(obs);
+    Py_DECREF(info);
+    return r;
+}
+
+/* The action as an int in range, or -1 with an exception set. Accepts a Python int, a NumPy
+ * integer scalar or a 0-d integer array; refuses bools, floats and anything with a shape. */
+static int action_from(EnvObject *self, PyObject *a) {
+    if (PyLong_CheckExact(a)) {
+        int overflow;
+        long v = PyLong_AsLongAndOverflow(a, &overflow);
+        if (!overflow && v >= 0 && v < self->num_actions) return (int)v; /* the hot path */
+    }
+    const char *bad_type = NULL;
+    if (PyBool_Check(a) || PyArray_IsScalar(a, Bool))
+        bad_type = "a bool";
+    else if (PyArray_Check(a)) {
+        PyArrayObject *arr = (PyArrayObject *)a;
+        if (PyArray_NDIM(arr) != 0)
+            bad_type = "an array with a shape (a single env takes one action)";
+        else if (!PyArray_ISINTEGER(arr))
+            bad_type = "an array that is not of an integer dtype";
+    } else if (!PyIndex_Check(a))
+        bad_type = "not an int";
+    if (bad_type) {
+        PyErr_Format(PyExc_TypeError,
+                     "valley_farm: action %.60R is %s; an action is an int from 0 to %d", a,
+                     bad_type, self->num_actions - 1);
+        return -1;
+    }
+    PyObject *i = PyNumber_Index(a);
+    if (!i) return -1;
+    int overflow;
+    long v = PyLong_AsLongAndOverflow(i, &overflow);
+    Py_DECREF(i);
+    if (overflow || v < 0 || v >= self->num_actions) {
+        PyErr_Format(PyExc_ValueError,
+                     "valley_farm: action %.60R is out of range; an action is an int from 0 to %d "
+                     "(env.action_space.names lists them)",
+                     a, self->num_actions - 1);
+        return -1;
+    }
+    return (int)v;
+}
+
+static PyObject *events_list(EnvObject *self, const vf_event *ev, int n);
+
+static PyObject *env_step(EnvObject *self, PyObject *action) {
+    if (env_check_started(self, "step")) return NULL;
+    if (self->terminated) {
+        PyErr_Format(PyExc_ValueError,
+                     "valley_farm: the episode is over (terminated after %d steps): call reset() "
+                     "to start a new one",
+                     self->steps);
+        return NULL;
+    }
+    int a = action_from(self, action);
+    if (a < 0) return NULL;
+    npy_intp dims[1] = {self->obs_size};
+    PyObject *obs = PyArray_SimpleNew(1, dims, NPY_INT32);
+    if (!obs) return NULL;
+    int32_t *o = (int32_t *)PyArray_DATA((PyArrayObject *)obs);
+    vf_step_result r;
+    vf_event ev[VF_EVENTS_MAX];
+    int nev = 0;
+    int why = vf_why_illegal(&self->env, a); /* the rule that blocks it, before the step */
+    if (self->events)
+        nev = vf_step_explained(&self->env, a, o, &r, ev, VF_EVENTS_MAX);
+    else
+        r = vf_step(&self->env, a, o);
+    self->steps++;
+    self->terminated = r.terminated;
+    module_state *s = self->ms;
+    PyObject *info = base_info(self);
+    if (!info) goto fail;
+    if (PyDict_SetItem(info, s->k_legal, r.action_was_legal ? Py_True : Py_False)) goto fail;
+    if (!r.action_was_legal) {
+        PyObject *reason = Py_BuildValue("{OsOs}", s->k_code, vf_why_code(why), s->k_text,
+                                         vf_why_text(why));
+        if (!reason || PyDict_SetItem(info, s->k_reason, reason)) {
+            Py_XDECREF(reason);
+            goto fail;
+        }
+        Py_DECREF(reason);
+    }
+    if (self->events) {
+        PyObject *list = events_list(self, ev, nev);
+        if (!list || PyDict_SetItem(info, s->k_events, list)) {
+            Py_XDECREF(list);
+            goto fail;
+        }
+        Py_DECREF(list);
+    }
+    PyObject *rew = PyFloat_FromDouble(r.reward);
+    if (!rew) goto fail;
+    PyObject *t = PyTuple_New(5);
+    if (!t) {
+        Py_DECREF(rew);
+        goto fail;
+    }
+    PyTuple_SET_ITEM(t, 0, obs);
+    PyTuple_SET_ITEM(t, 1, rew);
+    PyTuple_SET_ITEM(t, 2, Py_NewRef(r.terminated ? Py_True : Py_False));
+    PyTuple_SET_ITEM(t, 3, Py_NewRef(Py_False));
+    PyTuple_SET_ITEM(t, 4, info);
+    return t;
+fail:
+    Py_DECREF(obs);
+    Py_XDECREF(info);
+    return NULL;
+}
+
+static PyObject *events_list(EnvObject *self, const vf_event *ev, int n) {
+    module_state *s = self->ms;
+    PyObject *list = PyList_New(n);
+    if (!list) return NULL;
+    for (int k = 0; k < n; k++) {
+        char text[VF_TEXT_MAX];
+        vf_event_text(&self->env, &ev[k], text, sizeof text);
+        PyObject *d = Py_BuildValue("{OsOsOdOiOiOiOiOiOdOd}", s->k_code, vf_event_code(ev[k].kind),
+                                    s->k_text, text, s->k_reward, ev[k].reward, s->k_x, ev[k].x,
+                                    s->k_y, ev[k].y, s->k_subject, ev[k].subject, s->k_count,
+                                    ev[k].count, s->k_count2, ev[k].count2, s->k_before,
+                                    ev[k].before, s->k_after, ev[k].after);
+        if (!d) {
+            Py_DECREF(list);
+            return NULL;
+        }
+        PyList_SET_ITEM(list, k, d);
+    }
+    return list;
+}
+
+static PyObject *env_action_mask(EnvObject *self, PyObject *Py_UNUSED(ignored)) {
+    if (env_check_started(self, "action_mask")) return NULL;
+    return new_mask(self);
+}
+
+static PyObject *env_illegal_reasons(EnvObject *self, PyObject *Py_UNUSED(ignored)) {
+    if (env_check_started(self, "illegal_reasons")) return NULL;
+    PyObject *list = PyList_New(self->num_actions);
+    if (!list) return NULL;
+    for (int a = 0; a < self->num_actions; a++) {
+        int why = vf_why_illegal(&self->env, a);
+        PyObject *v = why == VF_WHY_LEGAL
+                          ? Py_NewRef(Py_None)
+                          : Py_BuildValue("{OsOs}", self->ms->k_code, vf_why_code(why),
+                                          self->ms->k_text, vf_why_text(why));
+        if (!v) {
+            Py_DECREF(list);
+            return NULL;
+        }
+        PyList_SET_ITEM(list, a, v);
+    }
+    return list;
+}
+
+typedef size_t (*text_fn)(const vf_env *, char *, size_t);
+
+static PyObject *env_text(EnvObject *self, const char *method, text_fn fn) {
+    if (env_check_started(self, method)) return NULL;
+    char buf[VF_TEXT_MAX];
+    size_t n = fn(&self->env, buf, sizeof buf);
+    if (n >= sizeof buf) {
+        PyErr_SetString(PyExc_RuntimeError, "valley_farm: engine text longer than VF_TEXT_MAX");
+        return NULL;
+    }
+    return PyUnicode_FromStringAndSize(buf, (Py_ssize_t)n);
+}
+
+static PyObject *env_render(EnvObject *self, PyObject *Py_UNUSED(ignored)) {
+    return env_text(self, "render", vf_render);
+}
+
+static PyObject *env_state_json(EnvObject *self, PyObject *Py_UNUSED(ignored)) {
+    return env_text(self, "state", vf_state_json);
+}
+
+static PyObject *env_snapshot(EnvObject *self, PyObject *Py_UNUSED(ignored)) {
+    if (env_check_started(self, "snapshot")) return NULL;
+    uint8_t buf[VF_SNAPSHOT_MAX];
+    size_t n = vf_snapshot(&self->env, buf, sizeof buf);
+    return PyBytes_FromStringAndSize((const char *)buf, (Py_ssize_t)n);
+}
+
+static PyObject *env_restore(EnvObject *self, PyObject *data) {
+    if (env_check_open(self)) return NULL;
+    Py_buffer view;
+    const char *expected = "restore takes the bytes that snapshot() returned on an env of the "
+                           "same id";
+    if (PyObject_GetBuffer(data, &view, PyBUF_SIMPLE)) {
+        PyErr_Clear();
+        PyErr_Format(PyExc_TypeError, "valley_farm: %s, got %.60s", expected, Py_TYPE(data)->tp_name);
+        return NULL;
+    }
+    vf_error e = view.len > VF_SNAPSHOT_MAX
+                     ? VF_ERR_SIZE
+                     : vf_restore(&self->env, self->kind, view.buf, (size_t)view.len);
+    PyBuffer_Release(&view);
+    if (e != VF_OK) {
+        PyErr_Format(PyExc_ValueError, "valley_farm: cannot restore: %s; %s", vf_error_message(e),
+                     expected);
+        return NULL;
+    }
+    self->started = 1;
+    self->steps = vf_step_count(&self->env);
+    self->terminated = vf_terminated(&self->env);
+    Py_RETURN_NONE;
+}
+
+static PyObject *env_state_hash(EnvObject *self, PyObject *Py_UNUSED(ignored)) {
+    if (env_check_started(self, "state_hash")) return NULL;
+    return PyLong_FromUnsignedLongLong(vf_state_hash(&self->env));
+}
+
+/* plan(width, prove_states): (actions, best_return, upper_bound), the env unchanged. */
+static PyObject *env_plan(EnvObject *self, PyObject *args) {
+    int width, states;
+    if (!PyArg_ParseTuple(args, "ii", &width, &states)) return NULL;
+    if (env_check_started(self, "plan")) return NULL;
+    if (width < 1 || width > VF_PLAN_WIDTH_MAX) {
+        PyErr_Format(PyExc_ValueError, "valley_farm: plan: width %d is not allowed; it is an int from 1 to %d",
+                     width, VF_PLAN_WIDTH_MAX);
+        return NULL;
+    }
+    if (states < 0 || states > VF_PROVE_STATES_MAX) {
+        PyErr_Format(PyExc_ValueError,
+                     "valley_farm: plan: prove %d is not allowed; it is True, False or a number of "
+                     "states from 1 to %d",
+                     states, VF_PROVE_STATES_MAX);
+        return NULL;
+    }
+    size_t beam = vf_plan_work_size(self->kind, width);
+    size_t proof = states > 0 ? vf_plan_prove_work_size(self->kind, states) : 0;
+    size_t bytes = beam > proof ? beam : proof;
+    void *work = malloc(bytes);
+    if (!work) return PyErr_NoMemory();
+    vf_plan plan;
+    vf_error e;
+    vf_env start = self->env;
+    Py_BEGIN_ALLOW_THREADS;
+    e = vf_plan_beam(&start, width, work, bytes, &plan);
+    /* the proof reuses the beam's memory: it starts from the plan, not from the beam */
+    if (e == VF_OK && states > 0) e = vf_plan_prove(&start, states, work, bytes, &plan);
+    Py_END_ALLOW_THREADS;
+    free(work);
+    if (e != VF_OK) {
+        PyErr_Format(PyExc_RuntimeError, "valley_farm: plan failed: %s", vf_error_message(e));
+        return NULL;
+    }
+    PyObject *acts = PyList_New(plan.length);
+    if (!acts) return NULL;
+    for (int i = 0; i < plan.length; i++) PyList_SET_ITEM(acts, i, PyLong_FromLong(plan.actions[i]));
+    return Py_BuildValue("(Ndd)", acts, plan.best_return, plan.upper_bound);
+}
+
+static PyObject *env_close(EnvObject *self, PyObject *Py_UNUSED(ignored)) {
+    self->open = 0; /* closing twice is harmless, as Gymnasium asks */
+    Py_RETURN_NONE;
+}
+
+static PyObject *env_get_closed(EnvObject *self, void *Py_UNUSED(c)) {
+    return PyBool_FromLong(!self->open);
+}
+static PyObject *env_get_kind(EnvObject *self, void *Py_UNUSED(c)) {
+    return PyLong_FromLong(self->kind);
+}
+static PyObject *env_get_seed(EnvObject *self, void *Py_UNUSED(c)) {
+    if (!self->started) Py_RETURN_NONE;
+    return PyLong_FromUnsignedLongLong(self->env.seed);
+}
+static PyObject *env_get_steps(EnvObject *self, void *Py_UNUSED(c)) {
+    return PyLong_FromLong(self->steps);
+}
+static PyObject *env_get_terminated(EnvObject *self, void *Py_UNUSED(c)) {
+    return PyBool_FromLong(self->terminated);
+}
+static PyObject *env_get_total_reward(EnvObject *self, void *Py_UNUSED(c)) {
+    if (!self->started) return PyFloat_FromDouble(0);
+    return PyFloat_FromDouble(vf_total_reward(&self->env));
+}
+
+static PyMethodDef env_methods[] = {
+    {"reset", (PyCFunction)(void (*)(void))env_reset, METH_VARARGS | METH_KEYWORDS,
+     "reset(seed=None, options=None) -> (observation, info): starts an episode."},
+    {"step", (PyCFunction)env_step, METH_O,
+     "step(action) -> (observation, reward, terminated, truncated, info)."},
+    {"action_mask", (PyCFunction)env_action_mask, METH_NOARGS,
+     "A bool array: True where the action is legal now."},
+    {"illegal_reasons", (PyCFunction)env_illegal_reasons, METH_NOARGS,
+     "Per action: None where legal, else {'code', 'text'} naming the rule that blocks it."},
+    {"render", (PyCFunction)env_render, METH_NOARGS, "The map as text ('ansi')."},
+    {"_state_json", (PyCFunction)env_state_json, METH_NOARGS, NULL},
+    {"snapshot", (PyCFunction)env_snapshot, METH_NOARGS, "The complete state as bytes."},
+    {"restore", (PyCFunction)env_restore, METH_O,
+     "Puts the env back into a snapshot's state; bad bytes raise ValueError and change nothing."},
+    {"state_hash", (PyCFunction)env_state_hash, METH_NOARGS,
+     "The engine's 64-bit hash of the full state (vf_state_hash)."},
+    {"_plan", (PyCFunction)env_plan, METH_VARARGS, NULL},
+    {"close", (PyCFunction)env_close, METH_NOARGS, "Closes the env; closing twice is harmless."},
+    {NULL, NULL, 0, NULL}};
+
+static PyGetSetDef env_getset[] = {
+    {"closed", (getter)env_get_closed, NULL, "True once close() was called.", NULL},
+    {"_kind", (getter)env_get_kind, NULL, NULL, NULL},
+    {"episode_seed", (getter)env_get_seed, NULL, "The seed of the episode in progress.", NULL},
+    {"elapsed_steps", (getter)env_get_steps, NULL, "Steps of the episode in progress.", NULL},
+    {"terminated", (getter)env_get_terminated, NULL, "The episode in progress has ended.", NULL},
+    {"total_reward", (getter)env_get_total_reward, NULL, "The episode's reward so far.", NULL},
+    {NULL, NULL, NULL, NULL, NULL}};
+
+static PyType_Slot env_slots[] = {
+    {Py_tp_doc, "One valley-farm env over the C engine (see valley_farm.make)."},
+    {Py_tp_init, env_init},
+    {Py_tp_new, PyType_GenericNew},
+    {Py_tp_methods, env_methods},
+    {Py_tp_getset, env_getset},
+    {0, NULL}};
+
+static PyType_Spec env_spec = {"valley_farm._engine.Env", sizeof(EnvObject), 0,
+                               Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE, env_slots};
+
+/* ---- the vector env ----------------------------------------------------------------------- */
+
+struct VecEnvObject;
+
+/* Worker threads that step slices of the batch. The main thread steps slice 0 and waits for
+ * the rest; a generation counter under one mutex wakes the workers for each step. */
+typedef struct {
+    pthread_t *threads;
+    int count; /* worker threads (threads - 1) */
+    pthread_mutex_t lock;
+    pthread_cond_t go, done;
+    uint64_t generation;
+    int pending; /* workers still stepping this generation */
+    int quit;
+    struct VecEnvObject *owner;
+} pool;
+
+typedef struct VecEnvObject {
+    PyObject_HEAD vf_env *envs;
+    int n, kind, num_actions, obs_size;
+    int levels;  /* next episodes' seeds come from Python (a fixed level list) */
+    int threads; /* slices stepped in parallel (1: the calling thread only) */
+    int open, started;
+    PyArrayObject *obs, *rewards, *terminated, *truncated, *masks, *final_obs, *returns,
+        *lengths, *seeds, *next_seeds, *actions;
+    vf_batch_io io;
+    pool pool;
+} VecEnvObject;
+
+static void step_slice(VecEnvObject *v, int slice) {
+    int n = v->n, t = v->threads;
+    int lo = (int)((int64_t)n * slice / t), hi = (int)((int64_t)n * (slice + 1) / t);
+    if (hi <= lo) return;
+    const vf_batch_io *io = &v->io;
+    vf_batch_io s = {
+        io->actions + lo,
+        io->next_seeds + lo,
+        io->obs + (size_t)lo * v->obs_size,
+        io->rewards + lo,
+        io->terminated + lo,
+        io->masks ? io->masks + (size_t)lo * v->num_actions : NULL,
+        io->final_obs + (size_t)lo * v->obs_size,
+        io->episode_returns + lo,
+        io->episode_lengths + lo,
+        io->episode_seeds + lo,
+    };
+    vf_batch_step_io(v->envs + lo, hi - lo, v->kind, &s);
+    if (!v->levels) {
+        /* the schedule the engine keeps on its own for one batch (env i's k-th episode has
+         * seed + i + k n), kept here for slices, which would otherwise add their own size */
+        uint64_t *next = (uint64_t *)io->next_seeds;
+        for (int i = lo; i < hi; i++)
+            if (io->terminated[i]) next[i] = v->envs[i].seed + (uint64_t)n;
+    }
+}
+
+static void *worker_main(void *arg) {
+    pool *p = (pool *)arg;
+    int index;
+    pthread_mutex_lock(&p->lock);
+    index = p->pending--; /* each worker takes an index 1..count at start-up */
+    pthread_cond_broadcast(&p->done);
+    uint64_t seen = p->generation;
+    for (;;) {
+        while (!p->quit && p->generation == seen) pthread_cond_wait(&p->go, &p->lock);
+        if (p->quit) break;
+        seen = p->generation;
+        pthread_mutex_unlock(&p->lock);
+        step_slice(p->owner, index);
+        pthread_mutex_lock(&p->lock);
+        if (--p->pending == 0) pthread_cond_signal(&p->done);
+    }
+    pthread_mutex_unlock(&p->lock);
+    return NULL;
+}
+
+static int pool_start(pool *p, VecEnvObject *owner, int workers) {
+    memset(p, 0, sizeof *p);
+    p->owner = owner;
+    if (workers == 0) return 0;
+    p->threads = calloc((size_t)workers, sizeof(pthread_t));
+    if (!p->threads) return -1;
+    pthread_mutex_init(&p->lock, NULL);
+    pthread_cond_init(&p->go, NULL);
+    pthread_cond_init(&p->done, NULL);
+    p->pending = workers;
+    for (int i = 0; i < workers; i++) {
+        if (pthread_create(&p->threads[i], NULL, worker_main, p)) return -1;
+        p->count++;
+    }
+    pthread_mutex_lock(&p->lock);
+    while (p->pending > 0) pthread_cond_wait(&p->done, &p->lock);
+    pthread_mutex_unlock(&p->lock);
+    return 0;
+}
+
+static void pool_stop(pool *p) {
+    if (!p->threads) return;
+    pthread_mutex_lock(&p->lock);
+    p->quit = 1;
+    pthread_cond_broadcast(&p->go);
+    pthread_mutex_unlock(&p->lock);
+    for (int i = 0; i < p->count; i++) pthread_join(p->threads[i], NULL);
+    pthread_mutex_destroy(&p->lock);
+    pthread_cond_destroy(&p->go);
+    pthread_cond_destroy(&p->done);
+    free(p->threads);
+    p->threads = NULL;
+}
+
+static void pool_step(VecEnvObject *v) {
+    pool *p = &v->pool;
+    if (!p->threads) {
+        step_slice(v, 0);
+        return;
+    }
+    pthread_mutex_lock(&p->lock);
+    p->pending = p->count;
+    p->generation++;
+    pthread_cond_broadcast(&p->go);
+    pthread_mutex_unlock(&p->lock);
+    step_slice(v, 0);
+    pthread_mutex_lock(&p->lock);
+    while (p->pending > 0) pthread_cond_wait(&p->done, &p->lock);
+    pthread_mutex_unlock(&p->lock);
+}
+
+static PyArrayObject *new_array(int nd, npy_intp *dims, int type) {
+    PyArrayObject *a = (PyArrayObject *)PyArray_ZEROS(nd, dims, type, 0);
+    return a;
+}
+
+static int vec_init(VecEnvObject *self, PyObject *args, PyObject *kwds) {
+    static char *kwlist[] = {"kind", "num_envs", "masks", "levels", "threads", NULL};
+    int kind, n, masks = 1, levels = 0, threads = 1;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "ii|ppi", kwlist, &kind, &n, &masks, &levels,
+                                     &threads))
+        return -1;
+    if (self->envs) {
+        PyErr_SetString(PyExc_TypeError, "valley_farm: a VecEnv is initialised once");
+        return -1;
+    }
+    if (!vf_kind_name(kind)) {
+        PyErr_Format(PyExc_ValueError, "valley_farm: no env kind %d", kind);
+        return -1;
+    }
+    if (n < 1 || n > VF_BATCH_MAX) {
+        PyErr_Format(PyExc_ValueError, "valley_farm: num_envs %d is not allowed; it is an int from 1 to %d",
+                     n, VF_BATCH_MAX);
+        return -1;
+    }
+    if (threads < 1 || threads > 64 || threads > n) {
+        PyErr_Format(PyExc_ValueError,
+                     "valley_farm: threads %d is not allowed; it is an int from 1 to min(64, num_envs)",
+                     threads);
+        return -1;
+    }
+    self->n = n;
+    self->kind = kind;
+    self->num_actions = vf_num_actions(kind);
+    self->obs_size = vf_obs_size(kind);
+    self->levels = levels;
+    self->threads = threads;
+    self->envs = calloc((size_t)n, sizeof(vf_env));
+    if (!self->envs) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    npy_intp row[1] = {n}, obs2[2] = {n, self->obs_size}, mask2[2] = {n, self->num_actions};
+    self->obs = new_array(2, obs2, NPY_INT32);
+    self->final_obs = new_array(2, obs2, NPY_INT32);
+    self->rewards = new_array(1, row, NPY_FLOAT64);
+    self->returns = new_array(1, row, NPY_FLOAT64);
+    self->terminated = new_array(1, row, NPY_BOOL);
+    self->truncated = new_array(1, row, NPY_BOOL);
+    self->masks = new_array(2, mask2, NPY_BOOL);
+    self->lengths = new_array(1, row, NPY_INT32);
+    self->seeds = new_array(1, row, NPY_UINT64);
+    self->next_seeds = new_array(1, row, NPY_UINT64);
+    self->actions = new_array(1, row, NPY_INT32);
+    if (!self->obs || !self->final_obs || !self->rewards || !self->returns || !self->terminated ||
+        !self->truncated || !self->masks || !self->lengths || !self->seeds || !self->next_seeds ||
+        !self->actions)
+        return -1;
+    /* the views handed out are read-only: the engine overwrites them at the next step */
+    PyArrayObject *outs[] = {self->obs,    self->final_obs, self->rewards, self->returns,
+                             self->terminated, self->truncated, self->masks, self->lengths,
+                             self->seeds};
+    for (size_t i = 0; i < sizeof outs / sizeof outs[0]; i++)
+        PyArray_CLEARFLAGS(outs[i], NPY_ARRAY_WRITEABLE);
+    vf_batch_io io = {
+        PyArray_DATA(self->actions),    PyArray_DATA(self->next_seeds),
+        PyArray_DATA(self->obs),        PyArray_DATA(self->rewards),
+        PyArray_DATA(self->terminated), masks ? PyArray_DATA(self->masks) : NULL,
+        PyArray_DATA(self->final_obs),  PyArray_DATA(self->returns),
+        PyArray_DATA(self->lengths),    PyArray_DATA(self->seeds),
+    };
+    self->io = io;
+    if (pool_start(&self->pool, self, threads - 1)) {
+        pool_stop(&self->pool);
+        PyErr_SetString(PyExc_RuntimeError, "valley_farm: could not start the stepping threads");
+        return -1;
+    }
+    self->open = 1;
+    return 0;
+}
+
+static int vec_check_open(VecEnvObject *self) {
+    if (self->open) return 0;
+    PyErr_Format(PyExc_ValueError,
+                 "valley_farm: this %s vector env is closed; make a new one with "
+                 "valley_farm.make_vec('%s', n)",
+                 vf_kind_name(self->kind), vf_kind_name(self->kind));
+    return -1;
+}
+
+/* Writes the mask rows of envs lo..hi (when masks are on). */
+static void vec_fill_masks(VecEnvObject *self, int lo, int count) {
+    if (self->io.masks)
+        vf_batch_legal_actions(self->envs + lo, count, self->io.masks + (size_t)lo * self->num_actions);
+}
+
+/* reset_all(seed): env i starts with seed + i; its next episodes follow seed + i + k n. */
+static PyObject *vec_reset_all(VecEnvObject *self, PyObject *arg) {
+    if (vec_check_open(self)) return NULL;
+    uint64_t seed;
+    if (seed_from(arg, &seed, "reset")) return NULL;
+    vf_batch_reset(self->envs, self->n, self->kind, seed, self->io.obs);
+    uint64_t *next = (uint64_t *)self->io.next_seeds;
+    if (!self->levels)
+        for (int i = 0; i < self->n; i++) next[i] = seed + (uint64_t)i + (uint64_t)self->n;
+    vec_fill_masks(self, 0, self->n);
+    memset(PyArray_DATA(self->terminated), 0, (size_t)self->n);
+    self->started = 1;
+    Py_RETURN_NONE;
+}
+
+/* reset_one(i, seed): env i alone starts an episode of this seed. */
+static PyObject *vec_reset_one(VecEnvObject *self, PyObject *args) {
+    int i;
+    PyObject *seed_obj;
+    if (!PyArg_ParseTuple(args, "iO", &i, &seed_obj)) return NULL;
+    if (vec_check_open(self)) return NULL;
+    if (i < 0 || i >= self->n) {
+        PyErr_Format(PyExc_ValueError, "valley_farm: env index %d is not an int from 0 to %d", i,
+                     self->n - 1);
+        return NULL;
+    }
+    uint64_t seed;
+    if (seed_from(seed_obj, &seed, "reset")) return NULL;
+    vf_reset(&self->envs[i], self->kind, seed, self->io.obs + (size_t)i * self->obs_size);
+    if (!self->levels) ((uint64_t *)self->io.next_seeds)[i] = seed + (uint64_t)self->n;
+    vec_fill_masks(self, i, 1);
+    Py_RETURN_NONE;
+}
+
+static const char *ACTIONS_RULE = "actions must be a NumPy array (or list) of num_envs ints from 0 to";
+
+/* step(actions): one batch step; the outputs are in the arrays. */
+static PyObject *vec_step(VecEnvObject *self, PyObject *actions) {
+    if (vec_check_open(self)) return NULL;
+    if (!self->started) {
+        PyErr_SetString(PyExc_ValueError, "valley_farm: step() before the first episodes: call reset() first");
+        return NULL;
+    }
+    int n = self->n, max = self->num_actions;
+    const int32_t *src = NULL;
+    PyArrayObject *arr = NULL;
+    if (PyArray_Check(actions) && PyArray_TYPE((PyArrayObject *)actions) == NPY_INT32 &&
+        PyArray_ISCARRAY_RO((PyArrayObject *)actions) && PyArray_NDIM((PyArrayObject *)actions) == 1 &&
+        PyArray_DIM((PyArrayObject *)actions, 0) == n) {
+        src = (const int32_t *)PyArray_DATA((PyArrayObject *)actions); /* the fast path */
+    } else {
+        arr = (PyArrayObject *)PyArray_FROM_O(actions);
+        if (!arr) return NULL;
+        if (PyArray_NDIM(arr) != 1 || PyArray_DIM(arr, 0) != n) {
+            PyErr_Format(PyExc_ValueError, "valley_farm: got actions of shape %R for %d envs; %s %d",
+                         PyObject_GetAttrString((PyObject *)arr, "shape"), n, ACTIONS_RULE, max - 1);
+            Py_DECREF(arr);
+            return NULL;
+        }
+        if (!PyArray_ISINTEGER(arr)) {
+            PyErr_Format(PyExc_TypeError, "valley_farm: got actions of dtype %R; %s %d (an integer dtype)",
+                         (PyObject *)PyArray_DESCR(arr), ACTIONS_RULE, max - 1);
+            Py_DECREF(arr);
+            return NULL;
+        }
+        PyArrayObject *wide = (PyArrayObject *)PyArray_FROM_OTF((PyObject *)arr, NPY_INT64,
+                                                                NPY_ARRAY_IN_ARRAY | NPY_ARRAY_FORCECAST);
+        int unsigned_big = PyArray_ISUNSIGNED(arr);
+        Py_DECREF(arr);
+        if (!wide) return NULL;
+        const int64_t *w = (const int64_t *)PyArray_DATA(wide);
+        int32_t *dst = (int32_t *)PyArray_DATA(self->actions);
+        for (int i = 0; i < n; i++) {
+            if (w[i] < 0 || w[i] >= max) {
+                PyErr_Format(PyExc_ValueError, "valley_farm: actions[%d] is %s%lld; %s %d", i,
+                             unsigned_big && w[i] < 0 ? "above 2**63: " : "", (long long)w[i],
+                             ACTIONS_RULE, max - 1);
+                Py_DECREF(wide);
+                return NULL;
+            }
+            dst[i] = (int32_t)w[i];
+        }
+        Py_DECREF(wide);
+        src = dst;
+    }
+    if (src != PyArray_DATA(self->actions)) {
+        for (int i = 0; i < n; i++) {
+            if ((uint32_t)src[i] >= (uint32_t)max) {
+                PyErr_Format(PyExc_ValueError, "valley_farm: actions[%d] is %d; %s %d", i, src[i],
+                             ACTIONS_RULE, max - 1);
+                return NULL;
+            }
+        }
+        self->io.actions = src;
+    } else {
+        self->io.actions = PyArray_DATA(self->actions);
+    }
+    Py_BEGIN_ALLOW_THREADS;
+    pool_step(self);
+    Py_END_ALLOW_THREADS;
+    self->io.actions = PyArray_DATA(self->actions);
+    Py_RETURN_NONE;
+}
+
+static PyObject *vec_episode_seed(VecEnvObject *self, PyObject *arg) {
+    if (vec_check_open(self)) return NULL;
+    long i = PyLong_AsLong(arg);
+    if (i == -1 && PyErr_Occurred()) return NULL;
+    if (i < 0 || i >= self->n) {
+        PyErr_Format(PyExc_ValueError, "valley_farm: env index %ld is not an int from 0 to %d", i,
+                     self->n - 1);
+        return NULL;
+    }
+    return PyLong_FromUnsignedLongLong(self->envs[i].seed);
+}
+
+/* The env's hash, for tests that compare a vector env's episodes with single envs. */
+static PyObject *vec_state_hash(VecEnvObject *self, PyObject *arg) {
+    if (vec_check_open(self)) return NULL;
+    long i = PyLong_AsLong(arg);
+    if (i == -1 && PyErr_Occurred()) return NULL;
+    if (i < 0 || i >= self->n) {
+        PyErr_Format(PyExc_ValueError, "valley_farm: env index %ld is not an int from 0 to %d", i,
+                     self->n - 1);
+        return NULL;
+    }
+    return PyLong_FromUnsignedLongLong(vf_state_hash(&self->envs[i]));
+}
+
+static PyObject *vec_close(VecEnvObject *self, PyObject *Py_UNUSED(ignored)) {
+    if (self->open) {
+        pool_stop(&self->pool);
+        self->open = 0;
+    }
+    Py_RETURN_NONE;
+}
+
+static void vec_dealloc(VecEnvObject *self) {
+    PyTypeObject *tp = Py_TYPE(self);
+    if (self->open) pool_stop(&self->pool);
+    free(self->envs);
+    Py_XDECREF(self->obs);
+    Py_XDECREF(self->final_obs);
+    Py_XDECREF(self->rewards);
+    Py_XDECREF(self->returns);
+    Py_XDECREF(self->terminated);
+    Py_XDECREF(self->truncated);
+    Py_XDECREF(self->masks);
+    Py_XDECREF(self->lengths);
+    Py_XDECREF(self->seeds);
+    Py_XDECREF(self->next_seeds);
+    Py_XDECREF(self->actions);
+    tp->tp_free((PyObject *)self);
+    Py_DECREF(tp);
+}
+
+#define VEC_ARRAY_GETTER(name)                                                                     \
+    static PyObject *vec_get_##name(VecEnvObject *self, void *Py_UNUSED(c)) {                      \
+        return Py_NewRef((PyObject *)self->name);                                                  \
+    }
+VEC_ARRAY_GETTER(obs)
+VEC_ARRAY_GETTER(final_obs)
+VEC_ARRAY_GETTER(rewards)
+VEC_ARRAY_GETTER(returns)
+VEC_ARRAY_GETTER(terminated)
+VEC_ARRAY_GETTER(truncated)
+VEC_ARRAY_GETTER(masks)
+VEC_ARRAY_GETTER(lengths)
+VEC_ARRAY_GETTER(seeds)
+VEC_ARRAY_GETTER(next_seeds)
+
+static PyObject *vec_get_closed(VecEnvObject *self, void *Py_UNUSED(c)) {
+    return PyBool_FromLong(!self->open);
+}
+
+static PyMethodDef vec_methods[] = {
+    {"reset_all", (PyCFunction)vec_reset_all, METH_O, NULL},
+    {"reset_one", (PyCFunction)vec_reset_one, METH_VARARGS, NULL},
+    {"step", (PyCFunction)vec_step, METH_O, NULL},
+    {"episode_seed", (PyCFunction)vec_episode_seed, METH_O, NULL},
+    {"state_hash", (PyCFunction)vec_state_hash, METH_O, NULL},
+    {"close", (PyCFunction)vec_close, METH_NOARGS, NULL},
+    {NULL, NULL, 0, NULL}};
+
+static PyGetSetDef vec_getset[] = {
+    {"obs", (getter)vec_get_obs, NULL, NULL, NULL},
+    {"final_obs", (getter)vec_get_final_obs, NULL, NULL, NULL},
+    {"rewards", (getter)vec_get_rewards, NULL, NULL, NULL},
+    {"episode_returns", (getter)vec_get_returns, NULL, NULL, NULL},
+    {"terminated", (getter)vec_get_terminated, NULL, NULL, NULL},
+    {"truncated", (getter)vec_get_truncated, NULL, NULL, NULL},
+    {"masks", (getter)vec_get_masks, NULL, NULL, NULL},
+    {"episode_lengths", (getter)vec_get_lengths, NULL, NULL, NULL},
+    {"episode_seeds", (getter)vec_get_seeds, NULL, NULL, NULL},
+    {"next_seeds", (getter)vec_get_next_seeds, NULL, NULL, NULL},
+    {"closed", (getter)vec_get_closed, NULL, NULL, NULL},
+    {NULL, NULL, NULL, NULL, NULL}};
+
+static PyType_Slot vec_slots[] = {{Py_tp_doc, "A batch of valley-farm envs (see valley_farm.make_vec)."},
+                                  {Py_tp_init, vec_init},
+                                  {Py_tp_new, PyType_GenericNew},
+                                  {Py_tp_dealloc, vec_dealloc},
+                                  {Py_tp_methods, vec_methods},
+                                  {Py_tp_getset, vec_getset},
+                                  {0, NULL}};
+
+static PyType_Spec vec_spec = {"valley_farm._engine.VecEnv", sizeof(VecEnvObject), 0,
+                               Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE, vec_slots};
+
+/* ---- what the engine knows -------------------------------------------------------------- */
+
+/* engine_info(): every fact Python needs from the engine, asked once at import. */
+static PyObject *engine_info(PyObject *Py_UNUSED(m), PyObject *Py_UNUSED(ignored)) {
+    PyObject *kinds = PyList_New(0);
+    if (!kinds) return NULL;
+    for (int k = 0; vf_kind_name(k); k++) {
+        char rules[VF_TEXT_MAX];
+        vf_rules_json(k, rules, sizeof rules);
+        PyObject *actions = PyList_New(vf_num_actions(k));
+        if (!actions) goto fail;
+        for (int a = 0; a < vf_num_actions(k); a++)
+            PyList_SET_ITEM(actions, a, PyUnicode_FromString(vf_action_name(k, a)));
+        PyObject *d = Py_BuildValue("{sisssisisNsssnsi}", "kind", k, "id", vf_kind_name(k),
+                                    "num_actions", vf_num_actions(k), "obs_size", vf_obs_size(k),
+                                    "actions", actions, "rules_json", rules, "snapshot_size",
+                                    (Py_ssize_t)vf_snapshot_size(k), "plan_width", vf_plan_width(k));
+        if (!d || PyList_Append(kinds, d)) {
+            Py_XDECREF(d);
+            goto fail;
+        }
+        Py_DECREF(d);
+    }
+    PyObject *whys = PyList_New(VF_WHY_COUNT);
+    if (!whys) goto fail;
+    for (int w = 0; w < VF_WHY_COUNT; w++)
+        PyList_SET_ITEM(whys, w, Py_BuildValue("(ss)", vf_why_code(w), vf_why_text(w)));
+    PyObject *events = PyList_New(0);
+    for (int e = 1; events && vf_event_code(e); e++) {
+        PyObject *s = PyUnicode_FromString(vf_event_code(e));
+        PyList_Append(events, s);
+        Py_XDECREF(s);
+    }
+    return Py_BuildValue("{sNsNsNsisisisisisi}", "kinds", kinds, "whys", whys, "events", events,
+                         "batch_max", VF_BATCH_MAX, "plan_width_max", VF_PLAN_WIDTH_MAX,
+                         "prove_states_max", VF_PROVE_STATES_MAX, "snapshot_max",
+                         VF_SNAPSHOT_MAX, "obs_max", VF_OBS_MAX, "env_bytes", (int)sizeof(vf_env));
+fail:
+    Py_DECREF(kinds);
+    return NULL;
+}
+
+static PyObject *set_fresh_seed_range(PyObject *m, PyObject *args) {
+    unsigned long long lo, hi;
+    if (!PyArg_ParseTuple(args, "KK", &lo, &hi)) return NULL;
+    if (hi < lo) {
+        PyErr_SetString(PyExc_ValueError, "valley_farm: fresh seed range is empty");
+        return NULL;
+    }
+    state_of_module(m)->fresh.min = lo;
+    state_of_module(m)->fresh.span = hi - lo;
+    Py_RETURN_NONE;
+}
+
+/* batch_run_random(kind, n, steps, seed): the native bench's loop (vf_batch_run_random), for
+ * the Python bench to compare with in the same process. Returns (seconds, reward sum). */
+static PyObject *batch_run_random(PyObject *Py_UNUSED(m), PyObject *args) {
+    int kind, n;
+    long long steps;
+    unsigned long long seed;
+    if (!PyArg_ParseTuple(args, "iiLK", &kind, &n, &steps, &seed)) return NULL;
+    if (!vf_kind_name(kind) || n < 1 || n > VF_BATCH_MAX || steps < 0) {
+        PyErr_SetString(PyExc_ValueError, "valley_farm: batch_run_random: bad kind, n or steps");
+        return NULL;
+    }
+    vf_env *envs = calloc((size_t)n, sizeof(vf_env));
+    int32_t *obs = calloc((size_t)n * VF_OBS_MAX, sizeof(int32_t));
+    if (!envs || !obs) {
+        free(envs);
+        free(obs);
+        return PyErr_NoMemory();
+    }
+    vf_batch_reset(envs, n, kind, 1, obs);
+    double sum;
+    PyObject *clock = PyImport_ImportModule("time");
+    PyObject *t0 = clock ? PyObject_CallMethod(clock, "perf_counter", NULL) : NULL;
+    Py_BEGIN_ALLOW_THREADS;
+    sum = vf_batch_run_random(envs, n, steps, seed, obs);
+    Py_END_ALLOW_THREADS;
+    PyObject *t1 = clock ? PyObject_CallMethod(clock, "perf_counter", NULL) : NULL;
+    free(envs);
+    free(obs);
+    PyObject *r = NULL;
+    if (t0 && t1) r = Py_BuildValue("(dd)", PyFloat_AsDouble(t1) - PyFloat_AsDouble(t0), sum);
+    Py_XDECREF(clock);
+    Py_XDECREF(t0);
+    Py_XDECREF(t1);
+    return r;
+}
+
+static PyMethodDef module_methods[] = {
+    {"engine_info", engine_info, METH_NOARGS, "What the engine knows about each farm."},
+    {"set_fresh_seed_range", set_fresh_seed_range, METH_VARARGS, NULL},
+    {"batch_run_random", batch_run_random, METH_VARARGS, NULL},
+    {NULL, NULL, 0, NULL}};
+
+static int module_exec(PyObject *m) {
+    if (_import_array() < 0) return -1;
+    module_state *s = state_of_module(m);
+    s->fresh.min = 0;
+    s->fresh.span = UINT64_MAX >> 11;
+    struct {
+        PyObject **slot;
+        const char *name;
+    } keys[] = {{&s->k_step, "step"},     {&s->k_seed, "seed"},       {&s->k_legal, "action_was_legal"},
+                {&s->k_mask, "action_mask"}, {&s->k_reason, "illegal_reason"}, {&s->k_events, "events"},
+                {&s->k_code, "code"},     {&s->k_text, "text"},       {&s->k_reward, "reward"},
+                {&s->k_x, "x"},           {&s->k_y, "y"},             {&s->k_subject, "subject"},
+                {&s->k_count, "count"},   {&s->k_count2, "count2"},   {&s->k_before, "before"},
+                {&s->k_after, "after"}};
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+        if (!(*keys[i].slot = PyUnicode_InternFromString(keys[i].name))) return -1;
+    PyObject *env_type = PyType_FromModuleAndSpec(m, &env_spec, NULL);
+    if (!env_type || PyModule_AddObject(m, "Env", env_type)) return -1;
+    PyObject *vec_type = PyType_FromModuleAndSpec(m, &vec_spec, NULL);
+    if (!vec_type || PyModule_AddObject(m, "VecEnv", vec_type)) return -1;
+    return 0;
+}
+
+static int module_clear(PyObject *m) {
+    module_state *s = state_of_module(m);
+    PyObject **all[] = {&s->k_step, &s->k_seed, &s->k_legal, &s->k_mask, &s->k_reason, &s->k_events,
+                        &s->k_code, &s->k_text, &s->k_reward, &s->k_x,    &s->k_y,      &s->k_subject,
+                        &s->k_count, &s->k_count2, &s->k_before, &s->k_after};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) Py_CLEAR(*all[i]);
+    return 0;
+}
+
+static PyModuleDef_Slot module_slots[] = {{Py_mod_exec, module_exec}, {0, NULL}};
+
+static struct PyModuleDef module_def = {
+    PyModuleDef_HEAD_INIT, "valley_farm._engine", "The C engine of valley_farm.", sizeof(module_state),
+    module_methods,        module_slots,          NULL,                           module_clear,
+    NULL};
+
+PyMODINIT_FUNC PyInit__engine(void) {
+    return PyModuleDef_Init(&module_def);
+}
