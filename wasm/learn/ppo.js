@@ -215,6 +215,11 @@ export class NetPolicy {
     return (this.last = best);
   }
 
+  /** Frees its network's tensors (a policy from netPolicyFromJSON; a learner's is freed with it). */
+  dispose() {
+    this.net.dispose();
+  }
+
   toJSON() {
     return {
       format: 'valley-farm-policy',
@@ -250,7 +255,8 @@ export async function netPolicyFromJSON(json) {
     net.dispose();
     throw new Error(`valley-farm/learn: the policy's weights do not fit its network (expected shapes ${shapes.join(', ')})`);
   }
-  net.weights.forEach((w, i) => w.assign(tf.tensor(Float32Array.from(json.weights[i].values), json.weights[i].shape)));
+  // tidy frees each new value's tensor once its variable holds the value
+  tf.tidy(() => net.weights.forEach((w, i) => w.assign(tf.tensor(Float32Array.from(json.weights[i].values), json.weights[i].shape))));
   return new NetPolicy(tf, json.env, net, json.config, act);
 }
 
