@@ -56,6 +56,19 @@ export const algorithms: Readonly<
     }
   >
 >;
+/** Bytes a learner may plan to take: createLearner refuses settings whose estimateMemory is above it (1 GiB). */
+export const MEMORY_BUDGET: number;
+/**
+ * The bytes a learner of these settings (the algorithm's defaults where missing) plans to take
+ * once it runs: its buffers, the vector env's, the network with its gradients and Adam's moments,
+ * a minibatch's activations, the planner episodes it clones (not a tabular-q table, which grows
+ * with the states it meets). Throws for a setting out of its range, as createLearner does.
+ */
+export function estimateMemory(env: EnvId, algo: 'tabular-q' | 'ppo', settings?: Record<string, unknown>): number;
+/**
+ * A learner. Throws a clear error for a setting out of its range (algorithms[algo].limits), a
+ * ppo network of more than 2^22 weights, or settings whose estimateMemory is above MEMORY_BUDGET.
+ */
 export function createLearner(options: {
   env: EnvId;
   algo?: 'tabular-q' | 'ppo';

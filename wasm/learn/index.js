@@ -12,11 +12,12 @@
 import { envSpecs, flatten } from '../index.js';
 import { createTabularQ, defaults as tabularDefaults, docs as tabularDocs, TablePolicy } from './tabularQ.js';
 import { createPPO, defaults as ppoDefaults, docs as ppoDocs, maxima as ppoMaxima, netPolicyFromJSON } from './ppo.js';
-import { checkSettings, limits } from './settings.js';
+import { checkLearner, limits } from './settings.js';
 import { checkPolicyJSON } from './policyCheck.js';
 
 export { setWasmPaths, tfBackend } from './tf.js';
 export { checkPolicyJSON };
+export { estimateMemory, MEMORY_BUDGET } from './settings.js';
 
 /** A setting's command-line option: numEnvs -> --num-envs (npx valley-farm train). */
 export const settingFlag = (name) => `--${name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
@@ -46,7 +47,7 @@ export async function createLearner({ env, algo = 'tabular-q', seed = 1, ...sett
     );
   if (!Number.isInteger(seed) || seed < 0 || seed > 2 ** 31)
     throw new RangeError('valley-farm/learn: seed must be an integer from 0 to 2^31');
-  checkSettings(algo, settings);
+  checkLearner(env, algo, settings);
   const inner = algo === 'ppo' ? await createPPO(env, settings, seed) : await createTabularQ(env, settings, seed);
   const config = { env, algo, seed, ...inner.config };
   return {

@@ -19,7 +19,7 @@ export const MAX_WEIGHTS = 2 ** 22;
 
 // An allowance for one env's state in the engine, above what it is (a test checks that the
 // engine's own size fits), so the estimate needs no loaded engine.
-export const ENGINE_ENV_ALLOWANCE = 16 * 1024;
+export const ENGINE_ENV_ALLOWANCE = 4096;
 
 const whole = (min, max) => ({ kind: 'whole', min, max });
 const number = (min, max, { aboveMin = false } = {}) => ({ kind: 'number', min, max, aboveMin });
@@ -156,8 +156,14 @@ export function estimateMemory(env, algo, settings = {}) {
   return vec + rollout + weights + batch + demos;
 }
 
-/** Throws when estimateMemory is above MEMORY_BUDGET, naming both. */
-export function checkMemory(env, algo, settings) {
+/**
+ * Throws a clear error unless a learner can be made of these settings: each within its range,
+ * a ppo network of at most MAX_WEIGHTS weights, and an estimate within MEMORY_BUDGET.
+ */
+export function checkLearner(env, algo, settings) {
+  checkSettings(algo, settings);
+  const c = { ...DEFAULTS[algo], ...settings };
+  if (algo === 'ppo') checkNetworkSize(networkShapes(networkInputs(env, c), c.hidden, envSpecs[env].actions.length));
   const bytes = estimateMemory(env, algo, settings);
   if (bytes > MEMORY_BUDGET) {
     const mb = (b) => `${Math.round(b / 2 ** 20)} MB`;
