@@ -289,6 +289,10 @@ const PLAN_BYTES = 72 + 8;
 const PLAN_WIDTH_MAX = 65536; // VF_PLAN_WIDTH_MAX
 const PROVE_STATES_MAX = 1 << 26; // VF_PROVE_STATES_MAX
 const PROVE_STATES_DEFAULT = 1_000_000; // enough for most seeds (vf_plan_prove)
+// The most work memory one plan may take. WebAssembly memory can grow but never shrink, so
+// the engine keeps what its largest plan took for the life of the page or process; this
+// bounds it (a proof of 2^24 states fits, a valley beam of width 65536 does not).
+const PLAN_MEMORY_MAX = 2 ** 30;
 const EVENTS_BYTES = 16 * EVENT_BYTES;
 
 class FarmEnv {
@@ -457,7 +461,8 @@ class FarmEnv {
    * `prove`: then search every play by branch and bound (vf_plan_prove), which ends with
    * an optimal plan unless its table of searched states fills first: true for
    * PROVE_STATES_DEFAULT states (engine memory grows by vf_plan_prove_work_size for the
-   * call), or a number of states. The env is not changed.
+   * call), or a number of states. A plan whose work memory is above PLAN_MEMORY_MAX is
+   * refused. The env is not changed.
    */
   plan({ width = this.#engine.x.vf_plan_width(this.#spec.kind), prove = false } = {}) {
     this.#started('plan');
@@ -471,8 +476,18 @@ class FarmEnv {
       );
     }
     const e = this.#engine;
-    const proofBytes = states > 0 ? e.x.vf_plan_prove_work_size(this.#spec.kind, states) : 0;
-    const bytes = Math.max(e.x.vf_plan_work_size(this.#spec.kind, width), proofBytes);
+    // the engine's size_t is 32 bits and comes back as a signed i32: read it unsigned (a
+    // table above 2 GiB came back negative); every allowed width and table needs less than
+    // 4 GiB, so the value is exact
+    const proofBytes = states > 0 ? e.x.vf_plan_prove_work_size(this.#spec.kind, states) >>> 0 : 0;
+    const beamBytes = e.x.vf_plan_work_size(this.#spec.kind, width) >>> 0;
+    const bytes = Math.max(beamBytes, proofBytes);
+    if (bytes + PLAN_BYTES > PLAN_MEMORY_MAX) {
+      const mb = (b) => `${Math.ceil(b / 2 ** 20)} MB`;
+      throw new RangeError(
+        `valley-farm: plan: ${proofBytes > beamBytes ? `prove ${states}` : `width ${width}`} needs ${mb(bytes)} of engine memory, more than the ${mb(PLAN_MEMORY_MAX)} a plan may take (WebAssembly memory never shrinks, so the engine would keep it); use a smaller width or fewer states to prove`,
+      );
+    }
     const work = e.alloc(bytes + PLAN_BYTES);
     try {
       const out = work + bytes + (8 - (bytes % 8)); // 8-aligned, inside the PLAN_BYTES slack

@@ -8,6 +8,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { BATCH_AGENTS_MAX, batchAgents } from '../../wasm/agents/index.js';
+import { actionSpace, engineMemoryBytes, flatten, make, observationSpace } from '../../wasm/index.js';
+import { splitOf } from '../../wasm/splits.js';
+import { createLearner } from '../../wasm/learn/index.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const V = 'ValleyFarm-v0';
@@ -65,5 +68,59 @@ describe('the command line bounds its numbers', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('the API refuses what it cannot do with the real reason', () => {
+  it('plan sizes are computed unsigned: a table too big for a plan is refused as such, and nothing is allocated', async () => {
+    const env = await make(V);
+    env.reset({ seed: 1 });
+    const before = await engineMemoryBytes();
+    // 2^26 states need about 3 GiB: the engine's 32-bit size came back negative, refused as "bad argument to a batch call"
+    expect(() => env.plan({ prove: 2 ** 26 })).toThrow(
+      /plan: prove 67108864 needs 3\d{3} MB of engine memory, more than the 1024 MB a plan may take/,
+    );
+    expect(() => env.plan({ prove: 2 ** 25 })).toThrow(/plan: prove 33554432 needs 15\d\d MB of engine memory/);
+    expect(() => env.plan({ width: 65536 })).toThrow(/plan: width 65536 needs 20\d\d MB of engine memory, .*never shrinks/);
+    expect(await engineMemoryBytes()).toBe(before);
+    expect(env.plan({ width: 2 }).actions.length).toBeGreaterThan(0);
+    env.close();
+  });
+
+  it('sample() with a generator that returns 1 gives a valid value; one outside [0, 1] is a clear error', () => {
+    const actions = actionSpace(V);
+    expect(actions.sample(() => 1)).toBe(actions.n - 1);
+    expect(actions.contains(actions.sample(() => 1))).toBe(true);
+    const obs = observationSpace(V);
+    expect(obs.contains(obs.sample(() => 1))).toBe(true);
+    for (const bad of [() => 2, () => -0.5, () => NaN, () => '0.5']) {
+      expect(() => actions.sample(bad)).toThrow(/sample\(\): the function returned .*; it must return numbers in \[0, 1\)/);
+    }
+  });
+
+  it('flatten into a buffer of the wrong size or type is a clear error, not a silent truncation', async () => {
+    const env = await make(V);
+    const { observation } = env.reset({ seed: 1 });
+    expect(() => flatten(V, observation, new Int32Array(3))).toThrow(
+      /out must be an Int32Array of ValleyFarm-v0's 37 values, got a Int32Array of 3/,
+    );
+    expect(() => flatten(V, observation, new Float32Array(37))).toThrow(/out must be an Int32Array/);
+    expect(flatten(V, observation, new Int32Array(37))).toEqual(flatten(V, observation));
+    env.close();
+  });
+
+  it('splitOf takes only a seed', () => {
+    for (const bad of [-1, '5', 2n ** 80n, 1.5, null, -1n]) {
+      expect(() => splitOf(bad), String(bad)).toThrow(
+        /splitOf takes a seed \(an integer from 0 to 2\^53 - 1, or a BigInt from 0n to 2\^64 - 1\), got/,
+      );
+    }
+    expect([splitOf(5), splitOf(1_000_000), splitOf(2_000_000n)]).toEqual(['train', 'test', 'validation']);
+  });
+
+  it('hidden: "abc" is a clear error', async () => {
+    await expect(createLearner({ env: V, algo: 'ppo', hidden: 'abc' })).rejects.toThrow(
+      /setting hidden must be an array of at most 4 layer sizes/,
+    );
   });
 });
