@@ -454,6 +454,8 @@ export interface Env<O = Observation, S = ValleyState | BackwardsState> {
    * The best play the engine's planner finds from this state (beam search over full states; width 1..65536, default: the width the
    * published best-known data use, vf_plan_width in the engine). `prove`: then branch and bound over every play, which ends with a
    * proven-optimal plan unless its table of states (true: the package's default size; or a number up to 2^26) fills first.
+   * A plan whose work memory is above 1 GiB (a table of more than about 2^24 states, or a very wide valley beam) is refused:
+   * WebAssembly memory never shrinks, so the engine keeps what its largest plan took.
    */
   plan(options?: { width?: number; prove?: boolean | number }): Plan;
   /** Copies the full state into engine memory (into `into`, if given, without allocating): the fast path for search. */

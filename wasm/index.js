@@ -290,6 +290,10 @@ const EVENTS_BYTES = LIMITS.eventsMax * EVENT.bytes;
 const PLAN = LAYOUTS.plan; // vf_plan: its size and its fields' byte offsets
 const PLAN_BYTES = PLAN.bytes + 8; // + room to align it to 8 after the work memory
 const PROVE_STATES_DEFAULT = 1_000_000; // enough for most seeds (vf_plan_prove)
+// The most work memory one plan may take. WebAssembly memory can grow but never shrink, so
+// the engine keeps what its largest plan took for the life of the page or process; this
+// bounds it (a proof of 2^24 states fits, a valley beam of width 65536 does not).
+const PLAN_MEMORY_MAX = 2 ** 30;
 
 class FarmEnv {
   #engine;
@@ -456,7 +460,8 @@ class FarmEnv {
    * `prove`: then search every play by branch and bound (vf_plan_prove), which ends with
    * an optimal plan unless its table of searched states fills first: true for
    * PROVE_STATES_DEFAULT states (engine memory grows by vf_plan_prove_work_size for the
-   * call), or a number of states. The env is not changed.
+   * call), or a number of states. A plan whose work memory is above PLAN_MEMORY_MAX is
+   * refused. The env is not changed.
    */
   plan({ width = this.#engine.x.vf_plan_width(this.#spec.kind), prove = false } = {}) {
     this.#started('plan');
@@ -470,8 +475,18 @@ class FarmEnv {
       );
     }
     const e = this.#engine;
-    const proofBytes = states > 0 ? e.x.vf_plan_prove_work_size(this.#spec.kind, states) : 0;
-    const bytes = Math.max(e.x.vf_plan_work_size(this.#spec.kind, width), proofBytes);
+    // the engine's size_t is 32 bits and comes back as a signed i32: read it unsigned (a
+    // table above 2 GiB came back negative); every allowed width and table needs less than
+    // 4 GiB, so the value is exact
+    const proofBytes = states > 0 ? e.x.vf_plan_prove_work_size(this.#spec.kind, states) >>> 0 : 0;
+    const beamBytes = e.x.vf_plan_work_size(this.#spec.kind, width) >>> 0;
+    const bytes = Math.max(beamBytes, proofBytes);
+    if (bytes + PLAN_BYTES > PLAN_MEMORY_MAX) {
+      const mb = (b) => `${Math.ceil(b / 2 ** 20)} MB`;
+      throw new RangeError(
+        `valley-farm: plan: ${proofBytes > beamBytes ? `prove ${states}` : `width ${width}`} needs ${mb(bytes)} of engine memory, more than the ${mb(PLAN_MEMORY_MAX)} a plan may take (WebAssembly memory never shrinks, so the engine would keep it); use a smaller width or fewer states to prove`,
+      );
+    }
     const work = e.alloc(bytes + PLAN_BYTES);
     try {
       const out = work + bytes + (8 - (bytes % 8)); // 8-aligned, inside the PLAN_BYTES slack
@@ -502,39 +517,38 @@ class FarmEnv {
    * Copies the full state into engine memory and returns it as an EnvState (or into
    * `into`, an EnvState this env's id made earlier, without allocating): the fast, trusted
    * path for search, tens of times faster than snapshot(). Only saveState makes EnvStates,
-   * so loadState never meets a state the engine did not produce. free() releases one.
+   * and their block and kind are private (stateBlock), so a block the engine copies from or
+   * into is always one saveState allocated for this env kind and has not freed.
    */
   saveState(into) {
     this.#started('saveState');
     const e = this.#engine;
-    const state = into === undefined ? new EnvState(STATE_TOKEN, e, this.id) : into;
-    if (!(state instanceof EnvState) || state.id !== this.id || state.freed) {
+    const state = into === undefined ? new EnvState(STATE_TOKEN, e, this.#spec) : into;
+    const block = stateBlock(state, e, this.#spec);
+    if (block === 0) {
       throw new TypeError(
-        `valley-farm: saveState(into) takes an unfreed EnvState that saveState() returned on a ${this.id} env, got ${describe(into)}`,
+        `valley-farm: saveState(into) takes an unfreed EnvState that saveState() returned on a ${this.id} env, got ${describeState(into)}`,
       );
     }
     e.refresh();
-    e.u8.copyWithin(state.ptr, this.#ptr, this.#ptr + e.envSize);
-    state.seed = this.#seed;
-    state.step = this.#step;
-    state.terminated = this.#terminated;
+    e.u8.copyWithin(block, this.#ptr, this.#ptr + e.envSize);
+    keepEpisode(state, this.#seed, this.#step, this.#terminated);
     return state;
   }
 
   /** Puts the env back into a state saveState() returned (on any env of this id). */
   loadState(state) {
     this.#open();
-    if (!(state instanceof EnvState) || state.id !== this.id || state.freed) {
+    const e = this.#engine;
+    const block = stateBlock(state, e, this.#spec);
+    if (block === 0) {
       throw new TypeError(
-        `valley-farm: loadState takes an unfreed EnvState that saveState() returned on a ${this.id} env, got ${describe(state)}`,
+        `valley-farm: loadState takes an unfreed EnvState that saveState() returned on a ${this.id} env, got ${describeState(state)}`,
       );
     }
-    const e = this.#engine;
     e.refresh();
-    e.u8.copyWithin(this.#ptr, state.ptr, state.ptr + e.envSize);
-    this.#seed = state.seed;
-    this.#step = state.step;
-    this.#terminated = state.terminated;
+    e.u8.copyWithin(this.#ptr, block, block + e.envSize);
+    [this.#seed, this.#step, this.#terminated] = episodeOf(state);
   }
 
   /**
@@ -598,28 +612,81 @@ class FarmEnv {
 
 const STATE_TOKEN = Symbol('EnvState');
 
-/** A copy of one env's full state in engine memory (see FarmEnv.saveState). */
+// What only this module may read or write of an EnvState (set in its static block): the
+// address of its block, and the episode it holds.
+let stateBlock; // (state, engine, spec) -> its block's address, or 0 unless it is a live state of that engine and kind
+let keepEpisode; // (state, seed, step, terminated) records the episode of the state saved into it
+let episodeOf; // (state) -> [seed, step, terminated] of the episode it holds
+let isState; // (value) -> true for an EnvState that saveState made
+
+/**
+ * A copy of one env's full state in engine memory (see FarmEnv.saveState). Its block's address
+ * and the kind of env it belongs to are private fields: a caller can neither read nor set them,
+ * and an object that merely looks like an EnvState has no such fields, so it is refused.
+ */
 class EnvState {
   #engine;
-  constructor(token, engine, id) {
+  #kind; // the env kind (vf_env_kind) whose state the block holds
+  #id;
+  #ptr; // the block (envSize bytes); 0 once freed
+  #seed = null;
+  #step = 0;
+  #terminated = false;
+
+  static {
+    // #ptr in state: a real EnvState (a brand check that a forged object cannot pass)
+    isState = (state) => typeof state === 'object' && state !== null && #ptr in state;
+    stateBlock = (state, engine, spec) => (isState(state) && state.#engine === engine && state.#kind === spec.kind ? state.#ptr : 0);
+    keepEpisode = (state, seed, step, terminated) => {
+      state.#seed = seed;
+      state.#step = step;
+      state.#terminated = terminated;
+    };
+    episodeOf = (state) => [state.#seed, state.#step, state.#terminated];
+  }
+
+  constructor(token, engine, spec) {
     if (token !== STATE_TOKEN) throw new TypeError('valley-farm: EnvStates come only from env.saveState()');
     this.#engine = engine;
-    this.id = id;
-    this.ptr = engine.alloc(engine.envSize);
-    this.seed = null;
-    this.step = 0;
-    this.terminated = false;
-    engine.registry.register(this, this.ptr, this);
+    this.#kind = spec.kind;
+    this.#id = spec.id;
+    this.#ptr = engine.alloc(engine.envSize);
+    engine.registry.register(this, this.#ptr, this);
+    Object.freeze(this); // no own property can stand in for one of its getters
+  }
+
+  /** The env id whose state it holds. */
+  get id() {
+    return this.#id;
+  }
+
+  /** The episode the state is in: its seed, its step count and whether it has ended. */
+  get seed() {
+    return this.#seed;
+  }
+
+  get step() {
+    return this.#step;
+  }
+
+  get terminated() {
+    return this.#terminated;
   }
 
   get freed() {
-    return this.ptr === 0;
+    return this.#ptr === 0;
   }
 
   /** Releases its memory; a freed state cannot be loaded. */
   free() {
-    if (this.ptr) this.ptr = this.#engine.release(this, this.ptr);
+    if (this.#ptr) this.#ptr = this.#engine.release(this, this.#ptr);
   }
+}
+
+/** A value as an error about EnvStates shows it: a real one says its env id and whether it is freed. */
+function describeState(state) {
+  if (!isState(state)) return describe(state);
+  return `${state.freed ? 'a freed' : 'an'} EnvState of ${state.id}`;
 }
 
 /**

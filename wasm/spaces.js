@@ -13,7 +13,7 @@ import { describe, specFor } from './errors.js';
 
 /** A sampler from a seed (rng.js), a function returning [0, 1), or an object with random(). */
 function samplerOf(rng) {
-  if (typeof rng === 'function') return rng;
+  if (typeof rng === 'function') return checkedDraws(rng);
   if (rng && typeof rng.random === 'function') return () => rng.random();
   if (rng === undefined) rng = Math.floor(Math.random() * 2 ** 32);
   if (!Number.isSafeInteger(rng) || rng < 0) {
@@ -22,6 +22,20 @@ function samplerOf(rng) {
     );
   }
   return seededRandom(foldSeed(rng));
+}
+
+// The largest double below 1: a generator that returns 1 (some return [0, 1]) draws the
+// last value, never one past it.
+const BELOW_ONE = 1 - 2 ** -53;
+
+/** The caller's generator, each number checked: in [0, 1] (1 is read as just below it). */
+function checkedDraws(random) {
+  return () => {
+    const u = random();
+    if (typeof u !== 'number' || !(u >= 0 && u <= 1))
+      throw new RangeError(`valley-farm: sample(): the function returned ${describe(u)}; it must return numbers in [0, 1)`);
+    return Math.min(u, BELOW_ONE);
+  };
 }
 
 const drawInt = (random, low, high) => low + Math.floor(random() * (high - low + 1));
@@ -241,6 +255,10 @@ export const observationFrom = builderFor;
  */
 export function flatten(id, observation, out = new Int32Array(specFor(id).obsSize)) {
   const spec = specFor(id);
+  if (!(out instanceof Int32Array) || out.length !== spec.obsSize)
+    throw new TypeError(
+      `valley-farm: flatten(id, observation, out): out must be an Int32Array of ${id}'s ${spec.obsSize} values, got ${describe(out)}${ArrayBuffer.isView(out) ? ` of ${out.length}` : ''}`,
+    );
   if (observation === null || typeof observation !== 'object')
     throw new TypeError(`valley-farm: flatten takes a ${id} observation object, got ${describe(observation)}`);
   for (const { name, group, offset, length } of spec.fields) {

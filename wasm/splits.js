@@ -28,6 +28,11 @@ export function splitSeeds(name) {
 
 /** The split a seed belongs to: 'test', 'validation' or 'train'. */
 export function splitOf(seed) {
+  const ok = typeof seed === 'bigint' ? seed >= 0n && seed < 2n ** 64n : Number.isSafeInteger(seed) && seed >= 0;
+  if (!ok)
+    throw new RangeError(
+      `valley-farm: splitOf takes a seed (an integer from 0 to 2^53 - 1, or a BigInt from 0n to 2^64 - 1), got ${typeof seed === 'string' ? JSON.stringify(seed.slice(0, 40)) : String(seed).slice(0, 40)}${typeof seed === 'bigint' ? 'n' : ''}`,
+    );
   const s = typeof seed === 'bigint' ? seed : BigInt(seed);
   for (const [name, { first, last }] of Object.entries(SPLITS)) if (s >= BigInt(first) && s <= BigInt(last)) return name;
   return 'train';

@@ -30,4 +30,7 @@ export interface BatchAgents {
   /** Actions for every env (a reused Int32Array); resets agent i where terminated[i]. */
   actBatch(observations: Int32Array, masks?: Uint8Array | null, terminated?: Uint8Array | null): Int32Array;
 }
+/** The most agents one batchAgents call makes (4096). */
+export const BATCH_AGENTS_MAX: number;
+/** numEnvs: a whole number from 1 to BATCH_AGENTS_MAX; anything else throws a RangeError saying so. */
 export function batchAgents(name: 'heuristic' | 'random', envId: EnvId, numEnvs: number, options?: { seed?: number }): BatchAgents;

@@ -23,6 +23,9 @@ export function createAgent(name, envId, options = {}) {
   throw new Error(`No built-in agent '${String(name).slice(0, 60)}'; the built-in agents are ${BUILT_IN.join(', ')}`);
 }
 
+/** The most agents one batchAgents call makes: each keeps its own memory of the farm. */
+export const BATCH_AGENTS_MAX = 4096;
+
 /**
  * One agent per env of a vector env, as a batched policy: actBatch(observations, masks, terminated)
  * takes the vector env's flat observations (and, optionally, its masks and the last step's
@@ -31,6 +34,11 @@ export function createAgent(name, envId, options = {}) {
  * (unflatten) and info.legal, the row of the mask.
  */
 export function batchAgents(name, envId, numEnvs, options = {}) {
+  createAgent(name, envId); // an unknown name or env is refused before any agent is made
+  if (!Number.isInteger(numEnvs) || numEnvs < 1 || numEnvs > BATCH_AGENTS_MAX)
+    throw new RangeError(
+      `valley-farm: batchAgents: numEnvs ${String(numEnvs).slice(0, 40)} is not allowed; it is a whole number from 1 to ${BATCH_AGENTS_MAX}`,
+    );
   const agents = Array.from({ length: numEnvs }, (_, i) =>
     createAgent(name, envId, { ...options, seed: options.seed === undefined ? undefined : options.seed + i }),
   );

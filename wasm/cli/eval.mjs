@@ -9,6 +9,7 @@ import { pathToFileURL } from 'node:url';
 import { createAgent } from '../agents/index.js';
 import { envIds } from '../index.js';
 import { evaluate } from '../evaluate.js';
+import { SPLITS } from '../splits.js';
 
 const USAGE =
   'usage: valley-farm eval AGENT --env ENV [--split test|validation] [--episodes N] [--json]\n  AGENT: heuristic, random, a policy .json, or a .mjs/.js file exporting act(observation, info)';
@@ -30,7 +31,12 @@ function parse(argv) {
   if (opts.split !== undefined && !['test', 'validation'].includes(opts.split)) throw new Error('--split must be test or validation');
   if (opts.episodes !== undefined) {
     const n = Number(opts.episodes);
-    if (!Number.isInteger(n) || n < 1) throw new Error('--episodes must be a positive whole number');
+    const split = opts.split ?? 'test';
+    const most = SPLITS[split].count; // an evaluation plays each seed of the split once
+    if (!Number.isInteger(n) || n < 1 || n > most)
+      throw new Error(
+        `--episodes must be a whole number from 1 to ${most} (the ${split} split's seeds), got ${String(opts.episodes).slice(0, 40)}`,
+      );
     opts.episodes = n;
   }
   return { agentName: positional[0], ...opts };

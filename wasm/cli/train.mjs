@@ -6,9 +6,13 @@
 // --history 4, --num-envs 128, --hidden 128,128. parse() is exported for the test that
 // checks the commands recorded in docs/runs.
 import { writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { SPLITS } from '../splits.js';
 import { envIds } from '../index.js';
 import { evaluate } from '../evaluate.js';
 import { algorithms, createLearner, settingFlag } from '../learn/index.js';
+
+const MAX_STEPS = 1e12;
 
 const USAGE =
   'usage: valley-farm train --env ENV [--algo tabular-q|ppo] [--steps N] [--seed S] [--out policy.json] [--log curve.csv] [--eval-every N] [--eval-episodes N] [--SETTING VALUE, e.g. --history 4]';
@@ -44,13 +48,23 @@ export function parse(argv) {
     // a list (hidden layers) is comma-separated; createLearner checks every value
     o.settings[name] = Array.isArray(defaults[name]) ? value.split(',').map(Number) : Number(value);
   }
+  // the largest value of each: a run of a trillion steps, every validation seed (what the
+  // run is evaluated on); the learner checks the seed's range
+  const most = { steps: MAX_STEPS, seed: Number.MAX_SAFE_INTEGER, evalEvery: MAX_STEPS, evalEpisodes: SPLITS.validation.count };
   for (const k of ['steps', 'seed', 'evalEvery', 'evalEpisodes']) {
     if (o[k] === null) continue;
     const n = Number(o[k]);
-    if (!Number.isInteger(n) || n < (k === 'seed' ? 0 : 1))
-      throw new Error(`${settingFlag(k)} must be a ${k === 'seed' ? 'non-negative' : 'positive'} whole number (5e6 is fine)`);
+    const least = k === 'seed' ? 0 : 1;
+    if (!Number.isInteger(n) || n < least || n > most[k]) {
+      const range = k === 'seed' ? 'a non-negative whole number' : `a whole number from ${least} to ${most[k]} (5e6 is fine)`;
+      throw new Error(`${settingFlag(k)} must be ${range}, got ${String(o[k]).slice(0, 40)}`);
+    }
     o[k] = n;
   }
+  if (o.log !== null && resolve(o.log) === resolve(o.out))
+    throw new Error(
+      `--log and --out name the same file (${String(o.out).slice(0, 80)}): the curve would replace the policy; give them different names`,
+    );
   o.evalEvery ??= Math.max(o.steps / 10, 1);
   return o;
 }

@@ -29,6 +29,8 @@ export interface Policy {
   reset?(): void;
   /** Plain JSON: { format: 'valley-farm-policy', version: 1, env, algo, config, ... }. */
   toJSON(): Record<string, unknown>;
+  /** A policy from loadPolicy: frees its network's tensors (a learner's policy is freed by learner.dispose()). */
+  dispose?(): void;
 }
 export interface Learner {
   readonly env: EnvId;
@@ -49,16 +51,46 @@ export const algorithms: Readonly<
       docs: Readonly<Record<string, string>>;
       /** The largest allowed value of the settings that have one. */
       maxima?: Readonly<Record<string, number>>;
+      /** Every setting's allowed values: a whole number or a number in [min, max] (above min when aboveMin), or at most `most` layer sizes of 1 … units. */
+      limits: Readonly<Record<string, SettingLimit>>;
     }
   >
 >;
+/** Bytes a learner may plan to take: createLearner refuses settings whose estimateMemory is above it (1 GiB). */
+export const MEMORY_BUDGET: number;
+/**
+ * The bytes a learner of these settings (the algorithm's defaults where missing) plans to take
+ * once it runs: its buffers, the vector env's, the network with its gradients and Adam's moments,
+ * a minibatch's activations, the planner episodes it clones (not a tabular-q table, which grows
+ * with the states it meets). Throws for a setting out of its range, as createLearner does.
+ */
+export function estimateMemory(env: EnvId, algo: 'tabular-q' | 'ppo', settings?: Record<string, unknown>): number;
+/**
+ * A learner. Throws a clear error for a setting out of its range (algorithms[algo].limits), a
+ * ppo network of more than 2^22 weights, or settings whose estimateMemory is above MEMORY_BUDGET.
+ */
 export function createLearner(options: {
   env: EnvId;
   algo?: 'tabular-q' | 'ppo';
   seed?: number;
   [setting: string]: unknown;
 }): Promise<Learner>;
+export type SettingLimit =
+  | { kind: 'whole'; min: number; max: number }
+  | { kind: 'number'; min: number; max: number; aboveMin: boolean }
+  | { kind: 'layers'; most: number; units: number };
+/**
+ * A policy from what toJSON() gave. It is checked as data first (checkPolicyJSON): no network
+ * is built from a policy that is not within a learner's limits.
+ */
 export function loadPolicy(json: unknown): Promise<Policy>;
+/**
+ * Throws a clear error, naming the path of the bad value (e.g. weights[2].values[17]) and what
+ * is allowed, unless `json` is a policy loadPolicy accepts: its format, version, env, algo,
+ * settings within the learner's limits, and weights (or table rows) of the shapes its settings
+ * imply, every value a finite number.
+ */
+export function checkPolicyJSON(json: unknown): void;
 /**
  * Where a browser finds TensorFlow.js's wasm backend (a folder URL ending in '/', or a URL
  * for each of its three files): call it before the first learner or policy. Without it a

@@ -12,8 +12,12 @@
 import { envSpecs, flatten } from '../index.js';
 import { createTabularQ, defaults as tabularDefaults, docs as tabularDocs, TablePolicy } from './tabularQ.js';
 import { createPPO, defaults as ppoDefaults, docs as ppoDocs, maxima as ppoMaxima, netPolicyFromJSON } from './ppo.js';
+import { checkLearner, limits } from './settings.js';
+import { checkPolicyJSON } from './policyCheck.js';
 
 export { setWasmPaths, tfBackend } from './tf.js';
+export { checkPolicyJSON };
+export { estimateMemory, MEMORY_BUDGET } from './settings.js';
 
 /** A setting's command-line option: numEnvs -> --num-envs (npx valley-farm train). */
 export const settingFlag = (name) => `--${name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
@@ -27,33 +31,9 @@ export const settingsText = (settings = {}) =>
 // ppo.js loads the learner core and TensorFlow.js (net.js, tf.js) only when a learner or
 // policy is made, so reading its defaults here loads nothing heavy.
 export const algorithms = Object.freeze({
-  'tabular-q': { defaults: tabularDefaults, docs: tabularDocs },
-  ppo: { defaults: ppoDefaults, docs: ppoDocs, maxima: ppoMaxima },
+  'tabular-q': { defaults: tabularDefaults, docs: tabularDocs, limits: limits['tabular-q'] },
+  ppo: { defaults: ppoDefaults, docs: ppoDocs, maxima: ppoMaxima, limits: limits.ppo },
 });
-
-function checkConfig(algo, config) {
-  const known = Object.keys(algorithms[algo].defaults);
-  for (const [k, v] of Object.entries(config)) {
-    if (!known.includes(k))
-      throw new TypeError(`valley-farm/learn: ${algo} has no setting '${String(k).slice(0, 40)}'; its settings are ${known.join(', ')}`);
-    const d = algorithms[algo].defaults[k];
-    // a whole-number default is a count (envs, steps, epochs, rows): 0 or 2.5 of it means nothing
-    const count = Number.isInteger(d);
-    const min = d === 0 ? 0 : 1; // a count that may be 0 defaults to 0
-    const max = algorithms[algo].maxima?.[k] ?? Infinity;
-    const ok = Array.isArray(d)
-      ? Array.isArray(v) && v.every((u) => Number.isInteger(u) && u > 0 && u <= 4096)
-      : count
-        ? Number.isInteger(v) && v >= min && v <= max
-        : typeof v === 'number' && Number.isFinite(v) && v >= 0;
-    const wanted = Array.isArray(d)
-      ? 'an array of layer sizes'
-      : count
-        ? `a whole number from ${min}${max < Infinity ? ` to ${max}` : ''}`
-        : 'a non-negative number';
-    if (!ok) throw new TypeError(`valley-farm/learn: ${algo} setting ${k} must be ${wanted}, got ${JSON.stringify(v)?.slice(0, 40)}`);
-  }
-}
 
 /** A learner for { env, algo, seed, ...settings } (see algorithms[algo].defaults). */
 export async function createLearner({ env, algo = 'tabular-q', seed = 1, ...settings } = {}) {
@@ -67,7 +47,7 @@ export async function createLearner({ env, algo = 'tabular-q', seed = 1, ...sett
     );
   if (!Number.isInteger(seed) || seed < 0 || seed > 2 ** 31)
     throw new RangeError('valley-farm/learn: seed must be an integer from 0 to 2^31');
-  checkConfig(algo, settings);
+  checkLearner(env, algo, settings);
   const inner = algo === 'ppo' ? await createPPO(env, settings, seed) : await createTabularQ(env, settings, seed);
   const config = { env, algo, seed, ...inner.config };
   return {
@@ -103,34 +83,18 @@ function wrapPolicy(p, config) {
   return { env: p.env, algo: p.algo, act: (o, info) => p.act(o, info), reset: () => p.reset(), toJSON: () => p.toJSON() };
 }
 
-/** A policy from what toJSON() gave (parsed JSON); clear errors for anything else. */
+/**
+ * A policy from what toJSON() gave (parsed JSON); clear errors for anything else, found by
+ * checking it as data (policyCheck.js) before any network exists. dispose() frees a ppo
+ * policy's tensors.
+ */
 export async function loadPolicy(json) {
-  if (!json || typeof json !== 'object' || json.format !== 'valley-farm-policy')
-    throw new TypeError('valley-farm/learn: not a valley-farm policy (its "format" must be "valley-farm-policy")');
-  if (json.version !== 1)
-    throw new Error(`valley-farm/learn: policy version ${String(json.version).slice(0, 10)}; this package reads version 1`);
-  if (!Object.hasOwn(envSpecs, json.env))
-    throw new Error(`valley-farm/learn: the policy's env ${JSON.stringify(String(json.env)).slice(0, 40)} is unknown`);
+  checkPolicyJSON(json);
   if (json.algo === 'tabular-q') {
-    if (!Array.isArray(json.table)) throw new TypeError('valley-farm/learn: a tabular-q policy needs its "table"');
     const A = envSpecs[json.env].actions.length;
-    const table = new Map();
-    for (const row of json.table) {
-      if (
-        !Array.isArray(row) ||
-        typeof row[0] !== 'string' ||
-        !Array.isArray(row[1]) ||
-        row[1].length !== A ||
-        !row[1].every(Number.isFinite)
-      ) {
-        throw new TypeError(`valley-farm/learn: a table row must be [key, ${A} numbers]`);
-      }
-      table.set(row[0], Float32Array.from(row[1]));
-    }
-    return wrapPolicy(new TablePolicy(json.env, table, A), json.config ?? {});
+    const table = new Map(json.table.map(([key, q]) => [key, Float32Array.from(q)]));
+    return { ...wrapPolicy(new TablePolicy(json.env, table, A), json.config ?? {}), dispose() {} };
   }
-  if (json.algo === 'ppo') {
-    return wrapPolicy(await netPolicyFromJSON(json), json.config);
-  }
-  throw new Error(`valley-farm/learn: unknown algo ${JSON.stringify(String(json.algo)).slice(0, 40)} in the policy`);
+  const p = await netPolicyFromJSON(json);
+  return { ...wrapPolicy(p, json.config), dispose: () => p.dispose() };
 }

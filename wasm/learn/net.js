@@ -42,9 +42,11 @@ export function createNet(tf, inputs, hidden, actions, seed = 0) {
   const layerSeed = (i) => (seed * 7919 + i) % 2 ** 31;
   const sizes = [inputs, ...hidden];
   const weights = [];
-  const dense = (from, to, i, init) => {
-    weights.push(tf.variable(init({ seed: layerSeed(i) }).apply([from, to])), tf.variable(tf.zeros([to])));
-  };
+  // tidy frees the initial values once the variables hold them (it keeps variables)
+  const dense = (from, to, i, init) =>
+    tf.tidy(() => {
+      weights.push(tf.variable(init({ seed: layerSeed(i) }).apply([from, to])), tf.variable(tf.zeros([to])));
+    });
   hidden.forEach((units, i) => dense(sizes[i], units, i, tf.initializers.glorotUniform));
   const last = sizes[sizes.length - 1];
   dense(last, actions, hidden.length, (o) => tf.initializers.randomNormal({ stddev: 0.01, ...o }));

@@ -264,8 +264,10 @@ export class NetPolicy {
     };
   }
 
+  /** Frees what it holds in the learner core (its network too, if it was loaded from a file). */
   dispose() {
     this.input.dispose();
+    if (this.ownsNet) this.net.dispose();
   }
 }
 
@@ -293,7 +295,9 @@ export async function netPolicyFromJSON(json) {
     throw new Error(`valley-farm/learn: the policy's weights do not fit its network (expected shapes ${shapes.join(', ')})`);
   }
   net.setWeights(json.weights);
-  return new NetPolicy(core, json.env, net, json.config, act);
+  const policy = new NetPolicy(core, json.env, net, json.config, act);
+  policy.ownsNet = true;
+  return policy;
 }
 
 // ---- a shard: some of the envs, their rollouts and their share of every gradient ----------
