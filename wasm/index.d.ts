@@ -28,13 +28,42 @@ export interface FieldBounds {
  */
 export type SampleSource = number | (() => number) | { random(): number };
 
-/** Integers 0 … n − 1. */
-export class Discrete {
+/** What every space has: seed(), as Gymnasium's space.seed(). */
+export interface Space {
+  /**
+   * Seeds the space's own generator (a fresh seed without one) and returns [seed]: the
+   * samples drawn after it without a source of their own repeat from the same seed.
+   */
+  seed(seed?: number): number[];
+}
+
+/** sample()'s options: mask (1: may be drawn; Gymnasium's action mask) and a source. */
+export interface SampleOptions {
+  mask?: ArrayLike<number>;
+  rng?: SampleSource;
+}
+
+/** Integers 0 … n − 1. sample({ mask }) draws among the values whose mask is 1 (0 when none is). */
+export class Discrete implements Space {
   readonly n: number;
   readonly dtype: 'int32';
   /** The action names, for action spaces. */
   readonly names?: readonly string[];
-  sample(rng?: SampleSource): number;
+  seed(seed?: number): number[];
+  sample(rngOrOptions?: SampleSource | SampleOptions): number;
+  contains(x: unknown): boolean;
+}
+
+/**
+ * One integer 0 … nvec[i] − 1 per entry: a vector env's actionSpace (one entry per env).
+ * sample({ mask }) takes every entry's mask one after another (a vector env's `masks`).
+ */
+export class MultiDiscrete implements Space {
+  readonly nvec: readonly number[];
+  readonly shape: readonly [number];
+  readonly dtype: 'int32';
+  seed(seed?: number): number[];
+  sample(rngOrOptions?: SampleSource | SampleOptions): Int32Array;
   contains(x: unknown): boolean;
 }
 
@@ -43,7 +72,7 @@ export class Discrete {
  * for every element, or arrays of the flattened length (then min/max are absent).
  * A scalar (shape []) is a number; anything else an array or Int32Array of `size` integers.
  */
-export class Box {
+export class Box implements Space {
   readonly shape: readonly number[];
   readonly size: number;
   readonly dtype: 'int32';
@@ -51,22 +80,30 @@ export class Box {
   readonly high: number | readonly number[];
   readonly min?: number;
   readonly max?: number;
+  seed(seed?: number): number[];
   sample(rng?: SampleSource): number | Int32Array;
   contains(x: unknown): boolean;
 }
 
 /** Named sub-spaces, each also an own property (space.view, space.inventory.coins). */
-export class Dict {
+export class Dict implements Space {
   readonly spaces: Readonly<Record<string, Box | Dict>>;
   readonly [field: string]: unknown;
+  /** Seeds the Dict's generator (the fields' samples in a Dict sample draw from it); shared by every env of an id. */
+  seed(seed?: number): number[];
   sample(rng?: SampleSource): Record<string, unknown>;
   contains(x: unknown): boolean;
 }
 
 /** The single env's observation space (a Dict of Boxes, bounds from envSpecs). */
 export function observationSpace(id: EnvId): Dict;
-/** One flat observation: Box([obsSize]) with per-element bounds. */
-export function flatObservationSpace(id: EnvId): FieldBounds;
+/** One flat observation: Box([obsSize]) with per-element bounds (low and high are arrays of obsSize). */
+export function flatObservationSpace(id: EnvId): FlatBox;
+/** A Box with per-element bounds: low and high are arrays (so min and max are absent). */
+export interface FlatBox extends Box {
+  readonly low: readonly number[];
+  readonly high: readonly number[];
+}
 /** Discrete(n) with the action names. */
 export function actionSpace(id: EnvId): Discrete;
 /** The flat form (envSpecs[id].layout) of an observation object, into `out` if given. */
@@ -421,10 +458,19 @@ export interface Env<O = Observation, S = ValleyState | BackwardsState> {
   readonly observationSpace: Dict & (ValleyObservationSpace | BackwardsObservationSpace);
   /** 'ansi': render() returns the map as text. */
   readonly renderMode: 'ansi';
+  /** Gymnasium's env.metadata: the render modes make() takes. */
+  readonly metadata: EnvMetadata;
+  /** Gymnasium's env.spec. */
+  readonly spec: EnvRegistration;
   /** The length of every snapshot of this env id, in bytes. */
   readonly snapshotSize: number;
-  /** Starts an episode; without a seed, a fresh one in [FRESH_SEED_MIN, FRESH_SEED_MAX] (reported in info.seed). Unknown options throw. */
-  reset(options?: { seed?: Seed }): ResetResult<O>;
+  /**
+   * Starts an episode; without a seed, a fresh one in [FRESH_SEED_MIN, FRESH_SEED_MAX]
+   * (reported in info.seed). As in Gymnasium, a seeded reset also seeds the generator later
+   * unseeded resets draw from, so a run repeats from its first seed. `options`: none yet
+   * ({} or left out). Unknown keys throw.
+   */
+  reset(options?: ResetOptions): ResetResult<O>;
   /**
    * Plays one action (an integer 0 … n − 1). Throws RangeError/TypeError for a bad action
    * and Error ("call reset()") before the first reset or after the episode terminated;
@@ -464,7 +510,7 @@ export interface Env<O = Observation, S = ValleyState | BackwardsState> {
   loadState(state: EnvState): void;
   /** A text picture of the full map. */
   render(): string;
-  /** Frees the engine's memory; every later call throws. */
+  /** Frees the engine's memory; every later call but close() throws (closing twice is harmless). */
   close(): void;
 }
 
@@ -475,6 +521,24 @@ export interface Plan {
   upperBound: number;
   /** bestReturn equals upperBound: no play from the state earns more. */
   proven: boolean;
+}
+
+/** reset()'s options, as Gymnasium's reset(seed, options). */
+export interface ResetOptions {
+  seed?: Seed;
+  /** These envs take no reset options yet: {} or null (any key throws). */
+  options?: Record<string, never> | null;
+}
+
+/** env.metadata (Gymnasium's metadata["render_modes"]). */
+export interface EnvMetadata {
+  readonly renderModes: readonly ['ansi'];
+}
+
+/** env.spec (Gymnasium's EnvSpec): the id, and the step by which the rules end every episode (terminated, not truncated). */
+export interface EnvRegistration {
+  readonly id: EnvId;
+  readonly maxEpisodeSteps: number;
 }
 
 /** Options of make(): render_mode may only be 'ansi' (text); any other key throws, naming the known ones. */
@@ -519,6 +583,16 @@ export interface VecResult {
   episodeLengths: Int32Array;
   /** Exact 64-bit seeds: Number(episodeSeeds[i]) for a plain number. */
   episodeSeeds: BigUint64Array;
+  /**
+   * Gymnasium's vector infos: the same views under Gymnasium's keys, each value beside its
+   * `_key` mask of the envs where it means something (those whose episode ended this step).
+   */
+  infos: {
+    final_obs: Int32Array;
+    _final_obs: Uint8Array;
+    episode: { r: Float64Array; l: Int32Array; seed: BigUint64Array };
+    _episode: Uint8Array;
+  };
 }
 
 /** @deprecated the same as VecResult */
@@ -545,14 +619,18 @@ export interface VecEnv {
   readonly numEnvs: number;
   /** 37 or 55. */
   readonly obsSize: number;
-  readonly actionSpace: ActionSpace;
+  /** The batched actions: MultiDiscrete, numEnvs entries of n (Gymnasium's vector action_space). */
+  readonly actionSpace: MultiDiscrete;
+  /** One env's actions: Discrete(n) with the action names. */
   readonly singleActionSpace: ActionSpace;
   /** The batched flat observations: Box([numEnvs, obsSize]). */
   readonly observationSpace: Box;
-  /** One env's observation object (as the single env returns it). */
-  readonly singleObservationSpace: Dict;
-  /** Resets env i with seed + i (default: a fresh seed, reported as `seed`). */
-  reset(options?: Seed | { seed?: Seed }): VecResult & { seed: Seed | null };
+  /** One row of `observations`: Box([obsSize]) (unflatten gives the single env's object). */
+  readonly singleObservationSpace: FlatBox;
+  readonly metadata: EnvMetadata;
+  readonly spec: EnvRegistration;
+  /** Resets env i with seed + i (default: a fresh seed, reported as `seed`, from the last seeded reset's generator if there was one). */
+  reset(options?: Seed | ResetOptions): VecResult & { seed: Seed | null };
   /** Resets only envs indices[j] (with seeds[j], or their schedule's next seed); the others play on. */
   resetEnvs(indices: ArrayLike<number>, seeds?: Seed[]): VecResult;
   /** The seed of env i's episode in progress. */

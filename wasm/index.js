@@ -11,10 +11,18 @@
 // buffers), freed by close() or, as a safety net, when the env object is garbage collected.
 import { envSpecs, envIds, engineSpec } from './specs.js';
 import { describe, specFor } from './errors.js';
-import { actionSpace, batchedObservationSpace, observationFrom, observationSpace, flatObservationSpace } from './spaces.js';
+import {
+  actionSpace,
+  batchedActionSpace,
+  batchedObservationSpace,
+  observationFrom,
+  observationSpace,
+  flatObservationSpace,
+} from './spaces.js';
+import { seededRandom } from './rng.js';
 
 export { envSpecs, envIds, engineSpec };
-export { Box, Dict, Discrete, flatten, unflatten, observationSpace, flatObservationSpace, actionSpace } from './spaces.js';
+export { Box, Dict, Discrete, MultiDiscrete, flatten, unflatten, observationSpace, flatObservationSpace, actionSpace } from './spaces.js';
 
 const TWO_32 = 2 ** 32;
 const MAX_BIGINT_SEED = (1n << 64n) - 1n;
@@ -245,11 +253,37 @@ function seedHalves(seed) {
 export const FRESH_SEED_MIN = 2 ** 32;
 export const FRESH_SEED_MAX = 2 ** 53 - 2 ** 40;
 
+/** A fresh seed from two random 32-bit words. */
+function freshSeed(high, low) {
+  const span = FRESH_SEED_MAX - FRESH_SEED_MIN; // just under 2^53: draw 53 bits, fold the excess
+  const r = (high & 0x1fffff) * TWO_32 + low;
+  return FRESH_SEED_MIN + (r % (span + 1));
+}
+
 function randomSeed() {
   const words = crypto.getRandomValues(new Uint32Array(2));
-  const span = FRESH_SEED_MAX - FRESH_SEED_MIN; // just under 2^53: draw 53 bits, fold the excess
-  const r = (words[0] & 0x1fffff) * TWO_32 + words[1];
-  return FRESH_SEED_MIN + (r % (span + 1));
+  return freshSeed(words[0], words[1]);
+}
+
+/**
+ * Gymnasium's seeding: a reset with a seed also seeds the generator that later resets
+ * without one draw their fresh seeds from, so a whole run is reproducible from its first
+ * seed. Returns that generator (a function giving fresh seeds).
+ */
+function seedsAfter(seed) {
+  const [lo, hi] = seedHalves(seed);
+  const random = seededRandom((lo ^ Math.imul(hi, 0x9e3779b1)) >>> 0);
+  const word = () => Math.floor(random() * TWO_32);
+  return () => freshSeed(word(), word());
+}
+
+/** A reset's `options` (Gymnasium's reset(seed, options)): these envs take none yet, so only {} or nothing. */
+function checkResetOptions(where, options) {
+  if (options === undefined || options === null) return;
+  if (typeof options !== 'object' || Array.isArray(options) || Object.keys(options).length > 0)
+    throw new TypeError(
+      `valley-farm: ${where}: these envs take no reset options yet (options may be {} or left out), got ${describe(options)}`,
+    );
 }
 
 /** Throws unless `options` is undefined or an object whose keys are all in `known`. */
@@ -295,6 +329,12 @@ const PROVE_STATES_DEFAULT = 1_000_000; // enough for most seeds (vf_plan_prove)
 // bounds it (a proof of 2^24 states fits, a valley beam of width 65536 does not).
 const PLAN_MEMORY_MAX = 2 ** 30;
 
+// Gymnasium's env.metadata and env.spec, in this package's camelCase
+const METADATA = Object.freeze({ renderModes: Object.freeze(['ansi']) });
+const specs = {};
+/** env.spec: the id and maxEpisodeSteps (the rules end every episode by then: terminated, not truncated). */
+const specOf = (spec) => (specs[spec.id] ??= Object.freeze({ id: spec.id, maxEpisodeSteps: spec.horizon }));
+
 class FarmEnv {
   #engine;
   #spec;
@@ -305,6 +345,7 @@ class FarmEnv {
   #out64;
   #events = 0; // the step's events (vf_event[16]); 0 unless made with { events: true }
   #seed = null; // the seed of the episode in progress, null before the first reset
+  #nextSeed = null; // the fresh seeds after a seeded reset (seedsAfter); null before one
   #step = 0;
   #terminated = false;
   #build; // the observation object from the flat one (spaces.js)
@@ -325,18 +366,25 @@ class FarmEnv {
     this.actionSpace = actionSpace(spec.id);
     this.observationSpace = observationSpace(spec.id);
     this.renderMode = 'ansi';
+    this.metadata = METADATA;
+    this.spec = specOf(spec);
     this.snapshotSize = engine.x.vf_snapshot_size(spec.kind);
   }
 
-  /** Starts an episode; without a seed, a fresh random one (reported in info.seed). */
+  /**
+   * Starts an episode; without a seed, a fresh one (reported in info.seed): drawn from the
+   * generator the last seeded reset seeded (seedsAfter), or at random before any.
+   */
   reset(options = {}) {
     this.#open();
     if (options === null || typeof options !== 'object' || Array.isArray(options)) {
       throw new TypeError(`valley-farm: reset takes an options object such as { seed: 42 }, got ${describe(options)}`);
     }
-    checkOptions('reset', options, ['seed']);
-    const seed = options.seed ?? randomSeed();
+    checkOptions('reset', options, ['seed', 'options']);
+    checkResetOptions('reset', options.options);
+    const seed = options.seed ?? (this.#nextSeed ?? randomSeed)();
     const [lo, hi] = seedHalves(seed);
+    if (options.seed !== undefined) this.#nextSeed = seedsAfter(seed);
     this.#engine.x.vfw_reset(this.#ptr, this.#spec.kind, lo, hi, this.#obs);
     this.#seed = seed;
     this.#step = 0;
@@ -581,10 +629,9 @@ class FarmEnv {
     this.#terminated = e.u32[o + 3] === 1;
   }
 
-  /** Frees the engine memory; every later call throws. */
+  /** Frees the engine memory; every later call but close() throws (closing twice is harmless, as in Gymnasium). */
   close() {
-    this.#open();
-    this.#ptr = this.#engine.release(this, this.#ptr);
+    if (this.#ptr !== 0) this.#ptr = this.#engine.release(this, this.#ptr);
   }
 
   #open() {
@@ -754,6 +801,7 @@ class FarmVecEnv {
   #out;
   #withMasks;
   #levels; // null: fresh seeds (last seed + n); else BigInt level seeds cycled over
+  #nextSeed = null; // the fresh seeds after a seeded reset (seedsAfter); null before one
   #episodeIndex; // per env, with levels: which episode it plays (k in levels[(i + k n) mod L])
   #started = false;
   #views = null; // the result object, re-made only when the memory grows
@@ -768,10 +816,13 @@ class FarmVecEnv {
     this.#episodeIndex = levels ? new Float64Array(numEnvs) : null;
     this.id = spec.id;
     this.obsSize = spec.obsSize;
-    this.actionSpace = actionSpace(spec.id);
-    this.singleActionSpace = this.actionSpace;
-    this.singleObservationSpace = observationSpace(spec.id);
+    // Gymnasium's vector spaces: the batched ones, and those of one env's row
+    this.actionSpace = batchedActionSpace(spec.id, numEnvs);
+    this.singleActionSpace = actionSpace(spec.id);
     this.observationSpace = batchedObservationSpace(spec.id, numEnvs);
+    this.singleObservationSpace = flatObservationSpace(spec.id);
+    this.metadata = METADATA;
+    this.spec = specOf(spec);
     const n = numEnvs;
     const na = spec.actions.length;
     const parts = [
@@ -845,7 +896,10 @@ class FarmVecEnv {
     this.#open();
     let seed;
     if (typeof options === 'number' || typeof options === 'bigint') seed = options;
-    else seed = checkOptions('vec.reset', options, ['seed']).seed;
+    else {
+      ({ seed } = checkOptions('vec.reset', options, ['seed', 'options']));
+      checkResetOptions('vec.reset', options?.options);
+    }
     const e = this.#engine;
     if (this.#levels) {
       if (seed !== undefined)
@@ -858,7 +912,9 @@ class FarmVecEnv {
       this.#started = true;
       return { ...this.#result(), seed: null };
     }
-    seed ??= randomSeed();
+    if (seed !== undefined) seedHalves(seed); // checked before it seeds anything
+    if (seed !== undefined) this.#nextSeed = seedsAfter(seed);
+    else seed = (this.#nextSeed ?? randomSeed)();
     const [lo, hi] = seedHalves(seed);
     const code = e.x.vfw_batch_reset(this.#envs, this.#n, this.#spec.kind, lo, hi, this.#obs);
     if (code !== 0) throw new Error(`valley-farm: vec.reset: ${e.cString(e.x.vf_error_message(code))}`);
@@ -904,7 +960,7 @@ class FarmVecEnv {
     indices.forEach((i, j) => {
       let seed = bigSeeds?.[j];
       if (seed === undefined && this.#levels) seed = this.#levelSeed(i, ++this.#episodeIndex[i]);
-      this.#resetOne(i, seed ?? seedBig(randomSeed()));
+      this.#resetOne(i, seed ?? seedBig((this.#nextSeed ?? randomSeed)()));
     });
     if (this.#levels) this.#queueLevelSeeds();
     if (indices.length === n) this.#started = true;
@@ -961,10 +1017,9 @@ class FarmVecEnv {
     return result;
   }
 
-  /** Frees the engine memory; every later call throws. */
+  /** Frees the engine memory; every later call but close() throws (closing twice is harmless). */
   close() {
-    this.#open();
-    this.#ptr = this.#engine.release(this, this.#ptr);
+    if (this.#ptr !== 0) this.#ptr = this.#engine.release(this, this.#ptr);
   }
 
   #open() {
@@ -1034,6 +1089,15 @@ class FarmVecEnv {
         episodeReturns: new Float64Array(b, this.#returns, n),
         episodeLengths: new Int32Array(b, this.#lengths, n),
         episodeSeeds: new BigUint64Array(b, this.#seeds, n),
+      };
+      const v = this.#views;
+      // Gymnasium's vector `infos` (same-step autoreset): a value per env, and beside each
+      // key its `_key` mask of the envs where the value means something (those that ended)
+      v.infos = {
+        final_obs: v.finalObservations,
+        _final_obs: v.terminated,
+        episode: { r: v.episodeReturns, l: v.episodeLengths, seed: v.episodeSeeds },
+        _episode: v.terminated,
       };
     }
     return this.#views;

@@ -42,19 +42,110 @@ const drawInt = (random, low, high) => low + Math.floor(random() * (high - low +
 
 // ---- the spaces --------------------------------------------------------------------------
 
-/** Integers 0 .. n - 1 (an action). */
-export class Discrete {
+/**
+ * What every space shares: seed(), as Gymnasium's space.seed(): after space.seed(s), the
+ * samples drawn without a source of their own come from one generator seeded by s, so a
+ * run of them repeats exactly. Without seed(), such samples are unseeded.
+ */
+class Space {
+  #random = null;
+
+  /** Seeds this space's own generator (a fresh seed without one); returns [the seed], as Gymnasium does. */
+  seed(seed = Math.floor(Math.random() * 2 ** 32)) {
+    if (!Number.isSafeInteger(seed) || seed < 0)
+      throw new TypeError(`valley-farm: space.seed() takes an integer from 0 to 2^53 - 1, got ${describe(seed)}`);
+    this.#random = seededRandom(foldSeed(seed));
+    return [seed];
+  }
+
+  /** The sampler for a sample() call: its own source if given, else the seeded generator. */
+  sampler(rng) {
+    return rng === undefined && this.#random ? this.#random : samplerOf(rng);
+  }
+}
+
+/** sample()'s argument: a source (seed, function, { random }) or options { mask, rng }. */
+function sampleArgs(arg, where) {
+  const plain = arg !== null && typeof arg === 'object' && typeof arg.random !== 'function';
+  if (!plain) return { rng: arg, mask: null };
+  for (const k of Object.keys(arg))
+    if (k !== 'mask' && k !== 'rng')
+      throw new TypeError(`valley-farm: ${where}.sample has no option ${describe(k)}; the options are mask, rng`);
+  return { rng: arg.rng, mask: arg.mask ?? null };
+}
+
+/** Checks a mask of `n` entries, each 0 or 1 (Gymnasium's int8 action mask). */
+function checkMask(mask, n, where) {
+  if (
+    !(Array.isArray(mask) || ArrayBuffer.isView(mask)) ||
+    mask.length !== n ||
+    !Array.prototype.every.call(mask, (m) => m === 0 || m === 1)
+  )
+    throw new TypeError(`valley-farm: ${where}.sample: mask must be ${n} values, each 0 or 1 (1: may be drawn), got ${describe(mask)}`);
+}
+
+/** A uniform draw among the entries of mask[at .. at + n) that are 1; 0 where none is (Gymnasium returns start). */
+function drawMasked(random, mask, at, n) {
+  let legal = 0;
+  for (let a = 0; a < n; a++) legal += mask[at + a];
+  if (legal === 0) return 0;
+  let k = Math.floor(random() * legal);
+  for (let a = 0; a < n; a++) if (mask[at + a] === 1 && k-- === 0) return a;
+  return 0; // unreachable: k < legal
+}
+
+/** Integers 0 .. n - 1 (an action). sample({ mask }) draws among the actions whose mask is 1. */
+export class Discrete extends Space {
   constructor(n, names) {
+    super();
     this.n = n;
     this.dtype = 'int32';
     if (names) this.names = names;
     Object.freeze(this);
   }
-  sample(rng) {
-    return Math.floor(samplerOf(rng)() * this.n);
+  sample(arg) {
+    const { rng, mask } = sampleArgs(arg, 'Discrete');
+    const random = this.sampler(rng);
+    if (mask === null) return Math.floor(random() * this.n);
+    checkMask(mask, this.n, 'Discrete');
+    return drawMasked(random, mask, 0, this.n);
   }
   contains(x) {
     return Number.isInteger(x) && x >= 0 && x < this.n;
+  }
+}
+
+/**
+ * One integer 0 .. nvec[i] - 1 per entry: a vector env's actions (Gymnasium's batched action
+ * space). sample() gives an Int32Array; sample({ mask }) takes the masks of every entry one
+ * after another (a vector env's `masks`).
+ */
+export class MultiDiscrete extends Space {
+  constructor(nvec) {
+    super();
+    this.nvec = Object.freeze([...nvec]);
+    this.shape = Object.freeze([nvec.length]);
+    this.dtype = 'int32';
+    Object.freeze(this);
+  }
+  sample(arg) {
+    const { rng, mask } = sampleArgs(arg, 'MultiDiscrete');
+    const random = this.sampler(rng);
+    const out = new Int32Array(this.nvec.length);
+    if (mask !== null)
+      checkMask(
+        mask,
+        this.nvec.reduce((a, b) => a + b, 0),
+        'MultiDiscrete',
+      );
+    for (let i = 0, at = 0; i < out.length; at += this.nvec[i++])
+      out[i] = mask === null ? Math.floor(random() * this.nvec[i]) : drawMasked(random, mask, at, this.nvec[i]);
+    return out;
+  }
+  contains(x) {
+    if (!(Array.isArray(x) || ArrayBuffer.isView(x)) || x.length !== this.nvec.length) return false;
+    for (let i = 0; i < x.length; i++) if (!Number.isInteger(x[i]) || x[i] < 0 || x[i] >= this.nvec[i]) return false;
+    return true;
   }
 }
 
@@ -64,8 +155,9 @@ export class Discrete {
  * shape [] and is a plain number; anything else is an array (or Int32Array) of its size.
  * `min` and `max` repeat uniform bounds, as the rules files and envSpecs name them.
  */
-export class Box {
+export class Box extends Space {
   constructor(low, high, shape, dtype = 'int32') {
+    super();
     this.shape = Object.freeze([...shape]);
     this.size = shape.reduce((a, b) => a * b, 1);
     this.dtype = dtype;
@@ -82,7 +174,7 @@ export class Box {
     return typeof this.high === 'number' ? this.high : this.high[i];
   }
   sample(rng) {
-    const random = samplerOf(rng);
+    const random = this.sampler(rng);
     if (this.shape.length === 0) return drawInt(random, this.lowAt(0), this.highAt(0));
     const out = new Int32Array(this.size);
     for (let i = 0; i < this.size; i++) out[i] = drawInt(random, this.lowAt(i), this.highAt(i));
@@ -103,16 +195,17 @@ export class Box {
  * Named sub-spaces. Each one is also an own, enumerable property (`space.view`,
  * `space.inventory.coins`), so the space reads like the observation it describes.
  */
-export class Dict {
+export class Dict extends Space {
   #keys;
   constructor(spaces) {
+    super();
     this.#keys = Object.keys(spaces);
     for (const k of this.#keys) this[k] = spaces[k];
     Object.defineProperty(this, 'spaces', { value: Object.freeze({ ...spaces }), enumerable: false });
     Object.freeze(this);
   }
   sample(rng) {
-    const random = samplerOf(rng);
+    const random = this.sampler(rng);
     const out = {};
     for (const k of this.#keys) {
       const v = this[k].sample(random);
@@ -168,6 +261,11 @@ export function batchedObservationSpace(id, n) {
   const highs = [];
   for (let i = 0; i < n; i++) (lows.push(...low), highs.push(...high));
   return new Box(lows, highs, [n, low.length]);
+}
+
+/** A vector env's actions: MultiDiscrete with n entries of the action count. */
+export function batchedActionSpace(id, n) {
+  return new MultiDiscrete(new Array(n).fill(specFor(id).actions.length));
 }
 
 /** The action space: Discrete(n) with the rules' action names. */

@@ -45,7 +45,9 @@ it('npm pack ships the engine, the types, the agents, the protocol, the learners
       'wasm/splits.d.ts',
       'wasm/data/best-known.json',
       'wasm/data/baselines.json',
+      'wasm/cli/args.mjs',
       'wasm/cli/index.mjs',
+      'wasm/cli/progress.mjs',
       'wasm/cli/eval.mjs',
       'wasm/cli/train.mjs',
       'wasm/learn/encode.js',
@@ -87,6 +89,17 @@ it("the README's Node quick start, pasted into a fresh project after installing 
     { cwd: project, encoding: 'utf8' },
   );
   expect(JSON.parse(evalOut).returns).toHaveLength(5);
+  // and its help, which reads the package's own version
+  expect(execFileSync('npx', ['--no-install', 'valley-farm', 'train', '--help'], { cwd: project, encoding: 'utf8' })).toMatch(/--num-envs/);
+});
+
+it('the README says how to install the package today: npm pack in a checkout, then npm install of the file it writes', () => {
+  const [{ filename }] = JSON.parse(
+    execFileSync('npm', ['pack', '--dry-run', '--json'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }),
+  );
+  const install = readme.slice(readme.indexOf('## Install'), readme.indexOf('## Node quick start'));
+  expect(install).toMatch(/^npm pack\b/m);
+  expect(install).toContain(`npm install ../valley-farm/${filename}`);
 });
 
 it('a missing engine file is an error that names the file and the fix', () => {

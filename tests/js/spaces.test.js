@@ -25,7 +25,8 @@ describe.each(['ValleyFarm-v0', 'BackwardsValleyFarm-v0'])('%s spaces', (id) => 
     expect(space).toBeInstanceOf(Box);
     expect(space.shape).toEqual([N, spec.obsSize]);
     expect(space.dtype).toBe('int32');
-    const single = vec.singleObservationSpace;
+    const single = observationSpace(id); // one env's observation object
+    expect(vec.singleObservationSpace.shape).toEqual([spec.obsSize]); // one row of observations
     let r = vec.reset({ seed: 77 });
     expect(space.contains(r.observations)).toBe(true);
     let x = 12345;
@@ -37,7 +38,11 @@ describe.each(['ValleyFarm-v0', 'BackwardsValleyFarm-v0'])('%s spaces', (id) => 
       }
       r = vec.step(actions);
       if (!space.contains(r.observations)) throw new Error(`an observation left the space at step ${t}`);
-      if (t % 100 === 0) for (let i = 0; i < N; i += 97) expect(single.contains(unflatten(id, r.observations, i))).toBe(true);
+      if (t % 100 === 0)
+        for (let i = 0; i < N; i += 97) {
+          expect(single.contains(unflatten(id, r.observations, i))).toBe(true);
+          expect(vec.singleObservationSpace.contains(r.observations.subarray(i * spec.obsSize, (i + 1) * spec.obsSize))).toBe(true);
+        }
     }
   }, 30_000);
 

@@ -14,7 +14,8 @@ describe.each(['ValleyFarm-v0', 'BackwardsValleyFarm-v0'])('%s vector env', (id)
     const vec = await makeVec(id, 3);
     expect(vec.obsSize).toBe(id === 'ValleyFarm-v0' ? 37 : 55);
     expect(vec.numEnvs).toBe(3);
-    expect(vec.actionSpace.n).toBe(spec.actions.length);
+    expect(vec.singleActionSpace.n).toBe(spec.actions.length);
+    expect(vec.actionSpace.nvec).toEqual([spec.actions.length, spec.actions.length, spec.actions.length]);
   });
 
   it('equals N single envs, including automatic resets with seed + i + k * N', async () => {

@@ -93,3 +93,23 @@ export {
   size,
   nope,
 };
+
+// Gymnasium's conventions
+import { loadPolicy } from 'valley-farm/learn';
+import { flatObservationSpace, type MultiDiscrete } from 'valley-farm';
+const policy = await loadPolicy({});
+const fromSeed: number = policy.act(observation, { ...info, legal: valley.legalActions() }); // info.seed is number | bigint
+const flatLow: readonly number[] = flatObservationSpace('ValleyFarm-v0').low;
+// @ts-expect-error: a flat observation space has per-element low/high, not min/max
+const flatMin: number = flatObservationSpace('ValleyFarm-v0').min;
+const seededWith: number[] = valley.actionSpace.seed(3);
+const masked: number = valley.actionSpace.sample({ mask: valley.legalActions() });
+valley.reset({ seed: 1, options: {} });
+const horizon: number = valley.spec.maxEpisodeSteps;
+const modes: readonly string[] = valley.metadata.renderModes;
+const batched: MultiDiscrete = vec.actionSpace;
+const batchActions: Int32Array = vec.actionSpace.sample({ mask: result.masks ?? undefined });
+const rowSize: number = vec.singleObservationSpace.shape[0];
+const ended: Uint8Array = result.infos._episode;
+const endedReturns: Float64Array = result.infos.episode.r;
+export { fromSeed, flatLow, flatMin, seededWith, masked, horizon, modes, batched, batchActions, rowSize, ended, endedReturns };

@@ -1,54 +1,96 @@
-// eval.mjs — `npx valley-farm eval AGENT --env ENV [--split test|validation] [--episodes N] [--json]`
+// eval.mjs — `npx valley-farm eval AGENT --env ENV [--split test|validation | --seeds A..B]
+//            [--episodes N] [--greedy | --sample] [--json]`
 // Evaluates an agent with the protocol (wasm/evaluate.js) and prints a table, or JSON.
 // AGENT: a built-in agent ('heuristic', 'random'), a saved policy (.json, from `valley-farm
-// train`), or a module file exporting act(observation,
-// info) (and optionally reset()), a default { act, reset }, or a default function that
-// returns one.
+// train`), or a module file exporting act(observation, info) (and optionally reset()), a
+// default { act, reset }, or a default function that returns one.
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createAgent } from '../agents/index.js';
 import { envIds } from '../index.js';
-import { evaluate } from '../evaluate.js';
 import { SPLITS } from '../splits.js';
+import { evaluate, normalizedScore, referenceBySeed, referenceData, summarize } from '../evaluate.js';
+import { UsageError, helpText, parseOptions, wantsHelp } from './args.mjs';
 
-const USAGE =
-  'usage: valley-farm eval AGENT --env ENV [--split test|validation] [--episodes N] [--json]\n  AGENT: heuristic, random, a policy .json, or a .mjs/.js file exporting act(observation, info)';
+const USAGE = 'valley-farm eval AGENT --env ENV [--split test|validation | --seeds A..B] [--episodes N] [--greedy|--sample] [--json]';
+const MAX_SEEDS = 100_000;
 
-function parse(argv) {
-  const opts = { json: false };
-  const positional = [];
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    if (a === '--json') opts.json = true;
-    else if (a === '--env' || a === '--split' || a === '--episodes') {
-      if (argv[i + 1] === undefined) throw new Error(`${a} needs a value`);
-      opts[a.slice(2)] = argv[++i];
-    } else if (a.startsWith('--')) throw new Error(`unknown option ${a.slice(0, 40)}`);
-    else positional.push(a);
-  }
-  if (positional.length !== 1) throw new Error('name one agent');
-  if (!envIds.includes(opts.env)) throw new Error(`--env must be one of ${envIds.join(', ')}`);
-  if (opts.split !== undefined && !['test', 'validation'].includes(opts.split)) throw new Error('--split must be test or validation');
-  if (opts.episodes !== undefined) {
-    const n = Number(opts.episodes);
-    const split = opts.split ?? 'test';
-    const most = SPLITS[split].count; // an evaluation plays each seed of the split once
-    if (!Number.isInteger(n) || n < 1 || n > most)
-      throw new Error(
-        `--episodes must be a whole number from 1 to ${most} (the ${split} split's seeds), got ${String(opts.episodes).slice(0, 40)}`,
-      );
-    opts.episodes = n;
-  }
-  return { agentName: positional[0], ...opts };
+const OPTIONS = {
+  env: { arg: 'ENV', what: `the env: ${envIds.join(', ')} (required)` },
+  split: { arg: 'SPLIT', default: 'test', what: 'the seeds played: test (the numbers to report) or validation (for tuning)' },
+  seeds: { arg: 'A..B', what: 'play these seeds instead of a split: a range A..B (both included) or a list A,B,C' },
+  episodes: { arg: 'N', what: 'play only the first N seeds (default: all of them)' },
+  greedy: { what: 'a saved ppo policy takes its most probable action' },
+  sample: { what: 'a saved ppo policy draws its action, seeded by the episode (default: as the policy was saved)' },
+  json: { what: 'print the result as one JSON object' },
+};
+
+export function help() {
+  return helpText(
+    USAGE,
+    'Plays AGENT once on each seed and prints its mean return, standard error, 95 % interval and normalised\n' +
+      'score (0: random play, 1: the best known play of each seed), with the reference agents on the same seeds.\n' +
+      'AGENT: heuristic, random, a policy .json (valley-farm train), or a .mjs/.js file exporting act(observation, info).\n' +
+      'random is scored as the reference row is: the mean of several seeded runs on each seed.',
+    [['options', OPTIONS]],
+  );
 }
 
-async function loadAgent(name, env) {
-  if (name === 'heuristic' || name === 'random') return createAgent(name, env, { seed: 1 });
+/** '5..9' or '5,7,9' -> [5, ...]; clear errors for anything else. */
+export function parseSeeds(text) {
+  const range = /^(\d+)\.\.(\d+)$/.exec(text);
+  const list = range ? null : text.split(',');
+  if (range) {
+    const [a, b] = [Number(range[1]), Number(range[2])];
+    if (!Number.isSafeInteger(a) || !Number.isSafeInteger(b) || b < a || b - a + 1 > MAX_SEEDS)
+      throw new UsageError(`--seeds ${text.slice(0, 40)}: a range A..B needs A ≤ B, at most ${MAX_SEEDS.toLocaleString('en')} seeds`);
+    return Array.from({ length: b - a + 1 }, (_, i) => a + i);
+  }
+  if (list.length > MAX_SEEDS || !list.every((s) => /^\d+$/.test(s) && Number.isSafeInteger(Number(s))))
+    throw new UsageError(`--seeds must be a range A..B or a comma-separated list of whole numbers, got ${text.slice(0, 40)}`);
+  return list.map(Number);
+}
+
+export function parse(argv) {
+  const { values, positionals } = parseOptions(argv, OPTIONS, { positionals: true });
+  if (positionals.length !== 1) throw new UsageError(positionals.length ? `name one agent, not ${positionals.length}` : 'name one agent');
+  if (!envIds.includes(values.env)) throw new UsageError(`--env must be one of ${envIds.join(', ')}`);
+  if (values.split !== undefined && !['test', 'validation'].includes(values.split))
+    throw new UsageError('--split must be test or validation');
+  if (values.split !== undefined && values.seeds !== undefined) throw new UsageError('give --split or --seeds, not both');
+  if (values.greedy && values.sample) throw new UsageError('give --greedy or --sample, not both');
+  const o = {
+    agentName: positionals[0],
+    env: values.env,
+    json: Boolean(values.json),
+    act: values.greedy ? 'greedy' : values.sample ? 'sample' : null,
+  };
+  if (values.seeds !== undefined) o.seeds = parseSeeds(values.seeds);
+  else o.split = values.split ?? 'test';
+  if (values.episodes !== undefined) {
+    const n = Number(values.episodes);
+    // an evaluation plays each seed once: at most the split's (or the list's) seeds
+    const most = o.seeds ? o.seeds.length : SPLITS[o.split].count;
+    const of = o.seeds ? 'the seeds given' : `the ${o.split} split's seeds`;
+    if (!Number.isInteger(n) || n < 1 || n > most)
+      throw new UsageError(`--episodes must be a whole number from 1 to ${most} (${of}), got ${String(values.episodes).slice(0, 40)}`);
+    o.episodes = n;
+  }
+  if (o.act && !o.agentName.endsWith('.json')) throw new UsageError(`--${o.act} chooses how a saved policy (.json) acts`);
+  return o;
+}
+
+async function loadAgent(name, env, act) {
+  if (name === 'heuristic') return createAgent(name, env);
   if (name.endsWith('.json')) {
     // a saved policy (npx valley-farm train)
     const { readFile } = await import('node:fs/promises');
     const { loadPolicy } = await import('../learn/index.js');
-    const policy = await loadPolicy(JSON.parse(await readFile(name, 'utf8')));
+    const json = JSON.parse(await readFile(name, 'utf8'));
+    if (act && json?.algo === 'tabular-q' && act !== 'greedy')
+      throw new Error('a tabular-q policy acts greedily only; --sample is for ppo policies');
+    if (act && json?.algo === 'ppo') json.act = act;
+    const policy = await loadPolicy(json);
     if (policy.env !== env) throw new Error(`${name} is a policy for ${policy.env}, not ${env}`);
     return policy;
   }
@@ -62,41 +104,84 @@ async function loadAgent(name, env) {
   return agent;
 }
 
-const fmt = (x) => (Number.isFinite(x) ? x.toFixed(2) : '–');
+/**
+ * The random agent scored as the reference row is (scripts/baselines.mjs): on each seed, the
+ * mean return of `runs` uniformly random plays, the k-th with a fresh agent seeded k. One run
+ * alone lands anywhere around that mean.
+ */
+async function evaluateRandom(opts, runs) {
+  const sums = [];
+  let first;
+  for (let k = 1; k <= runs; k++) {
+    let inner;
+    const agent = {
+      reset: () => void (inner = createAgent('random', opts.env, { seed: k })),
+      act: (o, i) => inner.act(o, i),
+    };
+    const r = await evaluate(agent, { env: opts.env, split: opts.split, seeds: opts.seeds, episodes: opts.episodes });
+    first ??= r;
+    r.returns.forEach((x, i) => (sums[i] = (sums[i] ?? 0) + x));
+  }
+  const returns = sums.map((s) => s / runs);
+  const ref = await referenceBySeed(opts.env);
+  const result = { ...first, returns, ...summarize(returns) };
+  if (first.normalized) {
+    const perSeed = first.seeds.map((s, i) => normalizedScore(returns[i], ref.get(s).random, ref.get(s).best));
+    result.normalized = { mean: perSeed.reduce((a, b) => a + b, 0) / perSeed.length, perSeed };
+  }
+  return result;
+}
+
+// (-0.001 would show as -0.00)
+const fmt = (x) => (Number.isFinite(x) ? (Math.abs(x) < 0.005 ? 0 : x).toFixed(2) : '–');
 
 export async function main(argv) {
+  if (wantsHelp(argv)) {
+    process.stdout.write(help());
+    return 0;
+  }
   let opts;
   try {
     opts = parse(argv);
   } catch (err) {
-    console.error(`valley-farm eval: ${err.message}\n${USAGE}`);
+    if (!(err instanceof UsageError)) throw err;
+    console.error(`valley-farm eval: ${err.message}\nusage: ${USAGE}\n(valley-farm eval --help lists every option)`);
     return 2;
   }
-  let agent;
-  try {
-    agent = await loadAgent(opts.agentName, opts.env);
-  } catch (err) {
-    console.error(`valley-farm eval: cannot load the agent: ${err.message}`);
-    return 2;
+  const runs = opts.agentName === 'random' ? (await referenceData()).baselines.randomRuns : 1;
+  let r;
+  if (runs > 1) r = await evaluateRandom(opts, runs);
+  else {
+    let agent;
+    try {
+      agent = await loadAgent(opts.agentName, opts.env, opts.act);
+    } catch (err) {
+      console.error(`valley-farm eval: cannot load the agent: ${err.message}`);
+      return 2;
+    }
+    r = await evaluate(agent, { env: opts.env, split: opts.split, seeds: opts.seeds, episodes: opts.episodes });
   }
-  const r = await evaluate(agent, { env: opts.env, split: opts.split ?? 'test', episodes: opts.episodes });
+  const seedsText = opts.split ? `${opts.split} split` : `seeds ${r.seeds[0]}…${r.seeds.at(-1)}`;
   if (opts.json) {
     console.log(
       JSON.stringify({
         env: r.env,
-        split: opts.split ?? 'test',
+        split: opts.split ?? null,
         episodes: r.seeds.length,
+        runsPerSeed: runs,
+        act: opts.act,
         mean: r.mean,
         stderr: r.stderr,
         ci95: r.ci95,
         normalized: r.normalized?.mean ?? null,
         reference: r.reference ?? null,
+        seeds: r.seeds,
         returns: r.returns,
       }),
     );
     return 0;
   }
-  console.log(`${opts.agentName} on ${r.env}, ${opts.split ?? 'test'} split, ${r.seeds.length} seeds\n`);
+  console.log(`${opts.agentName}${opts.act ? ` (${opts.act})` : ''} on ${r.env}, ${seedsText}, ${r.seeds.length} seeds\n`);
   console.log('| agent | mean return | ± stderr | 95 % interval | normalised |');
   console.log('|---|---:|---:|---|---:|');
   console.log(
@@ -110,6 +195,10 @@ export async function main(argv) {
     ]) {
       console.log(`| (${name}) | ${fmt(value)} | | | ${norm === null ? '' : fmt(norm)} |`);
     }
-  }
+  } else console.log('\n(these seeds have no reference returns: the normalised score is kept for the test and validation splits)');
+  if (runs > 1)
+    console.log(
+      `\nrandom is scored as the reference row is: each seed's return is the mean of ${runs} random plays (agent seeds 1 … ${runs}).`,
+    );
   return 0;
 }

@@ -1,22 +1,38 @@
 #!/usr/bin/env node
 // index.mjs — the `valley-farm` command (package.json "bin"): `npx valley-farm <command>`.
-// Each command is a file of this folder exporting main(argv); this table is the list.
+// Each command is a file of this folder exporting main(argv) and help(); this table is the list.
 const COMMANDS = {
   eval: { file: './eval.mjs', what: 'evaluate an agent or a saved policy with the protocol (splits, normalised score)' },
   train: { file: './train.mjs', what: 'train a learner (tabular-q, ppo) and save its policy' },
+  help: { what: "show this list, or a command's options: valley-farm help train" },
 };
+
+function list() {
+  const rows = Object.entries(COMMANDS)
+    .map(([n, c]) => `  ${n.padEnd(8)}${c.what}`)
+    .join('\n');
+  return `usage: valley-farm <command> [options]\n${rows}\n\nvalley-farm <command> --help lists a command's options.\n`;
+}
 
 export async function main(argv) {
   const [name, ...rest] = argv;
-  const command = Object.hasOwn(COMMANDS, name ?? '') ? COMMANDS[name] : null;
+  if (name === undefined || name === '--help' || name === '-h' || (name === 'help' && rest.length === 0)) {
+    (name === undefined ? process.stderr : process.stdout).write(list());
+    return name === undefined ? 2 : 0;
+  }
+  if (name === 'help') {
+    const topic = Object.hasOwn(COMMANDS, rest[0]) ? COMMANDS[rest[0]] : null;
+    if (!topic?.file) {
+      process.stderr.write(`valley-farm help: no command '${String(rest[0]).slice(0, 40)}'\n${list()}`);
+      return 2;
+    }
+    process.stdout.write((await import(topic.file)).help());
+    return 0;
+  }
+  const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : null;
   if (!command) {
-    const list = Object.entries(COMMANDS)
-      .map(([n, c]) => `  ${n.padEnd(8)}${c.what}`)
-      .join('\n');
-    console.error(
-      `${name && name !== '--help' ? `valley-farm: unknown command '${String(name).slice(0, 40)}'\n` : ''}usage: valley-farm <command> [options]\n${list}`,
-    );
-    return name === '--help' ? 0 : 2;
+    process.stderr.write(`valley-farm: unknown command '${String(name).slice(0, 40)}'\n${list()}`);
+    return 2;
   }
   const { main: run } = await import(command.file);
   return run(rest);

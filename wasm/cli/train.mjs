@@ -1,50 +1,97 @@
 // train.mjs — `npx valley-farm train --env ENV [--algo tabular-q|ppo] [--steps N] [--seed S]
 //             [--out policy.json] [--log curve.csv] [--eval-every N] [--SETTING VALUE ...]`
 // Trains a learner (valley-farm/learn) with a progress line, evaluates it on the validation
-// split as it goes, and writes the policy (JSON) and the learning curve (CSV). Any setting
-// of the learner (algorithms[algo].defaults) is an option too, in kebab case:
-// --history 4, --num-envs 128, --hidden 128,128. parse() is exported for the test that
-// checks the commands recorded in docs/runs.
-import { writeFileSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { SPLITS } from '../splits.js';
+// split as it goes, and writes the policy (JSON, with a "run" record of how it was made) and
+// the learning curve (CSV or JSON lines, a row per report as training goes). Any setting of
+// the learner (algorithms[algo].defaults) is an option too, in kebab case: --history 4,
+// --num-envs 128, --hidden 128,128; `--help` lists them with their defaults and meanings.
+// parse() is exported for the test that checks the commands recorded in docs/runs.
+import { accessSync, appendFileSync, constants, statSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { envIds } from '../index.js';
+import { SPLITS } from '../splits.js';
 import { evaluate } from '../evaluate.js';
 import { algorithms, createLearner, settingFlag } from '../learn/index.js';
+import { UsageError, helpText, parseOptions, wantsHelp } from './args.mjs';
+import { ProgressLine, evaluationsLeft, secondsLeft } from './progress.mjs';
+import pkg from '../../package.json' with { type: 'json' };
 
 const MAX_STEPS = 1e12;
+const USAGE = 'valley-farm train --env ENV [--algo tabular-q|ppo] [--steps N] [--out policy.json] [--log curve.csv] [--SETTING VALUE ...]';
 
-const USAGE =
-  'usage: valley-farm train --env ENV [--algo tabular-q|ppo] [--steps N] [--seed S] [--out policy.json] [--log curve.csv] [--eval-every N] [--eval-episodes N] [--SETTING VALUE, e.g. --history 4]';
+const OPTIONS = {
+  env: { arg: 'ENV', what: `the env to train on: ${envIds.join(', ')} (required)` },
+  algo: { arg: 'ALGO', default: 'tabular-q', what: `the learner: ${Object.keys(algorithms).join(', ')}` },
+  steps: { arg: 'N', default: 1e6, what: 'env steps to train (5e6 is fine)' },
+  seed: { arg: 'S', default: 1, what: 'seeds the learner: the same seed and settings train to the same policy' },
+  out: { arg: 'FILE', default: 'policy.json', what: 'where the policy is written (its folder must exist)' },
+  log: { arg: 'FILE', what: 'where the learning curve is written as training goes (default: none)' },
+  'log-format': { arg: 'FORMAT', default: 'csv', what: 'the curve as csv, or jsonl (a JSON object per line)' },
+  'eval-every': { arg: 'N', what: 'env steps between validation runs (default: a tenth of --steps)' },
+  'eval-episodes': { arg: 'N', default: 50, what: 'validation seeds each validation run plays' },
+  'progress-every': { arg: 'SECONDS', default: 10, what: 'outside a terminal, seconds between progress lines' },
+};
+
+/** Each algorithm's settings as option rows, from algorithms[algo] (defaults and docs). */
+const settingRows = (algo) =>
+  Object.fromEntries(
+    Object.entries(algorithms[algo].defaults).map(([name, d]) => [
+      settingFlag(name).slice(2),
+      { arg: Array.isArray(d) ? 'N,N' : Number.isInteger(d) ? 'N' : 'X', default: d, what: algorithms[algo].docs[name] ?? '' },
+    ]),
+  );
+
+const ALL_SETTINGS = Object.assign({}, ...Object.keys(algorithms).map(settingRows));
+
+export function help() {
+  return helpText(
+    USAGE,
+    'Trains a learner on the training seeds, runs it on validation seeds as it goes, and writes its policy\n' +
+      '(for `valley-farm eval`) and its learning curve. The curve\'s "seconds" is wall-clock time since training\n' +
+      'began (cloning the planner and validation included); steps/s counts only the time the learner spends\n' +
+      'stepping and updating. The policy file\'s "run" field records the seed, steps, seconds, package version\n' +
+      'and command.',
+    [['options', OPTIONS], ...Object.keys(algorithms).map((algo) => [`${algo} settings (with --algo ${algo})`, settingRows(algo)])],
+  );
+}
+
+const settingsOf = (algo) => Object.keys(algorithms[algo].defaults).map(settingFlag).join(', ');
 
 export function parse(argv) {
-  const o = { algo: 'tabular-q', steps: 1e6, seed: 1, out: 'policy.json', log: null, evalEvery: null, evalEpisodes: 50 };
-  const names = {
-    '--env': 'env',
-    '--algo': 'algo',
-    '--steps': 'steps',
-    '--seed': 'seed',
-    '--out': 'out',
-    '--log': 'log',
-    '--eval-every': 'evalEvery',
-    '--eval-episodes': 'evalEpisodes',
+  const { values } = parseOptions(
+    argv,
+    { ...OPTIONS, ...ALL_SETTINGS },
+    {
+      unknownHint: (v) =>
+        Object.hasOwn(algorithms, v.algo ?? 'tabular-q')
+          ? `${v.algo ?? 'tabular-q'}'s settings are ${settingsOf(v.algo ?? 'tabular-q')}`
+          : null,
+    },
+  );
+  const o = {
+    algo: 'tabular-q',
+    steps: 1e6,
+    seed: 1,
+    out: 'policy.json',
+    log: null,
+    logFormat: 'csv',
+    evalEvery: null,
+    evalEpisodes: 50,
+    progressEvery: 10,
   };
-  const rest = []; // options that may be the learner's settings, read once the algo is known
-  for (let i = 0; i < argv.length; i += 2) {
-    if (argv[i + 1] === undefined) throw new Error(`${String(argv[i]).slice(0, 40)} needs a value`);
-    if (names[argv[i]]) o[names[argv[i]]] = argv[i + 1];
-    else rest.push([argv[i], argv[i + 1]]);
+  const settings = {};
+  for (const [k, v] of Object.entries(values)) {
+    if (Object.hasOwn(OPTIONS, settingFlag(k).slice(2))) o[k] = v;
+    else settings[k] = v;
   }
-  if (!envIds.includes(o.env)) throw new Error(`--env must be one of ${envIds.join(', ')}`);
-  if (!Object.hasOwn(algorithms, o.algo)) throw new Error(`--algo must be one of ${Object.keys(algorithms).join(', ')}`);
+  if (!envIds.includes(o.env)) throw new UsageError(`--env must be one of ${envIds.join(', ')}`);
+  if (!Object.hasOwn(algorithms, o.algo)) throw new UsageError(`--algo must be one of ${Object.keys(algorithms).join(', ')}`);
+  if (!['csv', 'jsonl'].includes(o.logFormat)) throw new UsageError('--log-format must be csv or jsonl');
   const defaults = algorithms[o.algo].defaults;
   o.settings = {};
-  for (const [flag, value] of rest) {
-    const name = Object.keys(defaults).find((k) => settingFlag(k) === flag);
-    if (!name)
-      throw new Error(
-        `unknown option ${String(flag).slice(0, 40)}; ${o.algo}'s settings are ${Object.keys(defaults).map(settingFlag).join(', ')}`,
-      );
+  for (const [name, value] of Object.entries(settings)) {
+    if (!Object.hasOwn(defaults, name))
+      throw new UsageError(`${settingFlag(name)} is not a ${o.algo} setting; ${o.algo}'s settings are ${settingsOf(o.algo)}`);
     // a list (hidden layers) is comma-separated; createLearner checks every value
     o.settings[name] = Array.isArray(defaults[name]) ? value.split(',').map(Number) : Number(value);
   }
@@ -57,67 +104,181 @@ export function parse(argv) {
     const least = k === 'seed' ? 0 : 1;
     if (!Number.isInteger(n) || n < least || n > most[k]) {
       const range = k === 'seed' ? 'a non-negative whole number' : `a whole number from ${least} to ${most[k]} (5e6 is fine)`;
-      throw new Error(`${settingFlag(k)} must be ${range}, got ${String(o[k]).slice(0, 40)}`);
+      throw new UsageError(`${settingFlag(k)} must be ${range}, got ${String(o[k]).slice(0, 40)}`);
     }
     o[k] = n;
   }
   if (o.log !== null && resolve(o.log) === resolve(o.out))
-    throw new Error(
+    throw new UsageError(
       `--log and --out name the same file (${String(o.out).slice(0, 80)}): the curve would replace the policy; give them different names`,
     );
-  o.evalEvery ??= Math.max(o.steps / 10, 1);
+  o.progressEvery = Number(o.progressEvery);
+  if (!(o.progressEvery >= 0 && o.progressEvery <= 86_400))
+    throw new UsageError('--progress-every must be a number of seconds from 0 to 86400');
+  o.evalEvery ??= Math.ceil(o.steps / 10);
   return o;
 }
 
+/** Why `file` cannot be written (its folder missing, not a folder, read-only; it a folder), or null. */
+export function unwritable(file) {
+  const folder = dirname(resolve(file));
+  try {
+    if (!statSync(folder).isDirectory()) return `${folder} is not a folder`;
+  } catch {
+    return `the folder ${folder} does not exist`;
+  }
+  try {
+    if (statSync(file).isDirectory()) return `${file} is a folder`;
+    accessSync(file, constants.W_OK);
+  } catch (err) {
+    if (err.code !== 'ENOENT') return `${file} is not writable`;
+    try {
+      accessSync(folder, constants.W_OK);
+    } catch {
+      return `the folder ${folder} is not writable`;
+    }
+  }
+  return null;
+}
+
+const CURVE = [
+  'steps',
+  'seconds',
+  'train_seconds',
+  'episodes',
+  'mean_return_last_100',
+  'policy_loss',
+  'value_loss',
+  'entropy',
+  'learning_rate',
+  'validation_mean',
+  'validation_normalized',
+];
+
+/** A curve row's text in the chosen format (null: no value). */
+function curveLine(format, row) {
+  if (format === 'jsonl') return `${JSON.stringify(Object.fromEntries(CURVE.map((k, i) => [k, row[i]])))}\n`;
+  return `${row.map((v) => (v === null ? '' : v)).join(',')}\n`;
+}
+
+const round = (x, digits) => (Number.isFinite(x) ? Number(x.toFixed(digits)) : null);
+
 export async function main(argv) {
+  if (wantsHelp(argv)) {
+    process.stdout.write(help());
+    return 0;
+  }
   let o;
   try {
     o = parse(argv);
+    for (const [flag, file] of [
+      ['--out', o.out],
+      ['--log', o.log],
+    ]) {
+      const why = file && unwritable(file);
+      if (why) throw new UsageError(`${flag} ${file} cannot be written: ${why}`);
+    }
   } catch (err) {
-    console.error(`valley-farm train: ${err.message}\n${USAGE}`);
+    if (!(err instanceof UsageError)) throw err;
+    console.error(`valley-farm train: ${err.message}\nusage: ${USAGE}\n(valley-farm train --help lists every option)`);
     return 2;
   }
   let learner;
   try {
     learner = await createLearner({ env: o.env, algo: o.algo, seed: o.seed, ...o.settings });
   } catch (err) {
-    console.error(`valley-farm train: ${err.message}\n${USAGE}`);
+    console.error(`valley-farm train: ${err.message}\nusage: ${USAGE}`);
     return 2;
   }
-  const curve = [['steps', 'seconds', 'mean_return_last_100', 'validation_mean', 'validation_normalized']];
+  const started = Date.now();
+  if (o.log) writeFileSync(o.log, o.logFormat === 'csv' ? `${CURVE.join(',')}\n` : '');
   const chunk = Math.min(o.evalEvery, 50_000);
+  const screen = new ProgressLine({ every: o.progressEvery });
   let nextEval = o.evalEvery;
+  let trainMs = 0; // time inside trainFor, cloning the planner excluded
+  let evalMs = 0;
+  let evalsDone = 0;
   let p = learner.progress();
-  if (o.settings.imitate > 0) console.error(`cloning ${o.settings.imitate.toLocaleString('en')} of the planner's episodes first…`);
+  if (o.settings.imitate > 0) screen.note(`cloning ${o.settings.imitate.toLocaleString('en')} of the planner's episodes first…`);
   while (p.steps < o.steps) {
     const cloned = Boolean(p.imitation);
-    p = await learner.trainFor(Math.min(chunk, o.steps - p.steps));
-    if (!cloned && p.imitation)
-      console.error(
+    const t0 = Date.now();
+    p = await learner.trainFor(Math.min(chunk, o.steps - p.steps), {
+      onProgress: ({ imitation: i }) =>
+        i?.phase &&
+        screen.update(
+          `cloning the planner: ${i.phase === 'planning' ? 'planned' : 'passes over its play'} ${i.done.toLocaleString('en')} / ${i.total.toLocaleString('en')}${i.phase === 'planning' ? ' episodes' : ''}  ${Math.round(i.seconds)} s`,
+        ),
+    });
+    trainMs += Date.now() - t0;
+    if (!cloned && p.imitation) {
+      trainMs -= p.imitation.seconds * 1000;
+      screen.note(
         `cloned the planner: ${p.imitation.samples.toLocaleString('en')} steps of its play in ${p.imitation.seconds.toFixed(1)} s (cross-entropy ${p.imitation.loss.toFixed(3)})`,
       );
+    }
+    const stepsPerSec = trainMs > 0 ? (1000 * p.steps) / trainMs : 0;
     let val = null;
     if (p.steps >= nextEval || p.steps >= o.steps) {
       nextEval += o.evalEvery;
+      const t1 = Date.now();
       val = await evaluate(learner.policy(), { env: o.env, split: 'validation', episodes: o.evalEpisodes });
+      evalMs += Date.now() - t1;
+      evalsDone++;
+      screen.note(
+        `validation at ${p.steps.toLocaleString('en')} steps: mean return ${val.mean.toFixed(2)} (normalised ${val.normalized.mean.toFixed(3)}) on ${val.seeds.length} seeds`,
+      );
     }
-    curve.push([
+    const losses = p.losses ?? {};
+    const row = [
       p.steps,
-      (p.elapsedMs / 1000).toFixed(1),
-      p.meanReturn?.toFixed(3) ?? '',
-      val ? val.mean.toFixed(3) : '',
-      val ? val.normalized.mean.toFixed(4) : '',
-    ]);
-    const left = p.stepsPerSec > 0 ? (o.steps - p.steps) / p.stepsPerSec : 0;
-    const line = `steps ${p.steps.toLocaleString('en')} / ${o.steps.toLocaleString('en')}  ${Math.round(p.stepsPerSec).toLocaleString('en')} steps/s  mean return ${p.meanReturn?.toFixed(2) ?? '–'}${val ? `  validation ${val.mean.toFixed(2)} (normalised ${val.normalized.mean.toFixed(3)})` : ''}  ${Math.round(left)} s left`;
-    if (process.stderr.isTTY) process.stderr.write(`\r${line}   `);
-    else if (val) console.error(line);
+      round((Date.now() - started) / 1000, 1),
+      round(trainMs / 1000, 1),
+      p.episodes,
+      round(p.meanReturn, 3),
+      round(losses.policy, 5),
+      round(losses.value, 5),
+      round(losses.entropy, 5),
+      losses.learningRate ?? learner.config.learningRate ?? learner.config.alpha ?? null,
+      val ? round(val.mean, 3) : null,
+      val ? round(val.normalized.mean, 4) : null,
+    ];
+    if (o.log) appendFileSync(o.log, curveLine(o.logFormat, row));
+    const left = secondsLeft({
+      steps: p.steps,
+      total: o.steps,
+      stepsPerSec,
+      evalsLeft: p.steps >= o.steps ? 0 : evaluationsLeft(nextEval, o.steps, o.evalEvery),
+      evalSeconds: evalMs / 1000,
+      evalsDone,
+    });
+    screen.update(
+      `steps ${p.steps.toLocaleString('en')} / ${o.steps.toLocaleString('en')}  ${Math.round(stepsPerSec).toLocaleString('en')} steps/s  episodes ${p.episodes.toLocaleString('en')}  mean return ${p.meanReturn?.toFixed(2) ?? '–'}  ${Math.round(left)} s left`,
+    );
   }
-  if (process.stderr.isTTY) process.stderr.write('\n');
-  writeFileSync(o.out, JSON.stringify(learner.policy().toJSON()));
-  if (o.log) writeFileSync(o.log, `${curve.map((r) => r.join(',')).join('\n')}\n`);
+  screen.done();
+  const seconds = (Date.now() - started) / 1000;
+  const policy = learner.policy().toJSON();
+  // what made this policy; loadPolicy reads none of it
+  policy.run = {
+    seed: o.seed,
+    steps: p.steps,
+    seconds: round(seconds, 1),
+    trainSeconds: round(trainMs / 1000, 1),
+    package: `${pkg.name}@${pkg.version}`,
+    command: ['valley-farm', 'train', ...argv].map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : JSON.stringify(a))).join(' '),
+    node: process.version,
+    date: new Date().toISOString(),
+  };
+  try {
+    writeFileSync(o.out, JSON.stringify(policy));
+  } catch (err) {
+    console.error(`valley-farm train: could not write the policy to ${o.out}: ${err.message}`);
+    learner.dispose();
+    return 1;
+  }
   console.log(
-    `wrote ${o.out}${o.log ? ` and ${o.log}` : ''}: ${o.algo} on ${o.env}, ${p.steps} steps in ${(p.elapsedMs / 1000).toFixed(1)} s`,
+    `wrote ${o.out}${o.log ? ` and ${o.log}` : ''}: ${o.algo} on ${o.env}, ${p.steps.toLocaleString('en')} steps in ${seconds.toFixed(1)} s (${(trainMs / 1000).toFixed(1)} s of it training, ${Math.round((1000 * p.steps) / Math.max(trainMs, 1)).toLocaleString('en')} steps/s)`,
   );
   learner.dispose();
   return 0;

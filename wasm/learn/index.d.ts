@@ -1,5 +1,5 @@
 // Types of `valley-farm/learn`: learners in Node and in a Web Worker.
-import type { EnvId, Observation } from '../index.js';
+import type { EnvId, Observation, Seed } from '../index.js';
 
 export interface Progress {
   steps: number;
@@ -24,7 +24,7 @@ export interface Policy {
    * distribution with a generator seeded by info.seed (the same episode, the same play), one
    * with act "greedy" (or none: saved before there was a choice) takes the most probable action.
    */
-  act(observation: Observation, info?: { legal?: Uint8Array; step?: number; seed?: number }): number;
+  act(observation: Observation, info?: { legal?: Uint8Array; step?: number; seed?: Seed }): number;
   /** Starts a new episode (a ppo policy forgets its frames and its memory of the farm); evaluate() calls it. */
   reset?(): void;
   /** Plain JSON: { format: 'valley-farm-policy', version: 1, env, algo, config, ... }. */

@@ -79,8 +79,14 @@ function wrapPolicy(p, config) {
       toJSON: () => p.toJSON(config),
     };
   }
-  // reset() starts a new episode's frames (act also does when info.step is 0)
-  return { env: p.env, algo: p.algo, act: (o, info) => p.act(o, info), reset: () => p.reset(), toJSON: () => p.toJSON() };
+  // reset() starts a new episode's frames (act also does when info.step is 0). An episode's
+  // seed above 2^53 - 1 is a BigInt (env.reset's info.seed): folded to 32 bits as foldSeed
+  // folds a Number, so the sampling generator sees both halves either way.
+  const act = (o, info) =>
+    typeof info?.seed === 'bigint'
+      ? p.act(o, { ...info, seed: Number(BigInt.asUintN(32, info.seed ^ (info.seed >> 32n))) })
+      : p.act(o, info);
+  return { env: p.env, algo: p.algo, act, reset: () => p.reset(), toJSON: () => p.toJSON() };
 }
 
 /**

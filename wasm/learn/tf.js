@@ -86,7 +86,13 @@ export function loadTf() {
       } else wasm.setWasmPaths(wasmPaths);
       if (!(await tf.setBackend('wasm'))) throw new Error('wasm backend refused');
       transposeBeforeMatMul(tf);
-    } catch {
+    } catch (err) {
+      // in Node the wasm backend is missing only when it was not installed: say so, since
+      // TensorFlow.js's own hint names a package (tfjs-node) valley-farm does not use
+      if (node && err?.code === 'ERR_MODULE_NOT_FOUND' && /tfjs-backend-wasm/.test(err.message))
+        console.warn(
+          `valley-farm/learn: @tensorflow/tfjs-backend-wasm is not installed, so training runs on the cpu backend, several times slower. Install it: npm install @tensorflow/tfjs-backend-wasm@${tf.version_core}`,
+        );
       await tf.setBackend('cpu');
     }
     await tf.ready();

@@ -95,7 +95,7 @@ try {
 const vec = await makeVec('ValleyFarm-v0', 4);
 console.log(vec.numEnvs, vec.obsSize);
 let { observations, masks } = vec.reset({ seed: 100 });   // env i gets seed 100 + i
-console.log('legal in env 0:', vec.actionSpace.names.filter((_, a) => masks[a] === 1));
+console.log('legal in env 0:', vec.singleActionSpace.names.filter((_, a) => masks[a] === 1));
 const stepsLeft = envSpecs['ValleyFarm-v0'].layout.find((f) => f.name === 'stepsLeft').offset;
 for (let t = 0; t < 50; t++) {
   const r = vec.step([11, 11, 11, 11]);   // everyone waits

@@ -50,8 +50,12 @@ export function ApiPage() {
           <code>envIds</code> is <code>{JSON.stringify(Object.keys(envSpecs))}</code>. <code>await make(id)</code> returns a new env; an
           unknown id rejects with an Error listing the ids. <code>env.id</code> is the id, <code>env.actionSpace</code> is{' '}
           <code>{'{ n, names }'}</code> (n = 12 or 11), <code>env.observationSpace</code> describes every observation field (shape, min,
-          max). <code>envSpecs[id]</code> holds the same facts (actions, tiles, observation, flat layout) as plain data, usable before any
-          env is made.
+          max). As in Gymnasium, <code>env.spec</code> is <code>{'{ id, maxEpisodeSteps }'}</code> (the rules end every episode by then:
+          terminated, not truncated) and <code>env.metadata.renderModes</code> is <code>['ansi']</code>. Every space has{' '}
+          <code>seed(s)</code> (later samples drawn without a source repeat from <var>s</var>), <code>sample()</code> and{' '}
+          <code>contains(x)</code>; <code>{'env.actionSpace.sample({ mask: env.legalActions() })'}</code> draws a legal action.{' '}
+          <code>envSpecs[id]</code> holds the same facts (actions, tiles, observation, flat layout) as plain data, usable before any env is
+          made.
         </p>
         <Ex id="make" />
       </Sec>
@@ -59,8 +63,10 @@ export function ApiPage() {
         <p>
           Starts an episode and returns <code>{'{ observation, info }'}</code>. A seed is an integer 0 … 2<sup>53</sup> − 1 or a BigInt 0n …
           2<sup>64</sup> − 1; the same seed gives the same layout, values and trajectory everywhere (every browser, Node, the native C
-          build). Without a seed (<code>reset()</code> or <code>reset({'{}'})</code>) a random one is drawn and reported in{' '}
-          <code>info.seed</code>, which replays the episode when passed back.
+          build). Without a seed (<code>reset()</code> or <code>reset({'{}'})</code>) a fresh one is drawn and reported in{' '}
+          <code>info.seed</code>, which replays the episode when passed back. As in Gymnasium, a seeded reset also seeds the generator that
+          later unseeded resets draw from, so a whole run repeats from its first seed. <code>{'reset({ seed, options })'}</code> is
+          accepted; these envs take no options yet (<code>{'{}'}</code> or none).
         </p>
         <Ex id="reset" />
       </Sec>
@@ -144,7 +150,10 @@ export function ApiPage() {
         <Ex id="snapshot" />
       </Sec>
       <Sec id="close">
-        <p>Frees the engine's memory for this env; every later call throws. (An env that is garbage collected is freed too.)</p>
+        <p>
+          Frees the engine's memory for this env; every later call throws, but <code>close()</code> again is harmless, as in Gymnasium. (An
+          env that is garbage collected is freed too.)
+        </p>
         <Ex id="close" />
       </Sec>
       <Sec id="makevec">
@@ -180,10 +189,18 @@ export function ApiPage() {
             plays a fixed list of levels (env <var>i</var>'s <var>k</var>-th episode: levels[(<var>i</var> + <var>k</var> n) mod L]).
           </li>
           <li>
-            <strong>Spaces:</strong> <code>vec.observationSpace</code> is the batched flat <code>Box([n, obsSize])</code>,{' '}
-            <code>vec.singleObservationSpace</code> one env's <code>Dict</code>; every space has <code>sample(seed)</code> and{' '}
-            <code>contains(x)</code>. <code>flatten(id, observation)</code> and <code>unflatten(id, observations, i)</code> convert between
-            the two, so one policy runs on single envs, vector envs and this page.
+            <strong>Spaces</strong> (Gymnasium's vector spaces): <code>vec.actionSpace</code> is the batched <code>MultiDiscrete</code> (
+            <code>nvec</code>: n entries of the action count; <code>{'sample({ mask: masks })'}</code> draws a legal action for every env),{' '}
+            <code>vec.singleActionSpace</code> one env's <code>Discrete</code> with the action names; <code>vec.observationSpace</code> is
+            the batched flat <code>Box([n, obsSize])</code>, <code>vec.singleObservationSpace</code> one row of it,{' '}
+            <code>Box([obsSize])</code>. <code>flatten(id, observation)</code> and <code>unflatten(id, observations, i)</code> convert
+            between a row and the single env's observation object, so one policy runs on single envs, vector envs and this page.
+          </li>
+          <li>
+            <strong>Infos:</strong> every result has Gymnasium's vector <code>infos</code>: <code>final_obs</code> and{' '}
+            <code>{'episode: { r, l, seed }'}</code> (the same views as <code>finalObservations</code>, <code>episodeReturns</code>,{' '}
+            <code>episodeLengths</code>, <code>episodeSeeds</code>), each beside its mask <code>_final_obs</code>, <code>_episode</code> of
+            the envs whose episode ended in this step.
           </li>
           <li>
             <strong>Views:</strong> the returned arrays are views into the engine's memory that the next call overwrites: copy what you
@@ -232,7 +249,8 @@ export function ApiPage() {
             non-Uint8Array);
           </li>
           <li>
-            any call after <code>close</code>: <code>Error</code>; an unknown id in <code>make</code>: a rejected promise.
+            any call after <code>close</code> but <code>close</code>: <code>Error</code>; an unknown id in <code>make</code>: a rejected
+            promise.
           </li>
         </ul>
         <Ex id="errors" />
