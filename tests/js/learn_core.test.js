@@ -184,3 +184,52 @@ describe('PPO on the core, with workers', () => {
     env.close();
   }, 60_000);
 });
+
+describe('the rollout keeps its inputs sparse', () => {
+  it('sparse frames hold exactly the nonzero features of the dense frames, for history and memory', async () => {
+    const { Frames, SparseFrames, perception } = await import('../../wasm/learn/ppo.js');
+    const { makeVec } = await import('../../wasm/index.js');
+    for (const env of [V, B]) {
+      const n = 3;
+      const history = 3;
+      const seeing = perception(env, 1);
+      const W = seeing.width;
+      const dense = new Frames(n, history, W);
+      const fresh = new Float32Array(W);
+      const sparse = new SparseFrames(n, history, W, Math.min(W, seeing.nonzero));
+      const [denseSight, sparseSight] = [seeing.create(n), seeing.create(n)];
+      const core = await loadCore();
+      const one = new Samples(core, 2, history * W, 1);
+      const vec = await makeVec(env, n);
+      let r = vec.reset({ seed: 11 });
+      const random = seededRandom(5);
+      let actions = null;
+      let compared = 0;
+      for (let t = 0; t < 120; t++) {
+        for (let i = 0; i < n; i++) {
+          const opening = actions === null || r.terminated[i] === 1;
+          const action = opening ? -1 : actions[i];
+          denseSight.see(i, r.observations, i, action, opening, fresh, 0);
+          dense.push(i, fresh, 0, opening);
+          const slot = sparse.next(i, opening);
+          const at = slot * sparse.nonzero;
+          sparse.count[slot] = sparseSight.seeSparse(i, r.observations, i, action, opening, sparse.idx, sparse.val, at) - at;
+          one.putDense(0, dense.frames, i * dense.size, dense.size);
+          sparse.write(i, one.views(), 1, one.stride);
+          const v = one.views();
+          const pairs = (s) => Array.from({ length: v.nnz[s] }, (_, j) => [v.idx[s * one.stride + j], v.val[s * one.stride + j]]);
+          expect(pairs(1)).toEqual(pairs(0));
+          compared += v.nnz[0];
+        }
+        actions = Int32Array.from({ length: n }, (_, i) => {
+          const legal = [...r.masks.subarray((i * r.masks.length) / n, ((i + 1) * r.masks.length) / n)].flatMap((m, a) => (m ? [a] : []));
+          return legal[Math.floor(random() * legal.length)];
+        });
+        r = vec.step(actions);
+      }
+      expect(compared).toBeGreaterThan(1000);
+      vec.close();
+      one.dispose();
+    }
+  });
+});

@@ -45,6 +45,26 @@ export function encoderFor(id) {
       }
       return out;
     },
+    /**
+     * The same features as sparse (index, value) pairs: the nonzero ones of row `row`, in
+     * ascending order, their indices plus `offset`, written at idx/val[k ..]; returns the new k.
+     */
+    sparse(flat, row, idx, val, k, offset = 0) {
+      const base = row * obsSize;
+      let start = offset;
+      for (const p of parts) {
+        const v = flat[base + p.at];
+        if (p.onehot) {
+          idx[k] = start + v - p.low;
+          val[k++] = 1;
+        } else if (p.high > p.low && v !== p.low) {
+          idx[k] = start;
+          val[k++] = (v - p.low) / (p.high - p.low);
+        }
+        start += p.width;
+      }
+      return k;
+    },
     tabularKey(flat, row) {
       const base = row * obsSize;
       const key = [];

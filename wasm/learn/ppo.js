@@ -102,6 +102,46 @@ export class Frames {
 }
 
 /**
+ * Frames (above) kept sparse, as the rollout stores them: each env's last `history` frames as
+ * their nonzero (index, value) pairs, at most `nonzero` a frame, in a ring. write() gives
+ * exactly the pairs of Frames' row without its zeros (frame h's indices shifted by h × F).
+ */
+export class SparseFrames {
+  constructor(n, history, F, nonzero) {
+    this.history = history;
+    this.F = F;
+    this.nonzero = nonzero;
+    this.idx = new Int32Array(n * history * nonzero);
+    this.val = new Float32Array(n * history * nonzero);
+    this.count = new Int32Array(n * history);
+    this.newest = new Int32Array(n); // env i's newest frame: slot i * history + newest[i]
+  }
+
+  /** Makes room for env i's next frame (forgetting the older ones when it opens an episode); returns its slot. */
+  next(i, opening) {
+    const H = this.history;
+    if (opening) this.count.fill(0, i * H, (i + 1) * H);
+    this.newest[i] = (this.newest[i] + 1) % H;
+    return i * H + this.newest[i];
+  }
+
+  /** Writes env i's frames, oldest first, as sample s of `v` (Samples' views) with room `stride`. */
+  write(i, v, s, stride) {
+    const H = this.history;
+    let k = s * stride;
+    for (let h = 0; h < H; h++) {
+      const slot = i * H + ((this.newest[i] + 1 + h) % H);
+      const shift = h * this.F;
+      for (let j = slot * this.nonzero, end = j + this.count[slot]; j < end; j++) {
+        v.idx[k] = this.idx[j] + shift;
+        v.val[k++] = this.val[j];
+      }
+    }
+    v.nnz[s] = k - s * stride;
+  }
+}
+
+/**
  * What a policy sees at each step, one frame: the observation's features (encode.js), then,
  * with memory, its memory's (memory.js). create(n) keeps n envs' memories;
  * see(i, flat, row, action, opening, out, offset) writes env i's frame after it took
@@ -117,12 +157,26 @@ export function perception(env, memory) {
     nonzero: enc.nonzero + (mem ? mem.size : 0),
     create(n) {
       const state = mem ? mem.create(n) : null;
+      const remembered = mem ? new Float32Array(mem.size) : null;
       return {
         see(i, flat, row, action, opening, out, offset) {
           enc.features(flat, row, out, offset);
           if (!state) return;
           state.observe(i, flat, row, action, opening);
           state.write(i, out, offset + enc.size);
+        },
+        /** The same frame as see() writes, as its nonzero (index, value) pairs at idx/val[k ..]; returns the new k. */
+        seeSparse(i, flat, row, action, opening, idx, val, k) {
+          k = enc.sparse(flat, row, idx, val, k);
+          if (!state) return k;
+          state.observe(i, flat, row, action, opening);
+          state.write(i, remembered, 0);
+          for (let j = 0; j < remembered.length; j++) {
+            if (remembered[j] === 0) continue;
+            idx[k] = enc.size + j;
+            val[k++] = remembered[j];
+          }
+          return k;
         },
       };
     },
@@ -331,8 +385,7 @@ export class Shard {
     s.dones = new Float32Array(s.N);
     s.advantages = new Float32Array(s.N);
     s.returns = new Float32Array(s.N);
-    s.frames = new Frames(s.n, c.history, s.seeing.width);
-    s.fresh = new Float32Array(s.n * s.seeing.width);
+    s.frames = new SparseFrames(s.n, c.history, s.seeing.width, Math.min(s.seeing.width, s.seeing.nonzero));
     s.sight = s.seeing.create(s.n);
     s.probs = new Float64Array(s.A);
     s.order = Int32Array.from({ length: s.N }, (_, k) => k);
@@ -343,11 +396,12 @@ export class Shard {
 
   /** Adds the observations in r, seen after `actions`, to the frames (opened: new episodes). */
   observe(opened, actions) {
-    const W = this.seeing.width;
+    const f = this.frames;
     for (let i = 0; i < this.n; i++) {
       const opening = opened === null || opened[i] === 1;
-      this.sight.see(i, this.r.observations, i, opening ? -1 : actions[i], opening, this.fresh, i * W);
-      this.frames.push(i, this.fresh, i * W, opening);
+      const slot = f.next(i, opening);
+      const at = slot * f.nonzero;
+      f.count[slot] = this.sight.seeSparse(i, this.r.observations, i, opening ? -1 : actions[i], opening, f.idx, f.val, at) - at;
     }
   }
 
@@ -361,14 +415,15 @@ export class Shard {
 
   /** Plays nSteps in every env; returns its episodes' returns and its advantages' sums. */
   rollout() {
-    const { n, A, F, T } = this;
-    const x = this.frames.frames;
+    const { n, A, T } = this;
+    const stride = this.samples.stride;
     const returns = [];
     const actions = new Int32Array(n);
     let values = null;
     for (let t = 0; t < T; t++) {
       const at = t * n;
-      for (let i = 0; i < n; i++) this.samples.putDense(at + i, x, i * F, F);
+      const inputs = this.samples.views();
+      for (let i = 0; i < n; i++) this.frames.write(i, inputs, at + i, stride);
       const v = this.forwardRows(at, n);
       v.masks.set(this.r.masks, at * A);
       for (let i = 0; i < n; i++) {
@@ -388,7 +443,8 @@ export class Shard {
       }
       this.observe(this.r.terminated, actions); // after an autoreset, the new episode's first observation
     }
-    for (let i = 0; i < n; i++) this.samples.putDense(this.N + i, x, i * F, F);
+    const inputs = this.samples.views();
+    for (let i = 0; i < n; i++) this.frames.write(i, inputs, this.N + i, stride);
     const last = this.forwardRows(this.N, n).values.slice(0, n);
     gae(this.rewards, values, this.dones, last, n, this.c.gamma, this.c.lambda, this.advantages, this.returns);
     let sum = 0;
