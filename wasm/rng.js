@@ -3,13 +3,16 @@
 // SplitMix64). The same seed, the same numbers, in every JS engine.
 export function seededRandom(seed) {
   let a = seed >>> 0;
-  return () => {
+  const next = () => {
     a = (a + 0x6d2b79f5) >>> 0;
     let t = a;
     t = Math.imul(t ^ (t >>> 15), t | 1);
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
+  // the generator's whole state: seededRandom(next.state()) continues where it is (a resumed run)
+  next.state = () => a;
+  return next;
 }
 
 /** A 32-bit seed from any safe integer (an episode's seed may reach 2^53): both halves count. */

@@ -6,7 +6,7 @@
 // the learner (algorithms[algo].defaults) is an option too, in kebab case: --history 4,
 // --num-envs 128, --hidden 128,128; `--help` lists them with their defaults and meanings.
 // parse() is exported for the test that checks the commands recorded in docs/runs.
-import { accessSync, appendFileSync, constants, statSync, writeFileSync } from 'node:fs';
+import { accessSync, appendFileSync, constants, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { envIds } from '../index.js';
 import { SPLITS } from '../splits.js';
@@ -30,6 +30,11 @@ const OPTIONS = {
   'eval-every': { arg: 'N', what: 'env steps between validation runs (default: a tenth of --steps)' },
   'eval-episodes': { arg: 'N', default: 50, what: 'validation seeds each validation run plays' },
   'progress-every': { arg: 'SECONDS', default: 10, what: 'outside a terminal, seconds between progress lines' },
+  'checkpoint-every': {
+    arg: 'N',
+    what: 'ppo: env steps between checkpoints (rounded up to whole rollouts), saved to the --out file + .ckpt; a killed run continues with --resume to exactly the policy the unbroken run gives',
+  },
+  resume: { arg: 'FILE', what: 'continue the run saved in this checkpoint, with the options it was started with (give no other option)' },
 };
 
 /** Each algorithm's settings as option rows, from algorithms[algo] (defaults and docs). */
@@ -112,6 +117,18 @@ export function parse(argv) {
     throw new UsageError(
       `--log and --out name the same file (${String(o.out).slice(0, 80)}): the curve would replace the policy; give them different names`,
     );
+  if (o.checkpointEvery !== undefined) {
+    const n = Number(o.checkpointEvery);
+    if (o.algo !== 'ppo') throw new UsageError('--checkpoint-every saves ppo runs (tabular-q runs take minutes)');
+    if (!Number.isInteger(n) || n < 1 || n > MAX_STEPS)
+      throw new UsageError(`--checkpoint-every must be a whole number from 1 to ${MAX_STEPS} (1e6 is fine)`);
+    // every env starts afresh at each checkpoint (restartEvery), so a checkpoint keeps no env
+    const rollout = (o.settings.numEnvs ?? algorithms.ppo.defaults.numEnvs) * (o.settings.nSteps ?? algorithms.ppo.defaults.nSteps);
+    o.checkpointEvery = Math.ceil(n / rollout) * rollout;
+    if (o.settings.restartEvery !== undefined && o.settings.restartEvery !== o.checkpointEvery)
+      throw new UsageError('--checkpoint-every sets --restart-every: give one of them');
+    o.settings.restartEvery = o.checkpointEvery;
+  }
   o.progressEvery = Number(o.progressEvery);
   if (!(o.progressEvery >= 0 && o.progressEvery <= 86_400))
     throw new UsageError('--progress-every must be a number of seconds from 0 to 86400');
@@ -163,13 +180,47 @@ function curveLine(format, row) {
 
 const round = (x, digits) => (Number.isFinite(x) ? Number(x.toFixed(digits)) : null);
 
+/** A checkpoint file's contents (the learner's checkpoint and the command's own counters), or a UsageError. */
+function readCheckpoint(file) {
+  let ckpt;
+  try {
+    ckpt = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (err) {
+    throw new UsageError(
+      `--resume ${String(file).slice(0, 80)}: ${err.code === 'ENOENT' ? 'no such file' : `not a checkpoint (${err.message.slice(0, 80)})`}`,
+    );
+  }
+  const cli = ckpt?.cli;
+  if (
+    !cli ||
+    !Array.isArray(cli.argv) ||
+    !cli.argv.every((a) => typeof a === 'string') ||
+    !['trainMs', 'evalMs', 'evalsDone', 'nextEval', 'elapsedMs'].every((k) => Number.isFinite(cli[k]))
+  )
+    throw new UsageError(`--resume ${String(file).slice(0, 80)}: not a checkpoint written by valley-farm train`);
+  if (cli.argv.includes('--resume')) throw new UsageError(`--resume ${String(file).slice(0, 80)}: a damaged checkpoint (it names another)`);
+  return ckpt;
+}
+
+/** Writes `data` to `file` whole or not at all (a kill mid-write leaves the old file). */
+function writeWhole(file, data) {
+  writeFileSync(`${file}.part`, data);
+  renameSync(`${file}.part`, file);
+}
+
 export async function main(argv) {
   if (wantsHelp(argv)) {
     process.stdout.write(help());
     return 0;
   }
   let o;
+  let resumed = null;
   try {
+    if (argv.some((a) => a === '--resume' || a.startsWith('--resume='))) {
+      const { values } = parseOptions(argv, { resume: OPTIONS.resume });
+      resumed = readCheckpoint(values.resume);
+      argv = resumed.cli.argv;
+    }
     o = parse(argv);
     for (const [flag, file] of [
       ['--out', o.out],
@@ -186,24 +237,42 @@ export async function main(argv) {
   let learner;
   try {
     learner = await createLearner({ env: o.env, algo: o.algo, seed: o.seed, ...o.settings });
+    if (resumed) await learner.restore(resumed);
   } catch (err) {
     console.error(`valley-farm train: ${err.message}\nusage: ${USAGE}`);
+    learner?.dispose();
     return 2;
   }
-  const started = Date.now();
-  if (o.log) writeFileSync(o.log, o.logFormat === 'csv' ? `${CURVE.join(',')}\n` : '');
-  const chunk = Math.min(o.evalEvery, 50_000);
+  const started = Date.now() - (resumed?.cli.elapsedMs ?? 0);
   const screen = new ProgressLine({ every: o.progressEvery });
-  let nextEval = o.evalEvery;
-  let trainMs = 0; // time inside trainFor, cloning the planner excluded
-  let evalMs = 0;
-  let evalsDone = 0;
+  let nextEval = resumed?.cli.nextEval ?? o.evalEvery;
+  let trainMs = resumed?.cli.trainMs ?? 0; // time inside trainFor, cloning the planner excluded
+  let evalMs = resumed?.cli.evalMs ?? 0;
+  let evalsDone = resumed?.cli.evalsDone ?? 0;
   let p = learner.progress();
+  if (o.log && !resumed) writeFileSync(o.log, o.logFormat === 'csv' ? `${CURVE.join(',')}\n` : '');
+  if (o.log && resumed) {
+    // the curve as it was at the checkpoint: rows written after it are played again
+    const kept = readFileSync(o.log, 'utf8')
+      .split('\n')
+      .filter(
+        (line, i) =>
+          line &&
+          (o.logFormat === 'csv' && i === 0
+            ? true
+            : Number(o.logFormat === 'csv' ? line.split(',')[0] : JSON.parse(line).steps) <= p.steps),
+      );
+    writeFileSync(o.log, kept.map((l) => `${l}\n`).join(''));
+  }
+  if (resumed) screen.note(`resumed at ${p.steps.toLocaleString('en')} steps`);
+  const ckptFile = `${o.out}.ckpt`;
+  const chunk = Math.min(o.evalEvery, 50_000, o.checkpointEvery ?? Infinity);
   if (o.settings.imitate > 0) screen.note(`cloning ${o.settings.imitate.toLocaleString('en')} of the planner's episodes first…`);
   while (p.steps < o.steps) {
     const cloned = Boolean(p.imitation);
     const t0 = Date.now();
-    p = await learner.trainFor(Math.min(chunk, o.steps - p.steps), {
+    const toCheckpoint = o.checkpointEvery ? o.checkpointEvery - (p.steps % o.checkpointEvery) : Infinity;
+    p = await learner.trainFor(Math.min(chunk, o.steps - p.steps, toCheckpoint), {
       onProgress: ({ imitation: i }) =>
         i?.phase &&
         screen.update(
@@ -244,6 +313,14 @@ export async function main(argv) {
       val ? round(val.normalized.mean, 4) : null,
     ];
     if (o.log) appendFileSync(o.log, curveLine(o.logFormat, row));
+    if (o.checkpointEvery && p.steps < o.steps) {
+      const ckpt = await learner.checkpoint();
+      if (ckpt) {
+        ckpt.cli = { argv, trainMs, evalMs, evalsDone, nextEval, elapsedMs: Date.now() - started };
+        writeWhole(ckptFile, JSON.stringify(ckpt));
+        screen.note(`checkpoint at ${p.steps.toLocaleString('en')} steps: ${ckptFile} (--resume ${ckptFile} continues from here)`);
+      }
+    }
     const left = secondsLeft({
       steps: p.steps,
       total: o.steps,
@@ -272,6 +349,7 @@ export async function main(argv) {
   };
   try {
     writeFileSync(o.out, JSON.stringify(policy));
+    if (o.checkpointEvery) rmSync(ckptFile, { force: true }); // the policy is whole: nothing left to resume
   } catch (err) {
     console.error(`valley-farm train: could not write the policy to ${o.out}: ${err.message}`);
     learner.dispose();

@@ -61,9 +61,53 @@ export async function createLearner({ env, algo = 'tabular-q', seed = 1, ...sett
       return inner.trainFor(steps, options);
     },
     progress: () => inner.progress(),
+    /**
+     * The run so far as JSON-ready data, to resume it exactly (restore): a ppo run with
+     * restartEvery, at a multiple of it (null elsewhere).
+     */
+    async checkpoint() {
+      if (!inner.checkpoint) throw new Error(`valley-farm/learn: ${algo} runs are not saved to resume (ppo runs are)`);
+      const state = await inner.checkpoint();
+      return state && { format: CHECKPOINT_FORMAT, version: 1, env, algo, seed, config, state };
+    },
+    /** Continues from a checkpoint() of a run with this env, algo, seed and settings. */
+    async restore(ckpt) {
+      checkCheckpoint(ckpt, config);
+      await inner.restore(ckpt.state);
+    },
     policy: () => wrapPolicy(inner.policy(), config),
     dispose: () => inner.dispose(),
   };
+}
+
+const CHECKPOINT_FORMAT = 'valley-farm-checkpoint';
+
+/**
+ * Throws a clear error unless `ckpt` is a checkpoint of a run with this learner's config
+ * (env, algo, seed and every setting), its numbers all finite.
+ */
+export function checkCheckpoint(ckpt, config) {
+  if (!ckpt || typeof ckpt !== 'object' || ckpt.format !== CHECKPOINT_FORMAT || ckpt.version !== 1)
+    throw new TypeError(`valley-farm/learn: not a checkpoint (its "format" must be "${CHECKPOINT_FORMAT}", version 1)`);
+  for (const [k, v] of Object.entries(config)) {
+    if (JSON.stringify(ckpt.config?.[k]) !== JSON.stringify(v))
+      throw new Error(
+        `valley-farm/learn: the checkpoint was made with ${k} ${JSON.stringify(ckpt.config?.[k])?.slice(0, 40)}, this learner has ${JSON.stringify(v)?.slice(0, 40)}: resume with the run's own settings`,
+      );
+  }
+  const s = ckpt.state;
+  const numbers = (name, list) => {
+    if (!Array.isArray(list) || !list.every(Number.isFinite))
+      throw new TypeError(`valley-farm/learn: the checkpoint's ${name} must be finite numbers`);
+  };
+  if (!s || typeof s !== 'object') throw new TypeError('valley-farm/learn: the checkpoint has no "state"');
+  numbers('params', s.params);
+  numbers('moments', s.moments);
+  numbers('rng', s.rng);
+  for (const k of ['steps', 'restarted', 'adamSteps', 'learningRate'])
+    if (!Number.isFinite(s[k]) || s[k] < 0) throw new TypeError(`valley-farm/learn: the checkpoint's ${k} must be a non-negative number`);
+  if (!s.stats || typeof s.stats !== 'object' || !Array.isArray(s.stats.recent) || !s.stats.recent.every(Number.isFinite))
+    throw new TypeError("valley-farm/learn: the checkpoint's stats are damaged");
 }
 
 /** A policy as agents are used: act(observation, info) on the single env's observation. */

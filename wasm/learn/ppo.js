@@ -50,6 +50,7 @@ export const defaults = Object.freeze({
   imitationEpochs: 10,
   workers: defaultWorkers(),
   tfjs: 0,
+  restartEvery: 0,
 });
 
 export const docs = Object.freeze({
@@ -74,6 +75,8 @@ export const docs = Object.freeze({
     '1: the policy also sees what it remembers of the farm this episode: the nearest cell of each kind it has seen, and where it has not looked yet (0: only its observations)',
   history: `observations the policy sees: the current one and up to history − 1 before it in the episode (zeros before its start), 1 … ${HISTORY_MAX}`,
   workers: `threads that play and compute gradients in parallel, 1 … ${WORKERS_MAX} (the default: one per core of this machine, at most ${DEFAULT_WORKERS_MAX}); a seeded run is reproducible for a given number`,
+  restartEvery:
+    'env steps after which every env starts a new episode (0: never): a run can be saved there (checkpoint) and resumed to exactly what the unbroken run gives; a multiple of numEnvs × nSteps',
   tfjs: '1: multiply on TensorFlow.js (the former, slower path, kept to compare with; needs @tensorflow/tfjs) instead of the learner core',
 });
 
@@ -389,6 +392,7 @@ export class Shard {
     s.sight = s.seeing.create(s.n);
     s.probs = new Float64Array(s.A);
     s.order = Int32Array.from({ length: s.N }, (_, k) => k);
+    s.first = first;
     s.r = s.vec.reset({ seed: seed * 1_000_003 + 2 ** 32 + first });
     s.observe(null, null);
     return s;
@@ -465,9 +469,11 @@ export class Shard {
     }
   }
 
-  /** A new pass: its own order of its samples (or demonstrations). */
+  /** A new pass: its own order of its samples (or demonstrations), drawn afresh from 0, 1, 2, … */
   shuffle(demos) {
-    shuffle(demos ? this.demoOrder : this.order, this.random);
+    const order = demos ? this.demoOrder : this.order;
+    for (let k = 0; k < order.length; k++) order[k] = k; // so the order depends on the generator alone (a resumed run)
+    shuffle(order, this.random);
   }
 
   /** The gradient of minibatch m of M (its share: chunk m of its order), scaled by `scale`. */
@@ -485,6 +491,21 @@ export class Shard {
 
   setParams(params) {
     this.brain.setParams(params);
+  }
+
+  /** Every env starts a new episode, its first seed `seed` + the env's index in the run. */
+  restart(seed) {
+    this.r = this.vec.reset({ seed: seed + this.first });
+    this.observe(null, null);
+  }
+
+  /** The state of its generator of actions, to save a run (and set it again when it resumes). */
+  rngState() {
+    return this.random.state();
+  }
+
+  setRngState(state) {
+    this.random = seededRandom(state);
   }
 
   /**
@@ -555,6 +576,10 @@ export async function createPPO(env, config, seed) {
   const c = { ...defaults, ...config }; // checked by createLearner
   checkHistory(c.history);
   const workers = c.workers;
+  if (c.restartEvery % (c.numEnvs * c.nSteps) !== 0)
+    throw new RangeError(
+      `valley-farm/learn: ppo setting restartEvery must be a multiple of a rollout's numEnvs × nSteps = ${c.numEnvs * c.nSteps} env steps (or 0), got ${c.restartEvery}`,
+    );
   if (workers > c.numEnvs)
     throw new RangeError(`valley-farm/learn: ppo needs at least one env per worker: numEnvs ${c.numEnvs} < workers ${workers}`);
   const run = { env, config: c, seed };
@@ -566,7 +591,7 @@ export async function createPPO(env, config, seed) {
   const stats = trainingStats();
   stats.workers = workers;
   const policy = new NetPolicy(...(await policyParts(brain, env, c)));
-  const N = shards.length === 1 ? local.N : c.nSteps * c.numEnvs;
+  const N = c.nSteps * c.numEnvs; // env steps of one rollout of every shard
   let learningRate = c.learningRate;
 
   /** Sums the shards' gradients of minibatch m in shard order, steps Adam, shares the result. */
@@ -655,17 +680,73 @@ export async function createPPO(env, config, seed) {
     stats.imitation = { episodes: total, samples: count, loss, seconds: (Date.now() - t0) / 1000 };
   }
 
+  // restartEvery: every env starts afresh at each multiple of it, before the update there
+  let restarted = 0;
+  const atRestart = () => c.restartEvery > 0 && stats.steps > 0 && stats.steps % c.restartEvery === 0;
+
   return {
     config: c,
     async trainFor(steps, { onProgress } = {}) {
       if (c.imitate > 0 && !stats.imitation?.samples) await imitate(onProgress);
       const target = stats.steps + steps;
       while (stats.steps < target) {
+        if (atRestart() && restarted !== stats.steps) {
+          const k = stats.steps / c.restartEvery;
+          await Promise.all(shards.map((s) => s.restart(seed * 1_000_003 + 2 ** 32 + k * 2 ** 24)));
+          restarted = stats.steps;
+        }
         if (c.anneal > 0) learningRate = c.learningRate * Math.max(0, 1 - stats.steps / c.anneal);
         await update();
         stats.steps += N;
       }
       return this.progress();
+    },
+    /**
+     * The run so far, to resume it (restore) exactly: taken where every env is about to start
+     * afresh (a multiple of restartEvery), so no env's state need be kept; null elsewhere.
+     */
+    async checkpoint() {
+      if (c.tfjs) throw new Error('valley-farm/learn: a run on TensorFlow.js (tfjs 1) cannot be saved to resume; the learner core can');
+      if (!atRestart() || restarted === stats.steps || (c.imitate > 0 && !stats.imitation?.samples)) return null;
+      const net = brain.policyNet();
+      return {
+        steps: stats.steps,
+        restarted,
+        stats: {
+          updates: stats.updates,
+          episodes: stats.episodes,
+          recent: stats.recent.slice(),
+          losses: { ...stats.losses },
+          imitation: stats.imitation,
+          elapsedMs: Date.now() - stats.startMs,
+        },
+        learningRate,
+        params: Array.from(net.params()),
+        moments: Array.from(net.moments()),
+        adamSteps: net.adamSteps,
+        rng: await Promise.all(shards.map((s) => s.rngState())),
+      };
+    },
+    /** Continues from a checkpoint() of a run with the same settings, seed and workers. */
+    async restore(state) {
+      if (stats.steps > 0) throw new Error('valley-farm/learn: restore() a checkpoint into a new learner, before it trains');
+      const net = brain.policyNet();
+      if (state.params?.length !== net.count || state.moments?.length !== 2 * net.count || state.rng?.length !== shards.length)
+        throw new Error(
+          `valley-farm/learn: the checkpoint does not fit this learner (a network of ${net.count} weights and ${shards.length} workers): resume with the settings and workers it was made with`,
+        );
+      net.params().set(state.params);
+      net.moments().set(state.moments);
+      net.adamSteps = state.adamSteps;
+      if (remote.length) {
+        const p = net.params().slice();
+        await Promise.all(remote.map((s) => s.setParams(p)));
+      }
+      await Promise.all(shards.map((s, j) => s.setRngState(state.rng[j])));
+      Object.assign(stats, { ...state.stats, steps: state.steps, startMs: Date.now() - state.stats.elapsedMs });
+      delete stats.elapsedMs;
+      learningRate = state.learningRate;
+      restarted = state.restarted;
     },
     progress: () => progressOf(stats),
     policy: () => policy,

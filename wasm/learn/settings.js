@@ -55,6 +55,7 @@ export const limits = Object.freeze({
     imitationEpochs: whole(1, 1000),
     workers: whole(1, ppoMaxima.workers),
     tfjs: whole(0, ppoMaxima.tfjs),
+    restartEvery: whole(0, 1e12),
   }),
 });
 

@@ -91,6 +91,9 @@ class RemoteShard {
   shuffle = (demos) => this.call('shuffle', [demos]);
   grad = (m, M, loss, demos) => this.call('grad', [m, M, loss, demos]);
   setParams = (params) => this.call('setParams', [params]);
+  restart = (seed) => this.call('restart', [seed]);
+  rngState = () => this.call('rngState');
+  setRngState = (state) => this.call('setRngState', [state]);
   plan = (from, to, onEpisode) => {
     this.onEpisode = onEpisode;
     return this.call('plan', [from, to]);
