@@ -37,7 +37,7 @@ export function TrainingPage() {
       </Section>
       <Section page="training" id="node" title="In Node">
         <pre class="docs-pre" tabIndex={0}>
-          <code>{`npm install valley-farm        # and @tensorflow/tfjs @tensorflow/tfjs-backend-wasm for ppo
+          <code>{`npm install valley-farm
 npx valley-farm train --env BackwardsValleyFarm-v0 --algo tabular-q --steps 5e6 --out policy.json --log curve.csv
 npx valley-farm eval policy.json --env BackwardsValleyFarm-v0 --split test`}</code>
         </pre>
@@ -87,16 +87,30 @@ const json = learner.policy().toJSON();               // save it; loadPolicy(jso
           which plays worse here: a fixed choice for each view can walk one loop for the rest of the episode.
         </p>
         <p>
-          <code>ppo</code> runs on TensorFlow.js's wasm backend, several times faster than its cpu one. Node finds the backend's files in
-          the installed package; a web page must serve them and say where, before the first learner or policy, or it trains on the cpu
-          backend (the Lab does this, and its status line names the backend):
+          <code>ppo</code> multiplies on the learner core: C beside the engine (<code>core/learn/net.c</code>), compiled to its own
+          WebAssembly module with SIMD (<code>learner.wasm</code>, which the game page never loads). Its first layer is sparse: an
+          observation's features are mostly one-hot zeros, so it adds up the weights of the few that are not. Every core trains:{' '}
+          <code>workers</code> (<code>--workers</code>; by default one per core, at most 8) shares the envs out among threads (worker
+          threads in Node, Web Workers in the Lab); each plays its envs and computes the gradient of its share of every minibatch, and one
+          Adam step follows from their sum, so a seeded run is the same for a given number of workers, whatever the timing. The core's
+          gradients are checked against finite differences and against TensorFlow.js on the same weights and batches.
         </p>
-        <pre class="docs-pre" tabIndex={0}>
-          <code>{`import { setWasmPaths } from 'valley-farm/learn';
-setWasmPaths('/assets/tfjs/');   // the folder holding the three tfjs-backend-wasm*.wasm files`}</code>
-        </pre>
         <p>
-          <code>npm run bench:learn</code> measures PPO's training speed in Node and in the Lab's Worker in Chromium.
+          <code>tfjs: 1</code> (<code>--tfjs 1</code>) multiplies on TensorFlow.js instead: the path PPO took before the core, several times
+          slower, kept to measure the core against and as the place to start from for a network of your own in TensorFlow.js (
+          <code>wasm/learn/net.js</code>). It needs <code>@tensorflow/tfjs</code> and <code>@tensorflow/tfjs-backend-wasm</code>; a web page
+          must serve the backend's files and say where (<code>{"setWasmPaths('/assets/tfjs/')"}</code>) before the first learner. Policies
+          are the same files either way, and play on the core.
+        </p>
+        <p>
+          A long run can be saved as it goes: <code>--checkpoint-every 1e6</code> writes the run beside its policy (
+          <code>policy.json.ckpt</code>) every million steps, where every env starts a new episode (the <code>restartEvery</code> setting),
+          and <code>npx valley-farm train --resume policy.json.ckpt</code> continues a run that was stopped to exactly the policy the
+          unbroken run gives. In code: <code>learner.checkpoint()</code> and <code>learner.restore(checkpoint)</code>.
+        </p>
+        <p>
+          <code>npm run bench:learn</code> measures PPO's training speed: the core against TensorFlow.js, its scaling with workers, and the
+          Lab's Workers in Chromium against Node; and, from the reference runs, when each farm's validation passed the heuristic.
         </p>
       </Section>
       <Section page="training" id="score" title="Scoring it">
