@@ -119,7 +119,7 @@ export function LabPage({ app, query = '' }) {
       app.runner.setCustomAgent(policyAgent(policy), label);
       location.hash = '#/';
     } catch (err) {
-      setNote(`Could not use the policy: ${err.message}`);
+      setNote(`Could not use the policy: ${errorMessage(err)}`);
     }
   }
 
