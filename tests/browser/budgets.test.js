@@ -172,7 +172,7 @@ function act() { return 'wait'; }`;
 });
 
 describe('a policy by message is checked as data before a network exists', () => {
-  // needs valley-farm/learn's checkPolicyJSON in loadPolicy (issue 34 row 2, branch hostile-engine)
+  // loadPolicy checks the policy as data before it builds anything (wasm/learn/policyCheck.js, from branch hostile-engine)
   it('five 200-byte policies asking for 12 layers of 4096 units are refused at once, and a real policy still loads and plays', async () => {
     const { createLearner } = await import('../../wasm/learn/index.js');
     const learner = await createLearner({ env: 'ValleyFarm-v0', algo: 'ppo', seed: 1, hidden: [4], numEnvs: 2, nSteps: 8, minibatch: 16 });
