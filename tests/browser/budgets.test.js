@@ -171,6 +171,46 @@ function act() { return 'wait'; }`;
   });
 });
 
+describe('a policy by message is checked as data before a network exists', () => {
+  // loadPolicy checks the policy as data before it builds anything (wasm/learn/policyCheck.js, from branch hostile-engine)
+  it('five 200-byte policies asking for 12 layers of 4096 units are refused at once, and a real policy still loads and plays', async () => {
+    const { createLearner } = await import('../../wasm/learn/index.js');
+    const learner = await createLearner({ env: 'ValleyFarm-v0', algo: 'ppo', seed: 1, hidden: [4], numEnvs: 2, nSteps: 8, minibatch: 16 });
+    const good = JSON.parse(JSON.stringify(learner.policy().toJSON()));
+    learner.dispose();
+    const page = await openPage(suite.browser, suite.server.url);
+    suite.opened.push(page);
+    await startGapMeter(page);
+    const replies = await page.evaluate(async (good) => {
+      const call = (id, args) =>
+        new Promise((resolve) => {
+          window.addEventListener('message', function reply(e) {
+            if (e.data?.id !== id || !('ok' in e.data)) return;
+            window.removeEventListener('message', reply);
+            resolve(e.data);
+          });
+          window.postMessage({ type: 'valley-farm', id, method: 'setAgent', args }, '*');
+        });
+      const hostile = {
+        format: 'valley-farm-policy',
+        version: 1,
+        env: 'ValleyFarm-v0',
+        algo: 'ppo',
+        config: { hidden: Array(12).fill(4096) },
+        weights: [],
+      };
+      const out = [];
+      for (let i = 0; i < 5; i++) out.push(await call(`hostile-${i}`, [{ policy: hostile }]));
+      out.push(await call('good', [{ policy: good }]));
+      return out;
+    }, good);
+    expect(await stopGapMeter(page)).toBeLessThan(1000);
+    for (const r of replies.slice(0, 5)) expect(r).toMatchObject({ ok: false, error: expect.stringMatching(/hidden/) });
+    expect(replies[5]).toMatchObject({ ok: true });
+    expect(await page.evaluate(() => window.valleyFarm.run({ episodes: 1 }))).toHaveLength(1);
+  });
+});
+
 describe('binary data in a message is sized, never walked', () => {
   /** Posts a message with one big typed array (transferred: no copy) to the page itself; its reply. */
   const callWith = (page, kind, length) =>

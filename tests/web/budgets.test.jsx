@@ -99,6 +99,11 @@ describe('a message is sized by rule, never walked element by element', () => {
     expect(keys.mock.calls.some(([v]) => Array.isArray(v) && v.length === 2 ** 32 - 1)).toBe(false);
   });
 
+  it('a Map or Set, whose entries are not keys, is refused rather than passed on unsized', () => {
+    expect(tooBig({ args: [new Map([[1, 'x'.repeat(1e6)]])] })).toMatch(/carrying a Map/);
+    expect(tooBig([new Set([1])])).toMatch(/carrying a Set/);
+  });
+
   it('a 1.5e8-element Uint8Array gets an error reply', async () => {
     const handle = { step: vi.fn() };
     const reply = await answer(handle, { type: 'valley-farm', id: 1, method: 'step', args: [new Uint8Array(1.5e8)] });

@@ -8,6 +8,8 @@ import { useModel } from '../components/useModel.js';
 import { envIds, envMeta } from '../model/envMeta.js';
 import { referenceRun } from '../model/referenceRuns.js';
 import { formatReturn } from '../model/session.js';
+import { policyAgent, readPolicyFile } from '../model/policyAgent.js';
+import { cut, errorMessage } from '../model/cut.js';
 import { ALGOS, LabModel, labQuery, learnerOverrides, learnerSettings, parseLabQuery } from './labModel.js';
 
 const W = 560;
@@ -120,10 +122,10 @@ export function LabPage({ app, query = '' }) {
     try {
       const policy = await policyPromise;
       if (policy.env !== app.session.envId) await app.switchEnv(policy.env);
-      app.runner.setCustomAgent({ act: (o, info) => policy.act(o, info) }, label);
+      app.runner.setCustomAgent(policyAgent(policy), label);
       location.hash = '#/';
     } catch (err) {
-      setNote(`Could not use the policy: ${err.message}`);
+      setNote(`Could not use the policy: ${errorMessage(err)}`);
     }
   }
 
@@ -131,13 +133,12 @@ export function LabPage({ app, query = '' }) {
     const file = e.currentTarget.files?.[0];
     e.currentTarget.value = '';
     if (!file) return;
-    if (file.size > 20e6) return setNote(`${file.name} has ${file.size} bytes; a policy file is at most 20 MB.`);
     try {
-      const policy = await loadPolicy(JSON.parse(await file.text()));
+      const policy = await loadPolicy(await readPolicyFile(file));
       setNote(`Loaded ${file.name}: ${policy.algo} for ${policy.env}.`);
       await use(Promise.resolve(policy), `policy ${file.name}`);
     } catch (err) {
-      setNote(`${file.name} is not a policy this page can load: ${err.message}`);
+      setNote(`${cut(file.name, 100)} is not a policy this page can load: ${errorMessage(err)}`);
     }
   }
 

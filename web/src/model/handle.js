@@ -3,6 +3,7 @@
 // script does is what a visitor sees.
 import { envIds, envSpecs } from './envMeta.js';
 import { parseSeed } from '../replay.js';
+import { loadPolicyData, policyAgent } from './policyAgent.js';
 
 export function createHandle(app) {
   const { session, runner } = app;
@@ -70,12 +71,16 @@ export function createHandle(app) {
       }
       if (agent && typeof agent.act === 'function') return runner.setCustomAgent(agent, 'console');
       if (agent && agent.policy && typeof agent.policy === 'object') {
-        // a trained policy (the Lab's Download, npx valley-farm train): data, run by the
-        // package's own code, so it needs no sandbox
-        const { loadPolicy } = await import('../learn.js');
-        const policy = await loadPolicy(agent.policy);
-        if (policy.env !== session.envId) await app.switchEnv(policy.env);
-        return runner.setCustomAgent({ act: (o, info) => policy.act(o, info) }, `${policy.algo} policy`);
+        // a trained policy (the Lab's Download, npx valley-farm train): data, checked and run
+        // by the package's own code, so it needs no sandbox
+        const policy = await loadPolicyData(agent.policy);
+        try {
+          if (policy.env !== session.envId) await app.switchEnv(policy.env);
+        } catch (err) {
+          policy.dispose?.();
+          throw err;
+        }
+        return runner.setCustomAgent(policyAgent(policy), `${policy.algo} policy`);
       }
       throw new TypeError(
         "setAgent takes 'heuristic', 'random', a function act(obs, info), an object { act, reset }, { code: '...' } or { policy } (a saved policy)",

@@ -113,6 +113,8 @@ export function tooBig(value) {
         ? `longer than ${MAX_MESSAGE_CHARS} characters (its ${bytes} bytes of binary data count one character each)`
         : null;
     }
+    // their entries are not keys, so their size would pass unseen; no method takes one
+    if (v instanceof Map || v instanceof Set) return `carrying a ${v instanceof Map ? 'Map' : 'Set'}; a message carries plain data`;
     // an array's length is known without listing its keys (a sparse one may claim 2^32 - 1)
     if (Array.isArray(v) && entries + v.length > MAX_ENTRIES) return `more than ${MAX_ENTRIES} entries`;
     const keys = Object.keys(v);
