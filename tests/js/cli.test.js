@@ -130,7 +130,23 @@ describe('records', () => {
   it('a policy records its seed, steps, seconds, package version and command, and still loads; the curve carries losses and counts', async () => {
     const out = join(tmp(), 'ppo.json');
     const log = join(tmp(), 'ppo.jsonl');
-    const args = ['train', '--env', V, '--algo', 'ppo', '--steps', '2048', '--num-envs', '16', '--seed', '7', '--eval-episodes', '3'];
+    const args = [
+      'train',
+      '--env',
+      V,
+      '--algo',
+      'ppo',
+      '--imitate',
+      '0',
+      '--steps',
+      '2048',
+      '--num-envs',
+      '16',
+      '--seed',
+      '7',
+      '--eval-episodes',
+      '3',
+    ];
     const r = cli(...args, '--out', out, '--log', log, '--log-format', 'jsonl');
     expect(r.status, r.stderr).toBe(0);
     const json = JSON.parse(readFileSync(out, 'utf8'));
@@ -167,7 +183,23 @@ describe('eval', () => {
   it('--seeds A..B plays those seeds; --greedy and --sample choose how a saved ppo policy acts', () => {
     const out = join(tmp(), 'g.json');
     expect(
-      cli('train', '--env', V, '--algo', 'ppo', '--steps', '1024', '--num-envs', '16', '--eval-episodes', '1', '--out', out).status,
+      cli(
+        'train',
+        '--env',
+        V,
+        '--algo',
+        'ppo',
+        '--imitate',
+        '0',
+        '--steps',
+        '1024',
+        '--num-envs',
+        '16',
+        '--eval-episodes',
+        '1',
+        '--out',
+        out,
+      ).status,
     ).toBe(0);
     const run = (...flags) => JSON.parse(cli('eval', out, '--env', V, '--seeds', '5..12', '--json', ...flags).stdout);
     const greedy = run('--greedy');

@@ -26,6 +26,8 @@ const run = (name) => [
   '16',
   '--memory',
   '1',
+  '--imitate',
+  '0',
   '--workers',
   '2',
   '--checkpoint-every',

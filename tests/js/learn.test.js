@@ -206,7 +206,7 @@ describe('training and policies', () => {
   }, 60_000);
 
   it('PPO raises its training return well above random within a short seeded run, and reloads identically', async () => {
-    const learner = await createLearner({ env: B, algo: 'ppo', seed: 1 });
+    const learner = await createLearner({ env: B, algo: 'ppo', imitate: 0, seed: 1 });
     const first = await learner.trainFor(4096);
     const p = await learner.trainFor(61_440);
     expect(p.meanReturn).toBeGreaterThan(3.45 + 2); // random plays 3.45 on average here
@@ -221,7 +221,7 @@ describe('training and policies', () => {
 
   it('PPO with the same seed trains to the same weights, from the first ones on; another seed starts elsewhere', async () => {
     const weightsAfter = async (seed, steps) => {
-      const learner = await createLearner({ env: V, algo: 'ppo', seed, numEnvs: 8, nSteps: 16 });
+      const learner = await createLearner({ env: V, algo: 'ppo', imitate: 0, seed, numEnvs: 8, nSteps: 16 });
       if (steps) await learner.trainFor(steps);
       const w = learner.policy().toJSON().weights;
       learner.dispose();
@@ -234,7 +234,16 @@ describe('training and policies', () => {
 
   it('with anneal, the step size falls in a straight line from learningRate to 0 over that many steps, and then the weights stop changing', async () => {
     // rollouts of 8 envs x 16 steps = 128 steps; an update's step size is set from the steps before its rollout
-    const learner = await createLearner({ env: V, algo: 'ppo', seed: 3, numEnvs: 8, nSteps: 16, learningRate: 0.002, anneal: 1024 });
+    const learner = await createLearner({
+      env: V,
+      algo: 'ppo',
+      imitate: 0,
+      seed: 3,
+      numEnvs: 8,
+      nSteps: 16,
+      learningRate: 0.002,
+      anneal: 1024,
+    });
     expect((await learner.trainFor(512)).losses.learningRate).toBeCloseTo(0.002 * (1 - 384 / 1024), 10);
     expect((await learner.trainFor(512)).losses.learningRate).toBeCloseTo(0.002 * (1 - 896 / 1024), 10);
     const before = learner.policy().toJSON().weights;
@@ -244,11 +253,11 @@ describe('training and policies', () => {
   }, 60_000);
 
   it('a PPO policy with history sees that many observations, starts each episode afresh, and reloads identically', async () => {
-    const learner = await createLearner({ env: V, algo: 'ppo', seed: 2, history: 3, numEnvs: 8, nSteps: 16 });
+    const learner = await createLearner({ env: V, algo: 'ppo', imitate: 0, seed: 2, history: 3, numEnvs: 8, nSteps: 16 });
     await learner.trainFor(256);
     const json = learner.policy().toJSON();
     const F = json.weights[0].shape[0];
-    const one = await createLearner({ env: V, algo: 'ppo', seed: 2, numEnvs: 8, nSteps: 16 });
+    const one = await createLearner({ env: V, algo: 'ppo', imitate: 0, seed: 2, numEnvs: 8, nSteps: 16 });
     expect(F).toBe(3 * one.policy().toJSON().weights[0].shape[0]); // three observations' features
     one.dispose();
     // the same episode twice with no reset() in between: info.step 0 clears the frames
@@ -260,17 +269,19 @@ describe('training and policies', () => {
     expect(play(learner.policy())).toEqual(first); // the reloaded policy acts as the trained one
     env.close();
     learner.dispose();
-    await expect(createLearner({ env: V, algo: 'ppo', history: 0 })).rejects.toThrow(/history must be a whole number from 1 to 16, got 0/);
-    await expect(createLearner({ env: V, algo: 'ppo', history: 2.5 })).rejects.toThrow(/from 1 to 16, got 2.5/);
+    await expect(createLearner({ env: V, algo: 'ppo', imitate: 0, history: 0 })).rejects.toThrow(
+      /history must be a whole number from 1 to 16, got 0/,
+    );
+    await expect(createLearner({ env: V, algo: 'ppo', imitate: 0, history: 2.5 })).rejects.toThrow(/from 1 to 16, got 2.5/);
   }, 60_000);
 
   it("a PPO policy with memory sees its memory's features after each observation's, forgets them at a new episode, and reloads identically", async () => {
     for (const id of [V, B]) {
-      const learner = await createLearner({ env: id, algo: 'ppo', seed: 2, memory: 1, history: 2, numEnvs: 8, nSteps: 16 });
+      const learner = await createLearner({ env: id, algo: 'ppo', imitate: 0, seed: 2, memory: 1, history: 2, numEnvs: 8, nSteps: 16 });
       await learner.trainFor(256);
       const json = learner.policy().toJSON();
       expect(json.config.memory).toBe(1);
-      const plain = await createLearner({ env: id, algo: 'ppo', seed: 2, numEnvs: 8, nSteps: 16 });
+      const plain = await createLearner({ env: id, algo: 'ppo', imitate: 0, memory: 0, seed: 2, numEnvs: 8, nSteps: 16 });
       expect(json.weights[0].shape[0]).toBe(2 * (plain.policy().toJSON().weights[0].shape[0] + memoryFor(id).size));
       plain.dispose();
       const policy = await loadPolicy(JSON.parse(JSON.stringify(json)));
@@ -281,8 +292,10 @@ describe('training and policies', () => {
       env.close();
       learner.dispose();
     }
-    await expect(createLearner({ env: V, algo: 'ppo', memory: 2 })).rejects.toThrow(/memory must be a whole number from 0 to 1, got 2/);
-    const small = await createLearner({ env: V, algo: 'ppo', numEnvs: 8, nSteps: 16 });
+    await expect(createLearner({ env: V, algo: 'ppo', imitate: 0, memory: 2 })).rejects.toThrow(
+      /memory must be a whole number from 0 to 1, got 2/,
+    );
+    const small = await createLearner({ env: V, algo: 'ppo', imitate: 0, numEnvs: 8, nSteps: 16 });
     const policy = small.policy().toJSON();
     small.dispose();
     await expect(loadPolicy({ ...policy, config: { ...policy.config, memory: 3 } })).rejects.toThrow(
@@ -291,7 +304,7 @@ describe('training and policies', () => {
   }, 60_000);
 
   it("a PPO policy draws its actions seeded by the episode's seed (the same episode, the same play); saved as greedy, or before there was a choice, it does not draw", async () => {
-    const learner = await createLearner({ env: V, algo: 'ppo', seed: 2, numEnvs: 8, nSteps: 16 });
+    const learner = await createLearner({ env: V, algo: 'ppo', imitate: 0, seed: 2, numEnvs: 8, nSteps: 16 });
     await learner.trainFor(256); // barely trained: its distribution is far from one action
     const json = JSON.parse(JSON.stringify(learner.policy().toJSON()));
     learner.dispose();
@@ -314,8 +327,10 @@ describe('training and policies', () => {
   it('bad settings and bad policies are refused with what is allowed', async () => {
     await expect(createLearner({ env: V, algo: 'dqn' })).rejects.toThrow(/the algorithms are tabular-q, ppo/);
     await expect(createLearner({ env: V, algo: 'tabular-q', alpha: -1 })).rejects.toThrow(/alpha must be a number from 0 to 1, got -1/);
-    await expect(createLearner({ env: V, algo: 'ppo', epochs: 0 })).rejects.toThrow(/epochs must be a whole number from 1 to 100, got 0/);
-    await expect(createLearner({ env: V, algo: 'ppo', numEnvs: 2.5 })).rejects.toThrow(
+    await expect(createLearner({ env: V, algo: 'ppo', imitate: 0, epochs: 0 })).rejects.toThrow(
+      /epochs must be a whole number from 1 to 100, got 0/,
+    );
+    await expect(createLearner({ env: V, algo: 'ppo', imitate: 0, numEnvs: 2.5 })).rejects.toThrow(
       /numEnvs must be a whole number from 1 to 1024, got 2.5/,
     );
     await expect(createLearner({ env: V, algo: 'tabular-q', lr: 1 })).rejects.toThrow(/has no setting 'lr'/);

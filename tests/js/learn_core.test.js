@@ -121,7 +121,7 @@ describe('the learner core against TensorFlow.js', () => {
 
 describe('PPO on the core, with workers', () => {
   const weightsAfter = async (workers, seed = 3) => {
-    const learner = await createLearner({ env: V, algo: 'ppo', seed, numEnvs: 8, nSteps: 16, workers });
+    const learner = await createLearner({ env: V, algo: 'ppo', imitate: 0, seed, numEnvs: 8, nSteps: 16, workers });
     await learner.trainFor(1024); // eight updates
     const w = learner.policy().toJSON().weights;
     learner.dispose();
@@ -137,14 +137,14 @@ describe('PPO on the core, with workers', () => {
   }, 60_000);
 
   it('reports how many workers train', async () => {
-    const learner = await createLearner({ env: B, algo: 'ppo', seed: 1, numEnvs: 8, nSteps: 16, workers: 2 });
+    const learner = await createLearner({ env: B, algo: 'ppo', imitate: 0, seed: 1, numEnvs: 8, nSteps: 16, workers: 2 });
     const p = await learner.trainFor(128);
     expect(p.workers).toBe(2);
     learner.dispose();
   });
 
   it('with 2 workers, a short seeded run plays far better than random on the validation seeds', async () => {
-    const learner = await createLearner({ env: B, algo: 'ppo', seed: 1, workers: 2 });
+    const learner = await createLearner({ env: B, algo: 'ppo', imitate: 0, seed: 1, workers: 2 });
     await learner.trainFor(4096 * 24);
     const r = await evaluate(learner.policy(), { env: B, split: 'validation', episodes: 100 });
     expect(r.mean).toBeGreaterThan(3.45 + 5); // random plays about 3.45
@@ -153,12 +153,24 @@ describe('PPO on the core, with workers', () => {
 
   it('refuses a workers setting of 0, 10^6 or NaN with what is allowed', async () => {
     for (const bad of [0, 1e6, NaN, 1.5])
-      await expect(createLearner({ env: V, algo: 'ppo', workers: bad })).rejects.toThrow(/workers must be a whole number from 1 to 16/);
-    await expect(createLearner({ env: V, algo: 'ppo', workers: 4, numEnvs: 2 })).rejects.toThrow(/at least one env per worker/);
+      await expect(createLearner({ env: V, algo: 'ppo', imitate: 0, workers: bad })).rejects.toThrow(
+        /workers must be a whole number from 1 to 16/,
+      );
+    await expect(createLearner({ env: V, algo: 'ppo', imitate: 0, workers: 4, numEnvs: 2 })).rejects.toThrow(/at least one env per worker/);
   });
 
   it('a policy trained on TensorFlow.js (tfjs 1) loads onto the core and plays exactly as its own network computes', async () => {
-    const learner = await createLearner({ env: B, algo: 'ppo', seed: 2, numEnvs: 8, nSteps: 16, workers: 1, tfjs: 1 });
+    const learner = await createLearner({
+      env: B,
+      algo: 'ppo',
+      imitate: 0,
+      memory: 0,
+      seed: 2,
+      numEnvs: 8,
+      nSteps: 16,
+      workers: 1,
+      tfjs: 1,
+    });
     await learner.trainFor(256);
     const json = JSON.parse(JSON.stringify(learner.policy().toJSON()));
     learner.dispose();

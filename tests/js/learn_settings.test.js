@@ -60,13 +60,14 @@ describe('learner settings', () => {
   });
 
   it('the estimate grows with what a run keeps, and every committed reference run fits the budget', () => {
-    const base = estimateMemory(V, 'ppo', {});
+    const base = estimateMemory(V, 'ppo', { memory: 0, imitate: 0 });
     expect(base).toBeGreaterThan(1e6);
-    expect(estimateMemory(V, 'ppo', { numEnvs: 128 })).toBeGreaterThan(base);
-    expect(estimateMemory(V, 'ppo', { history: 4 })).toBeGreaterThan(base);
-    expect(estimateMemory(V, 'ppo', { memory: 1 })).toBeGreaterThan(base);
-    expect(estimateMemory(V, 'ppo', { imitate: 6000 })).toBeGreaterThan(base);
-    expect(estimateMemory(V, 'ppo', { hidden: [256, 256] })).toBeGreaterThan(base);
+    const plain = { memory: 0, imitate: 0 };
+    expect(estimateMemory(V, 'ppo', { ...plain, numEnvs: 128 })).toBeGreaterThan(base);
+    expect(estimateMemory(V, 'ppo', { ...plain, history: 4 })).toBeGreaterThan(base);
+    expect(estimateMemory(V, 'ppo', { ...plain, memory: 1 })).toBeGreaterThan(base);
+    expect(estimateMemory(V, 'ppo', { ...plain, imitate: 6000 })).toBeGreaterThan(base);
+    expect(estimateMemory(V, 'ppo', { ...plain, hidden: [256, 256] })).toBeGreaterThan(base);
     expect(() => estimateMemory(V, 'ppo', { gamma: 5 })).toThrow(/gamma must be a number from 0 to 1/);
     expect(() => estimateMemory('Nope', 'ppo', {})).toThrow(/unknown env "Nope"/);
     for (const run of referenceRuns()) {

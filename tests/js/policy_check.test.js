@@ -11,7 +11,7 @@ const B = 'BackwardsValleyFarm-v0';
 
 /** A valid ppo policy as plain JSON (untrained: its weights are the initial ones). */
 async function ppoJSON(settings = {}) {
-  const learner = await createLearner({ env: V, algo: 'ppo', seed: 1, numEnvs: 2, nSteps: 4, ...settings });
+  const learner = await createLearner({ env: V, algo: 'ppo', seed: 1, numEnvs: 2, nSteps: 4, memory: 0, imitate: 0, ...settings });
   const json = JSON.parse(JSON.stringify(learner.policy().toJSON()));
   learner.dispose();
   return json;
@@ -120,7 +120,18 @@ describe('tensors are freed on every path', () => {
   it("a learner's dispose() frees every tensor it made", async () => {
     const tf = await loadTf();
     const before = tf.memory().numTensors;
-    const learner = await createLearner({ env: V, algo: 'ppo', seed: 1, numEnvs: 2, nSteps: 4, minibatch: 8 });
+    // the TensorFlow.js path (tfjs 1) makes tensors; the learner core makes none
+    const learner = await createLearner({
+      env: V,
+      algo: 'ppo',
+      seed: 1,
+      numEnvs: 2,
+      nSteps: 4,
+      minibatch: 8,
+      imitate: 0,
+      workers: 1,
+      tfjs: 1,
+    });
     await learner.trainFor(8);
     learner.dispose();
     expect(tf.memory().numTensors).toBe(before);

@@ -46,9 +46,12 @@ describe('the Lab', () => {
   it("the learner's settings are the package's numeric ones; a link carries those that differ, and a bad one is named with what is allowed", () => {
     const names = learnerSettings('ppo').map((x) => x.name);
     expect(names).toEqual(Object.keys(algorithms.ppo.defaults).filter((k) => k !== 'hidden'));
-    expect(learnerSettings('ppo').find((x) => x.name === 'imitate')).toMatchObject({ default: 0, doc: algorithms.ppo.docs.imitate });
-    const s = { env: 'ValleyFarm-v0', algo: 'ppo', seed: 7, steps: 50000, history: 4, imitate: 6000, learningRate: 3e-4 };
-    expect(labQuery(s)).toBe('env=ValleyFarm-v0&algo=ppo&seed=7&steps=50000&history=4&imitate=6000&learningRate=0.0003');
+    expect(learnerSettings('ppo').find((x) => x.name === 'imitate')).toMatchObject({
+      default: algorithms.ppo.defaults.imitate,
+      doc: algorithms.ppo.docs.imitate,
+    });
+    const s = { env: 'ValleyFarm-v0', algo: 'ppo', seed: 7, steps: 50000, history: 4, imitate: 600, learningRate: 3e-4 };
+    expect(labQuery(s)).toBe('env=ValleyFarm-v0&algo=ppo&seed=7&steps=50000&history=4&imitate=600&learningRate=0.0003');
     expect(parseLabQuery(labQuery(s))).toEqual({ settings: s, errors: [] });
     const bad = parseLabQuery('algo=ppo&lr=1&history=four');
     expect(bad.settings).toEqual({ ...DEFAULTS, algo: 'ppo' });
@@ -58,8 +61,8 @@ describe('the Lab', () => {
   });
 
   it('a link that names a setting at its default reads as one that does not name it (so its reference curve is found)', () => {
-    const atDefault = parseLabQuery('env=ValleyFarm-v0&algo=ppo&history=1&memory=1&imitate=0');
-    expect(atDefault).toEqual({ settings: { ...DEFAULTS, env: 'ValleyFarm-v0', algo: 'ppo', memory: 1 }, errors: [] });
+    const atDefault = parseLabQuery(`env=ValleyFarm-v0&algo=ppo&history=1&memory=0&imitate=${algorithms.ppo.defaults.imitate}`);
+    expect(atDefault).toEqual({ settings: { ...DEFAULTS, env: 'ValleyFarm-v0', algo: 'ppo', memory: 0 }, errors: [] });
   });
 
   it("a learner setting back at its default, or cleared, leaves the link; another learner drops the old one's settings", () => {

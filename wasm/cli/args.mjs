@@ -32,9 +32,17 @@ export function wantsHelp(argv) {
 export function parseOptions(argv, table, { positionals = false, unknownHint } = {}) {
   const options = { help: { type: 'boolean', short: 'h' } };
   for (const [name, row] of Object.entries(table)) options[name] = { type: row.arg ? 'string' : 'boolean' };
+  // `--seed -1`: a value that starts with a minus is still the option's value (parseArgs
+  // would take it for an option), so that a negative number gets its own clear refusal
+  const args = [];
+  for (let i = 0; i < argv.length; i++) {
+    const name = argv[i].startsWith('--') ? argv[i].slice(2) : null;
+    if (name && options[name]?.type === 'string' && /^-[\d.]/.test(argv[i + 1] ?? '')) args.push(`${argv[i]}=${argv[++i]}`);
+    else args.push(argv[i]);
+  }
   let parsed;
   try {
-    parsed = parseArgs({ args: argv, options, allowPositionals: positionals, strict: true });
+    parsed = parseArgs({ args, options, allowPositionals: positionals, strict: true });
   } catch (err) {
     throw new UsageError(explain(err, argv, options, unknownHint));
   }

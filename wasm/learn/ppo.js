@@ -44,8 +44,8 @@ export const defaults = Object.freeze({
   valueCoef: 0.5,
   hidden: [64, 64],
   history: 1,
-  memory: 0,
-  imitate: 0,
+  memory: 1,
+  imitate: 6000,
   plannerWidth: 16,
   imitationEpochs: 10,
   workers: defaultWorkers(),
@@ -186,13 +186,6 @@ export function perception(env, memory) {
   };
 }
 
-function checkHistory(history) {
-  if (!Number.isInteger(history) || history < 1 || history > HISTORY_MAX)
-    throw new RangeError(
-      `valley-farm/learn: ppo setting history must be a whole number from 1 to ${HISTORY_MAX}, got ${String(history).slice(0, 20)}`,
-    );
-}
-
 /**
  * GAE(λ) over a rollout stored step-major (index t * n + i): advantages and returns.
  * dones[t * n + i] = 1 when the step t of env i ended its episode (no bootstrap past it);
@@ -328,31 +321,16 @@ export class NetPolicy {
   }
 }
 
+/** A NetPolicy from a saved policy that loadPolicy has checked as data (policyCheck.js). */
 export async function netPolicyFromJSON(json) {
-  const A = envSpecs[json.env].actions.length;
-  if (!json.config || typeof json.config !== 'object')
-    throw new TypeError('valley-farm/learn: a ppo policy needs its "config" (the settings it was trained with)');
-  checkHistory(json.config.history ?? 1);
-  const memory = json.config.memory ?? 0; // a policy saved before memory existed has none
-  if (memory !== 0 && memory !== 1) throw new RangeError("valley-farm/learn: a ppo policy's memory setting must be 0 or 1");
-  // a policy saved before policies could sample has no "act": it was made to play greedily
-  const act = json.act ?? 'greedy';
-  if (!ACT_MODES.includes(act))
-    throw new TypeError(`valley-farm/learn: a ppo policy's "act" must be ${ACT_MODES.map((m) => `"${m}"`).join(' or ')}`);
-  const { inputs, hidden } = networkOf(json.env, json.config);
+  // a policy saved before memory existed has none; one saved before policies could sample
+  // has no "act": it was made to play greedily
+  const config = { memory: 0, history: 1, ...json.config };
+  const { inputs, hidden, actions } = networkOf(json.env, config);
   const core = await loadCore();
-  const net = new CoreNet(core, inputs, hidden, A);
-  const shapes = net.shapes.map((s) => s.join('x'));
-  if (
-    !Array.isArray(json.weights) ||
-    json.weights.length !== shapes.length ||
-    json.weights.some((w, i) => w?.shape?.join('x') !== shapes[i] || w.values?.length !== w.shape.reduce((a, b) => a * b, 1))
-  ) {
-    net.dispose();
-    throw new Error(`valley-farm/learn: the policy's weights do not fit its network (expected shapes ${shapes.join(', ')})`);
-  }
+  const net = new CoreNet(core, inputs, hidden, actions);
   net.setWeights(json.weights);
-  const policy = new NetPolicy(core, json.env, net, json.config, act);
+  const policy = new NetPolicy(core, json.env, net, json.config, json.act ?? 'greedy');
   policy.ownsNet = true;
   return policy;
 }
@@ -574,7 +552,6 @@ async function createBrain(c, net, seed) {
 
 export async function createPPO(env, config, seed) {
   const c = { ...defaults, ...config }; // checked by createLearner
-  checkHistory(c.history);
   const workers = c.workers;
   if (c.restartEvery % (c.numEnvs * c.nSteps) !== 0)
     throw new RangeError(

@@ -1,4 +1,4 @@
-/* exports.c — the learner module's WebAssembly face (wasm/learn/learner.wasm): the calls of
+/* learner_exports.c — the learner module's WebAssembly face (wasm/learn/learner.wasm): the calls of
  * valley_farm_learn.h with plain 32-bit arguments, so wasm/learn/core.js passes pointers and
  * numbers instead of laying out structs in memory. Seeds travel as two 32-bit halves. */
 #include "valley_farm_learn.h"
