@@ -1052,7 +1052,59 @@ static PyObject *batch_run_random(PyObject *Py_UNUSED(m), PyObject *args) {
     return r;
 }
 
+/* native_vec_steps(kind, actions, rounds, masks): what VecEnv.step does, `rounds` times, in
+ * one C loop (actions: a C-contiguous int32 array of shape (k, n), row r % k in round r), for
+ * the Python bench to compare the binding's per-step cost with. Returns the seconds taken. */
+static PyObject *native_vec_steps(PyObject *Py_UNUSED(m), PyObject *args) {
+    int kind, masks;
+    long long rounds;
+    PyArrayObject *acts;
+    if (!PyArg_ParseTuple(args, "iO!Lp", &kind, &PyArray_Type, &acts, &rounds, &masks)) return NULL;
+    if (!vf_kind_name(kind) || PyArray_NDIM(acts) != 2 || PyArray_TYPE(acts) != NPY_INT32 ||
+        !PyArray_ISCARRAY_RO(acts) || rounds < 0 || PyArray_DIM(acts, 1) < 1 ||
+        PyArray_DIM(acts, 1) > VF_BATCH_MAX) {
+        PyErr_SetString(PyExc_ValueError,
+                        "valley_farm: native_vec_steps(kind, int32 actions (k, n), rounds >= 0, masks)");
+        return NULL;
+    }
+    int n = (int)PyArray_DIM(acts, 1), k = (int)PyArray_DIM(acts, 0);
+    int obs_size = vf_obs_size(kind), na = vf_num_actions(kind);
+    vf_env *envs = calloc((size_t)n, sizeof(vf_env));
+    int32_t *obs = calloc((size_t)n * obs_size * 2 + (size_t)n * 2, sizeof(int32_t));
+    double *dbl = calloc((size_t)n * 2, sizeof(double));
+    uint64_t *seeds = calloc((size_t)n, sizeof(uint64_t));
+    uint8_t *bytes = calloc((size_t)n * (na + 1), 1);
+    double seconds = 0;
+    if (envs && obs && dbl && seeds && bytes) {
+        vf_batch_io io = {NULL, NULL, obs, dbl, bytes, masks ? bytes + n : NULL,
+                          obs + (size_t)n * obs_size, dbl + n, obs + (size_t)n * obs_size * 2, seeds};
+        const int32_t *a = (const int32_t *)PyArray_DATA(acts);
+        vf_batch_reset(envs, n, kind, 1, obs);
+        PyObject *clock = PyImport_ImportModule("time");
+        PyObject *t0 = clock ? PyObject_CallMethod(clock, "perf_counter", NULL) : NULL;
+        Py_BEGIN_ALLOW_THREADS;
+        for (long long r = 0; r < rounds; r++) {
+            io.actions = a + (size_t)(r % k) * n;
+            vf_batch_step_io(envs, n, kind, &io);
+        }
+        Py_END_ALLOW_THREADS;
+        PyObject *t1 = clock ? PyObject_CallMethod(clock, "perf_counter", NULL) : NULL;
+        if (t0 && t1) seconds = PyFloat_AsDouble(t1) - PyFloat_AsDouble(t0);
+        Py_XDECREF(clock);
+        Py_XDECREF(t0);
+        Py_XDECREF(t1);
+    }
+    free(envs);
+    free(obs);
+    free(dbl);
+    free(seeds);
+    free(bytes);
+    if (PyErr_Occurred()) return NULL;
+    return PyFloat_FromDouble(seconds);
+}
+
 static PyMethodDef module_methods[] = {
+    {"native_vec_steps", native_vec_steps, METH_VARARGS, NULL},
     {"engine_info", engine_info, METH_NOARGS, "What the engine knows about each farm."},
     {"set_fresh_seed_range", set_fresh_seed_range, METH_VARARGS, NULL},
     {"batch_run_random", batch_run_random, METH_VARARGS, NULL},
