@@ -529,8 +529,17 @@ void vfb_legal_actions(const vf_backwards *b, uint8_t *mask) {
     vf_mask_from_bits(mask, bits, VF_BW_ACTIONS);
 }
 
+int vfb_step_count(const vf_env *env) {
+    return env->u.backwards.step;
+}
+
+int32_t vfb_reward_units(const vf_env *env) {
+    return vf_bw_farm_value(&env->u.backwards);
+}
+
 /* The rule that blocks an action (for players; vfb_legal_actions is the fast form). */
-vf_why vfb_why_illegal(const vf_backwards *b, int action) {
+vf_why vfb_why_illegal(const vf_env *env, int action) {
+    const vf_backwards *b = &env->u.backwards;
     const int x = b->agent.x, y = b->agent.y;
     if (action <= VF_BA_WEST) {
         const bool walk = vf_tile_in(walkable, TILE(b, x + vfg_dx[action], y + vfg_dy[action]));
