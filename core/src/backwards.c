@@ -758,8 +758,6 @@ void vfb_render(const vf_env *env, vft_text *t) {
     vft_char(t, '\n');
 }
 
-/* The api.md shape. A harvested crop's tile is GROUND with status 0, so its stage is no
- * longer stored; it was harvested at Harvest-Ready, and that is the stage reported. */
 void vfb_rules_json(vft_text *t) {
     vft_char(t, '{');
     vft_key(t, "farmValueEnd", true);
@@ -817,6 +815,9 @@ const vf_farm_spec vfb_spec = {
 };
 #undef COUNT
 
+/* The shape of BackwardsState (wasm/index.d.ts). A harvested crop's tile is GROUND with
+ * status 0, so its stage is no longer stored; it was harvested at Harvest-Ready, and that is
+ * the stage reported. */
 void vfb_json(const vf_env *env, vft_text *t) {
     const vf_backwards *b = &env->u.backwards;
     vft_json_state_begin(t, W, H, b->step, b->agent.x, b->agent.y);
