@@ -1,6 +1,6 @@
 // build.mjs — builds wasm/valley_farm.wasm from the C engine with Emscripten (the same
-// CMakeLists.txt as the native build, run through emcmake). Incremental: cmake rebuilds
-// only what changed.
+// CMakeLists.txt as the native build, run through emcmake), then regenerates
+// wasm/engine_spec.js from it (spec_gen.mjs). Incremental: cmake rebuilds only what changed.
 import { statSync } from 'node:fs';
 import { emccEnv, ensureEmscripten, ensureNativeTools, root, run, say } from '../scripts/setup.mjs';
 
@@ -16,6 +16,8 @@ export function buildWasm({ stdio = 'inherit' } = {}) {
   run('cmake', ['--build', 'build-wasm', '-j2'], { env: emccEnv, stdio });
   const { size } = statSync(`${root}wasm/valley_farm.wasm`);
   say(`wasm/valley_farm.wasm: ${size} bytes (${(size / 1024).toFixed(1)} KiB)`);
+  // a child process, so that buildWasm stays synchronous for its callers
+  run(process.execPath, [`${root}wasm/spec_gen.mjs`], { stdio });
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

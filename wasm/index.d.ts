@@ -89,6 +89,8 @@ export interface TileSpec {
   code: number;
   name: string;
   walkable: boolean;
+  /** Off the map or bare ground: nothing there to walk to. */
+  background: boolean;
   /** Backwards farm: the meaning of each status value on this tile. */
   status?: readonly string[];
 }
@@ -97,6 +99,21 @@ export interface FlatField {
   name: string;
   offset: number;
   length: number;
+}
+
+/** One field of the flat observation as the engine describes it (vf_spec_json). */
+export interface FieldSpec extends FlatField {
+  /** null, or the object of the observation that holds it ('inventory'). */
+  group: string | null;
+  /** [] for a scalar, [length] for an array. */
+  shape: readonly number[];
+  /** What the rules let it show. */
+  low: number;
+  high: number;
+  /** tiles: the 5 x 5 view's tile codes; status: their status values; category: one code; count: an amount; x, y: the agent's position; stepsLeft. */
+  role: 'tiles' | 'status' | 'category' | 'count' | 'x' | 'y' | 'stepsLeft';
+  /** Its values are codes (tiles, status, category), not amounts. */
+  categorical: boolean;
 }
 
 export interface EnvSpec {
@@ -113,9 +130,15 @@ export interface EnvSpec {
   observation: ValleyObservationSpace | BackwardsObservationSpace;
   /** Named fields of the flat observation. */
   layout: readonly FlatField[];
+  /** The same fields with their bounds, roles and groups, as the engine gives them. */
+  fields: readonly FieldSpec[];
+  /** Bytes of a snapshot (env.snapshotSize). */
+  snapshotSize: number;
+  /** The beam width the published best-known data use (env.plan's default). */
+  planWidth: number;
   /** Tile name -> code (codes.MARKET is 12), from `tiles`. */
   codes: Readonly<Record<string, number>>;
-  /** The rules' constants, equal to the engine's own (rulesFromEngine; tested). */
+  /** The rules' constants, the engine's own (vf_rules_json). */
   rules: ValleyRules | BackwardsRules;
   species?: readonly string[];
   moods?: readonly string[];
@@ -155,8 +178,22 @@ export interface BackwardsRules {
   villagers: { count: number; valueMin: number; valueMax: number };
 }
 
-/** Plain data about both farms, usable before any env is made. */
+/** Plain data about both farms, usable before any env is made, generated from the engine's vf_spec_json. */
 export const envSpecs: Readonly<Record<EnvId, EnvSpec>>;
+
+/** What the engine says of itself beyond the farms (vf_spec_json). */
+export const engineSpec: Readonly<{
+  /** Illegal-action reasons, indexed by the engine's vf_why. */
+  whys: readonly { code: string; text: string }[];
+  /** Event codes indexed by vf_event_kind (null for none). */
+  events: readonly (string | null)[];
+  /** Error messages indexed by vf_error. */
+  errors: readonly string[];
+  /** The header's sizes and limits (obsMax, batchMax, planWidthMax, ...). */
+  limits: Readonly<Record<string, number>>;
+  /** Byte sizes and field offsets of vf_env, vf_event and vf_plan. */
+  layouts: Readonly<Record<string, Readonly<Record<string, number>>>>;
+}>;
 
 /** The action space: Discrete(n) with the rules' action names. */
 export interface ActionSpace extends Discrete {
@@ -535,5 +572,7 @@ export function makeRandomRunner(id: EnvId, numEnvs: number, seed?: number): Pro
 
 /** The engine's WebAssembly memory size in bytes. */
 export function engineMemoryBytes(): Promise<number>;
-/** The rules' constants as the engine reports them (what envSpecs[id].rules copies). */
+/** The rules' constants as the engine reports them (envSpecs[id].rules holds the same). */
 export function rulesFromEngine(id: EnvId): Promise<ValleyRules | BackwardsRules>;
+/** The loaded engine's vf_spec_json, parsed (what envSpecs and engineSpec are generated from). */
+export function specFromEngine(): Promise<{ farms: readonly object[] } & Record<string, unknown>>;

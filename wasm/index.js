@@ -9,11 +9,11 @@
 //
 // Memory: each env is one block of the module's memory (its C state and its output
 // buffers), freed by close() or, as a safety net, when the env object is garbage collected.
-import { envSpecs, envIds } from './specs.js';
+import { envSpecs, envIds, engineSpec } from './specs.js';
 import { describe, specFor } from './errors.js';
 import { actionSpace, batchedObservationSpace, observationFrom, observationSpace, flatObservationSpace } from './spaces.js';
 
-export { envSpecs, envIds };
+export { envSpecs, envIds, engineSpec };
 export { Box, Dict, Discrete, flatten, unflatten, observationSpace, flatObservationSpace, actionSpace } from './spaces.js';
 
 const TWO_32 = 2 ** 32;
@@ -279,17 +279,17 @@ function checkAction(action, spec) {
 
 // ---- one environment ----------------------------------------------------------------------
 
-// Layout of an env's block: [vf_env][obs: VF_OBS_MAX x i32][flags: 8][mask: 16][out: 16]
+// The header's limits and the byte layouts of the structs read from engine memory, as the
+// engine states them (vf_spec_json, through specs.js).
+const { limits: LIMITS, layouts: LAYOUTS } = engineSpec;
+// Layout of an env's block: [vf_env][obs: VF_OBS_MAX x i32][flags: 8][mask][out: 16]
 const align8 = (n) => (n + 7) & ~7;
-// vf_event: six int32 (kind, subject, x, y, count, count2) then three doubles (before,
-// after, reward); VF_EVENTS_MAX of them (wasm/exports.c asserts this layout)
-const EVENT_BYTES = 48;
-// vf_plan: int32 length, 50 action bytes, then best_return and upper_bound at 56 and 64
-const PLAN_BYTES = 72 + 8;
-const PLAN_WIDTH_MAX = 65536; // VF_PLAN_WIDTH_MAX
-const PROVE_STATES_MAX = 1 << 26; // VF_PROVE_STATES_MAX
+const MASK_BYTES = align8(LIMITS.actionsMax);
+const EVENT = LAYOUTS.event; // vf_event: its size and its fields' byte offsets
+const EVENTS_BYTES = LIMITS.eventsMax * EVENT.bytes;
+const PLAN = LAYOUTS.plan; // vf_plan: its size and its fields' byte offsets
+const PLAN_BYTES = PLAN.bytes + 8; // + room to align it to 8 after the work memory
 const PROVE_STATES_DEFAULT = 1_000_000; // enough for most seeds (vf_plan_prove)
-const EVENTS_BYTES = 16 * EVENT_BYTES;
 
 class FarmEnv {
   #engine;
@@ -309,11 +309,11 @@ class FarmEnv {
     this.#engine = engine;
     this.#spec = spec;
     const envBytes = align8(engine.envSize);
-    this.#ptr = engine.alloc(envBytes + engine.obsMax * 4 + 8 + 16 + 16 + (events ? EVENTS_BYTES + 8 : 0));
+    this.#ptr = engine.alloc(envBytes + engine.obsMax * 4 + 8 + MASK_BYTES + 16 + (events ? EVENTS_BYTES + 8 : 0));
     this.#obs = this.#ptr + envBytes;
     this.#flags = this.#obs + engine.obsMax * 4;
     this.#mask = this.#flags + 8;
-    this.#out64 = this.#mask + 16;
+    this.#out64 = this.#mask + MASK_BYTES;
     if (events) this.#events = align8(this.#out64 + 16); // its doubles are read as f64[at >> 3]
     engine.registry.register(this, this.#ptr, this);
     this.#build = observationFrom(spec.id);
@@ -363,22 +363,21 @@ class FarmEnv {
   #readEvents(n) {
     const e = this.#engine;
     const events = [];
+    const int = (at, field) => e.i32[(at + EVENT[field]) >> 2];
+    const double = (at, field) => e.f64[(at + EVENT[field]) >> 3];
     for (let k = 0; k < n; k++) {
-      const at = this.#events + k * EVENT_BYTES;
-      const i = at >> 2,
-        f = at >> 3;
-      const kind = e.i32[i];
+      const at = this.#events + k * EVENT.bytes; // 8-aligned: its doubles are read as f64
       events.push({
-        code: e.events[kind],
+        code: e.events[int(at, 'kind')],
         text: e.text((buf, cap) => e.x.vf_event_text(this.#ptr, at, buf, cap)),
-        reward: e.f64[f + 5],
-        x: e.i32[i + 2],
-        y: e.i32[i + 3],
-        subject: e.i32[i + 1],
-        count: e.i32[i + 4],
-        count2: e.i32[i + 5],
-        before: e.f64[f + 3],
-        after: e.f64[f + 4],
+        reward: double(at, 'reward'),
+        x: int(at, 'x'),
+        y: int(at, 'y'),
+        subject: int(at, 'subject'),
+        count: int(at, 'count'),
+        count2: int(at, 'count2'),
+        before: double(at, 'before'),
+        after: double(at, 'after'),
       });
     }
     return events;
@@ -407,7 +406,7 @@ class FarmEnv {
     return e.u8.slice(this.#mask, this.#mask + this.#spec.actions.length);
   }
 
-  /** The full hidden state as plain JSON-serialisable data (shapes in api.md). */
+  /** The full hidden state as plain JSON-serialisable data (ValleyState / BackwardsState in index.d.ts). */
   state() {
     this.#started('state');
     const e = this.#engine;
@@ -461,13 +460,13 @@ class FarmEnv {
    */
   plan({ width = this.#engine.x.vf_plan_width(this.#spec.kind), prove = false } = {}) {
     this.#started('plan');
-    if (!Number.isInteger(width) || width < 1 || width > PLAN_WIDTH_MAX) {
-      throw new RangeError(`valley-farm: plan: width ${describe(width)} is not allowed; it is an integer from 1 to ${PLAN_WIDTH_MAX}`);
+    if (!Number.isInteger(width) || width < 1 || width > LIMITS.planWidthMax) {
+      throw new RangeError(`valley-farm: plan: width ${describe(width)} is not allowed; it is an integer from 1 to ${LIMITS.planWidthMax}`);
     }
     const states = prove === true ? PROVE_STATES_DEFAULT : prove === false ? 0 : prove;
-    if (!Number.isInteger(states) || states < 0 || states > PROVE_STATES_MAX) {
+    if (!Number.isInteger(states) || states < 0 || states > LIMITS.proveStatesMax) {
       throw new RangeError(
-        `valley-farm: plan: prove ${describe(prove)} is not allowed; it is true, false or a number of states from 1 to ${PROVE_STATES_MAX}`,
+        `valley-farm: plan: prove ${describe(prove)} is not allowed; it is true, false or a number of states from 1 to ${LIMITS.proveStatesMax}`,
       );
     }
     const e = this.#engine;
@@ -481,10 +480,11 @@ class FarmEnv {
       if (code === 0 && states > 0) code = e.x.vf_plan_prove(this.#ptr, states, work, bytes, out);
       if (code !== 0) throw new Error(`valley-farm: plan failed: ${e.cString(e.x.vf_error_message(code))}`);
       e.refresh();
-      const length = e.i32[out >> 2];
-      const bestReturn = e.f64[(out + 56) >> 3];
-      const upperBound = e.f64[(out + 64) >> 3];
-      return { actions: Array.from(e.u8.subarray(out + 4, out + 4 + length)), bestReturn, upperBound, proven: bestReturn >= upperBound };
+      const length = e.i32[(out + PLAN.length) >> 2];
+      const bestReturn = e.f64[(out + PLAN.bestReturn) >> 3];
+      const upperBound = e.f64[(out + PLAN.upperBound) >> 3];
+      const actions = Array.from(e.u8.subarray(out + PLAN.actions, out + PLAN.actions + length));
+      return { actions, bestReturn, upperBound, proven: bestReturn >= upperBound };
     } finally {
       e.x.free(work);
     }
@@ -646,7 +646,7 @@ export async function make(id, options) {
 
 // ---- vector environments ------------------------------------------------------------------
 
-const MAX_ENVS = 65536; // VF_BATCH_MAX
+const MAX_ENVS = LIMITS.batchMax;
 
 function checkNumEnvs(numEnvs, where) {
   if (!Number.isInteger(numEnvs) || numEnvs < 1 || numEnvs > MAX_ENVS) {
@@ -1036,10 +1036,9 @@ export async function makeRandomRunner(id, numEnvs, seed = 1) {
   };
 }
 
-/** The module's memory size in bytes (for leak tests and curious users). */
 /**
- * The rules' constants as the engine itself reports them (vf_rules_json): what
- * envSpecs[id].rules copies for use without the engine, and is tested against.
+ * The rules' constants as the engine itself reports them (vf_rules_json): envSpecs[id].rules
+ * holds the same, generated from the engine.
  */
 export async function rulesFromEngine(id) {
   const spec = specFor(id);
@@ -1047,6 +1046,23 @@ export async function rulesFromEngine(id) {
   return JSON.parse(e.text((buf, cap) => e.x.vf_rules_json(spec.kind, buf, cap)));
 }
 
+/**
+ * The loaded engine's description of itself (vf_spec_json), parsed: what engine_spec.js
+ * holds from the build, and is tested against.
+ */
+export async function specFromEngine() {
+  const e = await loadEngine();
+  const length = e.x.vf_spec_json(0, 0);
+  const buf = e.alloc(length + 1);
+  try {
+    e.x.vf_spec_json(buf, length + 1);
+    return JSON.parse(e.cString(buf, length));
+  } finally {
+    e.x.free(buf);
+  }
+}
+
+/** The module's memory size in bytes (for leak tests and curious users). */
 export async function engineMemoryBytes() {
   return (await loadEngine()).memory.buffer.byteLength;
 }

@@ -2,9 +2,9 @@
 // and the one flatten / unflatten pair that the single env, the vector env and the page
 // share, so that a policy trained on flat vector observations runs anywhere.
 //
-// Bounds come from envSpecs (wasm/specs.js), which tests check against the engine. Some are
-// the rules' own (tile codes, steps left, Farm Value 300); the inventory bounds are what
-// the rules let an episode reach, derived in specs.js, not what play usually reaches.
+// Bounds and fields come from envSpecs (wasm/specs.js), the engine's own description of each
+// farm (vf_spec_json): the bounds are what the rules let an episode reach, not what play
+// usually reaches.
 import { envSpecs } from './specs.js';
 import { foldSeed, seededRandom } from './rng.js';
 import { describe, specFor } from './errors.js';
@@ -128,19 +128,15 @@ export function observationSpace(id) {
   return (observationSpaces[id] ??= fromDescription(specFor(id).observation));
 }
 
-/** Per-element [low, high] of the flat observation, from the layout and the Dict's leaves. */
+/** Per-element [low, high] of the flat observation, from the engine's fields. */
 function flatLowHigh(id) {
   if (flatBounds[id]) return flatBounds[id];
   const spec = specFor(id);
   const low = new Array(spec.obsSize);
   const high = new Array(spec.obsSize);
-  const dict = observationSpace(id);
-  for (const { name, offset, length } of spec.layout) {
-    const leaf = dict[name] ?? dict.inventory[name]; // valley inventory items are flat fields
-    for (let j = 0; j < length; j++) {
-      low[offset + j] = leaf.lowAt(j);
-      high[offset + j] = leaf.highAt(j);
-    }
+  for (const f of spec.fields) {
+    low.fill(f.low, f.offset, f.offset + f.length);
+    high.fill(f.high, f.offset, f.offset + f.length);
   }
   return (flatBounds[id] = { low, high });
 }
@@ -177,37 +173,47 @@ const cells25 = (a, o) => [
   a[o + 17], a[o + 18], a[o + 19], a[o + 20], a[o + 21], a[o + 22], a[o + 23], a[o + 24],
 ];
 
-function valleyObservation(a, o) {
-  return {
-    view: cells25(a, o),
-    center: a[o + 25],
-    inventory: {
-      seeds: a[o + 26],
-      water: a[o + 27],
-      crops: a[o + 28],
-      feed: a[o + 29],
-      products: a[o + 30],
-      coins: a[o + 31],
-      gifts: a[o + 32],
-    },
-    relationships: [a[o + 33], a[o + 34], a[o + 35]],
-    stepsLeft: a[o + 36],
+/** A field's value from row offset o of a: a number for a scalar, else a plain array. */
+function reader({ offset, length }) {
+  if (length === 1) return (a, o) => a[o + offset];
+  if (length === 25) return (a, o) => cells25(a, o + offset);
+  return (a, o) => Array.from({ length }, (_, j) => a[o + offset + j]);
+}
+
+/**
+ * The builder of one env's observation object from its flat form: the fields in the
+ * engine's order, each grouped field inside its group's object (the valley's inventory).
+ */
+function builderOf(spec) {
+  const top = []; // [key, read(a, o)] for each key of the observation object, in order
+  const groups = {};
+  for (const f of spec.fields) {
+    if (!f.group) {
+      top.push([f.name, reader(f)]);
+      continue;
+    }
+    if (!groups[f.group]) {
+      const members = (groups[f.group] = []);
+      top.push([
+        f.group,
+        (a, o) => {
+          const g = {};
+          for (const [name, read] of members) g[name] = read(a, o);
+          return g;
+        },
+      ]);
+    }
+    groups[f.group].push([f.name, reader(f)]);
+  }
+  return (a, o) => {
+    const observation = {};
+    for (const [key, read] of top) observation[key] = read(a, o);
+    return observation;
   };
 }
 
-function backwardsObservation(a, o) {
-  return {
-    terrain: cells25(a, o),
-    status: cells25(a, o + 25),
-    x: a[o + 50],
-    y: a[o + 51],
-    facing: a[o + 52],
-    stepsLeft: a[o + 53],
-    farmValue: a[o + 54],
-  };
-}
-
-const unflatteners = { 'ValleyFarm-v0': valleyObservation, 'BackwardsValleyFarm-v0': backwardsObservation };
+const builders = {};
+const builderFor = (id) => (builders[id] ??= builderOf(specFor(id)));
 
 /**
  * The observation object of env `id` from its flat form: row `row` of `flat` (an
@@ -223,11 +229,11 @@ export function unflatten(id, flat, row = 0) {
       `valley-farm: row ${describe(row)} is not in this array of ${Math.floor(flat.length / spec.obsSize)} rows of ${spec.obsSize}`,
     );
   }
-  return unflatteners[id](flat, row * spec.obsSize);
+  return builderFor(id)(flat, row * spec.obsSize);
 }
 
 /** For index.js's hot path: the unchecked builder of one env's observation. */
-export const observationFrom = (id) => unflatteners[id];
+export const observationFrom = builderFor;
 
 /**
  * The flat form of an observation object (the single env's, the page's): an Int32Array of
@@ -237,8 +243,8 @@ export function flatten(id, observation, out = new Int32Array(specFor(id).obsSiz
   const spec = specFor(id);
   if (observation === null || typeof observation !== 'object')
     throw new TypeError(`valley-farm: flatten takes a ${id} observation object, got ${describe(observation)}`);
-  for (const { name, offset, length } of spec.layout) {
-    const value = name in observation ? observation[name] : observation.inventory?.[name];
+  for (const { name, group, offset, length } of spec.fields) {
+    const value = group ? observation[group]?.[name] : observation[name];
     if (length === 1) {
       if (!Number.isInteger(value))
         throw new TypeError(`valley-farm: observation field ${name} must be an integer, got ${describe(value)}`);

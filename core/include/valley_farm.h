@@ -459,9 +459,29 @@ size_t vf_state_json(const vf_env *env, char *buf, size_t cap);
 /* The rules' constants of a kind as one JSON object (ticks, prices, rewards, thresholds,
  * start inventory, entity counts and value ranges, and the bounds the observation space
  * derives from them), so that programs read them from the engine instead of copying them.
- * wasm/specs.js carries the same numbers for use without the engine; a test holds them
- * equal. An unknown kind writes an empty text. Returns the full length, as vf_render. */
+ * vf_spec_json includes them. An unknown kind writes an empty text. Returns the full length,
+ * as vf_render. */
 size_t vf_rules_json(int kind, char *buf, size_t cap);
+
+/* Everything a binding needs to know about the engine, as one JSON object, so that no
+ * binding types a fact of a farm (the JS spec, wasm/engine_spec.js, is generated from it):
+ *   "farms": one object per vf_kind, in kind order: "id", "kind", "width", "height",
+ *       "horizon", "obsSize", "snapshotSize", "planWidth", "actions" (names, in id order),
+ *       "tiles" (by code: "code", "name" as in the enums above, "walkable", "background"
+ *       (off the map or bare ground: nothing there to walk to), and for tiles with a status
+ *       value its names, "status"), "fields" (the flat observation in order: "name",
+ *       "group" (null, or the object the observation nests it in), "offset", "length",
+ *       "shape" ([] for a scalar), "low", "high", "role" (tiles, status, category, count, x,
+ *       y, stepsLeft: see core/src/internal.h) and "categorical"), the farm's name lists
+ *       (valley: "species", "moods"; backwards: "facings") and "rules" (vf_rules_json);
+ *   "whys": [{"code", "text"}] indexed by vf_why; "events": codes indexed by vf_event_kind
+ *       (null for VF_EV_NONE); "errors": vf_error_message indexed by vf_error;
+ *   "limits": the header's sizes and limits (VF_OBS_MAX, VF_BATCH_MAX, ...) by name;
+ *   "layouts": byte sizes and offsets of vf_env, vf_event and vf_plan, for bindings that
+ *       read them from memory.
+ * VF_SPEC_MAX bytes always hold it. Returns the full length, as vf_render. */
+#define VF_SPEC_MAX 16384
+size_t vf_spec_json(char *buf, size_t cap);
 
 /* ======================================================================================
  * Snapshots
@@ -486,7 +506,8 @@ typedef enum vf_error {
     VF_ERR_KIND = 4,     /* a snapshot of the other env */
     VF_ERR_CHECKSUM = 5, /* the bytes were changed after they were written */
     VF_ERR_INVALID = 6,  /* well framed, but not a state of the rules (see vf_restore) */
-    VF_ERR_ARGUMENT = 7  /* a batch call got a bad argument (kind, size, NULL, mixed kinds) */
+    VF_ERR_ARGUMENT = 7, /* a batch call got a bad argument (kind, size, NULL, mixed kinds) */
+    VF_ERR_COUNT
 } vf_error;
 
 /* A sentence saying what the error means. */

@@ -82,6 +82,12 @@ static const struct entity_kind {
 
 enum { HARVEST_READY = 3, THRIVING = 2, FRIENDLY = 2 };
 
+/* The names of the status values (the rules file's words) and of the facings. */
+static const char *const crop_stage_name[4] = {"Seed", "Sprout", "Growing", "Harvest-Ready"};
+static const char *const health_name[3] = {"Weak", "Healthy", "Thriving"};
+static const char *const mood_name[3] = {"Hostile", "Neutral", "Friendly"};
+static const char *const facing_names[4] = {"north", "south", "east", "west"};
+
 /* What each non-move action does to the tile in front. target 0: no target (moves, wait).
  * targets: the same as a bit per tile code, so "does it act on the tile in front" is one
  * test, not a test of the action first (which random play would mispredict).
@@ -523,8 +529,17 @@ void vfb_legal_actions(const vf_backwards *b, uint8_t *mask) {
     vf_mask_from_bits(mask, bits, VF_BW_ACTIONS);
 }
 
+int vfb_step_count(const vf_env *env) {
+    return env->u.backwards.step;
+}
+
+int32_t vfb_reward_units(const vf_env *env) {
+    return vf_bw_farm_value(&env->u.backwards);
+}
+
 /* The rule that blocks an action (for players; vfb_legal_actions is the fast form). */
-vf_why vfb_why_illegal(const vf_backwards *b, int action) {
+vf_why vfb_why_illegal(const vf_env *env, int action) {
+    const vf_backwards *b = &env->u.backwards;
     const int x = b->agent.x, y = b->agent.y;
     if (action <= VF_BA_WEST) {
         const bool walk = vf_tile_in(walkable, TILE(b, x + vfg_dx[action], y + vfg_dy[action]));
@@ -614,10 +629,6 @@ int vfb_explain(const vf_env *before, const vf_env *after, int action, bool lega
     return n;
 }
 
-static const char *const crop_stage_name[4] = {"Seed", "Sprout", "Growing", "Harvest-Ready"};
-static const char *const health_name[3] = {"Weak", "Healthy", "Thriving"};
-static const char *const mood_name[3] = {"Hostile", "Neutral", "Friendly"};
-
 void vfb_event_text(const vf_env *env, const vf_event *e, vft_text *t) {
     (void)env;
     const int from = (int)e->before & 3, to = (int)e->after & 3;
@@ -702,8 +713,6 @@ static const struct symbol {
 #define SYMBOLS (int)(sizeof symbols / sizeof symbols[0])
 
 static const char agent_symbol[4] = {'^', 'v', '>', '<'};
-static const char *const facing_names[4] = {"north", "south", "east", "west"};
-
 static int symbol_at(const vf_backwards *b, int x, int y) {
     return tile_info[TILE(b, x, y)].symbol + STATUS(b, x, y);
 }
@@ -749,8 +758,6 @@ void vfb_render(const vf_env *env, vft_text *t) {
     vft_char(t, '\n');
 }
 
-/* The api.md shape. A harvested crop's tile is GROUND with status 0, so its stage is no
- * longer stored; it was harvested at Harvest-Ready, and that is the stage reported. */
 void vfb_rules_json(vft_text *t) {
     vft_char(t, '{');
     vft_key(t, "farmValueEnd", true);
@@ -770,6 +777,47 @@ void vfb_rules_json(vft_text *t) {
     vft_char(t, '}');
 }
 
+/* ---- the farm's description (vf_spec_json) ------------------------------------------- */
+
+static const vf_tile_spec spec_tiles[VF_BT_COUNT] = {
+    [VF_BT_OUT_OF_BOUNDS] = {"OUT_OF_BOUNDS", true, NULL, 0},
+    [VF_BT_GROUND] = {"GROUND", true, NULL, 0},
+    [VF_BT_FENCE] = {"FENCE", false, NULL, 0},
+    [VF_BT_FIELD] = {"FIELD", false, crop_stage_name, 4},
+    [VF_BT_PEN] = {"PEN", false, health_name, 3},
+    [VF_BT_HOUSE] = {"HOUSE", false, mood_name, 3},
+};
+
+static const vf_field_spec spec_fields[] = {
+    {"terrain", NULL, "tiles", VF_BO_TERRAIN, 25, 0, VF_BT_COUNT - 1},
+    {"status", NULL, "status", VF_BO_STATUS, 25, 0, HARVEST_READY},
+    {"x", NULL, "x", VF_BO_X, 1, 0, W - 1},
+    {"y", NULL, "y", VF_BO_Y, 1, 0, H - 1},
+    {"facing", NULL, "category", VF_BO_FACING, 1, 0, VF_WEST},
+    {"stepsLeft", NULL, "stepsLeft", VF_BO_STEPS_LEFT, 1, 0, VF_BW_HORIZON},
+    {"farmValue", NULL, "count", VF_BO_FARM_VALUE, 1, 0, VF_BW_FARM_VALUE_END},
+};
+
+static const vf_name_list spec_lists[] = {{"facings", facing_names, 4}};
+
+#define COUNT(array) (int)(sizeof array / sizeof array[0])
+const vf_farm_spec vfb_spec = {
+    .width = W,
+    .height = H,
+    .horizon = VF_BW_HORIZON,
+    .walkable = VFB_WALKABLE,
+    .tiles = spec_tiles,
+    .tile_count = VF_BT_COUNT,
+    .fields = spec_fields,
+    .field_count = COUNT(spec_fields),
+    .lists = spec_lists,
+    .list_count = COUNT(spec_lists),
+};
+#undef COUNT
+
+/* The shape of BackwardsState (wasm/index.d.ts). A harvested crop's tile is GROUND with
+ * status 0, so its stage is no longer stored; it was harvested at Harvest-Ready, and that is
+ * the stage reported. */
 void vfb_json(const vf_env *env, vft_text *t) {
     const vf_backwards *b = &env->u.backwards;
     vft_json_state_begin(t, W, H, b->step, b->agent.x, b->agent.y);

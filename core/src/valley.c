@@ -73,7 +73,7 @@ static const int32_t max_inventory[VF_ITEM_COUNT] = {
  * a crop is harvested at stage 3 after two waterings, so the water allows 2 crops; products
  * as above; one sale of all of them with every relationship at 100 (multiplier 2). The
  * restore accounts above count every seed as a possible crop, a looser bound of their own.
- * vf_rules_json reports these; wasm/specs.js is checked against it. */
+ * vf_rules_json reports these, and vf_spec_json gives them as the fields' bounds. */
 enum {
     WATERINGS_PER_CROP = 2,
     SHOWN_MAX_CROPS = START_WATER / WATERINGS_PER_CROP,
@@ -340,7 +340,8 @@ void vfv_legal_actions(const vf_valley *v, uint8_t *mask) {
 
 /* The rule that blocks an action, checked in the order the rules document lists them:
  * the same preconditions as vfv_legal_actions, one at a time (for players, not for speed). */
-vf_why vfv_why_illegal(const vf_valley *v, int action) {
+vf_why vfv_why_illegal(const vf_env *env, int action) {
+    const vf_valley *v = &env->u.valley;
     const int here = TILE(v, v->agent.x, v->agent.y);
     const int32_t *inv = v->inventory;
     switch (action) {
@@ -383,6 +384,14 @@ vf_why vfv_why_illegal(const vf_valley *v, int action) {
         return inv[VF_CROPS] + inv[VF_PRODUCTS] > 0 ? VF_WHY_LEGAL : VF_WHY_NOTHING_TO_SELL;
     default: return VF_WHY_LEGAL; /* wait */
     }
+}
+
+int vfv_step_count(const vf_env *env) {
+    return env->u.valley.step;
+}
+
+int32_t vfv_reward_units(const vf_env *env) {
+    return env->u.valley.reward_units;
 }
 
 /* ---- observation --------------------------------------------------------------------- */
@@ -817,6 +826,66 @@ void vfv_rules_json(vft_text *t) {
     vft_char(t, '}');
 }
 
+/* ---- the farm's description (vf_spec_json) ------------------------------------------- */
+
+static const vf_tile_spec spec_tiles[VF_VT_COUNT] = {
+    [VF_VT_OUT_OF_BOUNDS] = {"OUT_OF_BOUNDS", true, NULL, 0},
+    [VF_VT_GROUND] = {"GROUND", true, NULL, 0},
+    [VF_VT_OBSTACLE] = {"OBSTACLE", false, NULL, 0},
+    [VF_VT_SOIL_EMPTY] = {"SOIL_EMPTY", false, NULL, 0},
+    [VF_VT_SOIL_SEEDED] = {"SOIL_SEEDED", false, NULL, 0},
+    [VF_VT_CROP_GROWING] = {"CROP_GROWING", false, NULL, 0},
+    [VF_VT_CROP_MATURE] = {"CROP_MATURE", false, NULL, 0},
+    [VF_VT_BARN] = {"BARN", false, NULL, 0},
+    [VF_VT_CHICKEN] = {"CHICKEN", false, NULL, 0},
+    [VF_VT_COW] = {"COW", false, NULL, 0},
+    [VF_VT_SHEEP] = {"SHEEP", false, NULL, 0},
+    [VF_VT_VILLAGER] = {"VILLAGER", false, NULL, 0},
+    [VF_VT_MARKET] = {"MARKET", false, NULL, 0},
+    [VF_VT_COTTAGE] = {"COTTAGE", false, NULL, 0},
+};
+
+/* The bounds are the rules' (what an episode can reach), not what play usually reaches:
+ * the inventory's as vfv_rules_json derives them; the centre is a crop stage (0..3), an
+ * animal's sated flag or a villager's mood (0..2). */
+#define ITEM(name, item, max)                                                                      \
+    { name, "inventory", "count", VF_VO_INVENTORY + (item), 1, 0, max }
+static const vf_field_spec spec_fields[] = {
+    {"view", NULL, "tiles", VF_VO_VIEW, 25, 0, VF_VT_COUNT - 1},
+    {"center", NULL, "category", VF_VO_CENTER, 1, 0, VF_VT_CROP_MATURE - VF_VT_SOIL_EMPTY},
+    ITEM("seeds", VF_SEEDS, START_SEEDS),
+    ITEM("water", VF_WATER, START_WATER),
+    ITEM("crops", VF_CROPS, SHOWN_MAX_CROPS),
+    ITEM("feed", VF_FEED, START_FEED),
+    ITEM("products", VF_PRODUCTS, MAX_PRODUCTS),
+    ITEM("coins", VF_COINS, SHOWN_MAX_COINS),
+    ITEM("gifts", VF_GIFTS, START_GIFTS),
+    {"relationships", NULL, "count", VF_VO_RELATIONSHIPS, VF_VALLEY_VILLAGERS, 0,
+     RELATIONSHIP2_MAX / 2},
+    {"stepsLeft", NULL, "stepsLeft", VF_VO_STEPS_LEFT, 1, 0, VF_VALLEY_HORIZON},
+};
+#undef ITEM
+
+static const vf_name_list spec_lists[] = {
+    {"species", species_name, VF_VALLEY_ANIMALS},
+    {"moods", mood_name, 3},
+};
+
+#define COUNT(array) (int)(sizeof array / sizeof array[0])
+const vf_farm_spec vfv_spec = {
+    .width = W,
+    .height = H,
+    .horizon = VF_VALLEY_HORIZON,
+    .walkable = VFV_WALKABLE,
+    .tiles = spec_tiles,
+    .tile_count = VF_VT_COUNT,
+    .fields = spec_fields,
+    .field_count = COUNT(spec_fields),
+    .lists = spec_lists,
+    .list_count = COUNT(spec_lists),
+};
+#undef COUNT
+
 void vfv_json(const vf_env *env, vft_text *t) {
     const vf_valley *v = &env->u.valley;
     vft_json_state_begin(t, W, H, v->step, v->agent.x, v->agent.y);
@@ -956,7 +1025,7 @@ static bool claim(vfg_mask *taken, int x, int y) {
 
 /* What is left to earn, from the inventory and the map: crops in the ground and seeds still
  * to plant; products pending, to come from the animals' satiation, and from the feed left;
- * one gift step per gift. Shared by the restore checks and the planner's upper bound. */
+ * one gift step per gift: what the restore checks count. */
 typedef struct resources {
     int planted, waterings; /* crops in the ground, and the waterings they hold */
     int to_come;            /* products pending or still to come from current feedings */
@@ -1035,10 +1104,6 @@ int32_t vfv_plan_potential_units(const vf_valley *v, const vfv_reach *reach) {
     int32_t product_value =
         REWARD_PRODUCT + REWARD_COIN * PRICE_PRODUCT * (PRICE_DIVISOR + r2sum) / PRICE_DIVISOR;
     return sale + extra + later * product_value / 2;
-}
-
-int32_t vfv_reward_bound_units(const vf_valley *v) {
-    return resources_of(v).units_left;
 }
 
 /* How many of the n crops (each needing need[i] waterings) the water can ripen, among those

@@ -31,6 +31,7 @@ it('npm pack ships the engine, the types, the agents, the protocol, the learners
       'wasm/rng.js',
       'wasm/spaces.js',
       'wasm/specs.js',
+      'wasm/engine_spec.js',
       'wasm/valley_farm.wasm',
       'wasm/agents/backwardsHeuristic.js',
       'wasm/agents/grid.js',
@@ -89,7 +90,15 @@ it("the README's Node quick start, pasted into a fresh project after installing 
 it('a missing engine file is an error that names the file and the fix', () => {
   const installed = join(dir, 'broken/node_modules/valley-farm');
   mkdirSync(join(installed, 'wasm'), { recursive: true });
-  for (const f of ['package.json', 'wasm/index.js', 'wasm/specs.js', 'wasm/spaces.js', 'wasm/rng.js', 'wasm/errors.js'])
+  for (const f of [
+    'package.json',
+    'wasm/index.js',
+    'wasm/specs.js',
+    'wasm/engine_spec.js',
+    'wasm/spaces.js',
+    'wasm/rng.js',
+    'wasm/errors.js',
+  ])
     writeFileSync(join(installed, f), readFileSync(join(root, f)));
   const run = () =>
     execFileSync(process.execPath, ['--input-type=module', '-e', "import { make } from 'valley-farm'; await make('ValleyFarm-v0');"], {

@@ -1,30 +1,24 @@
-// encode.js — what learners see of a flat observation (the vector env's row layout,
-// envSpecs[id].layout), derived from the layout and the spaces' bounds so that no farm is
-// named here:
+// encode.js — what learners see of a flat observation (the vector env's row layout), derived
+// from the engine's description of its fields (envSpecs[id].fields: bounds, roles, which
+// are categorical) so that no farm is named here:
 //  - features(): for neural policies, a Float32Array: one-hot codes for the categorical
 //    fields (the 5 x 5 views, the centre, the facing) and every other field scaled to
 //    [0, 1] by its bounds;
 //  - tabularKey(): for tabular learners, a string key of local features: the 3 x 3 core of
 //    each view, the categorical scalars, counts cut at 2, and the steps left in 5 buckets.
 import { envSpecs } from '../specs.js';
-import { flatObservationSpace } from '../spaces.js';
 
-const CATEGORICAL = new Set(['view', 'terrain', 'status', 'center', 'facing']);
 const CORE = [6, 7, 8, 11, 12, 13, 16, 17, 18]; // the 3 x 3 around the agent in a 5 x 5 view
 
 /** The encoder of an env: { size, features(flat, row, out, offset), tabularKey(flat, row) }. */
 export function encoderFor(id) {
   const spec = envSpecs[id];
-  const space = flatObservationSpace(id);
-  const parts = []; // { offset, length, kind: 'onehot' | 'scaled', low, high, width, name }
+  const parts = []; // { at, low, high, width, onehot, role, j, length }
   let size = 0;
-  for (const { name, offset, length } of spec.layout) {
+  for (const { role, offset, length, low, high, categorical: onehot } of spec.fields) {
     for (let j = 0; j < length; j++) {
-      const low = space.lowAt(offset + j);
-      const high = space.highAt(offset + j);
-      const onehot = CATEGORICAL.has(name);
       const width = onehot ? high - low + 1 : 1;
-      parts.push({ at: offset + j, low, high, width, onehot, name, j, length });
+      parts.push({ at: offset + j, low, high, width, onehot, role, j, length });
       size += width;
     }
   }
@@ -55,7 +49,7 @@ export function encoderFor(id) {
         if (p.length === 25) {
           if (CORE.includes(p.j)) key.push(v);
         } else if (p.onehot) key.push(v);
-        else if (p.name === 'stepsLeft') key.push(Math.min(4, Math.floor((5 * v) / (p.high + 1))));
+        else if (p.role === 'stepsLeft') key.push(Math.min(4, Math.floor((5 * v) / (p.high + 1))));
         else key.push(Math.min(2, v - p.low));
       }
       return key.join(',');

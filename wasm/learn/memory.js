@@ -4,8 +4,8 @@
 // the villagers, the market or the fields were the moment they leave it, and walks loops
 // looking for them. The hand-written heuristics keep a map; this gives a policy one, in a
 // form a small network can use:
-//  - landmarks: for each kind of tile worth walking to (every tile but GROUND and
-//    OUT_OF_BOUNDS; a tile with a status is a kind for each status, and for whether that
+//  - landmarks: for each kind of tile worth walking to (every tile the spec does not mark
+//    as background, off the map or bare ground; a tile with a status is a kind for each status, and for whether that
 //    status differs from the one it had when first seen: a villager made Friendly has paid,
 //    one that was Friendly from the start has not), the nearest cell of that kind it has
 //    seen: whether there is one, its offset east and south, its distance, and how many steps
@@ -15,7 +15,7 @@
 // Cells are kept relative to where the episode started: an observation with x and y fields
 // gives the position; one without (ValleyFarm-v0) is followed by dead reckoning, since a
 // move walks exactly when the tile it walks into is walkable, which the view shows. Derived
-// from the env's spec (tiles, layout, action names); no farm is named here.
+// from the env's spec (tiles, the fields' roles, action names); no farm is named here.
 import { envSpecs } from '../specs.js';
 import { STEPS } from '../agents/grid.js';
 
@@ -29,8 +29,8 @@ const DIRECTIONS = ['north', 'south', 'east', 'west'];
 /** The memory of an env: { size, kinds(), create(n) } (create: the state of n envs). */
 export function memoryFor(id) {
   const spec = envSpecs[id];
-  const field = (name) => spec.layout.find((f) => f.name === name);
-  const tiles = field('view') ?? field('terrain'); // the view's tile codes
+  const field = (role) => spec.fields.find((f) => f.role === role);
+  const tiles = field('tiles'); // the view's tile codes
   const status = field('status');
   const xField = field('x');
   const yField = field('y');
@@ -50,7 +50,7 @@ export function memoryFor(id) {
   const kindOf = new Int16Array(walks.length * STATUS * 2).fill(-1);
   const kinds = [];
   for (const t of spec.tiles) {
-    if (t.name === 'GROUND' || t.name === 'OUT_OF_BOUNDS') continue;
+    if (t.background) continue;
     const apart = status && t.status; // a kind for each of its statuses, first seen or since changed
     for (let u = 0; u < STATUS; u++) {
       for (let changed = 0; changed < 2; changed++) {
