@@ -964,44 +964,17 @@ static PyType_Spec vec_spec = {"valley_farm._engine.VecEnv", sizeof(VecEnvObject
 
 /* ---- what the engine knows -------------------------------------------------------------- */
 
-/* engine_info(): every fact Python needs from the engine, asked once at import. */
-static PyObject *engine_info(PyObject *Py_UNUSED(m), PyObject *Py_UNUSED(ignored)) {
-    PyObject *kinds = PyList_New(0);
-    if (!kinds) return NULL;
-    for (int k = 0; vf_kind_name(k); k++) {
-        char rules[VF_TEXT_MAX];
-        vf_rules_json(k, rules, sizeof rules);
-        PyObject *actions = PyList_New(vf_num_actions(k));
-        if (!actions) goto fail;
-        for (int a = 0; a < vf_num_actions(k); a++)
-            PyList_SET_ITEM(actions, a, PyUnicode_FromString(vf_action_name(k, a)));
-        PyObject *d = Py_BuildValue("{sisssisisNsssnsi}", "kind", k, "id", vf_kind_name(k),
-                                    "num_actions", vf_num_actions(k), "obs_size", vf_obs_size(k),
-                                    "actions", actions, "rules_json", rules, "snapshot_size",
-                                    (Py_ssize_t)vf_snapshot_size(k), "plan_width", vf_plan_width(k));
-        if (!d || PyList_Append(kinds, d)) {
-            Py_XDECREF(d);
-            goto fail;
-        }
-        Py_DECREF(d);
-    }
-    PyObject *whys = PyList_New(VF_WHY_COUNT);
-    if (!whys) goto fail;
-    for (int w = 0; w < VF_WHY_COUNT; w++)
-        PyList_SET_ITEM(whys, w, Py_BuildValue("(ss)", vf_why_code(w), vf_why_text(w)));
-    PyObject *events = PyList_New(0);
-    for (int e = 1; events && vf_event_code(e); e++) {
-        PyObject *s = PyUnicode_FromString(vf_event_code(e));
-        PyList_Append(events, s);
-        Py_XDECREF(s);
-    }
-    return Py_BuildValue("{sNsNsNsisisisisisi}", "kinds", kinds, "whys", whys, "events", events,
-                         "batch_max", VF_BATCH_MAX, "plan_width_max", VF_PLAN_WIDTH_MAX,
-                         "prove_states_max", VF_PROVE_STATES_MAX, "snapshot_max",
-                         VF_SNAPSHOT_MAX, "obs_max", VF_OBS_MAX, "env_bytes", (int)sizeof(vf_env));
-fail:
-    Py_DECREF(kinds);
-    return NULL;
+/* spec_json(): vf_spec_json, everything the engine says about itself and each farm (ids,
+ * actions, tiles, observation fields and bounds, rules, reasons, events, limits), read once
+ * at import by valley_farm/_specs.py: Python types no fact of a farm. */
+static PyObject *spec_json(PyObject *Py_UNUSED(m), PyObject *Py_UNUSED(ignored)) {
+    char *buf = malloc(VF_SPEC_MAX);
+    if (!buf) return PyErr_NoMemory();
+    size_t n = vf_spec_json(buf, VF_SPEC_MAX);
+    PyObject *r = n < VF_SPEC_MAX ? PyUnicode_FromStringAndSize(buf, (Py_ssize_t)n) : NULL;
+    if (n >= VF_SPEC_MAX) PyErr_SetString(PyExc_RuntimeError, "valley_farm: vf_spec_json longer than VF_SPEC_MAX");
+    free(buf);
+    return r;
 }
 
 static PyObject *set_fresh_seed_range(PyObject *m, PyObject *args) {
@@ -1105,7 +1078,7 @@ static PyObject *native_vec_steps(PyObject *Py_UNUSED(m), PyObject *args) {
 
 static PyMethodDef module_methods[] = {
     {"native_vec_steps", native_vec_steps, METH_VARARGS, NULL},
-    {"engine_info", engine_info, METH_NOARGS, "What the engine knows about each farm."},
+    {"spec_json", spec_json, METH_NOARGS, "vf_spec_json: what the engine knows about each farm."},
     {"set_fresh_seed_range", set_fresh_seed_range, METH_VARARGS, NULL},
     {"batch_run_random", batch_run_random, METH_VARARGS, NULL},
     {NULL, NULL, 0, NULL}};
