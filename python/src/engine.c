@@ -69,8 +69,8 @@ static int seed_from(PyObject *o, uint64_t *out, const char *where) {
     Py_DECREF(i);
     if (negative || (v == (unsigned long long)-1 && PyErr_Occurred())) {
         PyErr_Clear();
-        PyErr_Format(PyExc_ValueError, "valley_farm: %s: seed %.60R is out of range; %s", where,
-                     o, SEED_RULE);
+        PyErr_Format(PyExc_ValueError, "valley_farm: %s: seed %.60R is out of range; %s", where, o,
+                     SEED_RULE);
         return -1;
     }
     *out = (uint64_t)v;
@@ -286,8 +286,8 @@ static PyObject *env_step(EnvObject *self, PyObject *action) {
     if (!info) goto fail;
     if (PyDict_SetItem(info, s->k_legal, r.action_was_legal ? Py_True : Py_False)) goto fail;
     if (!r.action_was_legal) {
-        PyObject *reason = Py_BuildValue("{OsOs}", s->k_code, vf_why_code(why), s->k_text,
-                                         vf_why_text(why));
+        PyObject *reason =
+            Py_BuildValue("{OsOs}", s->k_code, vf_why_code(why), s->k_text, vf_why_text(why));
         if (!reason || PyDict_SetItem(info, s->k_reason, reason)) {
             Py_XDECREF(reason);
             goto fail;
@@ -328,11 +328,11 @@ static PyObject *events_list(EnvObject *self, const vf_event *ev, int n) {
     for (int k = 0; k < n; k++) {
         char text[VF_TEXT_MAX];
         vf_event_text(&self->env, &ev[k], text, sizeof text);
-        PyObject *d = Py_BuildValue("{OsOsOdOiOiOiOiOiOdOd}", s->k_code, vf_event_code(ev[k].kind),
-                                    s->k_text, text, s->k_reward, ev[k].reward, s->k_x, ev[k].x,
-                                    s->k_y, ev[k].y, s->k_subject, ev[k].subject, s->k_count,
-                                    ev[k].count, s->k_count2, ev[k].count2, s->k_before,
-                                    ev[k].before, s->k_after, ev[k].after);
+        PyObject *d =
+            Py_BuildValue("{OsOsOdOiOiOiOiOiOdOd}", s->k_code, vf_event_code(ev[k].kind), s->k_text,
+                          text, s->k_reward, ev[k].reward, s->k_x, ev[k].x, s->k_y, ev[k].y,
+                          s->k_subject, ev[k].subject, s->k_count, ev[k].count, s->k_count2,
+                          ev[k].count2, s->k_before, ev[k].before, s->k_after, ev[k].after);
         if (!d) {
             Py_DECREF(list);
             return NULL;
@@ -401,7 +401,8 @@ static PyObject *env_restore(EnvObject *self, PyObject *data) {
                            "same id";
     if (PyObject_GetBuffer(data, &view, PyBUF_SIMPLE)) {
         PyErr_Clear();
-        PyErr_Format(PyExc_TypeError, "valley_farm: %s, got %.60s", expected, Py_TYPE(data)->tp_name);
+        PyErr_Format(PyExc_TypeError, "valley_farm: %s, got %.60s", expected,
+                     Py_TYPE(data)->tp_name);
         return NULL;
     }
     vf_error e = view.len > VF_SNAPSHOT_MAX
@@ -430,8 +431,9 @@ static PyObject *env_plan(EnvObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "ii", &width, &states)) return NULL;
     if (env_check_started(self, "plan")) return NULL;
     if (width < 1 || width > VF_PLAN_WIDTH_MAX) {
-        PyErr_Format(PyExc_ValueError, "valley_farm: plan: width %d is not allowed; it is an int from 1 to %d",
-                     width, VF_PLAN_WIDTH_MAX);
+        PyErr_Format(PyExc_ValueError,
+                     "valley_farm: plan: width %d is not allowed; it is an int from 1 to %d", width,
+                     VF_PLAN_WIDTH_MAX);
         return NULL;
     }
     if (states < 0 || states > VF_PROVE_STATES_MAX) {
@@ -461,7 +463,8 @@ static PyObject *env_plan(EnvObject *self, PyObject *args) {
     }
     PyObject *acts = PyList_New(plan.length);
     if (!acts) return NULL;
-    for (int i = 0; i < plan.length; i++) PyList_SET_ITEM(acts, i, PyLong_FromLong(plan.actions[i]));
+    for (int i = 0; i < plan.length; i++)
+        PyList_SET_ITEM(acts, i, PyLong_FromLong(plan.actions[i]));
     return Py_BuildValue("(Ndd)", acts, plan.best_return, plan.upper_bound);
 }
 
@@ -554,8 +557,8 @@ typedef struct VecEnvObject {
     int levels;  /* next episodes' seeds come from Python (a fixed level list) */
     int threads; /* slices stepped in parallel (1: the calling thread only) */
     int open, started;
-    PyArrayObject *obs, *rewards, *terminated, *truncated, *masks, *final_obs, *returns,
-        *lengths, *seeds, *next_seeds, *actions;
+    PyArrayObject *obs, *rewards, *terminated, *truncated, *masks, *final_obs, *returns, *lengths,
+        *seeds, *next_seeds, *actions;
     vf_batch_io io;
     pool pool;
 } VecEnvObject;
@@ -678,14 +681,16 @@ static int vec_init(VecEnvObject *self, PyObject *args, PyObject *kwds) {
         return -1;
     }
     if (n < 1 || n > VF_BATCH_MAX) {
-        PyErr_Format(PyExc_ValueError, "valley_farm: num_envs %d is not allowed; it is an int from 1 to %d",
-                     n, VF_BATCH_MAX);
+        PyErr_Format(PyExc_ValueError,
+                     "valley_farm: num_envs %d is not allowed; it is an int from 1 to %d", n,
+                     VF_BATCH_MAX);
         return -1;
     }
     if (threads < 1 || threads > 64 || threads > n) {
-        PyErr_Format(PyExc_ValueError,
-                     "valley_farm: threads %d is not allowed; it is an int from 1 to min(64, num_envs)",
-                     threads);
+        PyErr_Format(
+            PyExc_ValueError,
+            "valley_farm: threads %d is not allowed; it is an int from 1 to min(64, num_envs)",
+            threads);
         return -1;
     }
     self->n = n;
@@ -716,9 +721,9 @@ static int vec_init(VecEnvObject *self, PyObject *args, PyObject *kwds) {
         !self->actions)
         return -1;
     /* the views handed out are read-only: the engine overwrites them at the next step */
-    PyArrayObject *outs[] = {self->obs,    self->final_obs, self->rewards, self->returns,
-                             self->terminated, self->truncated, self->masks, self->lengths,
-                             self->seeds};
+    PyArrayObject *outs[] = {self->obs,     self->final_obs,  self->rewards,
+                             self->returns, self->terminated, self->truncated,
+                             self->masks,   self->lengths,    self->seeds};
     for (size_t i = 0; i < sizeof outs / sizeof outs[0]; i++)
         PyArray_CLEARFLAGS(outs[i], NPY_ARRAY_WRITEABLE);
     vf_batch_io io = {
@@ -750,7 +755,8 @@ static int vec_check_open(VecEnvObject *self) {
 /* Writes the mask rows of envs lo..hi (when masks are on). */
 static void vec_fill_masks(VecEnvObject *self, int lo, int count) {
     if (self->io.masks)
-        vf_batch_legal_actions(self->envs + lo, count, self->io.masks + (size_t)lo * self->num_actions);
+        vf_batch_legal_actions(self->envs + lo, count,
+                               self->io.masks + (size_t)lo * self->num_actions);
 }
 
 /* reset_all(seed): env i starts with seed + i; its next episodes follow seed + i + k n. */
@@ -787,39 +793,44 @@ static PyObject *vec_reset_one(VecEnvObject *self, PyObject *args) {
     Py_RETURN_NONE;
 }
 
-static const char *ACTIONS_RULE = "actions must be a NumPy array (or list) of num_envs ints from 0 to";
+static const char *ACTIONS_RULE =
+    "actions must be a NumPy array (or list) of num_envs ints from 0 to";
 
 /* step(actions): one batch step; the outputs are in the arrays. */
 static PyObject *vec_step(VecEnvObject *self, PyObject *actions) {
     if (vec_check_open(self)) return NULL;
     if (!self->started) {
-        PyErr_SetString(PyExc_ValueError, "valley_farm: step() before the first episodes: call reset() first");
+        PyErr_SetString(PyExc_ValueError,
+                        "valley_farm: step() before the first episodes: call reset() first");
         return NULL;
     }
     int n = self->n, max = self->num_actions;
     const int32_t *src = NULL;
     PyArrayObject *arr = NULL;
     if (PyArray_Check(actions) && PyArray_TYPE((PyArrayObject *)actions) == NPY_INT32 &&
-        PyArray_ISCARRAY_RO((PyArrayObject *)actions) && PyArray_NDIM((PyArrayObject *)actions) == 1 &&
+        PyArray_ISCARRAY_RO((PyArrayObject *)actions) &&
+        PyArray_NDIM((PyArrayObject *)actions) == 1 &&
         PyArray_DIM((PyArrayObject *)actions, 0) == n) {
         src = (const int32_t *)PyArray_DATA((PyArrayObject *)actions); /* the fast path */
     } else {
         arr = (PyArrayObject *)PyArray_FROM_O(actions);
         if (!arr) return NULL;
         if (PyArray_NDIM(arr) != 1 || PyArray_DIM(arr, 0) != n) {
-            PyErr_Format(PyExc_ValueError, "valley_farm: got actions of shape %R for %d envs; %s %d",
-                         PyObject_GetAttrString((PyObject *)arr, "shape"), n, ACTIONS_RULE, max - 1);
+            PyErr_Format(
+                PyExc_ValueError, "valley_farm: got actions of shape %R for %d envs; %s %d",
+                PyObject_GetAttrString((PyObject *)arr, "shape"), n, ACTIONS_RULE, max - 1);
             Py_DECREF(arr);
             return NULL;
         }
         if (!PyArray_ISINTEGER(arr)) {
-            PyErr_Format(PyExc_TypeError, "valley_farm: got actions of dtype %R; %s %d (an integer dtype)",
+            PyErr_Format(PyExc_TypeError,
+                         "valley_farm: got actions of dtype %R; %s %d (an integer dtype)",
                          (PyObject *)PyArray_DESCR(arr), ACTIONS_RULE, max - 1);
             Py_DECREF(arr);
             return NULL;
         }
-        PyArrayObject *wide = (PyArrayObject *)PyArray_FROM_OTF((PyObject *)arr, NPY_INT64,
-                                                                NPY_ARRAY_IN_ARRAY | NPY_ARRAY_FORCECAST);
+        PyArrayObject *wide = (PyArrayObject *)PyArray_FROM_OTF(
+            (PyObject *)arr, NPY_INT64, NPY_ARRAY_IN_ARRAY | NPY_ARRAY_FORCECAST);
         int unsigned_big = PyArray_ISUNSIGNED(arr);
         Py_DECREF(arr);
         if (!wide) return NULL;
@@ -928,36 +939,35 @@ static PyObject *vec_get_closed(VecEnvObject *self, void *Py_UNUSED(c)) {
     return PyBool_FromLong(!self->open);
 }
 
-static PyMethodDef vec_methods[] = {
-    {"reset_all", (PyCFunction)vec_reset_all, METH_O, NULL},
-    {"reset_one", (PyCFunction)vec_reset_one, METH_VARARGS, NULL},
-    {"step", (PyCFunction)vec_step, METH_O, NULL},
-    {"episode_seed", (PyCFunction)vec_episode_seed, METH_O, NULL},
-    {"state_hash", (PyCFunction)vec_state_hash, METH_O, NULL},
-    {"close", (PyCFunction)vec_close, METH_NOARGS, NULL},
-    {NULL, NULL, 0, NULL}};
+static PyMethodDef vec_methods[] = {{"reset_all", (PyCFunction)vec_reset_all, METH_O, NULL},
+                                    {"reset_one", (PyCFunction)vec_reset_one, METH_VARARGS, NULL},
+                                    {"step", (PyCFunction)vec_step, METH_O, NULL},
+                                    {"episode_seed", (PyCFunction)vec_episode_seed, METH_O, NULL},
+                                    {"state_hash", (PyCFunction)vec_state_hash, METH_O, NULL},
+                                    {"close", (PyCFunction)vec_close, METH_NOARGS, NULL},
+                                    {NULL, NULL, 0, NULL}};
 
-static PyGetSetDef vec_getset[] = {
-    {"obs", (getter)vec_get_obs, NULL, NULL, NULL},
-    {"final_obs", (getter)vec_get_final_obs, NULL, NULL, NULL},
-    {"rewards", (getter)vec_get_rewards, NULL, NULL, NULL},
-    {"episode_returns", (getter)vec_get_returns, NULL, NULL, NULL},
-    {"terminated", (getter)vec_get_terminated, NULL, NULL, NULL},
-    {"truncated", (getter)vec_get_truncated, NULL, NULL, NULL},
-    {"masks", (getter)vec_get_masks, NULL, NULL, NULL},
-    {"episode_lengths", (getter)vec_get_lengths, NULL, NULL, NULL},
-    {"episode_seeds", (getter)vec_get_seeds, NULL, NULL, NULL},
-    {"next_seeds", (getter)vec_get_next_seeds, NULL, NULL, NULL},
-    {"closed", (getter)vec_get_closed, NULL, NULL, NULL},
-    {NULL, NULL, NULL, NULL, NULL}};
+static PyGetSetDef vec_getset[] = {{"obs", (getter)vec_get_obs, NULL, NULL, NULL},
+                                   {"final_obs", (getter)vec_get_final_obs, NULL, NULL, NULL},
+                                   {"rewards", (getter)vec_get_rewards, NULL, NULL, NULL},
+                                   {"episode_returns", (getter)vec_get_returns, NULL, NULL, NULL},
+                                   {"terminated", (getter)vec_get_terminated, NULL, NULL, NULL},
+                                   {"truncated", (getter)vec_get_truncated, NULL, NULL, NULL},
+                                   {"masks", (getter)vec_get_masks, NULL, NULL, NULL},
+                                   {"episode_lengths", (getter)vec_get_lengths, NULL, NULL, NULL},
+                                   {"episode_seeds", (getter)vec_get_seeds, NULL, NULL, NULL},
+                                   {"next_seeds", (getter)vec_get_next_seeds, NULL, NULL, NULL},
+                                   {"closed", (getter)vec_get_closed, NULL, NULL, NULL},
+                                   {NULL, NULL, NULL, NULL, NULL}};
 
-static PyType_Slot vec_slots[] = {{Py_tp_doc, "A batch of valley-farm envs (see valley_farm.make_vec)."},
-                                  {Py_tp_init, vec_init},
-                                  {Py_tp_new, PyType_GenericNew},
-                                  {Py_tp_dealloc, vec_dealloc},
-                                  {Py_tp_methods, vec_methods},
-                                  {Py_tp_getset, vec_getset},
-                                  {0, NULL}};
+static PyType_Slot vec_slots[] = {
+    {Py_tp_doc, "A batch of valley-farm envs (see valley_farm.make_vec)."},
+    {Py_tp_init, vec_init},
+    {Py_tp_new, PyType_GenericNew},
+    {Py_tp_dealloc, vec_dealloc},
+    {Py_tp_methods, vec_methods},
+    {Py_tp_getset, vec_getset},
+    {0, NULL}};
 
 static PyType_Spec vec_spec = {"valley_farm._engine.VecEnv", sizeof(VecEnvObject), 0,
                                Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE, vec_slots};
@@ -972,7 +982,8 @@ static PyObject *spec_json(PyObject *Py_UNUSED(m), PyObject *Py_UNUSED(ignored))
     if (!buf) return PyErr_NoMemory();
     size_t n = vf_spec_json(buf, VF_SPEC_MAX);
     PyObject *r = n < VF_SPEC_MAX ? PyUnicode_FromStringAndSize(buf, (Py_ssize_t)n) : NULL;
-    if (n >= VF_SPEC_MAX) PyErr_SetString(PyExc_RuntimeError, "valley_farm: vf_spec_json longer than VF_SPEC_MAX");
+    if (n >= VF_SPEC_MAX)
+        PyErr_SetString(PyExc_RuntimeError, "valley_farm: vf_spec_json longer than VF_SPEC_MAX");
     free(buf);
     return r;
 }
@@ -1036,8 +1047,9 @@ static PyObject *native_vec_steps(PyObject *Py_UNUSED(m), PyObject *args) {
     if (!vf_kind_name(kind) || PyArray_NDIM(acts) != 2 || PyArray_TYPE(acts) != NPY_INT32 ||
         !PyArray_ISCARRAY_RO(acts) || rounds < 0 || PyArray_DIM(acts, 1) < 1 ||
         PyArray_DIM(acts, 1) > VF_BATCH_MAX) {
-        PyErr_SetString(PyExc_ValueError,
-                        "valley_farm: native_vec_steps(kind, int32 actions (k, n), rounds >= 0, masks)");
+        PyErr_SetString(
+            PyExc_ValueError,
+            "valley_farm: native_vec_steps(kind, int32 actions (k, n), rounds >= 0, masks)");
         return NULL;
     }
     int n = (int)PyArray_DIM(acts, 1), k = (int)PyArray_DIM(acts, 0);
@@ -1049,8 +1061,16 @@ static PyObject *native_vec_steps(PyObject *Py_UNUSED(m), PyObject *args) {
     uint8_t *bytes = calloc((size_t)n * (na + 1), 1);
     double seconds = 0;
     if (envs && obs && dbl && seeds && bytes) {
-        vf_batch_io io = {NULL, NULL, obs, dbl, bytes, masks ? bytes + n : NULL,
-                          obs + (size_t)n * obs_size, dbl + n, obs + (size_t)n * obs_size * 2, seeds};
+        vf_batch_io io = {NULL,
+                          NULL,
+                          obs,
+                          dbl,
+                          bytes,
+                          masks ? bytes + n : NULL,
+                          obs + (size_t)n * obs_size,
+                          dbl + n,
+                          obs + (size_t)n * obs_size * 2,
+                          seeds};
         const int32_t *a = (const int32_t *)PyArray_DATA(acts);
         vf_batch_reset(envs, n, kind, 1, obs);
         PyObject *clock = PyImport_ImportModule("time");
@@ -1091,11 +1111,21 @@ static int module_exec(PyObject *m) {
     struct {
         PyObject **slot;
         const char *name;
-    } keys[] = {{&s->k_step, "step"},     {&s->k_seed, "seed"},       {&s->k_legal, "action_was_legal"},
-                {&s->k_mask, "action_mask"}, {&s->k_reason, "illegal_reason"}, {&s->k_events, "events"},
-                {&s->k_code, "code"},     {&s->k_text, "text"},       {&s->k_reward, "reward"},
-                {&s->k_x, "x"},           {&s->k_y, "y"},             {&s->k_subject, "subject"},
-                {&s->k_count, "count"},   {&s->k_count2, "count2"},   {&s->k_before, "before"},
+    } keys[] = {{&s->k_step, "step"},
+                {&s->k_seed, "seed"},
+                {&s->k_legal, "action_was_legal"},
+                {&s->k_mask, "action_mask"},
+                {&s->k_reason, "illegal_reason"},
+                {&s->k_events, "events"},
+                {&s->k_code, "code"},
+                {&s->k_text, "text"},
+                {&s->k_reward, "reward"},
+                {&s->k_x, "x"},
+                {&s->k_y, "y"},
+                {&s->k_subject, "subject"},
+                {&s->k_count, "count"},
+                {&s->k_count2, "count2"},
+                {&s->k_before, "before"},
                 {&s->k_after, "after"}};
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
         if (!(*keys[i].slot = PyUnicode_InternFromString(keys[i].name))) return -1;
@@ -1108,19 +1138,25 @@ static int module_exec(PyObject *m) {
 
 static int module_clear(PyObject *m) {
     module_state *s = state_of_module(m);
-    PyObject **all[] = {&s->k_step, &s->k_seed, &s->k_legal, &s->k_mask, &s->k_reason, &s->k_events,
-                        &s->k_code, &s->k_text, &s->k_reward, &s->k_x,    &s->k_y,      &s->k_subject,
-                        &s->k_count, &s->k_count2, &s->k_before, &s->k_after};
+    PyObject **all[] = {&s->k_step,   &s->k_seed,   &s->k_legal,  &s->k_mask,
+                        &s->k_reason, &s->k_events, &s->k_code,   &s->k_text,
+                        &s->k_reward, &s->k_x,      &s->k_y,      &s->k_subject,
+                        &s->k_count,  &s->k_count2, &s->k_before, &s->k_after};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) Py_CLEAR(*all[i]);
     return 0;
 }
 
 static PyModuleDef_Slot module_slots[] = {{Py_mod_exec, module_exec}, {0, NULL}};
 
-static struct PyModuleDef module_def = {
-    PyModuleDef_HEAD_INIT, "valley_farm._engine", "The C engine of valley_farm.", sizeof(module_state),
-    module_methods,        module_slots,          NULL,                           module_clear,
-    NULL};
+static struct PyModuleDef module_def = {PyModuleDef_HEAD_INIT,
+                                        "valley_farm._engine",
+                                        "The C engine of valley_farm.",
+                                        sizeof(module_state),
+                                        module_methods,
+                                        module_slots,
+                                        NULL,
+                                        module_clear,
+                                        NULL};
 
 PyMODINIT_FUNC PyInit__engine(void) {
     return PyModuleDef_Init(&module_def);
