@@ -7,7 +7,7 @@ envs use: ``sample`` (with an action mask for Discrete), ``contains``, ``seed``,
 """
 from __future__ import annotations
 
-from typing import Any, Dict as DictT, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, Dict as DictT, Mapping, Optional, Sequence, Tuple
 
 import numpy as np
 
