@@ -496,9 +496,10 @@ static PyObject *env_get_total_reward(EnvObject *self, void *Py_UNUSED(c)) {
 
 static PyMethodDef env_methods[] = {
     {"reset", (PyCFunction)(void (*)(void))env_reset, METH_VARARGS | METH_KEYWORDS,
-     "reset(seed=None, options=None) -> (observation, info): starts an episode."},
+     "reset($self, /, seed=None, *, options=None)\n--\n\nStarts an episode: (observation, info)."},
     {"step", (PyCFunction)env_step, METH_O,
-     "step(action) -> (observation, reward, terminated, truncated, info)."},
+     "step($self, action, /)\n--\n\nPlays one action: (observation, reward, terminated, truncated, "
+     "info)."},
     {"action_mask", (PyCFunction)env_action_mask, METH_NOARGS,
      "A bool array: True where the action is legal now."},
     {"illegal_reasons", (PyCFunction)env_illegal_reasons, METH_NOARGS,
