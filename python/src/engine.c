@@ -817,9 +817,12 @@ static PyObject *vec_step(VecEnvObject *self, PyObject *actions) {
         arr = (PyArrayObject *)PyArray_FROM_O(actions);
         if (!arr) return NULL;
         if (PyArray_NDIM(arr) != 1 || PyArray_DIM(arr, 0) != n) {
-            PyErr_Format(
-                PyExc_ValueError, "valley_farm: got actions of shape %R for %d envs; %s %d",
-                PyObject_GetAttrString((PyObject *)arr, "shape"), n, ACTIONS_RULE, max - 1);
+            PyObject *shape = PyObject_GetAttrString((PyObject *)arr, "shape");
+            if (shape)
+                PyErr_Format(PyExc_ValueError,
+                             "valley_farm: got actions of shape %R for %d envs; %s %d", shape, n,
+                             ACTIONS_RULE, max - 1);
+            Py_XDECREF(shape);
             Py_DECREF(arr);
             return NULL;
         }
