@@ -558,6 +558,7 @@ typedef struct VecEnvObject {
     int levels;  /* next episodes' seeds come from Python (a fixed level list) */
     int threads; /* slices stepped in parallel (1: the calling thread only) */
     int open, started;
+    int busy; /* a step is running with the GIL released: no other call may touch the buffers */
     PyArrayObject *obs, *rewards, *terminated, *truncated, *masks, *final_obs, *returns, *lengths,
         *seeds, *next_seeds, *actions;
     vf_batch_io io;
@@ -745,6 +746,12 @@ static int vec_init(VecEnvObject *self, PyObject *args, PyObject *kwds) {
 }
 
 static int vec_check_open(VecEnvObject *self) {
+    if (self->busy) {
+        PyErr_SetString(PyExc_ValueError,
+                        "valley_farm: this vector env is stepping in another thread; a vector env "
+                        "takes one call at a time (make one per thread)");
+        return -1;
+    }
     if (self->open) return 0;
     PyErr_Format(PyExc_ValueError,
                  "valley_farm: this %s vector env is closed; make a new one with "
@@ -865,9 +872,11 @@ static PyObject *vec_step(VecEnvObject *self, PyObject *actions) {
     } else {
         self->io.actions = PyArray_DATA(self->actions);
     }
+    self->busy = 1;
     Py_BEGIN_ALLOW_THREADS;
     pool_step(self);
     Py_END_ALLOW_THREADS;
+    self->busy = 0;
     self->io.actions = PyArray_DATA(self->actions);
     Py_RETURN_NONE;
 }
@@ -899,6 +908,7 @@ static PyObject *vec_state_hash(VecEnvObject *self, PyObject *arg) {
 
 static PyObject *vec_close(VecEnvObject *self, PyObject *Py_UNUSED(ignored)) {
     if (self->open) {
+        if (vec_check_open(self)) return NULL; /* not while another thread steps it */
         pool_stop(&self->pool);
         self->open = 0;
     }
