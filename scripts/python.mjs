@@ -8,7 +8,7 @@
 //
 // The venv sees the system's packages (--system-site-packages: NumPy, pytest, PyTorch from
 // Debian) and pip never reaches the network (--no-index, --no-build-isolation).
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { aptInstall, canUseApt, root, run, say } from './setup.mjs';
 
@@ -51,16 +51,22 @@ export function ensurePython({ apt = canUseApt() } = {}) {
   aptInstall(...missing);
 }
 
-/** A venv under build/ that sees the system's packages, with ./python installed into it. */
-function venvWithPackage(dir, env = process.env) {
+/**
+ * A venv under build/ that sees the system's packages, with ./python built as a wheel (the
+ * one command the README gives, warnings as errors) into `wheels` and installed from there.
+ */
+function venvWithPackage(dir, wheels, env = process.env) {
   const python = `${dir}/bin/python`;
   if (!existsSync(python)) run(PYTHON, ['-m', 'venv', '--system-site-packages', dir]);
   // setuptools reuses object files it finds newer than their sources: a build with other
   // flags (the sanitizer pass) must start from none
   rmSync(`${root}python/build`, { recursive: true, force: true });
-  run(python, ['-m', 'pip', 'install', '-q', '--no-build-isolation', '--no-index', '--no-deps', '--force-reinstall', './python'], {
-    env,
-  });
+  rmSync(wheels, { recursive: true, force: true });
+  const buildEnv = { ...env, CFLAGS: `${env.CFLAGS ?? ''} -Werror`.trim() };
+  run(python, ['-m', 'pip', 'wheel', '-q', '--no-build-isolation', '--no-index', '--no-deps', './python', '-w', wheels], { env: buildEnv });
+  const wheel = readdirSync(wheels).find((f) => /^valley_farm-.*\.whl$/.test(f));
+  if (!wheel) throw new Error(`no valley_farm wheel in ${wheels}`);
+  run(python, ['-m', 'pip', 'install', '-q', '--no-index', '--no-deps', '--force-reinstall', `${wheels}/${wheel}`]);
   return python;
 }
 
@@ -74,14 +80,14 @@ function pytest(python, env = process.env, extra = []) {
 /** The whole Python suite; tests/run.mjs calls it after the WebAssembly build (the parity tests run node). */
 export function pythonSuite({ asan = true } = {}) {
   ensurePython();
-  say('Python package: pip install ./python into build/pyenv, then pytest against the installed package');
-  pytest(venvWithPackage(`${root}build/pyenv`));
+  say('Python package: a wheel of ./python installed into build/pyenv, then pytest against the installed package');
+  pytest(venvWithPackage(`${root}build/pyenv`, `${root}build/wheels`));
   if (!asan) return;
   say('Python package under AddressSanitizer + UndefinedBehaviorSanitizer (build/pyenv-asan)');
   const runtime = execFileSync('gcc', ['-print-file-name=libasan.so'], { encoding: 'utf8' }).trim();
   const flags = '-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer';
   const buildEnv = { ...process.env, CFLAGS: flags, LDFLAGS: '-fsanitize=address,undefined' };
-  const python = venvWithPackage(`${root}build/pyenv-asan`, buildEnv);
+  const python = venvWithPackage(`${root}build/pyenv-asan`, `${root}build/wheels-asan`, buildEnv);
   // CPython itself is not built with ASan: its runtime is preloaded, and leak checks are off
   // (the interpreter keeps memory to its exit on purpose). The slow parity and PPO tests are
   // left to the plain pass.

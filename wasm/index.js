@@ -458,7 +458,7 @@ class FarmEnv {
     return e.u8.slice(this.#mask, this.#mask + this.#spec.actions.length);
   }
 
-  /** The full hidden state as plain JSON-serialisable data (shapes in api.md). */
+  /** The full hidden state as plain JSON-serialisable data (ValleyState / BackwardsState in index.d.ts). */
   state() {
     this.#started('state');
     const e = this.#engine;

@@ -529,8 +529,17 @@ void vfb_legal_actions(const vf_backwards *b, uint8_t *mask) {
     vf_mask_from_bits(mask, bits, VF_BW_ACTIONS);
 }
 
+int vfb_step_count(const vf_env *env) {
+    return env->u.backwards.step;
+}
+
+int32_t vfb_reward_units(const vf_env *env) {
+    return vf_bw_farm_value(&env->u.backwards);
+}
+
 /* The rule that blocks an action (for players; vfb_legal_actions is the fast form). */
-vf_why vfb_why_illegal(const vf_backwards *b, int action) {
+vf_why vfb_why_illegal(const vf_env *env, int action) {
+    const vf_backwards *b = &env->u.backwards;
     const int x = b->agent.x, y = b->agent.y;
     if (action <= VF_BA_WEST) {
         const bool walk = vf_tile_in(walkable, TILE(b, x + vfg_dx[action], y + vfg_dy[action]));
@@ -749,8 +758,6 @@ void vfb_render(const vf_env *env, vft_text *t) {
     vft_char(t, '\n');
 }
 
-/* The api.md shape. A harvested crop's tile is GROUND with status 0, so its stage is no
- * longer stored; it was harvested at Harvest-Ready, and that is the stage reported. */
 void vfb_rules_json(vft_text *t) {
     vft_char(t, '{');
     vft_key(t, "farmValueEnd", true);
@@ -808,6 +815,9 @@ const vf_farm_spec vfb_spec = {
 };
 #undef COUNT
 
+/* The shape of BackwardsState (wasm/index.d.ts). A harvested crop's tile is GROUND with
+ * status 0, so its stage is no longer stored; it was harvested at Harvest-Ready, and that is
+ * the stage reported. */
 void vfb_json(const vf_env *env, vft_text *t) {
     const vf_backwards *b = &env->u.backwards;
     vft_json_state_begin(t, W, H, b->step, b->agent.x, b->agent.y);

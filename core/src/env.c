@@ -1,6 +1,7 @@
-/* env.c — the public API: one env of either kind, its snapshot frame, and batches.
- * Everything here dispatches on env->kind to valley.c or backwards.c: the cold calls
- * through the `farms` table, the hot ones (step, masks) by explicit branches. */
+/* env.c — the public API: one env of any kind, its snapshot frame, and batches.
+ * Everything here dispatches on env->kind to the farm's own file (valley.c, backwards.c)
+ * through one list, the `farms` table (the hot calls through a switch beside it), and a kind
+ * that is in neither is refused, never run as another farm. */
 #include <string.h>
 
 #include "internal.h"
@@ -8,12 +9,13 @@
 #define FRAME_HEAD 8 /* magic 4, version 1, kind 1, payload length 2 */
 #define FRAME_TAIL 4 /* FNV-1a 32 checksum */
 
-/* Each farm's cold calls and sizes, in one table: everything a new farm plugs in besides
- * its step and its masks, which the vector env calls for every env on every step and so
- * keep explicit branches below (an indirect call would cost them). */
+/* Each farm's calls and sizes, in one table: everything a new farm plugs in besides its
+ * step, end test and masks, which the vector env calls for every env on every step and so
+ * are dispatched by the switches below (an indirect call would cost them). */
 typedef struct farm {
     const char *name;
     int num_actions, obs_size, save_bytes;
+    int units_per_reward; /* rewards are counted in exact integer units of 1 / this */
     const char *const *action_names;
     void (*reset)(vf_env *env, uint64_t seed);
     void (*observe)(const vf_env *env, int32_t *obs);
@@ -26,25 +28,107 @@ typedef struct farm {
     void (*rederive)(vf_env *env); /* NULL: the farm derives nothing */
     int (*explain)(const vf_env *before, const vf_env *after, int action, bool legal, vf_event *ev);
     void (*event_text)(const vf_env *env, const vf_event *e, vft_text *t);
+    vf_why (*why_illegal)(const vf_env *env, int action); /* an action in range, running */
+    int (*step_count)(const vf_env *env);
+    int32_t (*reward_units)(const vf_env *env); /* the episode's reward so far */
 } farm;
 
-static const farm farms[VF_KIND_COUNT] = {
-    [VF_VALLEY] = {"ValleyFarm-v0", VF_VALLEY_ACTIONS, VF_VALLEY_OBS_SIZE, VFV_SAVE_BYTES,
-                   vfv_action_names, vfv_reset, vfv_observe, vfv_render, vfv_json, vfv_rules_json,
-                   &vfv_spec, vfv_save, vfv_load, NULL, vfv_explain, vfv_event_text},
-    [VF_BACKWARDS] = {"BackwardsValleyFarm-v0", VF_BW_ACTIONS, VF_BW_OBS_SIZE, VFB_SAVE_BYTES,
-                      vfb_action_names, vfb_reset, vfb_observe, vfb_render, vfb_json,
-                      vfb_rules_json, &vfb_spec, vfb_save, vfb_load, vfb_rederive, vfb_explain,
-                      vfb_event_text},
+static const farm farms[] = {
+    [VF_VALLEY] =
+        {
+            .name = "ValleyFarm-v0",
+            .num_actions = VF_VALLEY_ACTIONS,
+            .obs_size = VF_VALLEY_OBS_SIZE,
+            .save_bytes = VFV_SAVE_BYTES,
+            .units_per_reward = VFV_UNITS_PER_REWARD,
+            .action_names = vfv_action_names,
+            .reset = vfv_reset,
+            .observe = vfv_observe,
+            .render = vfv_render,
+            .json = vfv_json,
+            .rules_json = vfv_rules_json,
+            .spec = &vfv_spec,
+            .save = vfv_save,
+            .load = vfv_load,
+            .explain = vfv_explain,
+            .event_text = vfv_event_text,
+            .why_illegal = vfv_why_illegal,
+            .step_count = vfv_step_count,
+            .reward_units = vfv_reward_units,
+        },
+    [VF_BACKWARDS] =
+        {
+            .name = "BackwardsValleyFarm-v0",
+            .num_actions = VF_BW_ACTIONS,
+            .obs_size = VF_BW_OBS_SIZE,
+            .save_bytes = VFB_SAVE_BYTES,
+            .units_per_reward = 1,
+            .action_names = vfb_action_names,
+            .reset = vfb_reset,
+            .observe = vfb_observe,
+            .render = vfb_render,
+            .json = vfb_json,
+            .rules_json = vfb_rules_json,
+            .spec = &vfb_spec,
+            .save = vfb_save,
+            .load = vfb_load,
+            .rederive = vfb_rederive,
+            .explain = vfb_explain,
+            .event_text = vfb_event_text,
+            .why_illegal = vfb_why_illegal,
+            .step_count = vfb_step_count,
+            .reward_units = vfb_reward_units,
+        },
 };
+_Static_assert(sizeof farms / sizeof farms[0] == VF_KIND_COUNT, "every vf_kind has its farm here");
 
 static bool kind_ok(int kind) {
     return kind >= 0 && kind < VF_KIND_COUNT;
 }
 
+/* ---- the hot calls, by kind -------------------------------------------------------------
+ * A switch rather than the table's pointers: where the kind is a constant (the batch loops
+ * below) each compiles to a direct call. Each switch names every vf_kind, so a kind added
+ * without its case does not compile (-Wswitch, an error in this build), and a kind that is no
+ * farm (an env never reset) falls out of it: over, never stepped, no action legal. */
+
+VF_ALWAYS_INLINE bool farm_over(const vf_env *env, int kind) {
+    switch ((vf_kind)kind) {
+    case VF_VALLEY: return vfv_over(&env->u.valley);
+    case VF_BACKWARDS: return vfb_over(&env->u.backwards);
+    case VF_KIND_COUNT: break;
+    }
+    return true;
+}
+
+VF_ALWAYS_INLINE vf_outcome farm_step(vf_env *env, int kind, int action, int32_t *obs) {
+    switch ((vf_kind)kind) {
+    case VF_VALLEY: return vfv_step(&env->u.valley, action, obs);
+    case VF_BACKWARDS: return vfb_step(&env->u.backwards, action, obs);
+    case VF_KIND_COUNT: break;
+    }
+    return VF_OUT_TERMINATED;
+}
+
+VF_ALWAYS_INLINE void farm_masks(const vf_env *env, int kind, uint8_t *mask) {
+    switch ((vf_kind)kind) {
+    case VF_VALLEY: vfv_legal_actions(&env->u.valley, mask); return;
+    case VF_BACKWARDS: vfb_legal_actions(&env->u.backwards, mask); return;
+    case VF_KIND_COUNT: break;
+    }
+}
+
 const vf_farm_spec *vf_farm_spec_of(int kind) {
     if (!kind_ok(kind)) return NULL;
     return farms[kind].spec;
+}
+
+int vf_units_per_reward(int kind) {
+    return kind_ok(kind) ? farms[kind].units_per_reward : 1;
+}
+
+int32_t vf_reward_units(const vf_env *env) {
+    return kind_ok(env->kind) ? farms[env->kind].reward_units(env) : 0;
 }
 
 const char *vf_kind_name(int kind) {
@@ -81,54 +165,43 @@ bool vf_reset(vf_env *env, int kind, uint64_t seed, int32_t *obs) {
 }
 
 void vf_rederive(vf_env *env) {
-    if (farms[env->kind].rederive) farms[env->kind].rederive(env);
+    if (kind_ok(env->kind) && farms[env->kind].rederive) farms[env->kind].rederive(env);
 }
 
 void vf_observe(const vf_env *env, int32_t *obs) {
-    farms[env->kind].observe(env, obs);
+    if (kind_ok(env->kind)) farms[env->kind].observe(env, obs);
 }
 
-/* The hot path: one branch on the kind, the range and end checks, the rules, the
- * observation. A finished episode reports terminated and nothing else; an action out of
- * range is refused the same way as an illegal one (not legal, no change). */
-static inline vf_outcome step_env(vf_env *env, int action, int32_t *obs) {
-    if (env->kind == VF_VALLEY) {
-        vf_valley *v = &env->u.valley;
-        if (v->step >= VF_VALLEY_HORIZON) return VF_OUT_TERMINATED;
-        if ((unsigned)action >= VF_VALLEY_ACTIONS) return 0;
-        return vfv_step(v, action, obs);
-    }
-    vf_backwards *b = &env->u.backwards;
-    if (vf_terminated(env)) return VF_OUT_TERMINATED;
-    if ((unsigned)action >= VF_BW_ACTIONS) return 0;
-    return vfb_step(b, action, obs);
+/* The hot path: the end and range checks, the rules, the observation. A finished episode
+ * (or an env of no farm) reports terminated and nothing else; an action out of range is
+ * refused the same way as an illegal one (not legal, no change). */
+VF_ALWAYS_INLINE vf_outcome step_env(vf_env *env, int kind, int action, int32_t *obs) {
+    if (farm_over(env, kind)) return VF_OUT_TERMINATED; /* true for a kind that is no farm */
+    if ((unsigned)action >= (unsigned)farms[kind].num_actions) return 0;
+    return farm_step(env, kind, action, obs);
 }
 
-/* Valley rewards are counted in units of 0.05: one division gives the correctly rounded
- * double of the exact value, the same on every platform. */
+/* Rewards are counted in exact integer units (the valley's are 0.05): one division gives the
+ * correctly rounded double of the exact value, the same on every platform. */
 static double reward_of(int kind, uint64_t units) {
-    return kind == VF_VALLEY ? (double)units / 20.0 : (double)units;
+    return kind_ok(kind) ? (double)units / farms[kind].units_per_reward : 0.0;
 }
 
 vf_step_result vf_step(vf_env *env, int action, int32_t *obs) {
-    vf_outcome o = step_env(env, action, obs);
+    vf_outcome o = step_env(env, env->kind, action, obs);
     vf_step_result r = {reward_of(env->kind, vf_outcome_units(o)), o & VF_OUT_TERMINATED,
                         (o & VF_OUT_LEGAL) != 0};
     return r;
 }
 
 void vf_legal_actions(const vf_env *env, uint8_t *mask) {
-    if (env->kind == VF_VALLEY)
-        vfv_legal_actions(&env->u.valley, mask);
-    else
-        vfb_legal_actions(&env->u.backwards, mask);
+    farm_masks(env, env->kind, mask);
 }
 
 vf_why vf_why_illegal(const vf_env *env, int action) {
     if ((unsigned)action >= (unsigned)vf_num_actions(env->kind)) return VF_WHY_NOT_AN_ACTION;
     if (vf_terminated(env)) return VF_WHY_EPISODE_OVER;
-    return env->kind == VF_VALLEY ? vfv_why_illegal(&env->u.valley, action)
-                                  : vfb_why_illegal(&env->u.backwards, action);
+    return farms[env->kind].why_illegal(env, action);
 }
 
 static const struct {
@@ -179,6 +252,7 @@ int vf_step_explained(vf_env *env, int action, int32_t *obs, vf_step_result *res
     vf_step_result r = vf_step(env, action, obs);
     if (result) *result = r;
     if (vf_step_count(env) == vf_step_count(&before)) return 0; /* no step was played */
+    if (!kind_ok(env->kind)) return 0;
     vf_event ev[VF_EVENTS_MAX];
     int n = farms[env->kind].explain(&before, env, action, r.action_was_legal, ev);
     for (int i = 0; i < n && i < max; i++) events[i] = ev[i];
@@ -212,36 +286,31 @@ const char *vf_event_code(int kind) {
 
 size_t vf_event_text(const vf_env *env, const vf_event *event, char *buf, size_t cap) {
     vft_text t = vft_begin(buf, cap);
-    farms[env->kind].event_text(env, event, &t);
+    if (kind_ok(env->kind)) farms[env->kind].event_text(env, event, &t);
     return vft_end(&t);
 }
 
 int vf_step_count(const vf_env *env) {
-    return env->kind == VF_VALLEY ? env->u.valley.step : env->u.backwards.step;
+    return kind_ok(env->kind) ? farms[env->kind].step_count(env) : 0;
 }
 
 bool vf_terminated(const vf_env *env) {
-    if (env->kind == VF_VALLEY) return env->u.valley.step >= VF_VALLEY_HORIZON;
-    const vf_backwards *b = &env->u.backwards;
-    return b->step >= VF_BW_HORIZON || vf_bw_farm_value(b) >= VF_BW_FARM_VALUE_END;
+    return farm_over(env, env->kind);
 }
 
 double vf_total_reward(const vf_env *env) {
-    /* valley rewards are counted in units of 0.05; one division gives the correctly
-     * rounded double of the exact total, the same on every platform */
-    if (env->kind == VF_VALLEY) return env->u.valley.reward_units / 20.0;
-    return (double)vf_bw_farm_value(&env->u.backwards);
+    return reward_of(env->kind, (uint64_t)vf_reward_units(env));
 }
 
 size_t vf_render(const vf_env *env, char *buf, size_t cap) {
     vft_text t = vft_begin(buf, cap);
-    farms[env->kind].render(env, &t);
+    if (kind_ok(env->kind)) farms[env->kind].render(env, &t);
     return vft_end(&t);
 }
 
 size_t vf_state_json(const vf_env *env, char *buf, size_t cap) {
     vft_text t = vft_begin(buf, cap);
-    farms[env->kind].json(env, &t);
+    if (kind_ok(env->kind)) farms[env->kind].json(env, &t);
     return vft_end(&t);
 }
 
@@ -371,7 +440,7 @@ vf_error vf_batch_legal_actions(const vf_env *envs, int n, uint8_t *masks) {
 /* One env of a batch: step, and reset at once if the episode ended (the seed rule is in
  * valley_farm.h). Returns the step's outcome. */
 static inline vf_outcome batch_step_one(vf_env *e, int action, int32_t *obs, int n) {
-    vf_outcome o = step_env(e, action, obs);
+    vf_outcome o = step_env(e, e->kind, action, obs);
     if (o & VF_OUT_TERMINATED) vf_reset(e, e->kind, e->seed + (uint64_t)n, obs);
     return o;
 }
@@ -398,8 +467,8 @@ vf_error vf_batch_step_io(vf_env *envs, int n, int kind, const vf_batch_io *io) 
 /* One kind's loop: `kind` is a constant at each call below, so the step and the mask are
  * direct calls with no dispatch per env. */
 VF_ALWAYS_INLINE void step_io_kind(vf_env *envs, int n, const vf_batch_io *io, const int kind) {
-    const size_t size = kind == VF_VALLEY ? VF_VALLEY_OBS_SIZE : VF_BW_OBS_SIZE;
-    const size_t na = kind == VF_VALLEY ? VF_VALLEY_ACTIONS : VF_BW_ACTIONS;
+    const size_t size = (size_t)farms[kind].obs_size;
+    const size_t na = (size_t)farms[kind].num_actions;
     /* The pointers in locals: the byte stores below (masks, terminated) may alias anything,
      * so read through io they would be loaded again for every env. */
     const int32_t *const actions = io->actions;
@@ -421,7 +490,7 @@ VF_ALWAYS_INLINE void step_io_kind(vf_env *envs, int n, const vf_batch_io *io, c
             if (mask) vf_legal_actions(e, mask);
             continue;
         }
-        vf_outcome o = step_env(e, a, row);
+        vf_outcome o = step_env(e, kind, a, row);
         bool ended = (o & VF_OUT_TERMINATED) != 0;
         if (ended) {
             if (io->final_obs) {
@@ -438,19 +507,17 @@ VF_ALWAYS_INLINE void step_io_kind(vf_env *envs, int n, const vf_batch_io *io, c
         }
         if (rewards) rewards[i] = reward_of(kind, vf_outcome_units(o));
         if (terminated) terminated[i] = ended;
-        if (!mask) continue;
-        if (kind == VF_VALLEY)
-            vfv_legal_actions(&e->u.valley, mask);
-        else
-            vfb_legal_actions(&e->u.backwards, mask);
+        if (mask) farm_masks(e, kind, mask);
     }
 }
 
+/* kind was checked by the caller */
 static void step_io(vf_env *envs, int n, int kind, const vf_batch_io *io) {
-    if (kind == VF_VALLEY)
-        step_io_kind(envs, n, io, VF_VALLEY);
-    else
-        step_io_kind(envs, n, io, VF_BACKWARDS);
+    switch ((vf_kind)kind) {
+    case VF_VALLEY: step_io_kind(envs, n, io, VF_VALLEY); return;
+    case VF_BACKWARDS: step_io_kind(envs, n, io, VF_BACKWARDS); return;
+    case VF_KIND_COUNT: break;
+    }
 }
 
 /* vf_batch_run_random's rounds on a batch of one kind whose episodes are all running (each
@@ -458,15 +525,14 @@ static void step_io(vf_env *envs, int n, int kind, const vf_batch_io *io) {
  * at each call, so each call compiles to a loop with no dispatch and no end check. */
 VF_ALWAYS_INLINE void run_random_kind(vf_env *envs, int n, int64_t steps, vf_action_source *src,
                                       int32_t *obs, const int kind, uint64_t *units) {
-    const int size = kind == VF_VALLEY ? VF_VALLEY_OBS_SIZE : VF_BW_OBS_SIZE;
-    const uint32_t actions = kind == VF_VALLEY ? VF_VALLEY_ACTIONS : VF_BW_ACTIONS;
+    const int size = farms[kind].obs_size;
+    const uint32_t actions = (uint32_t)farms[kind].num_actions;
     for (int64_t s = 0; s < steps; s++) {
         for (int i = 0; i < n; i++) {
             vf_env *e = &envs[i];
             int32_t *o = obs ? obs + (size_t)i * size : NULL;
             int a = vf_action_next(src, actions);
-            vf_outcome out =
-                kind == VF_VALLEY ? vfv_step(&e->u.valley, a, o) : vfb_step(&e->u.backwards, a, o);
+            vf_outcome out = farm_step(e, kind, a, o);
             if (out & VF_OUT_TERMINATED) vf_reset(e, kind, e->seed + (uint64_t)n, o);
             *units += vf_outcome_units(out);
         }
@@ -476,14 +542,16 @@ VF_ALWAYS_INLINE void run_random_kind(vf_env *envs, int n, int64_t steps, vf_act
 double vf_batch_run_random(vf_env *envs, int n, int64_t steps, uint64_t action_seed, int32_t *obs) {
     if (steps < 0 || batch_kind(envs, n) < 0) return -1;
     vf_action_source src = vf_action_source_seeded(action_seed);
-    uint64_t units[VF_KIND_COUNT] = {0, 0}; /* exact sums, in each kind's reward unit */
-    const int kind = envs[0].kind;          /* one kind: batch_ok checked every env */
+    uint64_t units = 0;            /* the exact sum, in the kind's reward unit */
+    const int kind = envs[0].kind; /* one kind: batch_kind checked every env */
     bool running = true;
     for (int i = 0; i < n; i++) running &= !vf_terminated(&envs[i]);
-    if (running && kind == VF_VALLEY) {
-        run_random_kind(envs, n, steps, &src, obs, VF_VALLEY, &units[VF_VALLEY]);
-    } else if (running) {
-        run_random_kind(envs, n, steps, &src, obs, VF_BACKWARDS, &units[VF_BACKWARDS]);
+    if (running) {
+        switch ((vf_kind)kind) {
+        case VF_VALLEY: run_random_kind(envs, n, steps, &src, obs, VF_VALLEY, &units); break;
+        case VF_BACKWARDS: run_random_kind(envs, n, steps, &src, obs, VF_BACKWARDS, &units); break;
+        case VF_KIND_COUNT: break;
+        }
     } else { /* an episode already over: each env through the checked step */
         const size_t size = (size_t)vf_obs_size(kind);
         for (int64_t s = 0; s < steps; s++) {
@@ -491,9 +559,9 @@ double vf_batch_run_random(vf_env *envs, int n, int64_t steps, uint64_t action_s
                 vf_env *e = &envs[i];
                 int a = vf_action_next(&src, (uint32_t)vf_num_actions(kind));
                 vf_outcome o = batch_step_one(e, a, obs ? obs + (size_t)i * size : NULL, n);
-                units[kind] += vf_outcome_units(o);
+                units += vf_outcome_units(o);
             }
         }
     }
-    return reward_of(VF_VALLEY, units[VF_VALLEY]) + reward_of(VF_BACKWARDS, units[VF_BACKWARDS]);
+    return reward_of(kind, units);
 }

@@ -266,6 +266,14 @@ typedef struct vf_farm_spec {
 /* A farm's description, for spec.c; NULL for a kind out of range (env.c). */
 const vf_farm_spec *vf_farm_spec_of(int kind);
 
+/* ---- env.c: rewards in exact units, for the planner --------------------------------- */
+
+/* Rewards are counted in integer units of 1 / vf_units_per_reward(kind) (valley: 20, so
+ * 0.05; 1 for a kind that is no farm); vf_reward_units is the episode's total so far (0 for
+ * an env of no farm). */
+int vf_units_per_reward(int kind);
+int32_t vf_reward_units(const vf_env *env);
+
 /* The cold calls of each farm (reset, observe, text, JSON, snapshot payloads) take the
  * env, so that env.c can hold them in one table; the step and the masks take the farm's
  * own state and are called directly. */
@@ -273,19 +281,23 @@ const vf_farm_spec *vf_farm_spec_of(int kind);
 /* ---- valley.c ---------------------------------------------------------------------- */
 
 extern const char *const vfv_action_names[VF_VALLEY_ACTIONS];
+#define VFV_UNITS_PER_REWARD 20 /* rewards are counted in units of 0.05 */
 void vfv_reset(vf_env *env, uint64_t seed);
+static inline bool vfv_over(const vf_valley *v) {
+    return v->step >= VF_VALLEY_HORIZON;
+}
+int vfv_step_count(const vf_env *env);
+int32_t vfv_reward_units(const vf_env *env);
 /* Plays `action` (in range; the episode not over), then writes the observation into obs
  * unless it is NULL. */
 vf_outcome vfv_step(vf_valley *v, int action, int32_t *obs);
 void vfv_observe(const vf_env *env, int32_t *restrict obs);
 void vfv_legal_actions(const vf_valley *v, uint8_t *mask);
-vf_why vfv_why_illegal(const vf_valley *v, int action);
+vf_why vfv_why_illegal(const vf_env *env, int action);
 /* The events of a step from `before` to `after` (the action given, legal or not) into
  * ev[VF_EVENTS_MAX]; returns their number. vfv_event_text writes one as a sentence. */
 int vfv_explain(const vf_env *before, const vf_env *after, int action, bool legal, vf_event *ev);
 void vfv_event_text(const vf_env *env, const vf_event *e, vft_text *t);
-/* The most reward (in units of 0.05) play from v could still earn: planner.c's bound. */
-int32_t vfv_reward_bound_units(const vf_valley *v);
 /* The valley's tiles one can walk on, as a set (vf_tile_in): valley.c's moves and the
  * planner's walks. A macro, so that the step tests a constant. */
 #define VFV_WALKABLE                                                                               \
@@ -323,10 +335,16 @@ bool vfv_load(vf_env *env, vfs_reader *r);
 
 extern const char *const vfb_action_names[VF_BW_ACTIONS];
 void vfb_reset(vf_env *env, uint64_t seed);
+/* The episode ends after 40 steps, or as soon as Farm Value reaches 300. */
+static inline bool vfb_over(const vf_backwards *b) {
+    return b->step >= VF_BW_HORIZON || vf_bw_farm_value(b) >= VF_BW_FARM_VALUE_END;
+}
+int vfb_step_count(const vf_env *env);
+int32_t vfb_reward_units(const vf_env *env);                    /* Farm Value */
 vf_outcome vfb_step(vf_backwards *b, int action, int32_t *obs); /* the same */
 void vfb_observe(const vf_env *env, int32_t *restrict obs);
 void vfb_legal_actions(const vf_backwards *b, uint8_t *mask);
-vf_why vfb_why_illegal(const vf_backwards *b, int action);
+vf_why vfb_why_illegal(const vf_env *env, int action);
 int vfb_explain(const vf_env *before, const vf_env *after, int action, bool legal, vf_event *ev);
 void vfb_event_text(const vf_env *env, const vf_event *e, vft_text *t);
 void vfb_render(const vf_env *env, vft_text *t);

@@ -16,6 +16,12 @@
 
 #include "internal.h"
 
+/* Each farm's planner is a row of the table at the end of this file (`planners`): the beam,
+ * the maps its bound measures, the bound, the proof's state key and children. A kind with no
+ * row has no planner: every call refuses it. */
+typedef struct planner planner;
+static const planner *planner_of(int kind);
+
 typedef struct node {
     vf_env env;
     double ret;  /* reward since the start */
@@ -26,8 +32,9 @@ typedef struct node {
 /* A 64-bit hash of the state's own bytes (not the episode seed, equal within a search).
  * Word at a time: the planner hashes every child, and FNV over bytes would cost more than
  * the step. The structs have no uninitialised padding: reset and restore write every byte. */
+static size_t state_bytes(int kind);
 static uint64_t state_key(const vf_env *e) {
-    size_t n = e->kind == VF_VALLEY ? sizeof e->u.valley : sizeof e->u.backwards;
+    size_t n = state_bytes(e->kind);
     const uint8_t *p = (const uint8_t *)&e->u;
     uint64_t h = 0x9E3779B97F4A7C15ull ^ (uint64_t)n;
     size_t i = 0;
@@ -59,16 +66,12 @@ static size_t bucket_slots(int width) {
     return slots;
 }
 
-int vf_plan_width(int kind) {
-    /* valley: on seeds 1-30 the trip search finds the same plans at 300 as at 20000 */
-    return kind == VF_VALLEY ? 300 : kind == VF_BACKWARDS ? 3000 : 0;
+static size_t trips_work_size(int width) {
+    return BUCKETS * ((size_t)width * (sizeof(node) + sizeof(uint64_t)) +
+                      bucket_slots(width) * sizeof(uint64_t));
 }
 
-size_t vf_plan_work_size(int kind, int width) {
-    if (vf_num_actions(kind) == 0 || width < 1 || width > VF_PLAN_WIDTH_MAX) return 0;
-    if (kind == VF_VALLEY)
-        return BUCKETS * ((size_t)width * (sizeof(node) + sizeof(uint64_t)) +
-                          bucket_slots(width) * sizeof(uint64_t));
+static size_t actions_work_size(int kind, int width) {
     return 2 * (size_t)width * sizeof(node) + (size_t)width * sizeof(uint64_t) +
            set_slots(kind, width) * sizeof(uint64_t);
 }
@@ -396,7 +399,7 @@ static void beam_over_trips(const vf_env *start, int width, void *work, vf_plan 
                 int age = v->step;
                 uint64_t key = state_key(&c->env);
                 if (!bucket_offer(bucket_set(work, width, age), slots, &used[age], key)) continue;
-                c->ret = (v->reward_units - base) / 20.0;
+                c->ret = (v->reward_units - base) / (double)VFV_UNITS_PER_REWARD;
                 const vfv_reach r = reach(&map, v);
                 c->rank = v->reward_units + vfv_plan_potential_units(v, &r);
                 node *heap = &nodes[(size_t)age * width];
@@ -430,7 +433,7 @@ static void beam_over_trips(const vf_env *start, int width, void *work, vf_plan 
             best_actions = c->actions;
         }
     }
-    out->best_return = best_units / 20.0;
+    out->best_return = best_units / (double)VFV_UNITS_PER_REWARD;
     out->length = best_len - t0;
     memcpy(out->actions, best_actions + t0, (size_t)out->length);
 }
@@ -489,7 +492,8 @@ static void bw_map_init(bw_map *m, const vf_backwards *b) {
 }
 
 /* trees: NULL, or a memo of VFB_TREES entries a cell for the bound's spanning trees */
-#define VFB_TREES ((size_t)1 << VFB_TARGETS)
+#define VFB_TREES     ((size_t)1 << VFB_TARGETS)
+#define BW_TREE_BYTES (BW_CELLS * VFB_TREES * sizeof(uint16_t))
 
 static vfb_reach bw_reach(const bw_map *m, const vf_backwards *b, uint16_t *trees) {
     vfb_reach r;
@@ -499,21 +503,6 @@ static vfb_reach bw_reach(const bw_map *m, const vf_backwards *b, uint16_t *tree
     r.between = m->between;
     r.trees = trees ? trees + (size_t)here * VFB_TREES : NULL;
     return r;
-}
-
-double vf_plan_bound(const vf_env *start) {
-    if (start->kind == VF_VALLEY) {
-        const vf_valley *v = &start->u.valley;
-        trip_map map;
-        trip_map_init(&map, v);
-        const vfv_reach r = reach(&map, v);
-        return vfv_plan_bound_units(v, &r) / 20.0;
-    }
-    const vf_backwards *b = &start->u.backwards;
-    bw_map map;
-    bw_map_init(&map, b);
-    const vfb_reach r = bw_reach(&map, b, NULL);
-    return vfb_plan_bound(b, &r, -1);
 }
 
 /* ---- proving a plan optimal -------------------------------------------------------------
@@ -540,32 +529,67 @@ double vf_plan_bound(const vf_env *start) {
 
 /* The reward so far in the kind's whole units: 0.05 (valley) or one Farm Value point. */
 static int32_t units_of(const vf_env *e) {
-    return e->kind == VF_VALLEY ? e->u.valley.reward_units : vf_bw_farm_value(&e->u.backwards);
+    return vf_reward_units(e);
 }
 
 static double units_to_return(int kind, int32_t units) {
-    return kind == VF_VALLEY ? units / 20.0 : units;
+    return units / (double)vf_units_per_reward(kind);
 }
 
+/* What a farm's bound measures on the map once per search (and per vf_plan_bound call). */
 typedef struct proof_maps {
     trip_map trips;  /* valley */
     bw_map bw;       /* backwards */
-    uint16_t *trees; /* backwards: BW_CELLS x VFB_TREES spanning-tree lengths, in work memory */
+    uint16_t *trees; /* backwards: BW_CELLS x VFB_TREES spanning-tree lengths, in work memory,
+                        or NULL */
 } proof_maps;
-
-/* An upper bound on the units still to come; at or below `beat` it may be any such value. */
-static int32_t bound_units(const vf_env *e, const proof_maps *m, int beat) {
-    if (e->kind == VF_VALLEY) {
-        const vfv_reach r = reach(&m->trips, &e->u.valley);
-        return vfv_plan_bound_units(&e->u.valley, &r);
-    }
-    const vfb_reach r = bw_reach(&m->bw, &e->u.backwards, m->trees);
-    return vfb_plan_bound(&e->u.backwards, &r, beat);
-}
 
 typedef struct proof_key {
     uint64_t a, b;
 } proof_key;
+
+struct planner {
+    int width;           /* vf_plan_width */
+    size_t state_bytes;  /* the farm's state in vf_env's union: what state_key hashes */
+    size_t tree_bytes;   /* the proof's spanning-tree memo */
+    bool ranks_by_bound; /* a proof child's rank is its reward plus its bound */
+    size_t (*work_size)(int width);
+    void (*beam)(const vf_env *start, int width, void *work, vf_plan *out);
+    void (*maps)(proof_maps *m, const vf_env *start);
+    int32_t (*bound_units)(const vf_env *e, const proof_maps *m, int beat);
+    proof_key (*exact_key)(const vf_env *e);
+    int (*children)(const node *n, const proof_maps *m, int32_t best_units, node *out);
+};
+
+static void valley_maps(proof_maps *m, const vf_env *start) {
+    trip_map_init(&m->trips, &start->u.valley);
+}
+
+static void backwards_maps(proof_maps *m, const vf_env *start) {
+    bw_map_init(&m->bw, &start->u.backwards);
+}
+
+/* An upper bound on the units still to come; at or below `beat` it may be any such value. */
+static int32_t valley_bound_units(const vf_env *e, const proof_maps *m, int beat) {
+    (void)beat;
+    const vfv_reach r = reach(&m->trips, &e->u.valley);
+    return vfv_plan_bound_units(&e->u.valley, &r);
+}
+
+static int32_t backwards_bound_units(const vf_env *e, const proof_maps *m, int beat) {
+    const vfb_reach r = bw_reach(&m->bw, &e->u.backwards, m->trees);
+    return vfb_plan_bound(&e->u.backwards, &r, beat);
+}
+
+static int32_t bound_units(const vf_env *e, const proof_maps *m, int beat);
+
+double vf_plan_bound(const vf_env *start) {
+    if (!planner_of(start->kind)) return 0; /* no farm: nothing to earn */
+    proof_maps maps;
+    maps.trees = NULL;
+    planner_of(start->kind)->maps(&maps, start);
+    return units_to_return(start->kind, bound_units(start, &maps, -1));
+}
 
 typedef struct proof_slot {
     uint64_t a, b; /* the state's key; a == 0 marks an empty slot (keys have bit 63 set) */
@@ -577,26 +601,28 @@ typedef struct proof_slot {
  * farm: where the agent stands and faces, the step, and each crop's stage, villager's mood
  * and animal's health with whether it has paid: 58 bits. The meters are the reward, kept
  * beside the key (they never reach their cap of 100: the bonuses add up to 67 at most). */
-static proof_key exact_key(const vf_env *e) {
+static proof_key valley_key(const vf_env *e) {
     uint64_t a = (uint64_t)1 << 63, b = 0;
-    if (e->kind == VF_VALLEY) {
-        const vf_valley *v = &e->u.valley;
-        const int32_t *inv = v->inventory;
-        a |= (uint64_t)v->agent.x | (uint64_t)v->agent.y << 4 | (uint64_t)v->step << 8 |
-             (uint64_t)inv[VF_SEEDS] << 14 | (uint64_t)inv[VF_WATER] << 17 |
-             (uint64_t)inv[VF_CROPS] << 20 | (uint64_t)inv[VF_FEED] << 23 |
-             (uint64_t)inv[VF_PRODUCTS] << 25 | (uint64_t)inv[VF_GIFTS] << 29;
-        for (int i = 0; i < VF_VALLEY_CROPS; i++) /* stages 0..3 */
-            a |= (uint64_t)(vf_valley_tile(v, v->crops[i].x, v->crops[i].y) - VF_VT_SOIL_EMPTY)
-                 << (31 + 2 * i);
-        for (int i = 0; i < VF_VALLEY_VILLAGERS; i++)
-            a |= (uint64_t)v->villagers[i].relationship2 << (39 + 8 * i);
-        for (int i = 0; i < VF_VALLEY_ANIMALS; i++) {
-            const vf_valley_animal *an = &v->animals[i];
-            b |= (uint64_t)(an->sated_steps_left | an->counter << 4 | an->pending << 7) << (11 * i);
-        }
-        return (proof_key){a, b};
+    const vf_valley *v = &e->u.valley;
+    const int32_t *inv = v->inventory;
+    a |= (uint64_t)v->agent.x | (uint64_t)v->agent.y << 4 | (uint64_t)v->step << 8 |
+         (uint64_t)inv[VF_SEEDS] << 14 | (uint64_t)inv[VF_WATER] << 17 |
+         (uint64_t)inv[VF_CROPS] << 20 | (uint64_t)inv[VF_FEED] << 23 |
+         (uint64_t)inv[VF_PRODUCTS] << 25 | (uint64_t)inv[VF_GIFTS] << 29;
+    for (int i = 0; i < VF_VALLEY_CROPS; i++) /* stages 0..3 */
+        a |= (uint64_t)(vf_valley_tile(v, v->crops[i].x, v->crops[i].y) - VF_VT_SOIL_EMPTY)
+             << (31 + 2 * i);
+    for (int i = 0; i < VF_VALLEY_VILLAGERS; i++)
+        a |= (uint64_t)v->villagers[i].relationship2 << (39 + 8 * i);
+    for (int i = 0; i < VF_VALLEY_ANIMALS; i++) {
+        const vf_valley_animal *an = &v->animals[i];
+        b |= (uint64_t)(an->sated_steps_left | an->counter << 4 | an->pending << 7) << (11 * i);
     }
+    return (proof_key){a, b};
+}
+
+static proof_key backwards_key(const vf_env *e) {
+    uint64_t a = (uint64_t)1 << 63, b = 0;
     const vf_backwards *w = &e->u.backwards;
     a |= (uint64_t)w->agent.x | (uint64_t)w->agent.y << 4 | (uint64_t)w->facing << 8 |
          (uint64_t)w->step << 10;
@@ -631,12 +657,10 @@ _Static_assert(VF_BW_HORIZON <= VF_VALLEY_HORIZON && VF_BW_ACTIONS <= MAX_TRIPS,
                "the stack fits both kinds");
 
 /* Work memory: the table, the stack, and (backwards) the spanning-tree memo. */
-static size_t tree_bytes(int kind) {
-    return kind == VF_BACKWARDS ? BW_CELLS * VFB_TREES * sizeof(uint16_t) : 0;
-}
+static size_t tree_bytes(int kind);
 
 size_t vf_plan_prove_work_size(int kind, int states) {
-    if (vf_num_actions(kind) == 0 || states < 1 || states > VF_PROVE_STATES_MAX) return 0;
+    if (!planner_of(kind) || states < 1 || states > VF_PROVE_STATES_MAX) return 0;
     return proof_slots(states) * sizeof(proof_slot) +
            (size_t)PROOF_LEVELS * PROOF_CHILDREN * sizeof(node) + tree_bytes(kind);
 }
@@ -667,29 +691,36 @@ static proof_visit proof_record(proof_slot *table, size_t slots, int *used, int 
 /* The children of a node into out, and their order best-ranked first: the valley's by reward plus potential
  * (vfv_plan_potential_units); the backwards farm's by reward plus bound, each checked as it is
  * made (a child that cannot beat best_units is left out; rank then stays a valid bound). */
+static int valley_children(const node *n, const proof_maps *m, int32_t best_units, node *out) {
+    (void)best_units;
+    const int count = trips(n, &m->trips, out);
+    for (int i = 0; i < count; i++) {
+        const vf_valley *v = &out[i].env.u.valley;
+        const vfv_reach r = reach(&m->trips, v);
+        out[i].rank = v->reward_units + vfv_plan_potential_units(v, &r);
+    }
+    return count;
+}
+
+static int backwards_children(const node *n, const proof_maps *m, int32_t best_units, node *out) {
+    int count = 0;
+    uint8_t mask[VF_ACTIONS_MAX];
+    vf_legal_actions(&n->env, mask);
+    for (int a = 0; a < VF_BW_ACTIONS; a++) {
+        if (!mask[a] || a == VF_BA_WATER || a == VF_BA_FERTILIZE || a == VF_BA_CLEAN) continue;
+        node *c = &out[count];
+        *c = *n;
+        play(c, a);
+        const int32_t units = units_of(&c->env);
+        c->rank = units + backwards_bound_units(&c->env, m, best_units - units);
+        count += vf_terminated(&c->env) ? units > best_units : c->rank > best_units;
+    }
+    return count;
+}
+
 static int proof_children(const node *n, const proof_maps *m, int32_t best_units, node *out,
                           uint8_t *order) {
-    int count = 0;
-    if (n->env.kind == VF_VALLEY) {
-        count = trips(n, &m->trips, out);
-        for (int i = 0; i < count; i++) {
-            const vf_valley *v = &out[i].env.u.valley;
-            const vfv_reach r = reach(&m->trips, v);
-            out[i].rank = v->reward_units + vfv_plan_potential_units(v, &r);
-        }
-    } else {
-        uint8_t mask[VF_ACTIONS_MAX];
-        vf_legal_actions(&n->env, mask);
-        for (int a = 0; a < VF_BW_ACTIONS; a++) {
-            if (!mask[a] || a == VF_BA_WATER || a == VF_BA_FERTILIZE || a == VF_BA_CLEAN) continue;
-            node *c = &out[count];
-            *c = *n;
-            play(c, a);
-            const int32_t units = units_of(&c->env);
-            c->rank = units + bound_units(&c->env, m, best_units - units);
-            count += vf_terminated(&c->env) ? units > best_units : c->rank > best_units;
-        }
-    }
+    const int count = planner_of(n->env.kind)->children(n, m, best_units, out);
     for (int i = 0; i < count; i++) { /* insertion sort of indices: nodes are large */
         int j = i;
         for (; j > 0 && out[order[j - 1]].rank < out[i].rank; j--) order[j] = order[j - 1];
@@ -707,10 +738,8 @@ static bool prove_search(const vf_env *start, int states, void *work, node *best
     proof_maps maps;
     maps.trees = (uint16_t *)(stack + (size_t)PROOF_LEVELS * PROOF_CHILDREN);
     memset(maps.trees, 0xFF, tree_bytes(start->kind)); /* VFB_NO_TREE */
-    if (start->kind == VF_VALLEY)
-        trip_map_init(&maps.trips, &start->u.valley);
-    else
-        bw_map_init(&maps.bw, &start->u.backwards);
+    const planner *p = planner_of(start->kind);
+    p->maps(&maps, start);
     int count[PROOF_LEVELS], next[PROOF_LEVELS], used = 0;
     uint8_t order[PROOF_LEVELS][PROOF_CHILDREN];
     int32_t best_units = units_of(&best->env);
@@ -731,13 +760,13 @@ static bool prove_search(const vf_env *start, int states, void *work, node *best
             best_units = units;
         }
         if (vf_terminated(&n->env)) continue;
-        /* a backwards child's rank is its bound already (proof_children) */
-        const int32_t bound = n->env.kind == VF_BACKWARDS && level > 0
+        /* a child whose farm ranks it by its bound has it already (proof_children) */
+        const int32_t bound = p->ranks_by_bound && level > 0
                                   ? (int32_t)n->rank - units
                                   : bound_units(&n->env, &maps, best_units - units);
         if (units + bound <= best_units) continue;
         const proof_visit seen =
-            proof_record(table, slots, &used, states, exact_key(&n->env), units);
+            proof_record(table, slots, &used, states, p->exact_key(&n->env), units);
         if (seen == FULL) return false;
         if (seen == SEEN) continue;
         node *children = &stack[(size_t)(level + 1) * PROOF_CHILDREN];
@@ -755,7 +784,7 @@ vf_error vf_plan_prove(const vf_env *start, int states, void *work, size_t work_
         work_size < vf_plan_prove_work_size(start->kind, states))
         return VF_ERR_ARGUMENT;
     const int t0 = vf_step_count(start), na = vf_num_actions(start->kind);
-    const int horizon = start->kind == VF_VALLEY ? VF_VALLEY_HORIZON : VF_BW_HORIZON;
+    const int horizon = vf_farm_spec_of(start->kind)->horizon;
     if (plan->length < 0 || plan->length > horizon - t0) return VF_ERR_ARGUMENT;
     /* the plan to beat must earn what it says: replayed, not trusted */
     node best;
@@ -779,14 +808,70 @@ vf_error vf_plan_prove(const vf_env *start, int states, void *work, size_t work_
 vf_error vf_plan_beam(const vf_env *start, int width, void *work, size_t work_size, vf_plan *out) {
     if (start == NULL || out == NULL || work == NULL) return VF_ERR_ARGUMENT;
     const int kind = start->kind;
-    if (vf_num_actions(kind) == 0 || width < 1 || width > VF_PLAN_WIDTH_MAX ||
-        work_size < vf_plan_work_size(kind, width))
+    if (vf_plan_work_size(kind, width) == 0 || work_size < vf_plan_work_size(kind, width))
         return VF_ERR_ARGUMENT;
     memset(out, 0, sizeof *out);
     out->upper_bound = vf_plan_bound(start);
-    if (kind == VF_VALLEY)
-        beam_over_trips(start, width, work, out);
-    else
-        beam_over_actions(start, width, work, out);
+    planner_of(kind)->beam(start, width, work, out);
     return VF_OK;
+}
+
+/* ---- the farms' planners ------------------------------------------------------------------ */
+
+static size_t backwards_work_size(int width) {
+    return actions_work_size(VF_BACKWARDS, width);
+}
+
+static const planner planners[] = {
+    [VF_VALLEY] =
+        {
+            .width = 300, /* on seeds 1-30 the trip search finds the same plans as at 20000 */
+            .state_bytes = sizeof(vf_valley),
+            .work_size = trips_work_size,
+            .beam = beam_over_trips,
+            .maps = valley_maps,
+            .bound_units = valley_bound_units,
+            .exact_key = valley_key,
+            .children = valley_children,
+        },
+    [VF_BACKWARDS] =
+        {
+            .width = 3000,
+            .state_bytes = sizeof(vf_backwards),
+            .tree_bytes = BW_TREE_BYTES,
+            .ranks_by_bound = true,
+            .work_size = backwards_work_size,
+            .beam = beam_over_actions,
+            .maps = backwards_maps,
+            .bound_units = backwards_bound_units,
+            .exact_key = backwards_key,
+            .children = backwards_children,
+        },
+};
+_Static_assert(sizeof planners / sizeof planners[0] == VF_KIND_COUNT,
+               "every vf_kind has its planner here");
+
+static const planner *planner_of(int kind) {
+    return kind >= 0 && kind < VF_KIND_COUNT ? &planners[kind] : NULL;
+}
+
+static size_t state_bytes(int kind) {
+    return planner_of(kind)->state_bytes;
+}
+
+static size_t tree_bytes(int kind) {
+    return planner_of(kind)->tree_bytes;
+}
+
+static int32_t bound_units(const vf_env *e, const proof_maps *m, int beat) {
+    return planner_of(e->kind)->bound_units(e, m, beat);
+}
+
+int vf_plan_width(int kind) {
+    return planner_of(kind) ? planner_of(kind)->width : 0;
+}
+
+size_t vf_plan_work_size(int kind, int width) {
+    if (!planner_of(kind) || width < 1 || width > VF_PLAN_WIDTH_MAX) return 0;
+    return planner_of(kind)->work_size(width);
 }

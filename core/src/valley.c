@@ -340,7 +340,8 @@ void vfv_legal_actions(const vf_valley *v, uint8_t *mask) {
 
 /* The rule that blocks an action, checked in the order the rules document lists them:
  * the same preconditions as vfv_legal_actions, one at a time (for players, not for speed). */
-vf_why vfv_why_illegal(const vf_valley *v, int action) {
+vf_why vfv_why_illegal(const vf_env *env, int action) {
+    const vf_valley *v = &env->u.valley;
     const int here = TILE(v, v->agent.x, v->agent.y);
     const int32_t *inv = v->inventory;
     switch (action) {
@@ -383,6 +384,14 @@ vf_why vfv_why_illegal(const vf_valley *v, int action) {
         return inv[VF_CROPS] + inv[VF_PRODUCTS] > 0 ? VF_WHY_LEGAL : VF_WHY_NOTHING_TO_SELL;
     default: return VF_WHY_LEGAL; /* wait */
     }
+}
+
+int vfv_step_count(const vf_env *env) {
+    return env->u.valley.step;
+}
+
+int32_t vfv_reward_units(const vf_env *env) {
+    return env->u.valley.reward_units;
 }
 
 /* ---- observation --------------------------------------------------------------------- */
@@ -1016,7 +1025,7 @@ static bool claim(vfg_mask *taken, int x, int y) {
 
 /* What is left to earn, from the inventory and the map: crops in the ground and seeds still
  * to plant; products pending, to come from the animals' satiation, and from the feed left;
- * one gift step per gift. Shared by the restore checks and the planner's upper bound. */
+ * one gift step per gift: what the restore checks count. */
 typedef struct resources {
     int planted, waterings; /* crops in the ground, and the waterings they hold */
     int to_come;            /* products pending or still to come from current feedings */
@@ -1095,10 +1104,6 @@ int32_t vfv_plan_potential_units(const vf_valley *v, const vfv_reach *reach) {
     int32_t product_value =
         REWARD_PRODUCT + REWARD_COIN * PRICE_PRODUCT * (PRICE_DIVISOR + r2sum) / PRICE_DIVISOR;
     return sale + extra + later * product_value / 2;
-}
-
-int32_t vfv_reward_bound_units(const vf_valley *v) {
-    return resources_of(v).units_left;
 }
 
 /* How many of the n crops (each needing need[i] waterings) the water can ripen, among those

@@ -69,8 +69,8 @@ static int seed_from(PyObject *o, uint64_t *out, const char *where) {
     Py_DECREF(i);
     if (negative || (v == (unsigned long long)-1 && PyErr_Occurred())) {
         PyErr_Clear();
-        PyErr_Format(PyExc_ValueError, "valley_farm: %s: seed %.60R is out of range; %s", where,
-                     o, SEED_RULE);
+        PyErr_Format(PyExc_ValueError, "valley_farm: %s: seed %.60R is out of range; %s", where, o,
+                     SEED_RULE);
         return -1;
     }
     *out = (uint64_t)v;
@@ -286,8 +286,8 @@ static PyObject *env_step(EnvObject *self, PyObject *action) {
     if (!info) goto fail;
     if (PyDict_SetItem(info, s->k_legal, r.action_was_legal ? Py_True : Py_False)) goto fail;
     if (!r.action_was_legal) {
-        PyObject *reason = Py_BuildValue("{OsOs}", s->k_code, vf_why_code(why), s->k_text,
-                                         vf_why_text(why));
+        PyObject *reason =
+            Py_BuildValue("{OsOs}", s->k_code, vf_why_code(why), s->k_text, vf_why_text(why));
         if (!reason || PyDict_SetItem(info, s->k_reason, reason)) {
             Py_XDECREF(reason);
             goto fail;
@@ -328,11 +328,11 @@ static PyObject *events_list(EnvObject *self, const vf_event *ev, int n) {
     for (int k = 0; k < n; k++) {
         char text[VF_TEXT_MAX];
         vf_event_text(&self->env, &ev[k], text, sizeof text);
-        PyObject *d = Py_BuildValue("{OsOsOdOiOiOiOiOiOdOd}", s->k_code, vf_event_code(ev[k].kind),
-                                    s->k_text, text, s->k_reward, ev[k].reward, s->k_x, ev[k].x,
-                                    s->k_y, ev[k].y, s->k_subject, ev[k].subject, s->k_count,
-                                    ev[k].count, s->k_count2, ev[k].count2, s->k_before,
-                                    ev[k].before, s->k_after, ev[k].after);
+        PyObject *d =
+            Py_BuildValue("{OsOsOdOiOiOiOiOiOdOd}", s->k_code, vf_event_code(ev[k].kind), s->k_text,
+                          text, s->k_reward, ev[k].reward, s->k_x, ev[k].x, s->k_y, ev[k].y,
+                          s->k_subject, ev[k].subject, s->k_count, ev[k].count, s->k_count2,
+                          ev[k].count2, s->k_before, ev[k].before, s->k_after, ev[k].after);
         if (!d) {
             Py_DECREF(list);
             return NULL;
@@ -401,7 +401,8 @@ static PyObject *env_restore(EnvObject *self, PyObject *data) {
                            "same id";
     if (PyObject_GetBuffer(data, &view, PyBUF_SIMPLE)) {
         PyErr_Clear();
-        PyErr_Format(PyExc_TypeError, "valley_farm: %s, got %.60s", expected, Py_TYPE(data)->tp_name);
+        PyErr_Format(PyExc_TypeError, "valley_farm: %s, got %.60s", expected,
+                     Py_TYPE(data)->tp_name);
         return NULL;
     }
     vf_error e = view.len > VF_SNAPSHOT_MAX
@@ -430,8 +431,9 @@ static PyObject *env_plan(EnvObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "ii", &width, &states)) return NULL;
     if (env_check_started(self, "plan")) return NULL;
     if (width < 1 || width > VF_PLAN_WIDTH_MAX) {
-        PyErr_Format(PyExc_ValueError, "valley_farm: plan: width %d is not allowed; it is an int from 1 to %d",
-                     width, VF_PLAN_WIDTH_MAX);
+        PyErr_Format(PyExc_ValueError,
+                     "valley_farm: plan: width %d is not allowed; it is an int from 1 to %d", width,
+                     VF_PLAN_WIDTH_MAX);
         return NULL;
     }
     if (states < 0 || states > VF_PROVE_STATES_MAX) {
@@ -461,7 +463,8 @@ static PyObject *env_plan(EnvObject *self, PyObject *args) {
     }
     PyObject *acts = PyList_New(plan.length);
     if (!acts) return NULL;
-    for (int i = 0; i < plan.length; i++) PyList_SET_ITEM(acts, i, PyLong_FromLong(plan.actions[i]));
+    for (int i = 0; i < plan.length; i++)
+        PyList_SET_ITEM(acts, i, PyLong_FromLong(plan.actions[i]));
     return Py_BuildValue("(Ndd)", acts, plan.best_return, plan.upper_bound);
 }
 
@@ -493,9 +496,10 @@ static PyObject *env_get_total_reward(EnvObject *self, void *Py_UNUSED(c)) {
 
 static PyMethodDef env_methods[] = {
     {"reset", (PyCFunction)(void (*)(void))env_reset, METH_VARARGS | METH_KEYWORDS,
-     "reset(seed=None, options=None) -> (observation, info): starts an episode."},
+     "reset($self, /, seed=None, *, options=None)\n--\n\nStarts an episode: (observation, info)."},
     {"step", (PyCFunction)env_step, METH_O,
-     "step(action) -> (observation, reward, terminated, truncated, info)."},
+     "step($self, action, /)\n--\n\nPlays one action: (observation, reward, terminated, truncated, "
+     "info)."},
     {"action_mask", (PyCFunction)env_action_mask, METH_NOARGS,
      "A bool array: True where the action is legal now."},
     {"illegal_reasons", (PyCFunction)env_illegal_reasons, METH_NOARGS,
@@ -554,8 +558,9 @@ typedef struct VecEnvObject {
     int levels;  /* next episodes' seeds come from Python (a fixed level list) */
     int threads; /* slices stepped in parallel (1: the calling thread only) */
     int open, started;
-    PyArrayObject *obs, *rewards, *terminated, *truncated, *masks, *final_obs, *returns,
-        *lengths, *seeds, *next_seeds, *actions;
+    int busy; /* a step is running with the GIL released: no other call may touch the buffers */
+    PyArrayObject *obs, *rewards, *terminated, *truncated, *masks, *final_obs, *returns, *lengths,
+        *seeds, *next_seeds, *actions;
     vf_batch_io io;
     pool pool;
 } VecEnvObject;
@@ -678,14 +683,16 @@ static int vec_init(VecEnvObject *self, PyObject *args, PyObject *kwds) {
         return -1;
     }
     if (n < 1 || n > VF_BATCH_MAX) {
-        PyErr_Format(PyExc_ValueError, "valley_farm: num_envs %d is not allowed; it is an int from 1 to %d",
-                     n, VF_BATCH_MAX);
+        PyErr_Format(PyExc_ValueError,
+                     "valley_farm: num_envs %d is not allowed; it is an int from 1 to %d", n,
+                     VF_BATCH_MAX);
         return -1;
     }
     if (threads < 1 || threads > 64 || threads > n) {
-        PyErr_Format(PyExc_ValueError,
-                     "valley_farm: threads %d is not allowed; it is an int from 1 to min(64, num_envs)",
-                     threads);
+        PyErr_Format(
+            PyExc_ValueError,
+            "valley_farm: threads %d is not allowed; it is an int from 1 to min(64, num_envs)",
+            threads);
         return -1;
     }
     self->n = n;
@@ -716,9 +723,9 @@ static int vec_init(VecEnvObject *self, PyObject *args, PyObject *kwds) {
         !self->actions)
         return -1;
     /* the views handed out are read-only: the engine overwrites them at the next step */
-    PyArrayObject *outs[] = {self->obs,    self->final_obs, self->rewards, self->returns,
-                             self->terminated, self->truncated, self->masks, self->lengths,
-                             self->seeds};
+    PyArrayObject *outs[] = {self->obs,     self->final_obs,  self->rewards,
+                             self->returns, self->terminated, self->truncated,
+                             self->masks,   self->lengths,    self->seeds};
     for (size_t i = 0; i < sizeof outs / sizeof outs[0]; i++)
         PyArray_CLEARFLAGS(outs[i], NPY_ARRAY_WRITEABLE);
     vf_batch_io io = {
@@ -739,6 +746,12 @@ static int vec_init(VecEnvObject *self, PyObject *args, PyObject *kwds) {
 }
 
 static int vec_check_open(VecEnvObject *self) {
+    if (self->busy) {
+        PyErr_SetString(PyExc_ValueError,
+                        "valley_farm: this vector env is stepping in another thread; a vector env "
+                        "takes one call at a time (make one per thread)");
+        return -1;
+    }
     if (self->open) return 0;
     PyErr_Format(PyExc_ValueError,
                  "valley_farm: this %s vector env is closed; make a new one with "
@@ -750,7 +763,8 @@ static int vec_check_open(VecEnvObject *self) {
 /* Writes the mask rows of envs lo..hi (when masks are on). */
 static void vec_fill_masks(VecEnvObject *self, int lo, int count) {
     if (self->io.masks)
-        vf_batch_legal_actions(self->envs + lo, count, self->io.masks + (size_t)lo * self->num_actions);
+        vf_batch_legal_actions(self->envs + lo, count,
+                               self->io.masks + (size_t)lo * self->num_actions);
 }
 
 /* reset_all(seed): env i starts with seed + i; its next episodes follow seed + i + k n. */
@@ -787,39 +801,47 @@ static PyObject *vec_reset_one(VecEnvObject *self, PyObject *args) {
     Py_RETURN_NONE;
 }
 
-static const char *ACTIONS_RULE = "actions must be a NumPy array (or list) of num_envs ints from 0 to";
+static const char *ACTIONS_RULE =
+    "actions must be a NumPy array (or list) of num_envs ints from 0 to";
 
 /* step(actions): one batch step; the outputs are in the arrays. */
 static PyObject *vec_step(VecEnvObject *self, PyObject *actions) {
     if (vec_check_open(self)) return NULL;
     if (!self->started) {
-        PyErr_SetString(PyExc_ValueError, "valley_farm: step() before the first episodes: call reset() first");
+        PyErr_SetString(PyExc_ValueError,
+                        "valley_farm: step() before the first episodes: call reset() first");
         return NULL;
     }
     int n = self->n, max = self->num_actions;
     const int32_t *src = NULL;
     PyArrayObject *arr = NULL;
     if (PyArray_Check(actions) && PyArray_TYPE((PyArrayObject *)actions) == NPY_INT32 &&
-        PyArray_ISCARRAY_RO((PyArrayObject *)actions) && PyArray_NDIM((PyArrayObject *)actions) == 1 &&
+        PyArray_ISCARRAY_RO((PyArrayObject *)actions) &&
+        PyArray_NDIM((PyArrayObject *)actions) == 1 &&
         PyArray_DIM((PyArrayObject *)actions, 0) == n) {
         src = (const int32_t *)PyArray_DATA((PyArrayObject *)actions); /* the fast path */
     } else {
         arr = (PyArrayObject *)PyArray_FROM_O(actions);
         if (!arr) return NULL;
         if (PyArray_NDIM(arr) != 1 || PyArray_DIM(arr, 0) != n) {
-            PyErr_Format(PyExc_ValueError, "valley_farm: got actions of shape %R for %d envs; %s %d",
-                         PyObject_GetAttrString((PyObject *)arr, "shape"), n, ACTIONS_RULE, max - 1);
+            PyObject *shape = PyObject_GetAttrString((PyObject *)arr, "shape");
+            if (shape)
+                PyErr_Format(PyExc_ValueError,
+                             "valley_farm: got actions of shape %R for %d envs; %s %d", shape, n,
+                             ACTIONS_RULE, max - 1);
+            Py_XDECREF(shape);
             Py_DECREF(arr);
             return NULL;
         }
         if (!PyArray_ISINTEGER(arr)) {
-            PyErr_Format(PyExc_TypeError, "valley_farm: got actions of dtype %R; %s %d (an integer dtype)",
+            PyErr_Format(PyExc_TypeError,
+                         "valley_farm: got actions of dtype %R; %s %d (an integer dtype)",
                          (PyObject *)PyArray_DESCR(arr), ACTIONS_RULE, max - 1);
             Py_DECREF(arr);
             return NULL;
         }
-        PyArrayObject *wide = (PyArrayObject *)PyArray_FROM_OTF((PyObject *)arr, NPY_INT64,
-                                                                NPY_ARRAY_IN_ARRAY | NPY_ARRAY_FORCECAST);
+        PyArrayObject *wide = (PyArrayObject *)PyArray_FROM_OTF(
+            (PyObject *)arr, NPY_INT64, NPY_ARRAY_IN_ARRAY | NPY_ARRAY_FORCECAST);
         int unsigned_big = PyArray_ISUNSIGNED(arr);
         Py_DECREF(arr);
         if (!wide) return NULL;
@@ -850,9 +872,11 @@ static PyObject *vec_step(VecEnvObject *self, PyObject *actions) {
     } else {
         self->io.actions = PyArray_DATA(self->actions);
     }
+    self->busy = 1;
     Py_BEGIN_ALLOW_THREADS;
     pool_step(self);
     Py_END_ALLOW_THREADS;
+    self->busy = 0;
     self->io.actions = PyArray_DATA(self->actions);
     Py_RETURN_NONE;
 }
@@ -884,6 +908,7 @@ static PyObject *vec_state_hash(VecEnvObject *self, PyObject *arg) {
 
 static PyObject *vec_close(VecEnvObject *self, PyObject *Py_UNUSED(ignored)) {
     if (self->open) {
+        if (vec_check_open(self)) return NULL; /* not while another thread steps it */
         pool_stop(&self->pool);
         self->open = 0;
     }
@@ -928,80 +953,53 @@ static PyObject *vec_get_closed(VecEnvObject *self, void *Py_UNUSED(c)) {
     return PyBool_FromLong(!self->open);
 }
 
-static PyMethodDef vec_methods[] = {
-    {"reset_all", (PyCFunction)vec_reset_all, METH_O, NULL},
-    {"reset_one", (PyCFunction)vec_reset_one, METH_VARARGS, NULL},
-    {"step", (PyCFunction)vec_step, METH_O, NULL},
-    {"episode_seed", (PyCFunction)vec_episode_seed, METH_O, NULL},
-    {"state_hash", (PyCFunction)vec_state_hash, METH_O, NULL},
-    {"close", (PyCFunction)vec_close, METH_NOARGS, NULL},
-    {NULL, NULL, 0, NULL}};
+static PyMethodDef vec_methods[] = {{"reset_all", (PyCFunction)vec_reset_all, METH_O, NULL},
+                                    {"reset_one", (PyCFunction)vec_reset_one, METH_VARARGS, NULL},
+                                    {"step", (PyCFunction)vec_step, METH_O, NULL},
+                                    {"episode_seed", (PyCFunction)vec_episode_seed, METH_O, NULL},
+                                    {"state_hash", (PyCFunction)vec_state_hash, METH_O, NULL},
+                                    {"close", (PyCFunction)vec_close, METH_NOARGS, NULL},
+                                    {NULL, NULL, 0, NULL}};
 
-static PyGetSetDef vec_getset[] = {
-    {"obs", (getter)vec_get_obs, NULL, NULL, NULL},
-    {"final_obs", (getter)vec_get_final_obs, NULL, NULL, NULL},
-    {"rewards", (getter)vec_get_rewards, NULL, NULL, NULL},
-    {"episode_returns", (getter)vec_get_returns, NULL, NULL, NULL},
-    {"terminated", (getter)vec_get_terminated, NULL, NULL, NULL},
-    {"truncated", (getter)vec_get_truncated, NULL, NULL, NULL},
-    {"masks", (getter)vec_get_masks, NULL, NULL, NULL},
-    {"episode_lengths", (getter)vec_get_lengths, NULL, NULL, NULL},
-    {"episode_seeds", (getter)vec_get_seeds, NULL, NULL, NULL},
-    {"next_seeds", (getter)vec_get_next_seeds, NULL, NULL, NULL},
-    {"closed", (getter)vec_get_closed, NULL, NULL, NULL},
-    {NULL, NULL, NULL, NULL, NULL}};
+static PyGetSetDef vec_getset[] = {{"obs", (getter)vec_get_obs, NULL, NULL, NULL},
+                                   {"final_obs", (getter)vec_get_final_obs, NULL, NULL, NULL},
+                                   {"rewards", (getter)vec_get_rewards, NULL, NULL, NULL},
+                                   {"episode_returns", (getter)vec_get_returns, NULL, NULL, NULL},
+                                   {"terminated", (getter)vec_get_terminated, NULL, NULL, NULL},
+                                   {"truncated", (getter)vec_get_truncated, NULL, NULL, NULL},
+                                   {"masks", (getter)vec_get_masks, NULL, NULL, NULL},
+                                   {"episode_lengths", (getter)vec_get_lengths, NULL, NULL, NULL},
+                                   {"episode_seeds", (getter)vec_get_seeds, NULL, NULL, NULL},
+                                   {"next_seeds", (getter)vec_get_next_seeds, NULL, NULL, NULL},
+                                   {"closed", (getter)vec_get_closed, NULL, NULL, NULL},
+                                   {NULL, NULL, NULL, NULL, NULL}};
 
-static PyType_Slot vec_slots[] = {{Py_tp_doc, "A batch of valley-farm envs (see valley_farm.make_vec)."},
-                                  {Py_tp_init, vec_init},
-                                  {Py_tp_new, PyType_GenericNew},
-                                  {Py_tp_dealloc, vec_dealloc},
-                                  {Py_tp_methods, vec_methods},
-                                  {Py_tp_getset, vec_getset},
-                                  {0, NULL}};
+static PyType_Slot vec_slots[] = {
+    {Py_tp_doc, "A batch of valley-farm envs (see valley_farm.make_vec)."},
+    {Py_tp_init, vec_init},
+    {Py_tp_new, PyType_GenericNew},
+    {Py_tp_dealloc, vec_dealloc},
+    {Py_tp_methods, vec_methods},
+    {Py_tp_getset, vec_getset},
+    {0, NULL}};
 
 static PyType_Spec vec_spec = {"valley_farm._engine.VecEnv", sizeof(VecEnvObject), 0,
                                Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE, vec_slots};
 
 /* ---- what the engine knows -------------------------------------------------------------- */
 
-/* engine_info(): every fact Python needs from the engine, asked once at import. */
-static PyObject *engine_info(PyObject *Py_UNUSED(m), PyObject *Py_UNUSED(ignored)) {
-    PyObject *kinds = PyList_New(0);
-    if (!kinds) return NULL;
-    for (int k = 0; vf_kind_name(k); k++) {
-        char rules[VF_TEXT_MAX];
-        vf_rules_json(k, rules, sizeof rules);
-        PyObject *actions = PyList_New(vf_num_actions(k));
-        if (!actions) goto fail;
-        for (int a = 0; a < vf_num_actions(k); a++)
-            PyList_SET_ITEM(actions, a, PyUnicode_FromString(vf_action_name(k, a)));
-        PyObject *d = Py_BuildValue("{sisssisisNsssnsi}", "kind", k, "id", vf_kind_name(k),
-                                    "num_actions", vf_num_actions(k), "obs_size", vf_obs_size(k),
-                                    "actions", actions, "rules_json", rules, "snapshot_size",
-                                    (Py_ssize_t)vf_snapshot_size(k), "plan_width", vf_plan_width(k));
-        if (!d || PyList_Append(kinds, d)) {
-            Py_XDECREF(d);
-            goto fail;
-        }
-        Py_DECREF(d);
-    }
-    PyObject *whys = PyList_New(VF_WHY_COUNT);
-    if (!whys) goto fail;
-    for (int w = 0; w < VF_WHY_COUNT; w++)
-        PyList_SET_ITEM(whys, w, Py_BuildValue("(ss)", vf_why_code(w), vf_why_text(w)));
-    PyObject *events = PyList_New(0);
-    for (int e = 1; events && vf_event_code(e); e++) {
-        PyObject *s = PyUnicode_FromString(vf_event_code(e));
-        PyList_Append(events, s);
-        Py_XDECREF(s);
-    }
-    return Py_BuildValue("{sNsNsNsisisisisisi}", "kinds", kinds, "whys", whys, "events", events,
-                         "batch_max", VF_BATCH_MAX, "plan_width_max", VF_PLAN_WIDTH_MAX,
-                         "prove_states_max", VF_PROVE_STATES_MAX, "snapshot_max",
-                         VF_SNAPSHOT_MAX, "obs_max", VF_OBS_MAX, "env_bytes", (int)sizeof(vf_env));
-fail:
-    Py_DECREF(kinds);
-    return NULL;
+/* spec_json(): vf_spec_json, everything the engine says about itself and each farm (ids,
+ * actions, tiles, observation fields and bounds, rules, reasons, events, limits), read once
+ * at import by valley_farm/_specs.py: Python types no fact of a farm. */
+static PyObject *spec_json(PyObject *Py_UNUSED(m), PyObject *Py_UNUSED(ignored)) {
+    char *buf = malloc(VF_SPEC_MAX);
+    if (!buf) return PyErr_NoMemory();
+    size_t n = vf_spec_json(buf, VF_SPEC_MAX);
+    PyObject *r = n < VF_SPEC_MAX ? PyUnicode_FromStringAndSize(buf, (Py_ssize_t)n) : NULL;
+    if (n >= VF_SPEC_MAX)
+        PyErr_SetString(PyExc_RuntimeError, "valley_farm: vf_spec_json longer than VF_SPEC_MAX");
+    free(buf);
+    return r;
 }
 
 static PyObject *set_fresh_seed_range(PyObject *m, PyObject *args) {
@@ -1052,8 +1050,69 @@ static PyObject *batch_run_random(PyObject *Py_UNUSED(m), PyObject *args) {
     return r;
 }
 
+/* native_vec_steps(kind, actions, rounds, masks): what VecEnv.step does, `rounds` times, in
+ * one C loop (actions: a C-contiguous int32 array of shape (k, n), row r % k in round r), for
+ * the Python bench to compare the binding's per-step cost with. Returns the seconds taken. */
+static PyObject *native_vec_steps(PyObject *Py_UNUSED(m), PyObject *args) {
+    int kind, masks;
+    long long rounds;
+    PyArrayObject *acts;
+    if (!PyArg_ParseTuple(args, "iO!Lp", &kind, &PyArray_Type, &acts, &rounds, &masks)) return NULL;
+    if (!vf_kind_name(kind) || PyArray_NDIM(acts) != 2 || PyArray_TYPE(acts) != NPY_INT32 ||
+        !PyArray_ISCARRAY_RO(acts) || rounds < 0 || PyArray_DIM(acts, 1) < 1 ||
+        PyArray_DIM(acts, 1) > VF_BATCH_MAX) {
+        PyErr_SetString(
+            PyExc_ValueError,
+            "valley_farm: native_vec_steps(kind, int32 actions (k, n), rounds >= 0, masks)");
+        return NULL;
+    }
+    int n = (int)PyArray_DIM(acts, 1), k = (int)PyArray_DIM(acts, 0);
+    int obs_size = vf_obs_size(kind), na = vf_num_actions(kind);
+    vf_env *envs = calloc((size_t)n, sizeof(vf_env));
+    int32_t *obs = calloc((size_t)n * obs_size * 2 + (size_t)n * 2, sizeof(int32_t));
+    double *dbl = calloc((size_t)n * 2, sizeof(double));
+    uint64_t *seeds = calloc((size_t)n, sizeof(uint64_t));
+    uint8_t *bytes = calloc((size_t)n * (na + 1), 1);
+    double seconds = 0;
+    if (envs && obs && dbl && seeds && bytes) {
+        vf_batch_io io = {NULL,
+                          NULL,
+                          obs,
+                          dbl,
+                          bytes,
+                          masks ? bytes + n : NULL,
+                          obs + (size_t)n * obs_size,
+                          dbl + n,
+                          obs + (size_t)n * obs_size * 2,
+                          seeds};
+        const int32_t *a = (const int32_t *)PyArray_DATA(acts);
+        vf_batch_reset(envs, n, kind, 1, obs);
+        PyObject *clock = PyImport_ImportModule("time");
+        PyObject *t0 = clock ? PyObject_CallMethod(clock, "perf_counter", NULL) : NULL;
+        Py_BEGIN_ALLOW_THREADS;
+        for (long long r = 0; r < rounds; r++) {
+            io.actions = a + (size_t)(r % k) * n;
+            vf_batch_step_io(envs, n, kind, &io);
+        }
+        Py_END_ALLOW_THREADS;
+        PyObject *t1 = clock ? PyObject_CallMethod(clock, "perf_counter", NULL) : NULL;
+        if (t0 && t1) seconds = PyFloat_AsDouble(t1) - PyFloat_AsDouble(t0);
+        Py_XDECREF(clock);
+        Py_XDECREF(t0);
+        Py_XDECREF(t1);
+    }
+    free(envs);
+    free(obs);
+    free(dbl);
+    free(seeds);
+    free(bytes);
+    if (PyErr_Occurred()) return NULL;
+    return PyFloat_FromDouble(seconds);
+}
+
 static PyMethodDef module_methods[] = {
-    {"engine_info", engine_info, METH_NOARGS, "What the engine knows about each farm."},
+    {"native_vec_steps", native_vec_steps, METH_VARARGS, NULL},
+    {"spec_json", spec_json, METH_NOARGS, "vf_spec_json: what the engine knows about each farm."},
     {"set_fresh_seed_range", set_fresh_seed_range, METH_VARARGS, NULL},
     {"batch_run_random", batch_run_random, METH_VARARGS, NULL},
     {NULL, NULL, 0, NULL}};
@@ -1066,11 +1125,21 @@ static int module_exec(PyObject *m) {
     struct {
         PyObject **slot;
         const char *name;
-    } keys[] = {{&s->k_step, "step"},     {&s->k_seed, "seed"},       {&s->k_legal, "action_was_legal"},
-                {&s->k_mask, "action_mask"}, {&s->k_reason, "illegal_reason"}, {&s->k_events, "events"},
-                {&s->k_code, "code"},     {&s->k_text, "text"},       {&s->k_reward, "reward"},
-                {&s->k_x, "x"},           {&s->k_y, "y"},             {&s->k_subject, "subject"},
-                {&s->k_count, "count"},   {&s->k_count2, "count2"},   {&s->k_before, "before"},
+    } keys[] = {{&s->k_step, "step"},
+                {&s->k_seed, "seed"},
+                {&s->k_legal, "action_was_legal"},
+                {&s->k_mask, "action_mask"},
+                {&s->k_reason, "illegal_reason"},
+                {&s->k_events, "events"},
+                {&s->k_code, "code"},
+                {&s->k_text, "text"},
+                {&s->k_reward, "reward"},
+                {&s->k_x, "x"},
+                {&s->k_y, "y"},
+                {&s->k_subject, "subject"},
+                {&s->k_count, "count"},
+                {&s->k_count2, "count2"},
+                {&s->k_before, "before"},
                 {&s->k_after, "after"}};
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
         if (!(*keys[i].slot = PyUnicode_InternFromString(keys[i].name))) return -1;
@@ -1083,19 +1152,25 @@ static int module_exec(PyObject *m) {
 
 static int module_clear(PyObject *m) {
     module_state *s = state_of_module(m);
-    PyObject **all[] = {&s->k_step, &s->k_seed, &s->k_legal, &s->k_mask, &s->k_reason, &s->k_events,
-                        &s->k_code, &s->k_text, &s->k_reward, &s->k_x,    &s->k_y,      &s->k_subject,
-                        &s->k_count, &s->k_count2, &s->k_before, &s->k_after};
+    PyObject **all[] = {&s->k_step,   &s->k_seed,   &s->k_legal,  &s->k_mask,
+                        &s->k_reason, &s->k_events, &s->k_code,   &s->k_text,
+                        &s->k_reward, &s->k_x,      &s->k_y,      &s->k_subject,
+                        &s->k_count,  &s->k_count2, &s->k_before, &s->k_after};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) Py_CLEAR(*all[i]);
     return 0;
 }
 
 static PyModuleDef_Slot module_slots[] = {{Py_mod_exec, module_exec}, {0, NULL}};
 
-static struct PyModuleDef module_def = {
-    PyModuleDef_HEAD_INIT, "valley_farm._engine", "The C engine of valley_farm.", sizeof(module_state),
-    module_methods,        module_slots,          NULL,                           module_clear,
-    NULL};
+static struct PyModuleDef module_def = {PyModuleDef_HEAD_INIT,
+                                        "valley_farm._engine",
+                                        "The C engine of valley_farm.",
+                                        sizeof(module_state),
+                                        module_methods,
+                                        module_slots,
+                                        NULL,
+                                        module_clear,
+                                        NULL};
 
 PyMODINIT_FUNC PyInit__engine(void) {
     return PyModuleDef_Init(&module_def);

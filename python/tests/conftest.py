@@ -5,7 +5,6 @@ The tests run against the INSTALLED package: tests/run.mjs (scripts/python.mjs) 
 path; test_installed checks that this is so.
 """
 import json
-import os
 import shutil
 import subprocess
 from pathlib import Path

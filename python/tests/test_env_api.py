@@ -177,6 +177,14 @@ def test_the_plan_earns_its_best_return_when_played_and_stays_within_its_bound(e
     assert abs(total - plan.best_return) < 1e-9
 
 
+def test_reset_and_step_have_signatures_gymnasiums_checker_can_read():
+    import inspect
+
+    env = valley_farm.make("ValleyFarm-v0")
+    assert list(inspect.signature(env.reset).parameters) == ["seed", "options"]
+    assert list(inspect.signature(env.step).parameters) == ["action"]
+
+
 def test_spaces_sample_inside_themselves_and_seed_reproducibly():
     env = valley_farm.make("ValleyFarm-v0")
     space = env.observation_space

@@ -123,3 +123,28 @@ def test_reset_without_a_seed_draws_a_fresh_one_and_a_seeded_reset_makes_later_o
     a.reset()
     b.reset()
     assert a.episode_seed(0) == b.episode_seed(0) and a.episode_seed(0) >= valley_farm.FRESH_SEED_MIN
+
+
+def test_a_vector_env_refuses_a_second_thread_while_one_steps_it():
+    import threading
+
+    vec = valley_farm.make_vec("ValleyFarm-v0", 8192)
+    vec.reset(seed=1)
+    actions = np.zeros(8192, dtype=np.int32)
+    refused = []
+
+    def play():
+        for _ in range(300):
+            try:
+                vec.step(actions)
+            except ValueError as err:
+                refused.append(str(err))
+
+    threads = [threading.Thread(target=play) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    # two threads racing 300 steps each of 8,192 envs always overlap (the GIL is released while
+    # the engine steps); without the guard both would write the same buffers at once
+    assert refused and all("stepping in another thread" in r for r in refused)

@@ -13,7 +13,7 @@ give the same observations, rewards and state hashes in C, JavaScript and Python
 """
 from __future__ import annotations
 
-from typing import Any, Optional, Sequence
+from typing import Any
 
 from . import _engine
 from ._specs import ENV_IDS, SPECS, FarmSpec, spec_for

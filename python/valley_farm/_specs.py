@@ -1,13 +1,7 @@
-"""What the package knows about each farm, from its two sources.
-
-- The engine (``_engine.engine_info()``): ids, kinds, action names, observation sizes, the
-  rules' constants (``vf_rules_json``), snapshot sizes, the planner's widths, the reasons an
-  action is illegal and the codes of step events.
-- ``data/specs.json``, generated from ``wasm/specs.js`` by ``scripts/python-specs.mjs``
-  (never edited by hand; a test holds it equal to that script's output): what the C API does
-  not yet report — tile names and walkability, the observation's fields, bounds and flat layout.
-
-Nothing here is typed out by hand.
+"""What the package knows about each farm: all of it from the engine's own description,
+``vf_spec_json`` (core/src/spec.c), read once at import. Nothing here is typed by hand:
+ids, actions, tiles, the observation's fields and bounds, the rules' constants, the reasons
+an action is illegal, the codes of step events and the header's limits all come from there.
 """
 from __future__ import annotations
 
@@ -18,26 +12,23 @@ from typing import Any, Dict, List, Tuple
 
 from . import _engine
 
-_INFO = _engine.engine_info()
+ENGINE: Dict[str, Any] = json.loads(_engine.spec_json())
 
 
 def _data(name: str) -> Any:
     return json.loads(resources.files(__package__).joinpath("data", name).read_text(encoding="utf-8"))
 
 
-_SPECS = _data("specs.json")
-
-
 @dataclass(frozen=True)
 class FarmSpec:
-    """One farm: everything a program needs before it plays one."""
+    """One farm: everything a program needs before it plays one (vf_spec_json's "farms" entry)."""
 
     id: str
     kind: int
     num_actions: int
     obs_size: int
     actions: Tuple[str, ...]
-    rules: Dict[str, Any]  # the engine's vf_rules_json
+    rules: Dict[str, Any]
     snapshot_size: int
     plan_width: int  # the beam width the published best-known data use
     width: int
@@ -45,43 +36,41 @@ class FarmSpec:
     horizon: int
     tiles: Tuple[Dict[str, Any], ...]
     codes: Dict[str, int]  # tile name -> code
-    observation: Dict[str, Any]  # the observation's fields: {shape, min, max} leaves, nested
-    layout: Tuple[Dict[str, Any], ...]  # the flat observation: {name, offset, length}
-    extra: Dict[str, Any] = field(default_factory=dict)  # species, moods, facings
+    fields: Tuple[Dict[str, Any], ...]  # the flat observation: name, group, offset, length, shape, low, high, ...
+    extra: Dict[str, Any] = field(default_factory=dict)  # the farm's name lists: species, moods, facings
 
 
-def _spec(engine: Dict[str, Any]) -> FarmSpec:
-    js = _SPECS[engine["id"]]
-    extra = {k: js[k] for k in ("species", "moods", "facings") if k in js}
+def _spec(farm: Dict[str, Any]) -> FarmSpec:
+    known = {"id", "kind", "width", "height", "horizon", "obsSize", "snapshotSize", "planWidth", "actions", "tiles", "fields", "rules"}
     return FarmSpec(
-        id=engine["id"],
-        kind=engine["kind"],
-        num_actions=engine["num_actions"],
-        obs_size=engine["obs_size"],
-        actions=tuple(engine["actions"]),
-        rules=json.loads(engine["rules_json"]),
-        snapshot_size=engine["snapshot_size"],
-        plan_width=engine["plan_width"],
-        width=js["width"],
-        height=js["height"],
-        horizon=js["horizon"],
-        tiles=tuple(js["tiles"]),
-        codes=dict(js["codes"]),
-        observation=js["observation"],
-        layout=tuple(js["layout"]),
-        extra=extra,
+        id=farm["id"],
+        kind=farm["kind"],
+        num_actions=len(farm["actions"]),
+        obs_size=farm["obsSize"],
+        actions=tuple(farm["actions"]),
+        rules=farm["rules"],
+        snapshot_size=farm["snapshotSize"],
+        plan_width=farm["planWidth"],
+        width=farm["width"],
+        height=farm["height"],
+        horizon=farm["horizon"],
+        tiles=tuple(farm["tiles"]),
+        codes={t["name"]: t["code"] for t in farm["tiles"]},
+        fields=tuple(farm["fields"]),
+        extra={k: v for k, v in farm.items() if k not in known},
     )
 
 
-SPECS: Dict[str, FarmSpec] = {k["id"]: _spec(k) for k in _INFO["kinds"]}
+SPECS: Dict[str, FarmSpec] = {f["id"]: _spec(f) for f in ENGINE["farms"]}
 ENV_IDS: Tuple[str, ...] = tuple(SPECS)
-# why an action is illegal, index = the engine's vf_why: (code, sentence)
-WHYS: List[Tuple[str, str]] = [tuple(w) for w in _INFO["whys"]]
-EVENT_CODES: List[str] = list(_INFO["events"])
-BATCH_MAX: int = _INFO["batch_max"]
-PLAN_WIDTH_MAX: int = _INFO["plan_width_max"]
-PROVE_STATES_MAX: int = _INFO["prove_states_max"]
-SNAPSHOT_MAX: int = _INFO["snapshot_max"]
+# why an action is illegal, index = the engine's vf_why: {code, text}
+WHYS: List[Dict[str, str]] = ENGINE["whys"]
+EVENT_CODES: List[Any] = ENGINE["events"]
+LIMITS: Dict[str, int] = ENGINE["limits"]
+BATCH_MAX: int = LIMITS["batchMax"]
+PLAN_WIDTH_MAX: int = LIMITS["planWidthMax"]
+PROVE_STATES_MAX: int = LIMITS["proveStatesMax"]
+SNAPSHOT_MAX: int = LIMITS["snapshotMax"]
 
 
 def spec_for(env_id: Any) -> FarmSpec:

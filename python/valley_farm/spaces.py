@@ -7,7 +7,7 @@ envs use: ``sample`` (with an action mask for Discrete), ``contains``, ``seed``,
 """
 from __future__ import annotations
 
-from typing import Any, Dict as DictT, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, Dict as DictT, Mapping, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -206,26 +206,13 @@ def action_space(spec: Any) -> "Discrete":
     return space
 
 
-def _leaves(desc: DictT[str, Any]) -> DictT[str, DictT[str, Any]]:
-    """Every {shape, min, max} leaf of an observation description, by name (nested dicts flattened)."""
-    out: DictT[str, DictT[str, Any]] = {}
-    for k, v in desc.items():
-        if "shape" in v:
-            out[k] = v
-        else:
-            out.update(_leaves(v))
-    return out
-
-
 def flat_bounds(spec: Any) -> Tuple[np.ndarray, np.ndarray]:
-    """Per-element low and high of the flat observation, from the layout and the fields' bounds."""
+    """Per-element low and high of the flat observation, from the engine's fields."""
     low = np.zeros(spec.obs_size, dtype=np.int32)
     high = np.zeros(spec.obs_size, dtype=np.int32)
-    leaves = _leaves(spec.observation)
-    for f in spec.layout:
-        leaf = leaves[f["name"]]
-        low[f["offset"] : f["offset"] + f["length"]] = leaf["min"]
-        high[f["offset"] : f["offset"] + f["length"]] = leaf["max"]
+    for f in spec.fields:
+        low[f["offset"] : f["offset"] + f["length"]] = f["low"]
+        high[f["offset"] : f["offset"] + f["length"]] = f["high"]
     return low, high
 
 
@@ -235,32 +222,27 @@ def observation_space(spec: Any) -> "Box":
     return Box(low, high, (spec.obs_size,), np.int32)
 
 
+def _nest(spec: Any, leaf: Any) -> DictT[str, Any]:
+    """The observation's fields by name, each field made by leaf(field), nested by group."""
+    out: DictT[str, Any] = {}
+    for f in spec.fields:
+        where = out if f["group"] is None else out.setdefault(f["group"], {})
+        where[f["name"]] = leaf(f)
+    return out
+
+
 def dict_observation_space(spec: Any) -> "Dict":
     """The observation's fields as a Dict space (what unflatten returns), as the JS package shows it."""
-
-    def build(desc: DictT[str, Any]) -> Any:
-        if "shape" in desc:
-            return Box(desc["min"], desc["max"], tuple(desc["shape"]), np.int32)
-        return Dict({k: build(v) for k, v in desc.items()})
-
-    return build(spec.observation)
+    tree = _nest(spec, lambda f: Box(f["low"], f["high"], tuple(f["shape"]), np.int32))
+    return Dict({k: Dict(v) if isinstance(v, dict) else v for k, v in tree.items()})
 
 
 def unflatten(spec: Any, flat: Any) -> DictT[str, Any]:
     """The observation's fields from a flat observation (nested as the JS package's objects)."""
-    by_name = {f["name"]: f for f in spec.layout}
+    values = [int(x) for x in flat]
 
-    def build(desc: DictT[str, Any]) -> Any:
-        out: DictT[str, Any] = {}
-        for k, v in desc.items():
-            if "shape" not in v:
-                out[k] = build(v)
-                continue
-            f = by_name[k]
-            if v["shape"] == []:
-                out[k] = int(flat[f["offset"]])
-            else:
-                out[k] = [int(x) for x in flat[f["offset"] : f["offset"] + f["length"]]]
-        return out
+    def leaf(f: DictT[str, Any]) -> Any:
+        o = f["offset"]
+        return values[o] if f["shape"] == [] else values[o : o + f["length"]]
 
-    return build(spec.observation)
+    return _nest(spec, leaf)

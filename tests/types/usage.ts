@@ -1,5 +1,5 @@
 // Type-checked by `tsc -p tests/types` in npm test: the declarations in wasm/index.d.ts
-// must accept the API as api.md documents it, and reject misuse (the @ts-expect-error
+// must accept the API as the README and the docs' API page use it, and reject misuse (the @ts-expect-error
 // lines fail the check if the declarations ever stop rejecting them).
 import {
   envIds,

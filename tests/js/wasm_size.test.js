@@ -1,0 +1,21 @@
+// The engine the page and the package load is held under a size budget, measured on the
+// build (not typed anywhere else): the README quotes the budget, and this test checks that
+// it quotes this one.
+import { readFileSync, statSync } from 'node:fs';
+import { expect, it } from 'vitest';
+
+const BUDGET = 86_000; // bytes of wasm/valley_farm.wasm
+const file = new URL('../../wasm/valley_farm.wasm', import.meta.url);
+
+it(`wasm/valley_farm.wasm, as built, is at most ${BUDGET} bytes`, () => {
+  const { size } = statSync(file);
+  expect(
+    size,
+    `the engine grew to ${size} bytes; find what grew (or raise the budget here and in the README, saying why)`,
+  ).toBeLessThanOrEqual(BUDGET);
+});
+
+it('the README states this budget', () => {
+  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+  expect(readme).toContain(`held under ${BUDGET.toLocaleString('en-US')} bytes by \`tests/js/wasm_size.test.js\``);
+});
