@@ -466,7 +466,8 @@ size_t vf_rules_json(int kind, char *buf, size_t cap);
 /* Everything a binding needs to know about the engine, as one JSON object, so that no
  * binding types a fact of a farm (the JS spec, wasm/engine_spec.js, is generated from it):
  *   "farms": one object per vf_kind, in kind order: "id", "kind", "width", "height",
- *       "horizon", "obsSize", "snapshotSize", "planWidth", "actions" (names, in id order),
+ *       "horizon", "viewSize" (the side of the square of tiles the view fields show, the
+ *       agent at its centre, north row first), "obsSize", "snapshotSize", "planWidth", "actions" (names, in id order),
  *       "tiles" (by code: "code", "name" as in the enums above, "walkable", "background"
  *       (off the map or bare ground: nothing there to walk to), and for tiles with a status
  *       value its names, "status"), "fields" (the flat observation in order: "name",

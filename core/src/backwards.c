@@ -797,6 +797,7 @@ const vf_farm_spec vfb_spec = {
     .width = W,
     .height = H,
     .horizon = VF_BW_HORIZON,
+    .view = VIEW_N,
     .walkable = VFB_WALKABLE,
     .tiles = spec_tiles,
     .tile_count = VF_BT_COUNT,

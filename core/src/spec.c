@@ -84,6 +84,7 @@ static void farm_json(vft_text *t, int kind) {
     key_int(t, "width", s->width);
     key_int(t, "height", s->height);
     key_int(t, "horizon", s->horizon);
+    key_int(t, "viewSize", s->view);
     key_int(t, "obsSize", vf_obs_size(kind));
     key_int(t, "snapshotSize", (int64_t)vf_snapshot_size(kind));
     key_int(t, "planWidth", vf_plan_width(kind));

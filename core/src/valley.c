@@ -828,6 +828,7 @@ const vf_farm_spec vfv_spec = {
     .width = W,
     .height = H,
     .horizon = VF_VALLEY_HORIZON,
+    .view = 5, /* vfg_view5 */
     .walkable = VFV_WALKABLE,
     .tiles = spec_tiles,
     .tile_count = VF_VT_COUNT,
