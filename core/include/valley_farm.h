@@ -51,7 +51,10 @@ extern "C" {
 typedef enum vf_kind {
     VF_VALLEY = 0,    /* "ValleyFarm-v0" */
     VF_BACKWARDS = 1, /* "BackwardsValleyFarm-v0" */
-    VF_KIND_COUNT = 2
+#ifdef VF_TEST_UNLISTED_KIND
+    VF_UNLISTED, /* a kind no farm implements: CMakeLists.txt checks that it does not build */
+#endif
+    VF_KIND_COUNT
 } vf_kind;
 
 /* The env id string of a kind ("ValleyFarm-v0"), or NULL for a kind out of range. */
