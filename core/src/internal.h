@@ -224,13 +224,8 @@ static inline int vf_action_next(vf_action_source *src, uint32_t n) {
 
 /* ---- what a farm says about itself (spec.c writes it as vf_spec_json) ---------------- */
 
-/* One field of the flat observation. `role` says what a binding may do with it:
- *   "tiles"     tile codes of the 5 x 5 view (categorical; the farm's tile list names them)
- *   "status"    the status value of each cell of that view (categorical)
- *   "category"  one categorical value (a crop stage, a facing)
- *   "count"     an amount: ordered, scaled by its bounds
- *   "x", "y"    the agent's position on the map
- *   "stepsLeft" the steps left in the episode */
+/* One field of the flat observation; `role` is one of the roles valley_farm.h lists at
+ * vf_spec_json ("tiles", "status", "category", "count", "x", "y", "stepsLeft"). */
 typedef struct vf_field_spec {
     const char *name;
     const char *group; /* NULL, or the object the observation nests it in ("inventory") */

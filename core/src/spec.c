@@ -35,7 +35,7 @@ static void key_int(vft_text *t, const char *key, int64_t v) {
     vft_int(t, v);
 }
 
-/* Roles whose values are codes, not amounts (internal.h lists the roles). */
+/* Roles whose values are codes, not amounts (valley_farm.h lists the roles). */
 static bool categorical(const char *role) {
     return strcmp(role, "tiles") == 0 || strcmp(role, "status") == 0 ||
            strcmp(role, "category") == 0;
