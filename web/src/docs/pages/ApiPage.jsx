@@ -51,8 +51,8 @@ export function ApiPage() {
           unknown id rejects with an Error listing the ids. <code>env.id</code> is the id, <code>env.actionSpace</code> is{' '}
           <code>{'{ n, names }'}</code> (n = 12 or 11), <code>env.observationSpace</code> describes every observation field (shape, min,
           max). <code>envSpecs[id]</code> holds the same facts (actions, tiles, observation, flat layout, and in <code>fields</code> each
-          field's bounds and role) as plain data, usable before any env is made: the engine's own description of the farm, which
-          its C function <code>vf_spec_json</code> gives every binding.
+          field's bounds and role) as plain data, usable before any env is made: the engine's own description of the farm, which its C
+          function <code>vf_spec_json</code> gives every binding.
         </p>
         <Ex id="make" />
       </Sec>
