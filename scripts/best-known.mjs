@@ -1,15 +1,16 @@
 // best-known.mjs — `npm run best-known [-- --width W]`: plans every test and validation seed
-// of both farms with the engine's beam search (scripts/best_known.c, vf_plan_beam), proves
+// of every farm with the engine's beam search (scripts/best_known.c, vf_plan_beam), proves
 // each plan optimal or finds a better one (vf_plan_prove), and writes
 // wasm/data/best-known.json: for each seed its best-known return, the plan that earns it
 // (one base-36 character per action) and the upper bound (vf_plan_bound, or the return
 // itself once proven). The
-// two farms run side by side, one process each. tests/js/best_known.test.js replays every
+// farms run side by side, one process each. tests/js/best_known.test.js replays every
 // plan, so the file cannot go stale when the rules change: regenerate it then.
 import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { ensureNativeTools, root, run, say } from './setup.mjs';
 import { SPLITS } from '../wasm/splits.js';
+import { envIds } from '../wasm/specs.js';
 
 const arg = (name, fallback) => {
   const i = process.argv.indexOf(name);
@@ -21,7 +22,7 @@ if (WIDTH !== null && (!Number.isInteger(WIDTH) || WIDTH < 1 || WIDTH > 65536)) 
   console.error('[valley-farm] best-known: --width must be a whole number from 1 to 65536');
   process.exit(2);
 }
-const ENVS = ['ValleyFarm-v0', 'BackwardsValleyFarm-v0'];
+const ENVS = envIds; // every farm the engine has
 
 function plan(env, first, count) {
   return new Promise((resolve, reject) => {

@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "valley_farm.h"
@@ -34,7 +35,12 @@ static int parse_u64(const char *s, unsigned long long *out) {
 int main(int argc, char **argv) {
     if (argc != 4 && argc != 5) return usage("three or four arguments are needed");
     int kind = vf_kind_from_name(argv[1]);
-    if (kind < 0) return usage("ENV must be ValleyFarm-v0 or BackwardsValleyFarm-v0");
+    if (kind < 0) {
+        char why[256] = "ENV must be one of the engine's env ids:";
+        for (int k = 0; k < VF_KIND_COUNT; k++)
+            snprintf(why + strlen(why), sizeof why - strlen(why), " %s", vf_kind_name(k));
+        return usage(why);
+    }
     unsigned long long first, count, width;
     width = (unsigned long long)vf_plan_width(kind);
     if (!parse_u64(argv[2], &first) || !parse_u64(argv[3], &count) ||

@@ -51,7 +51,10 @@ extern "C" {
 typedef enum vf_kind {
     VF_VALLEY = 0,    /* "ValleyFarm-v0" */
     VF_BACKWARDS = 1, /* "BackwardsValleyFarm-v0" */
-    VF_KIND_COUNT = 2
+#ifdef VF_TEST_UNLISTED_KIND
+    VF_UNLISTED, /* a kind no farm implements: CMakeLists.txt checks that it does not build */
+#endif
+    VF_KIND_COUNT
 } vf_kind;
 
 /* The env id string of a kind ("ValleyFarm-v0"), or NULL for a kind out of range. */
@@ -465,15 +468,22 @@ size_t vf_rules_json(int kind, char *buf, size_t cap);
 
 /* Everything a binding needs to know about the engine, as one JSON object, so that no
  * binding types a fact of a farm (the JS spec, wasm/engine_spec.js, is generated from it):
- *   "farms": one object per vf_kind, in kind order: "id", "kind", "width", "height",
- *       "horizon", "obsSize", "snapshotSize", "planWidth", "actions" (names, in id order),
- *       "tiles" (by code: "code", "name" as in the enums above, "walkable", "background"
- *       (off the map or bare ground: nothing there to walk to), and for tiles with a status
- *       value its names, "status"), "fields" (the flat observation in order: "name",
- *       "group" (null, or the object the observation nests it in), "offset", "length",
- *       "shape" ([] for a scalar), "low", "high", "role" (tiles, status, category, count, x,
- *       y, stepsLeft: see core/src/internal.h) and "categorical"), the farm's name lists
- *       (valley: "species", "moods"; backwards: "facings") and "rules" (vf_rules_json);
+ *   "farms": one object per vf_kind, in kind order, with
+ *       "id", "kind", "width", "height", "horizon", "obsSize", "snapshotSize", "planWidth";
+ *       "viewSize": the side of the square of tiles the view fields show, the agent at its
+ *           centre, north row first;
+ *       "actions": the action names, in id order;
+ *       "tiles": by code, each {"code", "name" (as in the enums above), "walkable",
+ *           "background" (off the map or bare ground: nothing there to walk to), and for a
+ *           tile with a status value the names of its values, "status"};
+ *       "fields": the flat observation in order, each {"name", "group" (null, or the object
+ *           the observation nests it in), "offset", "length", "shape" ([] for a scalar),
+ *           "low", "high" (what the rules let it show), "role", "categorical"}; the role is
+ *           "tiles" (the view's tile codes), "status" (each of those cells' status value),
+ *           "category" (one code), "count" (an amount), "x" or "y" (the agent's position) or
+ *           "stepsLeft", and the first three are categorical;
+ *       the farm's name lists (valley: "species", "moods"; backwards: "facings");
+ *       "rules": vf_rules_json;
  *   "whys": [{"code", "text"}] indexed by vf_why; "events": codes indexed by vf_event_kind
  *       (null for VF_EV_NONE); "errors": vf_error_message indexed by vf_error;
  *   "limits": the header's sizes and limits (VF_OBS_MAX, VF_BATCH_MAX, ...) by name;

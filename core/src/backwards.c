@@ -25,10 +25,8 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "internal.h"
+#include "backwards_rules.h"
 
-#define W      VF_BW_W
-#define H      VF_BW_H
 #define VIEW_R VFB_VIEW_R /* the view is (2 * VIEW_R + 1) squared, centred on the agent */
 #define VIEW_N (2 * VIEW_R + 1)
 
@@ -43,10 +41,6 @@ _Static_assert(offsetof(vf_backwards, status) + sizeof(((vf_backwards *)0)->stat
                "vfg_view5 reads past the status grid's last row, inside the state");
 _Static_assert(W <= VFG_MAX_W && H <= VFG_MAX_H, "the map fits the row bitmasks");
 _Static_assert(VF_BW_ACTIONS <= 16, "vfg_dx covers every action");
-
-/* Padded-grid access by map coordinates; x and y may be up to VF_BORDER off the map. */
-#define TILE(b, x, y)   ((b)->tiles[(y) + VF_BORDER][(x) + VF_BORDER])
-#define STATUS(b, x, y) ((b)->status[(y) + VF_BORDER][(x) + VF_BORDER])
 
 const char *const vfb_action_names[VF_BW_ACTIONS] = {"north", "south",      "east",      "west",
                                                      "wait",  "water",      "fertilize", "feed",
@@ -79,8 +73,6 @@ static const struct entity_kind {
     [VILLAGERS] = {VF_BT_HOUSE, VF_BW_VILLAGERS, 3, 6, 3, 3, "villagers", "mood", "bonus",
                    "rewarded"},
 };
-
-enum { HARVEST_READY = 3, THRIVING = 2, FRIENDLY = 2 };
 
 /* The names of the status values (the rules file's words) and of the facings. */
 static const char *const crop_stage_name[4] = {"Seed", "Sprout", "Growing", "Harvest-Ready"};
@@ -805,6 +797,7 @@ const vf_farm_spec vfb_spec = {
     .width = W,
     .height = H,
     .horizon = VF_BW_HORIZON,
+    .view = VIEW_N,
     .walkable = VFB_WALKABLE,
     .tiles = spec_tiles,
     .tile_count = VF_BT_COUNT,
@@ -983,107 +976,4 @@ bool vfb_load(vf_env *env, vfs_reader *r) {
     b->step = (int32_t)step;
     b->growing = growing_of(b);
     return true;
-}
-
-/* ---- the planner's bound ------------------------------------------------------------------ */
-
-/* The length of a minimum spanning tree over the agent and the targets in `set` (Prim's, on
- * at most VFB_TARGETS + 1 points). Any walk from the agent through all those targets is a
- * spanning tree of them whose edges are at least the shortest distances, so no walk is
- * shorter. */
-static int spanning_tree(const vfb_reach *r, unsigned set) {
-    if (r->trees && r->trees[set] != VFB_NO_TREE) return r->trees[set];
-    int ids[VFB_TARGETS], key[VFB_TARGETS], n = 0, total = 0;
-    bool in[VFB_TARGETS] = {0};
-    for (int i = 0; i < VFB_TARGETS; i++)
-        if (set >> i & 1) {
-            key[n] = r->to[i];
-            ids[n++] = i;
-        }
-    for (int k = 0; k < n; k++) {
-        int next = -1;
-        for (int i = 0; i < n; i++)
-            if (!in[i] && (next < 0 || key[i] < key[next])) next = i;
-        in[next] = true;
-        total += key[next];
-        for (int i = 0; i < n; i++)
-            if (!in[i] && r->between[ids[next]][ids[i]] < key[i])
-                key[i] = r->between[ids[next]][ids[i]];
-    }
-    if (r->trees) r->trees[set] = (uint16_t)total; /* at most 14 walks of 255 */
-    return total;
-}
-
-/*
- * The Farm Value still to come is at most the bonuses not yet paid, counting each only if it
- * can still be earned on its own in the steps left (moves along `reach`, turns not counted):
- *  - a crop of stage s ripens after 3 - s ticks and pays when the agent stands on it then or
- *    later: max(walk, 3 - s) steps;
- *  - an animal below Thriving pays when it arrives there (after 2 - health ticks) in view,
- *    if the agent can be in view by then; otherwise it must be cared for from next to its
- *    pen and then grows back in two ticks: walk + 3 steps;
- *  - a villager pays on becoming Friendly: 2 - mood insults from next to the house (one
- *    Friendly already: a compliment, then an insult).
- * And together: the agent must walk to every target it earns from (a spanning tree over them
- * is no longer than that walk) and spend one step on each insult, compliment and care. When
- * that does not fit in the steps left, at least one bonus is lost: the bound is the best of
- * losing one (where the rest fits) or the two smallest. An animal that could pay in view
- * within its 2 - health ticks is counted free of all this (it may need no step at all).
- */
-int vfb_plan_bound(const vf_backwards *b, const vfb_reach *r, int beat) {
-    const int left = VF_BW_HORIZON - b->step;
-    int value[VFB_TARGETS] = {0}, steps[VFB_TARGETS] = {0}; /* steps: besides walking */
-    unsigned set = 0;
-    int total = 0;
-    for (int i = 0; i < VF_BW_CROPS; i++) {
-        const vf_bw_entity *c = &b->crops[i];
-        const int ripe_in = HARVEST_READY - STATUS(b, c->x, c->y);
-        if (c->done || (r->to[i] > ripe_in ? r->to[i] : ripe_in) > left) continue;
-        value[i] = c->value;
-        set |= 1u << i;
-    }
-    for (int i = 0; i < VF_BW_VILLAGERS; i++) {
-        const vf_bw_entity *v = &b->villagers[i];
-        const int mood = STATUS(b, v->x, v->y), t = VFB_T_VILLAGER + i;
-        const int words = mood == FRIENDLY ? 2 : FRIENDLY - mood; /* insults, compliment */
-        if (v->done || r->to[t] + words > left) continue;
-        value[t] = v->value;
-        steps[t] = words;
-        set |= 1u << t;
-    }
-    int free_value = 0; /* animals that may pay without a step of their own */
-    for (int i = 0; i < VF_BW_ANIMALS; i++) {
-        const vf_bw_entity *a = &b->animals[i];
-        const int health = STATUS(b, a->x, a->y), t = VFB_T_ANIMAL + i;
-        if (a->done) continue;
-        const int thriving_in = THRIVING - health;
-        if (health < THRIVING && r->to_view[i] <= thriving_in && thriving_in <= left) {
-            free_value += a->value;
-        } else if (r->to[t] + 1 + THRIVING <= left) { /* care, then growth from Weak */
-            value[t] = a->value;
-            steps[t] = 1;
-            set |= 1u << t;
-        }
-    }
-    for (int i = 0; i < VFB_TARGETS; i++) total += value[i];
-    if (total + free_value <= beat) return total + free_value;
-    int acting = 0; /* steps that are not moves */
-    for (int i = 0; i < VFB_TARGETS; i++) acting += steps[i];
-    if (spanning_tree(r, set) + acting <= left) return total + free_value;
-    /* something in `set` is lost: the smallest one or two, or one whose loss lets the rest
-     * fit, tried from the smallest up (the first that fits is the best such loss) */
-    int order[VFB_TARGETS], n = 0;
-    for (int i = 0; i < VFB_TARGETS; i++) {
-        if (!(set >> i & 1)) continue;
-        int j = n++;
-        for (; j > 0 && value[order[j - 1]] > value[i]; j--) order[j] = order[j - 1];
-        order[j] = i;
-    }
-    int best = total - value[order[0]] - (n > 1 ? value[order[1]] : 0);
-    if (total - value[order[0]] + free_value <= beat) return total - value[order[0]] + free_value;
-    for (int k = 0; k < n && total - value[order[k]] > best; k++) {
-        const int i = order[k];
-        if (spanning_tree(r, set & ~(1u << i)) + acting - steps[i] <= left) best = total - value[i];
-    }
-    return best + free_value;
 }

@@ -7,10 +7,12 @@
  *   (here)       vf_tile_  sets of tile codes
  *   text.c       vft_      a bounded text builder for render / JSON
  *   snapshot.c   vfs_      byte writer / reader and the snapshot frame
- *   valley.c     vfv_      ValleyFarm-v0 rules
- *   backwards.c  vfb_      BackwardsValleyFarm-v0 rules
- *   env.c        vf_       the public API: dispatch on kind, batches
+ *   valley.c     vfv_      ValleyFarm-v0 rules (its numbers: valley_rules.h)
+ *   backwards.c  vfb_      BackwardsValleyFarm-v0 rules (its numbers: backwards_rules.h)
+ *   env.c        vf_       the public API: the table of farms, dispatch on kind, batches
  *   spec.c       vf_       vf_spec_json: the engine's description of itself
+ *   planner.c    vf_plan_  beam search and proof, with a table of each farm's planner
+ *   valley_bound.c, backwards_bound.c (vfv_plan_, vfb_plan_): each farm's planner bound
  */
 #ifndef VF_INTERNAL_H
 #define VF_INTERNAL_H
@@ -222,13 +224,8 @@ static inline int vf_action_next(vf_action_source *src, uint32_t n) {
 
 /* ---- what a farm says about itself (spec.c writes it as vf_spec_json) ---------------- */
 
-/* One field of the flat observation. `role` says what a binding may do with it:
- *   "tiles"     tile codes of the 5 x 5 view (categorical; the farm's tile list names them)
- *   "status"    the status value of each cell of that view (categorical)
- *   "category"  one categorical value (a crop stage, a facing)
- *   "count"     an amount: ordered, scaled by its bounds
- *   "x", "y"    the agent's position on the map
- *   "stepsLeft" the steps left in the episode */
+/* One field of the flat observation; `role` is one of the roles valley_farm.h lists at
+ * vf_spec_json ("tiles", "status", "category", "count", "x", "y", "stepsLeft"). */
 typedef struct vf_field_spec {
     const char *name;
     const char *group; /* NULL, or the object the observation nests it in ("inventory") */
@@ -254,6 +251,7 @@ typedef struct vf_name_list {
 
 typedef struct vf_farm_spec {
     int width, height, horizon;
+    int view;          /* the side of the square of tiles the observation shows around the agent */
     uint32_t walkable; /* a set of tile codes (vf_tile_in) */
     const vf_tile_spec *tiles;
     int tile_count;
@@ -312,7 +310,8 @@ typedef struct vfv_reach {
     int to_animal[VF_VALLEY_ANIMALS], animal_to_market[VF_VALLEY_ANIMALS];
     int to_crop[VF_VALLEY_CROPS], crop_to_market[VF_VALLEY_CROPS];
 } vfv_reach;
-/* A tighter bound for planning (water, price and time limits): vf_plan_bound. */
+/* valley_bound.c. A tighter bound for planning (water, price and time limits):
+ * vf_plan_bound. */
 int32_t vfv_plan_bound_units(const vf_valley *v, const vfv_reach *reach);
 /* What the planner adds to the reward so far to rank valley states (units of 0.05). */
 int32_t vfv_plan_potential_units(const vf_valley *v, const vfv_reach *reach);
@@ -382,9 +381,9 @@ typedef struct vfb_reach {
     uint16_t *trees;
 } vfb_reach;
 #define VFB_NO_TREE 0xFFFF
-/* An upper bound on the Farm Value play from b could still add (vf_plan_bound); values at
- * or below `beat` may be returned as any value at or below it (the proof only asks whether
- * the bound beats what it has; -1: the bound itself). */
+/* backwards_bound.c. An upper bound on the Farm Value play from b could still add
+ * (vf_plan_bound); values at or below `beat` may be returned as any value at or below it
+ * (the proof only asks whether the bound beats what it has; -1: the bound itself). */
 int vfb_plan_bound(const vf_backwards *b, const vfb_reach *reach, int beat);
 
 #endif /* VF_INTERNAL_H */

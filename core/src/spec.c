@@ -35,7 +35,7 @@ static void key_int(vft_text *t, const char *key, int64_t v) {
     vft_int(t, v);
 }
 
-/* Roles whose values are codes, not amounts (internal.h lists the roles). */
+/* Roles whose values are codes, not amounts (valley_farm.h lists the roles). */
 static bool categorical(const char *role) {
     return strcmp(role, "tiles") == 0 || strcmp(role, "status") == 0 ||
            strcmp(role, "category") == 0;
@@ -84,6 +84,7 @@ static void farm_json(vft_text *t, int kind) {
     key_int(t, "width", s->width);
     key_int(t, "height", s->height);
     key_int(t, "horizon", s->horizon);
+    key_int(t, "viewSize", s->view);
     key_int(t, "obsSize", vf_obs_size(kind));
     key_int(t, "snapshotSize", (int64_t)vf_snapshot_size(kind));
     key_int(t, "planWidth", vf_plan_width(kind));

@@ -74,6 +74,30 @@ describe.each(Object.keys(envSpecs))('%s spec', (id) => {
     expect(checked).toBeGreaterThan(1000);
   });
 
+  it('shows the view fields as a viewSize square of the map, the agent at its centre, north row first', async () => {
+    const env = await make(id);
+    const n = spec.viewSize;
+    const c = (n - 1) / 2;
+    const views = spec.fields.filter((f) => f.role === 'tiles');
+    expect(views).toHaveLength(1);
+    expect(views[0].length).toBe(n * n);
+    let checked = 0;
+    for (let seed = 0; seed < 20; seed++) {
+      let { observation } = env.reset({ seed });
+      for (let t = 0; t < 20; t++) {
+        const { agent, tiles } = env.state();
+        const view = observation[views[0].name];
+        for (let dy = -c; dy <= c; dy++)
+          for (let dx = -c; dx <= c; dx++) {
+            const tile = tiles[agent.y + dy]?.[agent.x + dx] ?? spec.codes.OUT_OF_BOUNDS;
+            if (view[(c + dy) * n + c + dx] === tile) checked++;
+          }
+        observation = env.step((seed + t) % 4).observation;
+      }
+    }
+    expect(checked).toBe(20 * 20 * n * n);
+  });
+
   it('gives the flat layout that a vector env uses, field by field', () => {
     let offset = 0;
     for (const f of spec.layout) {

@@ -20,6 +20,7 @@ const statusOf = (code, name) => SPEC.tiles.find((t) => t.code === code).status.
 const THRIVING = statusOf(PEN, 'Thriving');
 const FRIENDLY = statusOf(HOUSE, 'Friendly');
 
+createBackwardsHeuristic.envId = SPEC.id;
 export function createBackwardsHeuristic() {
   let map; // key(x, y) -> { code, status } last seen
   let done; // key(x, y) of pens and houses whose bonus this agent has earned

@@ -6,20 +6,24 @@
 //   const agent = createAgent('heuristic', 'ValleyFarm-v0');
 //   agent.reset(); const action = agent.act(observation, info);
 import { unflatten } from '../spaces.js';
+import { specFor } from '../errors.js';
 import { createRandomAgent } from './random.js';
 import { createValleyHeuristic } from './valleyHeuristic.js';
 import { createBackwardsHeuristic } from './backwardsHeuristic.js';
 
 export const BUILT_IN = ['heuristic', 'random'];
 
-const HEURISTICS = { 'ValleyFarm-v0': createValleyHeuristic, 'BackwardsValleyFarm-v0': createBackwardsHeuristic };
+// each heuristic names the farm it plays (its envId)
+const HEURISTICS = new Map([createValleyHeuristic, createBackwardsHeuristic].map((create) => [create.envId, create]));
 
 /** A built-in agent by name ('heuristic' or 'random'; options.seed seeds the random one). */
 export function createAgent(name, envId, options = {}) {
-  if (!Object.hasOwn(HEURISTICS, envId))
-    throw new Error(`valley-farm: unknown env id ${String(envId).slice(0, 60)}; the env ids are ${Object.keys(HEURISTICS).join(', ')}`);
+  specFor(envId); // an unknown id throws, listing the env ids
   if (name === 'random') return createRandomAgent(envId, options);
-  if (name === 'heuristic') return HEURISTICS[envId]();
+  if (name === 'heuristic') {
+    if (!HEURISTICS.has(envId)) throw new Error(`valley-farm: no heuristic plays ${envId} yet; the random agent does`);
+    return HEURISTICS.get(envId)();
+  }
   throw new Error(`No built-in agent '${String(name).slice(0, 60)}'; the built-in agents are ${BUILT_IN.join(', ')}`);
 }
 

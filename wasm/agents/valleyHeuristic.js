@@ -31,6 +31,7 @@ const cell = (x, y) => (y + OFF) * SIZE + x + OFF;
 const WALKS = new Uint8Array(32);
 for (const code of WALKABLE) WALKS[code] = 1;
 
+createValleyHeuristic.envId = SPEC.id;
 export function createValleyHeuristic() {
   let pos;
   const map = new Int8Array(SIZE * SIZE); // cell(x, y) -> tile code seen there, -1 unseen

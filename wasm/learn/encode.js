@@ -8,7 +8,13 @@
 //    each view, the categorical scalars, counts cut at 2, and the steps left in 5 buckets.
 import { envSpecs } from '../specs.js';
 
-const CORE = [6, 7, 8, 11, 12, 13, 16, 17, 18]; // the 3 x 3 around the agent in a 5 x 5 view
+/** The cells of the 3 x 3 around the agent in a square view of side n (the agent at its centre). */
+function coreOf(n) {
+  const c = (n - 1) / 2;
+  const cells = [];
+  for (let dy = -1; dy <= 1; dy++) for (let dx = -1; dx <= 1; dx++) cells.push((c + dy) * n + c + dx);
+  return cells;
+}
 
 /**
  * The encoder of an env: { size, nonzero, features(flat, row, out, offset), tabularKey(flat, row) }
@@ -16,6 +22,7 @@ const CORE = [6, 7, 8, 11, 12, 13, 16, 17, 18]; // the 3 x 3 around the agent in
  */
 export function encoderFor(id) {
   const spec = envSpecs[id];
+  const core = coreOf(spec.viewSize);
   const parts = []; // { at, low, high, width, onehot, role, j, length }
   let size = 0;
   for (const { role, offset, length, low, high, categorical: onehot } of spec.fields) {
@@ -70,8 +77,8 @@ export function encoderFor(id) {
       const key = [];
       for (const p of parts) {
         const v = flat[base + p.at];
-        if (p.length === 25) {
-          if (CORE.includes(p.j)) key.push(v);
+        if (p.role === 'tiles' || p.role === 'status') {
+          if (core.includes(p.j)) key.push(v);
         } else if (p.onehot) key.push(v);
         else if (p.role === 'stepsLeft') key.push(Math.min(4, Math.floor((5 * v) / (p.high + 1))));
         else key.push(Math.min(2, v - p.low));

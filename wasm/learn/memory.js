@@ -19,8 +19,6 @@
 import { envSpecs } from '../specs.js';
 import { STEPS } from '../agents/grid.js';
 
-const VIEW = 5; // the views are 5 x 5 squares around the agent, index 12 its own tile
-const REACH = 2; // cells the view reaches on each side
 const BLOCK = 4;
 const BLOCKS = 7; // explored covers 28 x 28 cells around the agent
 // the move actions by name, in the order of grid.js's STEPS and of the `walkable` flags below
@@ -29,6 +27,8 @@ const DIRECTIONS = ['north', 'south', 'east', 'west'];
 /** The memory of an env: { size, kinds(), create(n) } (create: the state of n envs). */
 export function memoryFor(id) {
   const spec = envSpecs[id];
+  const VIEW = spec.viewSize; // the view is a VIEW x VIEW square, the agent at its centre
+  const REACH = (VIEW - 1) / 2; // cells the view reaches on each side
   const field = (role) => spec.fields.find((f) => f.role === role);
   const tiles = field('tiles'); // the view's tile codes
   const status = field('status');

@@ -54,8 +54,9 @@ export function ApiPage() {
           terminated, not truncated) and <code>env.metadata.renderModes</code> is <code>['ansi']</code>. Every space has{' '}
           <code>seed(s)</code> (later samples drawn without a source repeat from <var>s</var>), <code>sample()</code> and{' '}
           <code>contains(x)</code>; <code>{'env.actionSpace.sample({ mask: env.legalActions() })'}</code> draws a legal action.{' '}
-          <code>envSpecs[id]</code> holds the same facts (actions, tiles, observation, flat layout) as plain data, usable before any env is
-          made.
+          <code>envSpecs[id]</code> holds the same facts (actions, tiles, observation, flat layout, and in <code>fields</code> each field's
+          bounds and role) as plain data, usable before any env is made: the engine's own description of the farm, which its C function{' '}
+          <code>vf_spec_json</code> gives every binding.
         </p>
         <Ex id="make" />
       </Sec>

@@ -1,5 +1,6 @@
-// farms/index.js — the page's farm adapters, one per env (valley.js, backwards.js). Adding
-// a farm to the page means one adapter file here, listed below, plus the engine.
+// farms/index.js — the page's farm adapters, one per env (valley.js, backwards.js): what the
+// page draws and says of each farm beyond the engine's spec. A new farm needs its adapter
+// listed here, and more besides: docs/adding-a-farm.md lists every file.
 import { envIds } from 'valley-farm';
 import { valley } from './valley.js';
 import { backwards } from './backwards.js';
