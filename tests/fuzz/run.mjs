@@ -3,11 +3,12 @@
 // 300), and `npm test` for a short fixed budget.
 //   fuzz_engine.c   every public C function, with arguments of every kind
 //   fuzz_planner.c  beam search and proof from played and crafted states
-// Each reads its committed seed corpus (tests/fuzz/corpus/<harness>/); new inputs go to
-// build-fuzz/corpus/<harness>/ (ignored), crashes to build-fuzz/. Then a second build of
-// each, instrumented for source coverage (clang -fprofile-instr-generate
+// Each reads its committed seed corpus (tests/fuzz/corpus/<harness>/: inputs the fuzzers
+// found, minimised with -merge=1, and one written by hand, named for the path it reaches);
+// new inputs go to build-fuzz/corpus/<harness>/ (ignored), crashes to build-fuzz/. Then a
+// second build of each, instrumented for source coverage (clang -fprofile-instr-generate
 // -fcoverage-mapping), runs over both corpora once, and llvm-cov reports the share of
-// core/src's lines reached. Exits non-zero on any finding.
+// core/src's lines reached. Exits non-zero on any finding, or below COVERAGE_FLOOR.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { canUseApt, ensureCommand, ensureNativeTools, root, run, say } from '../../scripts/setup.mjs';
