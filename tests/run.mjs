@@ -3,7 +3,8 @@
 //   0. the house style: Prettier and clang-format (`npm run format` applies it)
 //   1. native engine, gcc -O3 (on x86, its SSE2 paths)                          ctest
 //   2. native engine, clang, ASan + UBSan, portable paths (no x86 intrinsics)   ctest
-//   3. the C API fuzzed for FUZZ_SECONDS (libFuzzer, ASan + UBSan; `npm run fuzz` for longer)
+//   3. the C API and the planner fuzzed for FUZZ_SECONDS in all (libFuzzer, ASan + UBSan; `npm run
+//      fuzz` for longer), and the share of core/src their corpora reach (llvm-cov)
 //   4. WebAssembly build, then the page build (Vite, into dist/)
 //   5. the type declarations (wasm/index.d.ts) checked against tests/types/usage.ts by tsc
 //   6. Vitest: JS API in Node, page components, end to end in Chromium (tests/js, web, browser)

@@ -1039,7 +1039,7 @@ class FarmVecEnv {
 
   #resetOne(i, seed) {
     const e = this.#engine;
-    const row = this.#obs + i * this.obsSize * 4;
+    const row = this.#obs + i * this.#spec.obsSize * 4; // #spec: a caller can change obsSize, not this
     e.x.vfw_reset(this.#envs + i * align8(e.envSize), this.#spec.kind, Number(seed & 0xffffffffn), Number(seed >> 32n), row);
     if (this.#withMasks) e.x.vf_legal_actions(this.#envs + i * align8(e.envSize), this.#masks + i * this.#spec.actions.length);
   }
@@ -1080,12 +1080,12 @@ class FarmVecEnv {
       const b = e.buffer;
       this.#buffer = b;
       this.#views = {
-        observations: new Int32Array(b, this.#obs, n * this.obsSize),
+        observations: new Int32Array(b, this.#obs, n * this.#spec.obsSize),
         rewards: new Float64Array(b, this.#rewards, n),
         terminated: new Uint8Array(b, this.#terminated, n),
         truncated: new Uint8Array(b, this.#truncated, n),
         masks: this.#withMasks ? new Uint8Array(b, this.#masks, n * this.#spec.actions.length) : null,
-        finalObservations: new Int32Array(b, this.#final, n * this.obsSize),
+        finalObservations: new Int32Array(b, this.#final, n * this.#spec.obsSize),
         episodeReturns: new Float64Array(b, this.#returns, n),
         episodeLengths: new Int32Array(b, this.#lengths, n),
         episodeSeeds: new BigUint64Array(b, this.#seeds, n),

@@ -7,11 +7,15 @@
  * batches of odd sizes. After every state the engine accepts, the harness checks what the
  * header promises: the JSON state parses, the map renders within VF_TEXT_MAX, the masks are
  * 0/1 with wait legal, every action from the state steps, and what it leads to restores
- * again (restore's states are closed under step). ASan and UBSan catch the rest.
+ * again (restore's states are closed under step). Every public function is called: the
+ * names and texts of any kind, action, rule, event and error code, every text cut at any
+ * cap, the batch calls with bad sizes and kinds, and a small beam and proof on the state
+ * (tests/fuzz/fuzz_planner.c searches harder). ASan and UBSan catch the rest.
  *
  *   npm run fuzz -- 60          (tests/fuzz/run.mjs builds it with clang and runs it)
  */
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -150,6 +154,118 @@ static void refresh_checksum(uint8_t *snap, size_t n) {
     for (int b = 0; b < 4; b++) snap[n - 4 + (size_t)b] = (uint8_t)(h >> (8 * b));
 }
 
+/* A text function cut at `cap`: the same full length as uncut, NUL-terminated in the cap. */
+static void check_cut(size_t full, size_t cut, const char *buf, size_t cap) {
+    REQUIRE(cut == full);
+    if (cap > 0) REQUIRE(strlen(buf) == (full < cap ? full : cap - 1));
+}
+
+/* The names, codes and sentences of any number: NULL or "" outside their range. */
+static void check_names(reader *r) {
+    int k = (int8_t)u8(r), a = (int8_t)u8(r), code = (int8_t)u8(r);
+    int valid = k == VF_VALLEY || k == VF_BACKWARDS;
+    REQUIRE((vf_num_actions(k) > 0) == valid);
+    REQUIRE((vf_obs_size(k) > 0) == valid);
+    REQUIRE((vf_snapshot_size(k) > 0) == valid);
+    REQUIRE((vf_plan_width(k) > 0) == valid);
+    const char *name = vf_kind_name(k);
+    if (valid) REQUIRE(name && vf_kind_from_name(name) == k);
+    char made[8] = {(char)u8(r), (char)u8(r), (char)u8(r), 0};
+    int from = vf_kind_from_name(made);
+    REQUIRE(from < 0 || from == VF_VALLEY || from == VF_BACKWARDS);
+    REQUIRE(vf_kind_from_name(NULL) < 0);
+    const char *action = vf_action_name(k, a);
+    REQUIRE((action != NULL) == (valid && a >= 0 && a < vf_num_actions(k)));
+    REQUIRE((vf_why_code(code) != NULL) == (code >= 0 && code < VF_WHY_COUNT));
+    REQUIRE((vf_why_text(code) != NULL) == (vf_why_code(code) != NULL));
+    REQUIRE(vf_error_message(code) != NULL);
+    for (int c = -1; c <= VF_ERR_ARGUMENT + 1; c++) REQUIRE(vf_error_message(c) != NULL);
+    for (int w = -1; w <= VF_WHY_COUNT; w++)
+        REQUIRE((vf_why_code(w) != NULL) == (w >= 0 && w < VF_WHY_COUNT));
+    REQUIRE(vf_event_code(0) == NULL && vf_event_code(-1) == NULL);
+    for (int e = 1; vf_event_code(e) != NULL; e++) REQUIRE(strlen(vf_event_code(e)) > 0);
+    static char text[VF_TEXT_MAX];
+    size_t cap = u8(r) % 8 ? VF_TEXT_MAX : u8(r);
+    size_t full = vf_rules_json(k, text, VF_TEXT_MAX);
+    REQUIRE(full < VF_TEXT_MAX);
+    if (valid)
+        REQUIRE(json_ok(text));
+    else
+        REQUIRE(full == 0);
+    check_cut(full, vf_rules_json(k, text, cap), text, cap);
+}
+
+/* The texts of a state cut at any cap, and the rule behind every action's mask bit. */
+static void check_texts_and_reasons(reader *r, const vf_env *env) {
+    static char text[VF_TEXT_MAX], full_text[VF_TEXT_MAX];
+    size_t cap = u8(r);
+    check_cut(vf_render(env, full_text, sizeof full_text), vf_render(env, text, cap), text, cap);
+    check_cut(vf_state_json(env, full_text, sizeof full_text), vf_state_json(env, text, cap), text,
+              cap);
+    uint8_t snap[VF_SNAPSHOT_MAX];
+    size_t size = vf_snapshot_size(env->kind);
+    REQUIRE(vf_snapshot(env, snap, size - 1) == 0);
+    REQUIRE(vf_snapshot(env, snap, size) == size);
+    uint8_t mask[VF_ACTIONS_MAX];
+    vf_legal_actions(env, mask);
+    int na = vf_num_actions(env->kind);
+    for (int a = -2; a < na + 2; a++) {
+        vf_why why = vf_why_illegal(env, a);
+        REQUIRE(why >= 0 && why < VF_WHY_COUNT);
+        int legal = a >= 0 && a < na && mask[a] == 1 && !vf_terminated(env);
+        REQUIRE((why == VF_WHY_LEGAL) == legal);
+    }
+    vf_env copy = *env;
+    vf_rederive(&copy);
+    REQUIRE(vf_state_hash(&copy) == vf_state_hash(env));
+    REQUIRE(vf_step_count(env) >= 0 && vf_total_reward(env) >= 0);
+}
+
+/* Plays `count` steps, each a legal action chosen by the input: play that gets somewhere. */
+static void play_legal(reader *r, vf_env *env, int count) {
+    int32_t obs[VF_OBS_MAX];
+    uint8_t mask[VF_ACTIONS_MAX];
+    int na = vf_num_actions(env->kind);
+    for (int i = 0; i < count && !vf_terminated(env); i++) {
+        vf_legal_actions(env, mask);
+        int legal[VF_ACTIONS_MAX], n = 0;
+        for (int a = 0; a < na; a++)
+            if (mask[a]) legal[n++] = a;
+        vf_step(env, legal[u8(r) % n], obs);
+    }
+}
+
+/* A small beam and proof from the state: the plan replays to its return, within the bound. */
+static void check_small_plan(reader *r, vf_env *env) {
+    static uint8_t work[8 << 20];
+    int width = 1 + u8(r) % 2;
+    size_t need = vf_plan_work_size(env->kind, width);
+    REQUIRE(need > 0 && need <= sizeof work);
+    vf_plan plan;
+    REQUIRE(vf_plan_beam(env, width, work, need - 1, &plan) == VF_ERR_ARGUMENT);
+    REQUIRE(vf_plan_beam(env, 0, work, sizeof work, &plan) == VF_ERR_ARGUMENT);
+    REQUIRE(vf_plan_beam(env, width, work, need, &plan) == VF_OK);
+    REQUIRE(plan.best_return <= plan.upper_bound + 1e-9);
+    REQUIRE(plan.upper_bound == vf_plan_bound(env));
+    uint8_t how = u8(r);
+    if (how & 1) {
+        int states = 1 + u8(r) % 64;
+        size_t proof = vf_plan_prove_work_size(env->kind, states);
+        REQUIRE(proof > 0 && proof <= sizeof work);
+        double beam = plan.best_return;
+        REQUIRE(vf_plan_prove(env, states, work, proof, &plan) == VF_OK);
+        REQUIRE(plan.best_return >= beam);
+    }
+    REQUIRE(vf_plan_prove_work_size(env->kind, 0) == 0);
+    REQUIRE(vf_plan_work_size(env->kind, VF_PLAN_WIDTH_MAX + 1) == 0);
+    if (how & 2) { /* play the first part of the plan: states that farm, harvest and sell */
+        int32_t obs[VF_OBS_MAX];
+        int steps = plan.length < 1 + (how >> 2) ? plan.length : 1 + (how >> 2);
+        for (int i = 0; i < steps; i++) vf_step(env, plan.actions[i], obs);
+        check_state(env);
+    }
+}
+
 /* ---- the program ---------------------------------------------------------------------- */
 
 enum { BATCH = 9 };
@@ -162,7 +278,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     int batch_live = 0;
     int32_t obs[BATCH * VF_OBS_MAX];
     for (int ops = 0; ops < 64 && r.p < r.end; ops++) {
-        switch (u8(&r) % 6) {
+        switch (u8(&r) % 11) {
         case 0: { /* reset with any kind and seed */
             int kind = (int8_t)u8(&r) % 4;
             uint64_t seed = u64(&r);
@@ -235,9 +351,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             uint8_t term[BATCH], masks[BATCH * VF_ACTIONS_MAX];
             int32_t finals[BATCH * VF_OBS_MAX], lengths[BATCH];
             uint64_t seeds[BATCH];
+            uint64_t next_seeds[BATCH];
             for (int i = 0; i < batch_live; i++) actions[i] = (int8_t)u8(&r);
-            vf_batch_io io = {actions, NULL,   obs,     rewards, term,
-                              masks,   finals, returns, lengths, seeds};
+            for (int i = 0; i < batch_live; i++) next_seeds[i] = u64(&r);
+            uint8_t outputs = u8(&r); /* which outputs the call gets (the rest NULL) */
+            vf_batch_io io = {actions,
+                              outputs & 1 ? next_seeds : NULL,
+                              outputs & 2 ? obs : NULL,
+                              outputs & 4 ? rewards : NULL,
+                              outputs & 8 ? term : NULL,
+                              outputs & 16 ? masks : NULL,
+                              outputs & 32 ? finals : NULL,
+                              outputs & 64 ? returns : NULL,
+                              outputs & 128 ? lengths : NULL,
+                              outputs & 2 ? seeds : NULL};
             int rounds = u8(&r) % 64;
             for (int t = 0; t < rounds; t++)
                 REQUIRE(vf_batch_step_io(batch, batch_live, batch[0].kind, &io) == VF_OK);
@@ -246,6 +373,48 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             check_state(&batch[u8(&r) % batch_live]);
             break;
         }
+        case 6: /* legal play, far into an episode */
+            if (!live) break;
+            play_legal(&r, &env, u8(&r));
+            check_state(&env);
+            break;
+        case 7: /* names, codes, the rules' JSON of any kind, cut anywhere */
+            check_names(&r);
+            break;
+        case 8: /* the state's texts cut anywhere, and why each action is (il)legal */
+            if (live) check_texts_and_reasons(&r, &env);
+            break;
+        case 9: { /* the plain batch step and the batch masks, with bad sizes and NULLs */
+            static const int sizes[] = {-1, 0, VF_BATCH_MAX + 1, 1, 2, 3, 5, 8, BATCH};
+            int n = sizes[u8(&r) % (sizeof sizes / sizeof sizes[0])];
+            int32_t actions[BATCH];
+            double rewards[BATCH];
+            uint8_t term[BATCH], masks[BATCH * VF_ACTIONS_MAX];
+            for (int i = 0; i < BATCH; i++) actions[i] = (int8_t)u8(&r);
+            uint8_t outputs = u8(&r);
+            if (live && (outputs & 8) && n >= 1 && n <= BATCH) { /* a batch of copies of the env */
+                for (int i = 0; i < n; i++) batch[i] = env;
+                batch_live = n;
+                REQUIRE(vf_batch_run_random(batch, n, u8(&r) % 4, u64(&r), NULL) >= 0);
+            }
+            int fits = n >= 1 && n <= batch_live;
+            vf_error e = vf_batch_step(fits || n < 1 || n > VF_BATCH_MAX ? batch : NULL, n, actions,
+                                       outputs & 1 ? obs : NULL, outputs & 2 ? rewards : NULL,
+                                       outputs & 4 ? term : NULL);
+            REQUIRE((e == VF_OK) == fits);
+            e = vf_batch_legal_actions(fits || n < 1 || n > VF_BATCH_MAX ? batch : NULL, n, masks);
+            REQUIRE((e == VF_OK) == fits);
+            if (fits) {
+                int na = vf_num_actions(batch[0].kind);
+                for (int i = 0; i < n * na; i++) REQUIRE(masks[i] <= 1);
+            }
+            REQUIRE(vf_batch_step(NULL, 1, actions, obs, rewards, term) == VF_ERR_ARGUMENT);
+            REQUIRE(vf_batch_legal_actions(NULL, 1, masks) == VF_ERR_ARGUMENT);
+            break;
+        }
+        case 10: /* a small beam and proof from the state */
+            if (live) check_small_plan(&r, &env);
+            break;
         }
     }
     return 0;

@@ -1,7 +1,7 @@
 // An EnvState's engine address is private: no caller can point loadState or saveState at
 // engine memory of its choosing, and only a live state of this env kind is accepted.
 import { describe, expect, it } from 'vitest';
-import { make } from '../../wasm/index.js';
+import { make, makeVec } from '../../wasm/index.js';
 
 const V = 'ValleyFarm-v0';
 const B = 'BackwardsValleyFarm-v0';
@@ -72,5 +72,22 @@ describe('EnvState keeps its engine address private', () => {
     expect(env.stateHash()).toBe(h);
     env.close();
     other.close();
+  });
+
+  it("a vector env's public fields are descriptions only: changing obsSize moves no engine write", async () => {
+    const vec = await makeVec(V, 4);
+    const other = await makeVec(V, 4);
+    const first = other.reset({ seed: 77 }).observations.slice();
+    vec.reset({ seed: 5 });
+    const ref = await makeVec(V, 4);
+    const expected = ref.reset({ seed: 15 }).observations.slice(); // envs of seeds 15 … 18
+    vec.obsSize = 1e6; // before: resetEnvs wrote env i's observation at i * obsSize, into other memory
+    vec.id = B;
+    const again = vec.resetEnvs([0, 1, 2, 3], [15, 16, 17, 18]);
+    expect(again.observations).toEqual(expected);
+    expect(other.step(new Int32Array(4)).observations.length).toBe(4 * 37);
+    const fresh = await makeVec(V, 4);
+    expect(fresh.reset({ seed: 77 }).observations).toEqual(first);
+    for (const v of [vec, other, fresh, ref]) v.close();
   });
 });

@@ -71,6 +71,9 @@ describe('a policy is checked as data before any tensor exists', () => {
       /setting gamma must be a number from 0 to 1, got 5/,
     );
     expect(() => checkPolicyJSON({ ...json, config: { ...json.config, hidden: 'abc' } })).toThrow(/setting hidden must be an array/);
+    const { hidden, ...noLayers } = json.config;
+    expect(hidden).toEqual([64, 64]);
+    expect(() => checkPolicyJSON({ ...json, config: noLayers })).toThrow(/the policy's config.hidden must be an array of layer sizes/);
     expect(() => checkPolicyJSON({ ...json, config: { ...json.config, memory: 2 } })).toThrow(
       /memory must be a whole number from 0 to 1, got 2/,
     );

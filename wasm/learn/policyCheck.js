@@ -45,7 +45,9 @@ function checkNet(json) {
   checkSettings('ppo', json.config, { what: "policy's setting", unknown: 'ignore' });
   if (json.act !== undefined && !ACT_MODES.includes(json.act))
     throw new TypeError(`valley-farm/learn: a ppo policy's "act" must be ${ACT_MODES.map((m) => `"${m}"`).join(' or ')}`);
-  const hidden = json.config.hidden ?? [];
+  const hidden = json.config.hidden;
+  // a learner saves every setting; the network cannot be built without its layers
+  if (!Array.isArray(hidden)) throw bad('config.hidden', 'an array of layer sizes (the setting the network was built with)', shown(hidden));
   const shapes = networkShapes(networkInputs(env, json.config), hidden, envSpecs[env].actions.length);
   checkNetworkSize(shapes);
   const expected = `its network's (${shapes.map((s) => s.join('x')).join(', ')})`;
