@@ -38,6 +38,71 @@ describe('the Lab', () => {
     expect(await page.evaluate(() => window.valleyFarm.status().env)).toBe('BackwardsValleyFarm-v0');
   });
 
+  it('Stop keeps the policy: it still evaluates and plays, and the game page names it as the trained policy', async () => {
+    const page = await openPage(suite.browser, `${suite.server.url}#/`);
+    suite.opened.push(page);
+    await page.goto(`${suite.server.url}#/lab?env=BackwardsValleyFarm-v0&algo=tabular-q&seed=1&steps=100000000`);
+    await page.waitForSelector('main.lab');
+    await page.click('button:has-text("Start")');
+    await page.waitForFunction(() => Number(document.querySelector('.lab-curve polyline.mean')?.dataset.points ?? 0) >= 2, null, {
+      timeout: 60_000,
+    });
+    await page.click('button:has-text("Stop")');
+    await page.waitForSelector('main.lab[data-state="stopped"]');
+    expect(await page.textContent('[data-testid="lab-status"]')).toMatch(/^stopped: [\d,]+ \/ 100,000,000 steps/);
+    for (const name of ['Evaluate on the test split', 'Download', 'Play it on the game page'])
+      expect(await page.isEnabled(`button:has-text("${name}")`), name).toBe(true);
+    await page.click('button:has-text("Evaluate on the test split")');
+    await page.waitForSelector('[data-testid="lab-evaluation"]', { timeout: 60_000 });
+    await page.click('button:has-text("Play it on the game page")');
+    await page.waitForFunction(() => location.hash === '#/' && document.querySelector('.board'));
+    expect(await page.textContent('.agent-choice')).toMatch(/Your trained policy \(tabular-q, [\d,]+ steps\)/);
+    expect(await page.textContent('.agent-choice')).not.toMatch(/Your code/);
+  });
+
+  it('a run goes on while the visitor reads the docs, and the Lab shows it again on return', async () => {
+    const page = await openPage(suite.browser, `${suite.server.url}#/`);
+    suite.opened.push(page);
+    await page.goto(`${suite.server.url}#/lab?env=BackwardsValleyFarm-v0&algo=tabular-q&seed=3&steps=100000000`);
+    await page.waitForSelector('main.lab');
+    await page.click('button:has-text("Start")');
+    await page.waitForFunction(() => Number(document.querySelector('.lab-curve polyline.mean')?.dataset.points ?? 0) >= 2, null, {
+      timeout: 60_000,
+    });
+    const before = await page.$eval('.lab-curve polyline.mean', (el) => Number(el.dataset.points));
+    await page.evaluate(() => (location.hash = '#/docs'));
+    await page.waitForFunction(() => !document.querySelector('main.lab'));
+    await page.evaluate(() => (location.hash = '#/lab'));
+    await page.waitForSelector('main.lab[data-state="running"]');
+    await page.waitForFunction((n) => Number(document.querySelector('.lab-curve polyline.mean')?.dataset.points ?? 0) > n, before, {
+      timeout: 60_000,
+    });
+    expect(await page.inputValue('.lab-settings label:has-text("Seed") input')).toBe('3');
+    expect(await page.evaluate(() => location.hash)).toContain('seed=3&steps=100000000');
+    await page.click('button:has-text("Stop")');
+  });
+
+  it('the settings live in the address and in storage: a reload, or the Lab opened without a link, gets them back', async () => {
+    const page = await openPage(suite.browser, `${suite.server.url}#/`);
+    suite.opened.push(page);
+    await page.evaluate(() => (location.hash = '#/lab'));
+    await page.waitForSelector('main.lab');
+    await page.fill('.lab-settings label:has-text("Seed") input', '7');
+    await page.press('.lab-settings label:has-text("Seed") input', 'Tab');
+    await page.selectOption('.lab-settings label:has-text("Learner") select', 'ppo');
+    await page.waitForFunction(() => location.hash.includes('algo=ppo&seed=7'));
+    await page.reload();
+    await page.waitForSelector('main.lab');
+    expect(await page.inputValue('.lab-settings label:has-text("Seed") input')).toBe('7');
+    expect(await page.inputValue('.lab-settings label:has-text("Learner") select')).toBe('ppo');
+    await page.goto(`${suite.server.url}#/`);
+    await page.reload();
+    await page.waitForSelector('.board');
+    await page.evaluate(() => (location.hash = '#/lab'));
+    await page.waitForSelector('main.lab');
+    expect(await page.inputValue('.lab-settings label:has-text("Seed") input')).toBe('7');
+  });
+
   it("trains PPO with the link's learner settings on the learner core in 2 Workers, served by the site under its Content Security Policy", async () => {
     const page = await openPage(suite.browser, `${suite.server.url}#/`);
     suite.opened.push(page);

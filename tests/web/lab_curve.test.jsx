@@ -37,4 +37,10 @@ describe('the Lab learning curve', () => {
     expect(draw({ total: 1000, run }).querySelector('figcaption').textContent).not.toMatch(/shown up to/);
     expect(draw({ total: 1000 }).querySelector('.reference-run')).toBeNull();
   });
+
+  it('promises no reference curve where none is drawn (a run shorter than its first point)', () => {
+    const host = draw({ total: 50, run });
+    expect(host.querySelector('.reference-run')).toBeNull();
+    expect(host.querySelector('figcaption').textContent).not.toMatch(/reference run|Grey/);
+  });
 });

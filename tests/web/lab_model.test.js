@@ -1,7 +1,7 @@
 // The Lab's model: settings from a share link (parsed strictly), and the conversation with
 // the training worker (here a fake one that answers like trainWorker.js).
 import { describe, expect, it } from 'vitest';
-import { DEFAULTS, LabModel, labQuery, learnerSettings, parseLabQuery } from '../../web/src/lab/labModel.js';
+import { DEFAULTS, LabModel, labQuery, learnerSettings, parseLabQuery, sharedLab } from '../../web/src/lab/labModel.js';
 import { algorithms } from '../../wasm/learn/index.js';
 
 function fakeWorker() {
@@ -94,8 +94,64 @@ describe('the Lab', () => {
     expect(await lab.evaluate('test')).toMatchObject({ mean: 6, normalized: 0.1 });
     expect(lab.evaluation.mean).toBe(6);
     expect(await lab.policyJson()).toEqual({ format: 'valley-farm-policy' });
-    lab.stop();
+    lab.dispose();
     expect(worker.terminated).toBe(true);
+  });
+
+  it('Stop ends the run but keeps the worker and its policy: evaluate, download and play still work', async () => {
+    const worker = fakeWorker();
+    const lab = new LabModel({ createWorker: () => worker });
+    lab.start();
+    await flush();
+    lab.stop();
+    expect(lab.state).toBe('stopped');
+    expect(worker.sent.at(-1)).toEqual({ type: 'stop' });
+    expect(worker.terminated).toBeUndefined();
+    expect(lab.hasPolicy).toBe(true);
+    // the worker's own 'done' after a stop leaves the state saying the run was stopped
+    worker.onmessage({ data: { type: 'done', progress: { steps: 40000, episodes: 20, meanReturn: 5, stepsPerSec: 1e5, losses: {} } } });
+    expect(lab.state).toBe('stopped');
+    expect(await lab.evaluate('test')).toMatchObject({ mean: 6 });
+    expect(await lab.policyJson()).toEqual({ format: 'valley-farm-policy' });
+    expect(lab.policyTitle()).toBe('Your trained policy (tabular-q, 40,000 steps)');
+  });
+
+  it('the settings are kept in storage and come back on the first visit without a link; a link wins, but not over a run going on', async () => {
+    const kept = new Map();
+    const storage = { getItem: (k) => kept.get(k) ?? null, setItem: (k, v) => kept.set(k, String(v)) };
+    const first = new LabModel({ createWorker: fakeWorker, storage });
+    first.adopt('');
+    first.set('algo', 'ppo');
+    first.set('history', 4);
+    first.set('steps', 50000);
+    const next = new LabModel({ createWorker: fakeWorker, storage }); // a reload
+    next.adopt('');
+    expect(next.settings).toEqual({ ...DEFAULTS, algo: 'ppo', history: 4, steps: 50000 });
+    next.adopt(''); // back from the docs: what the model has stays
+    expect(next.settings.history).toBe(4);
+    expect(next.adopt('env=ValleyFarm-v0&algo=tabular-q')).toBeNull();
+    expect(next.settings).toEqual({ ...DEFAULTS, env: 'ValleyFarm-v0' });
+    next.start();
+    expect(next.adopt('algo=ppo')).toMatch(/A run is going/);
+    expect(next.settings.algo).toBe('tabular-q');
+    // storage that throws (refused) keeps nothing and breaks nothing
+    const refusing = new LabModel({
+      storage: {
+        getItem: () => {
+          throw new Error('no');
+        },
+        setItem: () => {
+          throw new Error('no');
+        },
+      },
+    });
+    expect(refusing.adopt('')).toBeNull();
+    refusing.set('seed', 3);
+    expect(refusing.settings.seed).toBe(3);
+  });
+
+  it('sharedLab is one model for the page, so leaving the Lab does not end its run', () => {
+    expect(sharedLab()).toBe(sharedLab());
   });
 
   it('a worker error stops the run and says why', async () => {

@@ -22,6 +22,24 @@ describe('runner', () => {
     expect(runner.playing).toBe(false);
   });
 
+  it('shows episodes/s as episodes over the time played, not a half-second window that holds 0 or 1 of them', async () => {
+    const session = new Session();
+    await session.open('BackwardsValleyFarm-v0', { seed: 1 });
+    let t = 0; // a clock the agent moves: each step takes 100 ms, an episode of 40 steps 4 s
+    const runner = new Runner(session, { now: () => t });
+    const shown = [];
+    runner.setCustomAgent({
+      act: () => {
+        t += 100;
+        shown.push(runner.episodesPerSecond);
+        return 0;
+      },
+    });
+    await runner.run({ episodes: 3, speed: Infinity });
+    expect(Math.max(...shown)).toBeLessThanOrEqual(0.26);
+    expect(shown.at(-1)).toBeGreaterThan(0.15); // two episodes in about 12 s
+  });
+
   it('takes action names from custom agents, and async ones', async () => {
     const { runner, session } = await setup();
     runner.setCustomAgent({ act: async () => 'wait' });

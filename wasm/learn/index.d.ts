@@ -27,7 +27,10 @@ export interface Policy {
   act(observation: Observation, info?: { legal?: Uint8Array; step?: number; seed?: Seed }): number;
   /** Starts a new episode (a ppo policy forgets its frames and its memory of the farm); evaluate() calls it. */
   reset?(): void;
-  /** Plain JSON: { format: 'valley-farm-policy', version: 1, env, algo, config, ... }. */
+  /**
+   * Plain JSON: { format: 'valley-farm-policy', version: 1, env, algo, config, ... }. A file from
+   * `valley-farm train` also has `run` (seed, steps, seconds, package, command), which loadPolicy ignores.
+   */
   toJSON(): Record<string, unknown>;
   /** A policy from loadPolicy: frees its network's tensors (a learner's policy is freed by learner.dispose()). */
   dispose?(): void;

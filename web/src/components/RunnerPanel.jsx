@@ -58,7 +58,7 @@ export function RunnerPanel({ runner, means, customReady }) {
         {[
           ['heuristic', 'Heuristic'],
           ['random', 'Random'],
-          ['custom', 'Your code'],
+          ['custom', runner.customTitle ?? 'Your code'],
         ].map(([name, text]) => (
           <label class={name === 'custom' && !customReady ? 'disabled' : ''}>
             <input

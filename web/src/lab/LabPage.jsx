@@ -1,7 +1,7 @@
 // LabPage.jsx — the Lab (#/lab): train a learner in a Web Worker, watch its learning curve
 // against the reference returns, evaluate it on the test split, download it, load one, and
 // play it on the game page.
-import { useEffect, useMemo, useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import baselines from '../../../wasm/data/baselines.json';
 import { loadPolicy, settingsText } from '../learn.js';
 import { useModel } from '../components/useModel.js';
@@ -10,7 +10,7 @@ import { referenceRun } from '../model/referenceRuns.js';
 import { formatReturn } from '../model/session.js';
 import { policyAgent, readPolicyFile } from '../model/policyAgent.js';
 import { cut, errorMessage } from '../model/cut.js';
-import { ALGOS, LabModel, labQuery, learnerOverrides, learnerSettings, parseLabQuery } from './labModel.js';
+import { ALGOS, labQuery, learnerOverrides, learnerSettings, sharedLab } from './labModel.js';
 
 const W = 560;
 const H = 220;
@@ -72,7 +72,7 @@ export function LearningCurve({ curve, references, total, run = null }) {
       </svg>
       <figcaption>
         {label}
-        {run && (
+        {shown.length > 0 && (
           <>
             . Grey: the reference run's validation return (<code>{run.command}</code>, {run.steps.toLocaleString('en')} steps
             {shown.length < run.curve.length ? `, shown up to ${total.toLocaleString('en')}` : ''}).
@@ -99,30 +99,33 @@ function engineText(p) {
 }
 
 export function LabPage({ app, query = '' }) {
-  const lab = useMemo(() => {
-    const m = new LabModel();
-    const { settings, errors } = parseLabQuery(query);
-    m.settings = settings;
-    m.error = errors.length ? `The link's settings: ${errors.join('; ')} (defaults used)` : null;
-    return m;
-  }, []);
+  // the page's one Lab: leaving it (docs, a farm) leaves the run training in its Worker
+  const lab = sharedLab();
   useModel(lab);
-  useEffect(() => () => lab.stop(), []);
+  const [linkNote, setLinkNote] = useState(null);
+  useEffect(() => setLinkNote(lab.adopt(query)), [query]);
   const [note, setNote] = useState(null);
   const s = lab.settings;
+  // the address carries the settings (a reload or a copied link gets them back)
+  useEffect(() => {
+    const want = `#/lab?${labQuery(s)}`;
+    if (location.hash.startsWith('#/lab') && location.hash !== want) history.replaceState(history.state, '', want);
+  });
   const references = baselines.table[s.env].map((r) => ({
     name: r.agent.split(' ')[0] === 'best' ? 'best known' : r.agent,
     value: r.mean,
   }));
   const running = lab.state === 'running';
   const p = lab.progress;
+  const target = (p && lab.run?.steps) || s.steps; // the run's own length, once there is a run
   const overrides = settingsText(learnerOverrides(s));
 
-  async function use(policyPromise, label) {
+  /** Plays a policy on the game page, where `title` names it (in place of "Your code"). */
+  async function use(policyPromise, title, label = 'trained policy') {
     try {
       const policy = await policyPromise;
       if (policy.env !== app.session.envId) await app.switchEnv(policy.env);
-      app.runner.setCustomAgent(policyAgent(policy), label);
+      app.runner.setCustomAgent(policyAgent(policy), label, title);
       location.hash = '#/';
     } catch (err) {
       setNote(`Could not use the policy: ${errorMessage(err)}`);
@@ -136,7 +139,8 @@ export function LabPage({ app, query = '' }) {
     try {
       const policy = await loadPolicy(await readPolicyFile(file));
       setNote(`Loaded ${file.name}: ${policy.algo} for ${policy.env}.`);
-      await use(Promise.resolve(policy), `policy ${file.name}`);
+      const steps = Number.isSafeInteger(json.run?.steps) ? `, ${json.run.steps.toLocaleString('en')} steps` : '';
+      await use(Promise.resolve(policy), `Policy ${file.name.slice(0, 60)} (${policy.algo}${steps})`, 'policy file');
     } catch (err) {
       setNote(`${cut(file.name, 100)} is not a policy this page can load: ${errorMessage(err)}`);
     }
@@ -227,35 +231,37 @@ export function LabPage({ app, query = '' }) {
         <p class="lab-status" data-testid="lab-status" aria-live="polite">
           {lab.error
             ? lab.error
-            : p
-              ? p.imitation?.phase
-                ? `${lab.state}: cloning the planner's play before the first step of its own: ${p.imitation.phase === 'planning' ? 'planned' : 'trained on them'} ${p.imitation.done.toLocaleString('en')} / ${p.imitation.total.toLocaleString('en')} ${p.imitation.phase === 'planning' ? 'episodes' : 'times'} (${Math.round(p.imitation.seconds)} s)${p.workers ? `, ${p.workers} workers` : ''}`
-                : `${lab.state}: ${p.steps.toLocaleString('en')} / ${s.steps.toLocaleString('en')} steps, ${Math.round(p.stepsPerSec).toLocaleString('en')} steps/s${engineText(p)}, ${p.episodes.toLocaleString('en')} episodes; ${Object.entries(
-                    p.losses,
-                  )
-                    .map(([k, v]) => `${k} ${Number.isInteger(v) ? v.toLocaleString('en') : Number(v).toFixed(3)}`)
-                    .join(', ')}`
-              : lab.state === 'running'
-                ? s.imitate > 0
-                  ? `starting: cloning ${s.imitate.toLocaleString('en')} of the planner's episodes before the first step of its own…`
-                  : 'starting…'
-                : 'Choose a farm and a learner, then Start.'}
+            : linkNote && !p
+              ? linkNote
+              : p
+                ? p.imitation?.phase
+                  ? `${lab.state}: cloning the planner's play before the first step of its own: ${p.imitation.phase === 'planning' ? 'planned' : 'trained on them'} ${p.imitation.done.toLocaleString('en')} / ${p.imitation.total.toLocaleString('en')} ${p.imitation.phase === 'planning' ? 'episodes' : 'times'} (${Math.round(p.imitation.seconds)} s)${p.workers ? `, ${p.workers} workers` : ''}`
+                  : `${lab.state}: ${p.steps.toLocaleString('en')} / ${target.toLocaleString('en')} steps, ${Math.round(p.stepsPerSec).toLocaleString('en')} steps/s${engineText(p)}, ${p.episodes.toLocaleString('en')} episodes; ${Object.entries(
+                      p.losses,
+                    )
+                      .map(([k, v]) => `${k} ${Number.isInteger(v) ? v.toLocaleString('en') : Number(v).toFixed(3)}`)
+                      .join(', ')}`
+                : lab.state === 'running'
+                  ? s.imitate > 0
+                    ? `starting: cloning ${s.imitate.toLocaleString('en')} of the planner's episodes before the first step of its own…`
+                    : 'starting…'
+                  : 'Choose a farm and a learner, then Start.'}
         </p>
       </section>
       <section class="panel" aria-labelledby="lab-curve">
         <h2 id="lab-curve">Learning curve</h2>
-        <LearningCurve curve={lab.curve} references={references} total={s.steps} run={referenceRun(s.env, s.algo, learnerOverrides(s))} />
+        <LearningCurve curve={lab.curve} references={references} total={target} run={referenceRun(s.env, s.algo, learnerOverrides(s))} />
       </section>
       <section class="panel" aria-labelledby="lab-policy">
         <h2 id="lab-policy">The policy</h2>
         <div class="lab-buttons">
-          <button type="button" disabled={!lab.worker} onClick={() => lab.evaluate('test').catch((err) => setNote(err.message))}>
+          <button type="button" disabled={!lab.hasPolicy} onClick={() => lab.evaluate('test').catch((err) => setNote(err.message))}>
             Evaluate on the test split
           </button>
-          <button type="button" disabled={!lab.worker} onClick={() => lab.policyJson().then(download, (err) => setNote(err.message))}>
+          <button type="button" disabled={!lab.hasPolicy} onClick={() => lab.policyJson().then(download, (err) => setNote(err.message))}>
             Download
           </button>
-          <button type="button" disabled={!lab.worker} onClick={() => use(lab.policyJson().then(loadPolicy), 'trained policy')}>
+          <button type="button" disabled={!lab.hasPolicy} onClick={() => use(lab.policyJson().then(loadPolicy), lab.policyTitle())}>
             Play it on the game page
           </button>
           <label class="button">

@@ -1,5 +1,8 @@
 // labModel.js — the Lab's state outside the UI: the settings (also the share link), the
-// training worker, the learning curve, the last evaluation and the trained policy.
+// training worker, the learning curve, the last evaluation and the trained policy. One
+// model lives as long as the page (sharedLab), so a run goes on while the visitor reads the
+// docs or plays a farm, and the Lab shows it again on return; the settings are also kept in
+// storage, for the next visit.
 import { Emitter } from '../model/emitter.js';
 import { envIds } from '../model/envMeta.js';
 import { algorithms } from 'valley-farm/learn';
@@ -23,6 +26,16 @@ export const learnerSettings = (algo) =>
 export const learnerOverrides = (s) => Object.fromEntries(Object.entries(s).filter(([k]) => !RUN_KEYS.includes(k)));
 
 const defaultWorker = () => new Worker(new URL('./trainWorker.js', import.meta.url), { type: 'module' });
+
+// where the settings are kept between visits: as a share link's query (parseLabQuery reads it back)
+const STORAGE_KEY = 'valley-farm-lab-settings';
+const browserStorage = () => {
+  try {
+    return globalThis.localStorage ?? null;
+  } catch {
+    return null; // storage refused (a sandboxed frame, a privacy setting): nothing is kept
+  }
+};
 
 // A link is a stranger's input: its settings are read only up to this length (every setting
 // of every learner fits many times over), and its problems are named up to MAX_LISTED.
@@ -71,17 +84,60 @@ export const labQuery = (s) =>
   );
 
 export class LabModel extends Emitter {
-  constructor({ createWorker = defaultWorker } = {}) {
+  constructor({ createWorker = defaultWorker, storage = null } = {}) {
     super();
     this.createWorker = createWorker;
+    this.storage = storage;
     this.settings = { ...DEFAULTS };
-    this.state = 'idle'; // idle | running | paused | done | error
+    this.opened = false; // adopt() has run once (the first visit to the Lab on this page load)
+    this.state = 'idle'; // idle | running | paused | stopped | done | error
     this.curve = []; // { steps, meanReturn }
     this.progress = null;
     this.evaluation = null;
     this.error = null;
     this.worker = null;
+    this.run = null;
     this.waiting = new Map(); // reply type -> resolve
+  }
+
+  /**
+   * The Lab is shown with the address's query. A query with settings sets them, unless a run
+   * is going (its settings stay; the address is then rewritten to them). Without one, the
+   * first visit restores the last settings kept in storage, and a later one keeps what the
+   * model has. Returns a message for the visitor, or null.
+   */
+  adopt(query = '') {
+    const first = !this.opened;
+    this.opened = true;
+    const busy = this.state === 'running' || this.state === 'paused';
+    let note = null;
+    if (query && !busy) {
+      const { settings, errors } = parseLabQuery(query);
+      this.settings = settings;
+      note = errors.length ? `The link's settings: ${errors.join('; ')} (defaults used)` : null;
+    } else if (query && busy) {
+      if (labQuery(parseLabQuery(query).settings) !== labQuery(this.settings))
+        note = "A run is going: the link's settings wait until it ends (Stop it, then open the link again).";
+    } else if (!query && first) {
+      let kept = null;
+      try {
+        kept = this.storage?.getItem(STORAGE_KEY) ?? null;
+      } catch {
+        kept = null;
+      }
+      if (kept) this.settings = parseLabQuery(kept).settings; // a kept value the parser refuses falls back to the defaults
+    }
+    this.#keep();
+    this.inform();
+    return note;
+  }
+
+  #keep() {
+    try {
+      this.storage?.setItem(STORAGE_KEY, labQuery(this.settings));
+    } catch {
+      // storage full or refused: the settings still live in the address
+    }
   }
 
   /**
@@ -97,6 +153,7 @@ export class LabModel extends Emitter {
       if (!setting || next[k] === null || next[k] === setting.default) delete next[k];
     }
     this.settings = next;
+    this.#keep();
     this.inform();
   }
 
@@ -110,6 +167,7 @@ export class LabModel extends Emitter {
     this.evaluation = null;
     this.error = null;
     this.state = 'running';
+    this.run = { ...this.settings }; // what this run was started with (the settings may change after it ends)
     this.worker.postMessage({ type: 'start', settings: { ...this.settings } });
     this.inform();
   }
@@ -128,11 +186,31 @@ export class LabModel extends Emitter {
     this.inform();
   }
 
+  /** Ends the run where it is; the worker keeps the policy it trained (evaluate, download, play). */
   stop() {
+    if (this.state !== 'running' && this.state !== 'paused') return;
+    this.worker.postMessage({ type: 'stop' });
+    this.state = 'stopped';
+    this.inform();
+  }
+
+  /** Ends everything: the worker and its policy go (a new Start makes another). */
+  dispose() {
     this.worker?.terminate();
     this.worker = null;
-    if (this.state === 'running' || this.state === 'paused') this.state = 'done';
+    if (this.state === 'running' || this.state === 'paused') this.state = 'stopped';
     this.inform();
+  }
+
+  /** There is a policy to evaluate, download or play: a run has trained at least once. */
+  get hasPolicy() {
+    return Boolean(this.worker && this.progress);
+  }
+
+  /** How the game page names the trained policy: 'Your trained policy (ppo, 8,192 steps)'. */
+  policyTitle() {
+    const algo = this.run?.algo ?? this.settings.algo;
+    return `Your trained policy (${algo}${this.progress ? `, ${this.progress.steps.toLocaleString('en')} steps` : ''})`;
   }
 
   /** Evaluates the current policy on a split (in the worker); resolves with the result. */
@@ -163,7 +241,7 @@ export class LabModel extends Emitter {
     if (data.type === 'progress' || data.type === 'done') {
       this.progress = data.progress;
       if (data.progress.meanReturn !== null) this.curve.push({ steps: data.progress.steps, meanReturn: data.progress.meanReturn });
-      if (data.type === 'done') this.state = 'done';
+      if (data.type === 'done' && this.state !== 'stopped') this.state = 'done';
       this.inform();
     } else if (data.type === 'error') this.#fail(data.message);
     else if (this.waiting.has(data.type)) {
@@ -180,4 +258,10 @@ export class LabModel extends Emitter {
     this.waiting.clear();
     this.inform();
   }
+}
+
+let shared = null;
+/** The Lab's one model for the page's lifetime (see the file comment), its settings kept in localStorage. */
+export function sharedLab() {
+  return (shared ??= new LabModel({ storage: browserStorage() }));
 }

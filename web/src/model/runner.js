@@ -38,6 +38,7 @@ export class Runner extends Emitter {
 
   #agentEpisode;
   #rate;
+  #played = { t: 0, episodes: 0 }; // when play() began, and the episodes finished before it
   #loopId = 0;
   #waiters = [];
   #stops = 0; // how often a code agent's worker was stopped (a step in flight then is for a game gone)
@@ -56,11 +57,15 @@ export class Runner extends Emitter {
     this.inform();
   }
 
-  /** Uses `agent` ({ act, reset? }, act may return a Promise) as the custom agent. */
-  setCustomAgent(agent, label = 'custom') {
+  /**
+   * Uses `agent` ({ act, reset? }, act may return a Promise) as the custom agent; `title`
+   * names it where the agents are chosen (the Lab's policies), else it is "Your code".
+   */
+  setCustomAgent(agent, label = 'custom', title = null) {
     this.customAgent?.terminate?.();
     this.customAgent = agent;
     this.customLabel = label;
+    this.customTitle = title;
     this.agentName = 'custom';
     this.agent = null;
     this.error = null;
@@ -93,6 +98,7 @@ export class Runner extends Emitter {
     this.error = null;
     this.playing = true;
     this.#rate = { t: this.now(), steps: 0, episodes: 0 };
+    this.#played = { t: this.now(), episodes: this.totalEpisodes };
     const id = ++this.#loopId;
     this.inform();
     this.#loop(id);
@@ -251,7 +257,9 @@ export class Runner extends Emitter {
       if (t - this.#rate.t > 500) {
         const secs = (t - this.#rate.t) / 1000;
         this.stepsPerSecond = this.#rate.steps / secs;
-        this.episodesPerSecond = this.#rate.episodes / secs;
+        // over the whole play, not the half-second window: an episode takes seconds at a slow
+        // speed, so a window holds 0 or 1 of them and would show 0 or 2 episodes/s
+        this.episodesPerSecond = (this.totalEpisodes - this.#played.episodes) / ((t - this.#played.t) / 1000);
         this.#rate = { t, steps: 0, episodes: 0 };
       }
       if (t - lastDraw > 30 || this.speed <= 30) {

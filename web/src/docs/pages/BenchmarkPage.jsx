@@ -19,6 +19,16 @@ const RUNS = referenceRuns();
 const fmt = (x) => x.toFixed(2);
 
 /** The reference run with the best test mean on a farm, or null. */
+/**
+ * Where a score stands against another, as their 95 % intervals say: 'above' or 'below' only
+ * where the intervals do not overlap; else the two are level within them.
+ */
+export function compared([low, high], [otherLow, otherHigh]) {
+  if (low > otherHigh) return 'above';
+  if (high < otherLow) return 'below';
+  return 'level, within the 95 % intervals, with';
+}
+
 export const bestRun = (envId) =>
   RUNS.filter((r) => r.env === envId).reduce((best, r) => (best === null || r.test.mean > best.test.mean ? r : best), null);
 
@@ -156,13 +166,14 @@ export function BenchmarkPage() {
             const best = bestRun(envId);
             const mean = (agent) => baselines.table[envId].find((r) => r.agent.startsWith(agent)).mean;
             const heuristic = mean('heuristic');
+            const side = compared(best.test.ci95, baselines.table[envId].find((r) => r.agent === 'heuristic').ci95);
             return (
               best && (
                 <li data-gap={envId}>
                   {envId}: the best run ({best.algo}
                   {settingsOf(best) && `, ${settingsOf(best)}`}, {Math.round(best.seconds / 60)} minutes) scores {fmt(best.test.mean)} (95 %
-                  interval {fmt(best.test.ci95[0])} – {fmt(best.test.ci95[1])}), {best.test.mean > heuristic ? 'above' : 'below'} the
-                  heuristic's {fmt(heuristic)}; the best known play scores {fmt(mean('best known'))}.
+                  interval {fmt(best.test.ci95[0])} – {fmt(best.test.ci95[1])}), {side} the heuristic's {fmt(heuristic)}; the best known
+                  play scores {fmt(mean('best known'))}.
                 </li>
               )
             );
