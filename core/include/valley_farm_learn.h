@@ -46,9 +46,9 @@ extern "C" {
 
 /* The most hidden layers and the widest layer a network may have (policies are checked
  * against these before a network is built). */
-#define VFL_MAX_LAYERS 8
-#define VFL_MAX_UNITS 4096
-#define VFL_MAX_INPUTS (1 << 20)
+#define VFL_MAX_LAYERS  8
+#define VFL_MAX_UNITS   4096
+#define VFL_MAX_INPUTS  (1 << 20)
 #define VFL_MAX_ACTIONS 64
 
 typedef struct vfl_net vfl_net;

@@ -47,13 +47,14 @@ struct vfl_net {
 };
 
 static int bias_of(const vfl_net *net, int l) {
-    return net->kernel[l] + (l < net->layers ? net->width[l] * net->width[l + 1]
-                                             : net->width[net->layers] * (l == net->layers ? net->actions : 1));
+    return net->kernel[l] + (l < net->layers
+                                 ? net->width[l] * net->width[l + 1]
+                                 : net->width[net->layers] * (l == net->layers ? net->actions : 1));
 }
 
 vfl_net *vfl_create(int inputs, int layers, const int32_t *hidden, int actions) {
-    if (inputs < 1 || inputs > VFL_MAX_INPUTS || layers < 1 || layers > VFL_MAX_LAYERS || actions < 1 ||
-        actions > VFL_MAX_ACTIONS || !hidden)
+    if (inputs < 1 || inputs > VFL_MAX_INPUTS || layers < 1 || layers > VFL_MAX_LAYERS ||
+        actions < 1 || actions > VFL_MAX_ACTIONS || !hidden)
         return NULL;
     for (int l = 0; l < layers; l++)
         if (hidden[l] < 1 || hidden[l] > VFL_MAX_UNITS) return NULL;
@@ -219,8 +220,8 @@ static void tanh_all(float *x, size_t n) {
 
 /* C[M x N] += op(A) B, row-major. op(A)[m][k] = A[m * am + k * ak]: (am, ak) = (lda, 1) for A,
  * (1, lda) for A transposed. B is [K x N] with row stride ldb, C has row stride ldc. */
-static void gemm(int M, int K, int N, const float *A, int am, int ak, const float *B, int ldb, float *C,
-                 int ldc) {
+static void gemm(int M, int K, int N, const float *A, int am, int ak, const float *B, int ldb,
+                 float *C, int ldc) {
     int n8 = N / 8 * 8;
     int m = 0;
     for (; m + 4 <= M; m += 4) {
@@ -332,7 +333,8 @@ static int forward(vfl_net *net, int n, const int32_t *rows, const vfl_inputs *i
         float *out = h + (size_t)s * w1;
         /* 16 units at a time stay in registers while the rows of the nonzero inputs add up */
         for (int u = 0; u < w16; u += 16) {
-            v4 a0 = load4(b1 + u), a1 = load4(b1 + u + 4), a2 = load4(b1 + u + 8), a3 = load4(b1 + u + 12);
+            v4 a0 = load4(b1 + u), a1 = load4(b1 + u + 4), a2 = load4(b1 + u + 8),
+               a3 = load4(b1 + u + 12);
             for (int j = 0; j < nnz; j++) {
                 const float *krow = k1 + (size_t)idx[j] * w1 + u;
                 v4 x = splat(val[j]);
@@ -373,8 +375,7 @@ static int forward(vfl_net *net, int n, const int32_t *rows, const vfl_inputs *i
         }
         for (int s = 0; s < n; s++) memcpy(out + (size_t)s * to, bias, (size_t)to * sizeof(float));
         gemm(n, from, to, prev, from, 1, kernel, to, out, to);
-        if (l <= net->layers)
-            tanh_all(out, (size_t)n * to);
+        if (l <= net->layers) tanh_all(out, (size_t)n * to);
     }
     return 0;
 }
@@ -385,7 +386,8 @@ int vfl_forward(vfl_net *net, int n, const int32_t *rows, const vfl_inputs *in, 
     const float *heads = layer(net, net->act, net->layers + 1);
     for (int s = 0; s < n; s++) {
         const float *o = heads + (size_t)s * net->heads;
-        if (logits) memcpy(logits + (size_t)s * net->actions, o, (size_t)net->actions * sizeof(float));
+        if (logits)
+            memcpy(logits + (size_t)s * net->actions, o, (size_t)net->actions * sizeof(float));
         if (values) values[s] = o[net->actions];
     }
     return 0;
@@ -417,7 +419,8 @@ static void backward(vfl_net *net, int n, const int32_t *rows, const vfl_inputs 
             float *lk = g + net->kernel[L], *lb = g + bias_of(net, L);
             float *vk = g + net->kernel[L + 1], *vb = g + bias_of(net, L + 1);
             for (int i = 0; i < from; i++) {
-                for (int a = 0; a < A; a++) lk[(size_t)i * A + a] += net->head_grad[(size_t)i * to + a];
+                for (int a = 0; a < A; a++)
+                    lk[(size_t)i * A + a] += net->head_grad[(size_t)i * to + a];
                 vk[i] += net->head_grad[(size_t)i * to + A];
             }
             for (int s = 0; s < n; s++) {
@@ -445,7 +448,8 @@ static void backward(vfl_net *net, int n, const int32_t *rows, const vfl_inputs 
         const float *d = d1 + (size_t)s * w1;
         int nnz = in->nnz[row], w16 = w1 / 16 * 16;
         for (int u = 0; u < w16; u += 16) { /* 16 units of d stay in registers */
-            v4 e0 = load4(d + u), e1 = load4(d + u + 4), e2 = load4(d + u + 8), e3 = load4(d + u + 12);
+            v4 e0 = load4(d + u), e1 = load4(d + u + 4), e2 = load4(d + u + 8),
+               e3 = load4(d + u + 12);
             for (int j = 0; j < nnz; j++) {
                 float *krow = k1 + (size_t)idx[j] * w1 + u;
                 v4 x = splat(val[j]);
@@ -464,7 +468,8 @@ static void backward(vfl_net *net, int n, const int32_t *rows, const vfl_inputs 
 /* ---- the losses -------------------------------------------------------------------------- */
 
 /* log π over the legal actions of one sample: logp[a] (illegal: -INFINITY), p[a] (0). */
-static void masked_log_softmax(const float *z, const uint8_t *mask, int A, float *logp, float *prob) {
+static void masked_log_softmax(const float *z, const uint8_t *mask, int A, float *logp,
+                               float *prob) {
     float max = -INFINITY;
     for (int a = 0; a < A; a++)
         if (mask[a] && z[a] > max) max = z[a];
@@ -477,8 +482,8 @@ static void masked_log_softmax(const float *z, const uint8_t *mask, int A, float
     }
 }
 
-static int loss_grad(vfl_net *net, int n, const int32_t *rows, const vfl_inputs *in, const vfl_batch *b,
-                     const vfl_loss *loss, double *sums, int cloning) {
+static int loss_grad(vfl_net *net, int n, const int32_t *rows, const vfl_inputs *in,
+                     const vfl_batch *b, const vfl_loss *loss, double *sums, int cloning) {
     if (forward(net, n, rows, in)) return -1;
     int A = net->actions, H = net->heads;
     const float *heads = layer(net, net->act, net->layers + 1);

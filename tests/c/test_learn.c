@@ -27,7 +27,8 @@ static void make_data(vfl_net *net, data *d) {
             d->idx[s * STRIDE + j] = (s * 3 + j * 4) % INPUTS;
             d->val[s * STRIDE + j] = j == 0 ? 1.0f : 0.25f * (float)(j + s % 3);
         }
-        for (int a = 0; a < ACTIONS; a++) d->masks[s * ACTIONS + a] = (a + s) % 3 != 0 || a == s % ACTIONS;
+        for (int a = 0; a < ACTIONS; a++)
+            d->masks[s * ACTIONS + a] = (a + s) % 3 != 0 || a == s % ACTIONS;
         int act = s % ACTIONS;
         d->actions[s] = act;
         d->adv[s] = (s % 2 ? 1.0f : -0.7f) * (float)(1 + s % 3);
@@ -56,7 +57,8 @@ static double loss_of(vfl_net *net, data *d, int cloning, const vfl_loss *loss) 
         vfl_clone_grad(net, SAMPLES, NULL, &in, &b, loss, sums);
     else
         vfl_ppo_grad(net, SAMPLES, NULL, &in, &b, loss, sums);
-    return loss->scale * (sums[0] + loss->value_coef * sums[1] - (cloning ? 0 : loss->entropy_coef * sums[2]));
+    return loss->scale *
+           (sums[0] + loss->value_coef * sums[1] - (cloning ? 0 : loss->entropy_coef * sums[2]));
 }
 
 /* Every parameter's gradient against a central difference of the loss. */
@@ -87,7 +89,8 @@ static void gradient_matches_differences(int layers, const int32_t *hidden, int 
         p[k] = keep;
         double fd = (up - down) / (2 * (double)h);
         if (fabs(fd - grad[k]) > 2e-3 + 0.02 * fabs(fd)) {
-            if (bad++ < 5) printf("  parameter %d: gradient %g, difference %g\n", k, (double)grad[k], fd);
+            if (bad++ < 5)
+                printf("  parameter %d: gradient %g, difference %g\n", k, (double)grad[k], fd);
         }
         if (fabs(grad[k]) > largest) largest = fabs(grad[k]);
     }
@@ -121,7 +124,8 @@ TEST(forward_of_rows_equals_forward_of_those_samples_alone) {
     float some[3 * ACTIONS], some_values[3];
     vfl_forward(net, 3, rows, &in, some, some_values);
     for (int r = 0; r < 3; r++) {
-        for (int a = 0; a < ACTIONS; a++) CHECK(fabsf(some[r * ACTIONS + a] - all[rows[r] * ACTIONS + a]) < 1e-6f);
+        for (int a = 0; a < ACTIONS; a++)
+            CHECK(fabsf(some[r * ACTIONS + a] - all[rows[r] * ACTIONS + a]) < 1e-6f);
         CHECK(fabsf(some_values[r] - values[rows[r]]) < 1e-6f);
     }
     vfl_destroy(net);
@@ -146,7 +150,8 @@ TEST(gradients_of_two_shares_add_up_to_the_whole_batch) {
     vfl_ppo_grad(net, 4, first, &in, &b, &loss, sums);
     vfl_ppo_grad(net, 5, second, &in, &b, &loss, sums);
     int bad = 0;
-    for (int k = 0; k < count; k++) bad += fabsf(vfl_grads(net)[k] - whole[k]) > 1e-6f + 1e-5f * fabsf(whole[k]);
+    for (int k = 0; k < count; k++)
+        bad += fabsf(vfl_grads(net)[k] - whole[k]) > 1e-6f + 1e-5f * fabsf(whole[k]);
     CHECK(bad == 0);
     free(whole);
     vfl_destroy(net);
@@ -185,7 +190,8 @@ TEST(create_refuses_sizes_out_of_range) {
 }
 
 TEST(init_is_the_same_for_the_same_seed_and_differs_for_another) {
-    vfl_net *a = vfl_create(20, 2, (int32_t[]){16, 16}, 6), *b = vfl_create(20, 2, (int32_t[]){16, 16}, 6);
+    vfl_net *a = vfl_create(20, 2, (int32_t[]){16, 16}, 6),
+            *b = vfl_create(20, 2, (int32_t[]){16, 16}, 6);
     vfl_init(a, 11);
     vfl_init(b, 11);
     int n = vfl_param_count(a), same = 1;

@@ -193,6 +193,13 @@ static void check_names(reader *r) {
     else
         REQUIRE(full == 0);
     check_cut(full, vf_rules_json(k, text, cap), text, cap);
+    /* the whole description of every farm, whole and cut at any cap */
+    static char spec[VF_SPEC_MAX];
+    size_t spec_full = vf_spec_json(spec, VF_SPEC_MAX);
+    REQUIRE(spec_full < VF_SPEC_MAX);
+    REQUIRE(json_ok(spec));
+    size_t spec_cap = u8(r) % 2 ? (size_t)u8(r) * 64 : u8(r);
+    check_cut(spec_full, vf_spec_json(spec, spec_cap), spec, spec_cap);
 }
 
 /* The texts of a state cut at any cap, and the rule behind every action's mask bit. */
