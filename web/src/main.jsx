@@ -5,7 +5,7 @@
 //                                            and the postMessage interface
 import { render } from 'preact';
 import { App } from './components/App.jsx';
-import { Embed } from './docs/Embed.jsx';
+import { Embed, createEmbedApp } from './docs/Embed.jsx';
 import { FarmApp } from './model/app.js';
 import { createHandle } from './model/handle.js';
 import { installMessages } from './model/messages.js';
@@ -21,8 +21,23 @@ window.addEventListener('hashchange', () => {
   if (isEmbed(location.hash) !== isEmbed(startHash)) location.reload();
 });
 
+// Both entries answer the console (window.valleyFarm) and a parent page's messages alike.
+const installHandle = (app) => {
+  const handle = createHandle(app);
+  window.valleyFarm = handle;
+  installMessages(window, handle, app.session);
+};
+
 if (isEmbed(startHash)) {
-  const show = () => isEmbed(location.hash) && render(<Embed params={embedQuery(location.hash)} />, root);
+  const app = createEmbedApp();
+  let installed = false;
+  const onReady = () => {
+    if (installed) return;
+    installed = true;
+    installHandle(app);
+    app.measure(app.session.envId);
+  };
+  const show = () => isEmbed(location.hash) && render(<Embed params={embedQuery(location.hash)} app={app} onReady={onReady} />, root);
   show();
   window.addEventListener('hashchange', show);
 } else {
@@ -34,7 +49,5 @@ if (isEmbed(startHash)) {
   });
   window.addEventListener('hashchange', () => isEmbed(location.hash) || app.applyHash(location.hash));
 
-  const handle = createHandle(app);
-  window.valleyFarm = handle;
-  app.start(location.hash).then(() => installMessages(window, handle, app.session));
+  app.start(location.hash).then(() => installHandle(app));
 }

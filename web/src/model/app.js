@@ -38,10 +38,12 @@ export class FarmApp extends Emitter {
   /**
    * planMap(envId, seed, { width, prove }) -> Promise<plan> plans a map off the page's thread (default:
    * a Worker where there are Workers; without one, maps outside the committed data get no
-   * par). storage keeps personal bests (default: localStorage).
+   * par). storage keeps personal bests (default: localStorage). pars: false looks up and plans
+   * no par (the embed shows none).
    */
-  constructor({ makeEnv = make, createWorker, planMap = typeof Worker === 'function' ? planInWorker : null, storage } = {}) {
+  constructor({ makeEnv = make, createWorker, planMap = typeof Worker === 'function' ? planInWorker : null, storage, pars = true } = {}) {
     super();
+    this.parsWanted = pars;
     this.makeEnv = makeEnv;
     this.createWorker = createWorker;
     this.session = new Session({ makeEnv });
@@ -73,7 +75,7 @@ export class FarmApp extends Emitter {
   /** Keeps this.par on the map in play; a map not met before gets its par looked up or planned. */
   #followMap() {
     const { envId, seed } = this.session;
-    if (!envId || seed === null) return;
+    if (!this.parsWanted || !envId || seed === null) return;
     const key = `${envId} ${seed}`;
     if (this.par?.key === key) return;
     this.newBest = false;
