@@ -392,8 +392,10 @@ class FarmEnv {
   illegalReasons() {
     this.#started('illegalReasons');
     const e = this.#engine;
+    e.x.vfw_illegal_reasons(this.#ptr, this.#mask); // one call for every action's vf_why
+    e.refresh();
     return this.#spec.actions.map((_, a) => {
-      const why = e.x.vf_why_illegal(this.#ptr, a);
+      const why = e.u8[this.#mask + a];
       return why === 0 ? null : e.whys[why];
     });
   }
