@@ -45,5 +45,6 @@ export default defineConfig({
   worker: { format: 'es' },
   server: { host: 'localhost', fs: { allow: [root] } },
   preview: { host: 'localhost' },
-  build: { outDir: `${root}dist`, emptyOutDir: true, target: 'es2022', chunkSizeWarningLimit: 1000 },
+  // the manifest says which files the page loads first (tests/browser/bundle.test.js weighs them)
+  build: { outDir: `${root}dist`, emptyOutDir: true, target: 'es2022', chunkSizeWarningLimit: 1000, manifest: true },
 });

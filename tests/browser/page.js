@@ -27,7 +27,15 @@ export async function ensureBuilt() {
   const index = join(root, 'dist/index.html');
   const sources = Math.max(newestMtime(join(root, 'web')), newestMtime(join(root, 'wasm')));
   if (existsSync(index) && statSync(index).mtimeMs >= sources) return;
-  await build({ configFile: config, logLevel: 'warn' });
+  // the site as `npm run build` makes it: Vitest sets NODE_ENV=test, which Vite would keep
+  // (Preact's development build, a heavier bundle than the one visitors get)
+  const nodeEnv = process.env.NODE_ENV;
+  process.env.NODE_ENV = 'production';
+  try {
+    await build({ configFile: config, logLevel: 'warn' });
+  } finally {
+    process.env.NODE_ENV = nodeEnv;
+  }
 }
 
 /** Serves dist/ on a free port; returns { url, close }. */

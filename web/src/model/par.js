@@ -7,6 +7,7 @@
 // where the data's plans were) in a Worker,
 // and the heuristic is played on it here, which takes a millisecond.
 import { createAgent } from 'valley-farm/agents';
+import { splitOf } from 'valley-farm/splits';
 import baselines from '../../../wasm/data/baselines.json';
 import { defaultStorage } from './storage.js';
 
@@ -36,6 +37,9 @@ export async function planSettings(envId) {
 
 /** The committed par of a protocol seed: { best, bound, actions, heuristic }, or null. */
 export async function storedPar(envId, seed) {
+  // the data hold the protocol's named splits only: any other map needs no download to know
+  // it has no stored par (a random map, the first one a visitor sees, loads nothing on arrival)
+  if (splitOf(seed) === 'train') return null;
   const { plans, heuristic } = await loadStored();
   const key = `${envId} ${seed}`;
   const plan = plans.get(key);
