@@ -17,6 +17,7 @@ function newestMtime(dir) {
   let newest = 0;
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const p = join(dir, entry.name);
+    if (entry.name.endsWith('.md')) continue; // prose: the build never reads it (and writes web/README.md's sizes)
     newest = Math.max(newest, entry.isDirectory() ? newestMtime(p) : statSync(p).mtimeMs);
   }
   return newest;
