@@ -34,10 +34,9 @@ describe('weight', () => {
     expect(sizes.firstLoad.files.some((f) => f.file.endsWith('.wasm'))).toBe(true); // the engine is weighed
   });
 
-  it('the first load carries neither TensorFlow.js, the learners, the best-known data nor the docs', () => {
+  it('the first load carries neither TensorFlow.js, the learners, the data (best-known, baselines) nor the docs', () => {
     const first = firstLoadFiles(dist);
     const carried = Object.entries(DEPENDENCIES)
-      .filter(([name]) => name !== 'the baselines data') // the means beside the runner: in play from the start
       .filter(([, signature]) => holding(first, signature).length > 0)
       .map(([name]) => name);
     expect(carried).toEqual([]);

@@ -8,7 +8,6 @@ import { Session, formatReturn } from './session.js';
 import { Runner } from './runner.js';
 import { envIds, envSpecs } from './envMeta.js';
 import { parseHash } from './route.js';
-import baselines from '../../../wasm/data/baselines.json';
 import { keyIntent } from './keys.js';
 import { starterCode } from './starterCode.js';
 import { WorkerAgent } from './workerAgent.js';
@@ -356,7 +355,7 @@ export class FarmApp extends Emitter {
     this.means[envId] = 'measuring';
     this.inform();
     try {
-      const data = baselines;
+      const { default: data } = await import('../../../wasm/data/baselines.json'); // not in the first load
       const rows = Object.fromEntries(data.table[envId].map((r) => [r.agent.split(' ')[0], r]));
       this.means[envId] = {
         random: rows.random,
