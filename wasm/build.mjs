@@ -1,4 +1,5 @@
-// build.mjs — builds wasm/valley_farm.wasm from the C engine with Emscripten (the same
+// build.mjs — builds wasm/valley_farm.wasm (and valley_farm_play.wasm, the same without the
+// planner, for the page) from the C engine with Emscripten (the same
 // CMakeLists.txt as the native build, run through emcmake). Incremental: cmake rebuilds
 // only what changed.
 import { statSync } from 'node:fs';
@@ -14,8 +15,11 @@ export function buildWasm({ stdio = 'inherit' } = {}) {
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   run('cmake', ['--build', 'build-wasm', '-j2'], { env: emccEnv, stdio });
-  const { size } = statSync(`${root}wasm/valley_farm.wasm`);
-  say(`wasm/valley_farm.wasm: ${size} bytes (${(size / 1024).toFixed(1)} KiB)`);
+  // valley_farm_play.wasm: the same without the planner, for the page's main thread
+  for (const name of ['valley_farm.wasm', 'valley_farm_play.wasm']) {
+    const { size } = statSync(`${root}wasm/${name}`);
+    say(`wasm/${name}: ${size} bytes (${(size / 1024).toFixed(1)} KiB)`);
+  }
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

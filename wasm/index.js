@@ -461,8 +461,14 @@ class FarmEnv {
    * PROVE_STATES_DEFAULT states (engine memory grows by vf_plan_prove_work_size for the
    * call), or a number of states. The env is not changed.
    */
-  plan({ width = this.#engine.x.vf_plan_width(this.#spec.kind), prove = false } = {}) {
+  plan({ width, prove = false } = {}) {
     this.#started('plan');
+    if (!this.#engine.x.vf_plan_beam) {
+      throw new Error(
+        'valley-farm: plan: this engine is valley_farm_play.wasm, which has no planner; plan with valley_farm.wasm (the default)',
+      );
+    }
+    if (width === undefined) width = this.#engine.x.vf_plan_width(this.#spec.kind);
     if (!Number.isInteger(width) || width < 1 || width > PLAN_WIDTH_MAX) {
       throw new RangeError(`valley-farm: plan: width ${describe(width)} is not allowed; it is an integer from 1 to ${PLAN_WIDTH_MAX}`);
     }

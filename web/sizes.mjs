@@ -1,8 +1,9 @@
 // sizes.mjs — the site's weight, measured on the build (dist/ and Vite's manifest of it,
 // dist/.vite/manifest.json), gzipped with node:zlib as a static host would serve it:
 //   first load  what the game fetches before it can be played: index.html, the entry chunk
-//               and every chunk it imports statically, their CSS, and the engine's .wasm
-//               (the docs, the Lab, the par's data and planner worker load later, on demand)
+//               and every chunk it imports statically, their CSS, and the engine's .wasm it
+//               preloads (the docs, the Lab, the data, the par's planner worker and the full
+//               engine it plans with load later, on demand)
 //   dist        every file of dist/
 // `node web/build.mjs` writes these numbers into web/README.md (between the size markers);
 // tests/browser/bundle.test.js checks the budgets and that the README's numbers are the build's.
@@ -21,20 +22,23 @@ function filesUnder(dir, base = dir) {
   );
 }
 
-/** The first load's files (paths relative to dist/), from the manifest. */
+/**
+ * The first load's files (paths relative to dist/): what index.html names (its script, its
+ * stylesheet, the engine it preloads) and every chunk those import statically (the manifest).
+ */
 export function firstLoadFiles(dist) {
   const manifest = JSON.parse(readFileSync(join(dist, '.vite/manifest.json'), 'utf8'));
-  const entry = Object.values(manifest).find((c) => c.isEntry);
-  if (!entry) throw new Error(`no entry in ${dist}/.vite/manifest.json: build the site first (npm run build)`);
+  const byFile = new Map(Object.values(manifest).map((chunk) => [chunk.file, chunk]));
   const files = new Set(['index.html']);
-  const visit = (chunk) => {
-    if (files.has(chunk.file)) return;
-    files.add(chunk.file);
-    for (const css of chunk.css ?? []) files.add(css);
-    for (const asset of chunk.assets ?? []) if (asset.endsWith('.wasm')) files.add(asset); // the engine, not the workers
-    for (const key of chunk.imports ?? []) visit(manifest[key]);
+  const visit = (file) => {
+    if (files.has(file)) return;
+    files.add(file);
+    const chunk = byFile.get(file);
+    for (const css of chunk?.css ?? []) files.add(css);
+    for (const key of chunk?.imports ?? []) visit(manifest[key].file);
   };
-  visit(entry);
+  const html = readFileSync(join(dist, 'index.html'), 'utf8');
+  for (const [, file] of html.matchAll(/(?:src|href)="\.\/([^"]+)"/g)) visit(file);
   return [...files];
 }
 

@@ -35,14 +35,14 @@ const cspPlugin = {
       `<meta charset="utf-8" />\n    <meta http-equiv="Content-Security-Policy" content="${CSP}" />`,
     ),
 };
-// The engine's .wasm is fetched by the page's script, so without a hint its download waits
-// until that script has run; a preload starts it beside the script (the first key press
-// waits for both).
+// The engine the page plays with (valley_farm_play.wasm) is fetched by the page's script
+// (main.jsx), so without a hint its download waits until that script has run; a preload
+// starts it beside the script (the first key press waits for both).
 const preloadEnginePlugin = {
   name: 'valley-farm-preload-engine',
   apply: 'build',
   transformIndexHtml: (html, { bundle }) => {
-    const engine = Object.keys(bundle ?? {}).find((file) => /(^|\/)valley_farm-[\w-]+\.wasm$/.test(file));
+    const engine = Object.keys(bundle ?? {}).find((file) => /(^|\/)valley_farm_play-[\w-]+\.wasm$/.test(file));
     if (!engine) return html;
     return [
       {

@@ -34,6 +34,15 @@ describe('weight', () => {
     expect(sizes.firstLoad.files.some((f) => f.file.endsWith('.wasm'))).toBe(true); // the engine is weighed
   });
 
+  it("the first load's engine is the one without the planner; the full engine (with it) is still built, for the par's Worker", () => {
+    const engines = firstLoadFiles(dist).filter((f) => f.endsWith('.wasm'));
+    expect(engines).toEqual([expect.stringMatching(/^assets\/valley_farm_play-.*\.wasm$/)]);
+    const exportsPlanner = (file) => readFileSync(join(dist, file)).includes('vf_plan_beam');
+    expect(exportsPlanner(engines[0])).toBe(false);
+    const [full] = assets().filter((f) => /^assets\/valley_farm-.*\.wasm$/.test(f));
+    expect(exportsPlanner(full)).toBe(true);
+  });
+
   it('the first load carries neither TensorFlow.js, the learners, the data (best-known, baselines) nor the docs', () => {
     const first = firstLoadFiles(dist);
     const carried = Object.entries(DEPENDENCIES)

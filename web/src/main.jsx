@@ -9,6 +9,8 @@ import { Embed, createEmbedApp } from './docs/Embed.jsx';
 import { FarmApp } from './model/app.js';
 import { createHandle } from './model/handle.js';
 import { installMessages } from './model/messages.js';
+import { useEngineBytes } from 'valley-farm';
+import playEngineUrl from '../../wasm/valley_farm_play.wasm?url';
 import './style.css';
 
 const root = document.getElementById('app');
@@ -28,6 +30,18 @@ const installHandle = (app) => {
   installMessages(window, handle, app.session);
 };
 
+// The page plays with valley_farm_play.wasm, the engine without its planner (index.html
+// preloads it): only the par's Worker plans, and it loads the full valley_farm.wasm. Should
+// this fetch fail, the API loads its default, the full engine, on the first make().
+async function usePlayEngine() {
+  try {
+    const response = await fetch(playEngineUrl);
+    if (response.ok) useEngineBytes(await response.arrayBuffer());
+  } catch {
+    /* the default engine then */
+  }
+}
+
 if (isEmbed(startHash)) {
   const app = createEmbedApp();
   let installed = false;
@@ -38,8 +52,10 @@ if (isEmbed(startHash)) {
     app.measure(app.session.envId);
   };
   const show = () => isEmbed(location.hash) && render(<Embed params={embedQuery(location.hash)} app={app} onReady={onReady} />, root);
-  show();
-  window.addEventListener('hashchange', show);
+  usePlayEngine().then(() => {
+    show();
+    window.addEventListener('hashchange', show);
+  });
 } else {
   const app = new FarmApp();
   render(<App app={app} />, root);
@@ -49,5 +65,7 @@ if (isEmbed(startHash)) {
   });
   window.addEventListener('hashchange', () => isEmbed(location.hash) || app.applyHash(location.hash));
 
-  app.start(location.hash).then(() => installHandle(app));
+  usePlayEngine()
+    .then(() => app.start(location.hash))
+    .then(() => installHandle(app));
 }
