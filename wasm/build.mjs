@@ -1,6 +1,8 @@
-// build.mjs — builds wasm/valley_farm.wasm from the C engine with Emscripten (the same
-// CMakeLists.txt as the native build, run through emcmake), then regenerates
-// wasm/engine_spec.js from it (spec_gen.mjs). Incremental: cmake rebuilds only what changed.
+// build.mjs — builds wasm/valley_farm.wasm (and valley_farm_play.wasm, the same without the
+// planner, for the page; and wasm/learn/learner.wasm, the learners' core) from the C sources
+// with Emscripten (the same CMakeLists.txt as the native build, run through emcmake), then
+// regenerates wasm/engine_spec.js from the engine (spec_gen.mjs). Incremental: cmake
+// rebuilds only what changed.
 import { statSync } from 'node:fs';
 import { emccEnv, ensureEmscripten, ensureNativeTools, root, run, say } from '../scripts/setup.mjs';
 
@@ -14,8 +16,11 @@ export function buildWasm({ stdio = 'inherit' } = {}) {
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   run('cmake', ['--build', 'build-wasm', '-j2'], { env: emccEnv, stdio });
-  const { size } = statSync(`${root}wasm/valley_farm.wasm`);
-  say(`wasm/valley_farm.wasm: ${size} bytes (${(size / 1024).toFixed(1)} KiB)`);
+  // valley_farm_play.wasm: the same without the planner, for the page's main thread
+  for (const name of ['valley_farm.wasm', 'valley_farm_play.wasm', 'learn/learner.wasm']) {
+    const { size } = statSync(`${root}wasm/${name}`);
+    say(`wasm/${name}: ${size} bytes (${(size / 1024).toFixed(1)} KiB)`);
+  }
   // a child process, so that buildWasm stays synchronous for its callers
   run(process.execPath, [`${root}wasm/spec_gen.mjs`], { stdio });
 }

@@ -46,6 +46,13 @@ double vfw_step(vf_env *env, int action, int32_t *obs, uint8_t *flags) {
     return r.reward;
 }
 
+/* Why each action is illegal now: vf_num_actions bytes of vf_why (VF_WHY_LEGAL where it is
+ * legal) into out, one call for all actions where vf_why_illegal would take one each. */
+void vfw_illegal_reasons(const vf_env *env, uint8_t *out) {
+    int n = vf_num_actions(env->kind);
+    for (int a = 0; a < n; a++) out[a] = (uint8_t)vf_why_illegal(env, a);
+}
+
 /* vfw_step, plus the step's events (vf_step_explained) into ev, VF_EVENTS_MAX of them;
  * flags[3] = how many. wasm/index.js reads them with the layout asserted here. */
 _Static_assert(sizeof(vf_event) == 48 && VF_EVENTS_MAX == 16, "the events layout index.js reads");

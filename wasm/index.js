@@ -443,8 +443,10 @@ class FarmEnv {
   illegalReasons() {
     this.#started('illegalReasons');
     const e = this.#engine;
+    e.x.vfw_illegal_reasons(this.#ptr, this.#mask); // one call for every action's vf_why
+    e.refresh();
     return this.#spec.actions.map((_, a) => {
-      const why = e.x.vf_why_illegal(this.#ptr, a);
+      const why = e.u8[this.#mask + a];
       return why === 0 ? null : e.whys[why];
     });
   }
@@ -511,8 +513,14 @@ class FarmEnv {
    * call), or a number of states. A plan whose work memory is above PLAN_MEMORY_MAX is
    * refused. The env is not changed.
    */
-  plan({ width = this.#engine.x.vf_plan_width(this.#spec.kind), prove = false } = {}) {
+  plan({ width, prove = false } = {}) {
     this.#started('plan');
+    if (!this.#engine.x.vf_plan_beam) {
+      throw new Error(
+        'valley-farm: plan: this engine is valley_farm_play.wasm, which has no planner; plan with valley_farm.wasm (the default)',
+      );
+    }
+    if (width === undefined) width = this.#engine.x.vf_plan_width(this.#spec.kind);
     if (!Number.isInteger(width) || width < 1 || width > LIMITS.planWidthMax) {
       throw new RangeError(`valley-farm: plan: width ${describe(width)} is not allowed; it is an integer from 1 to ${LIMITS.planWidthMax}`);
     }

@@ -35,15 +35,34 @@ const cspPlugin = {
       `<meta charset="utf-8" />\n    <meta http-equiv="Content-Security-Policy" content="${CSP}" />`,
     ),
 };
+// The engine the page plays with (valley_farm_play.wasm) is fetched by the page's script
+// (main.jsx), so without a hint its download waits until that script has run; a preload
+// starts it beside the script (the first key press waits for both).
+const preloadEnginePlugin = {
+  name: 'valley-farm-preload-engine',
+  apply: 'build',
+  transformIndexHtml: (html, { bundle }) => {
+    const engine = Object.keys(bundle ?? {}).find((file) => /(^|\/)valley_farm_play-[\w-]+\.wasm$/.test(file));
+    if (!engine) return html;
+    return [
+      {
+        tag: 'link',
+        attrs: { rel: 'preload', href: `./${engine}`, as: 'fetch', type: 'application/wasm', crossorigin: '' },
+        injectTo: 'head',
+      },
+    ];
+  },
+};
 const root = fileURLToPath(new URL('..', import.meta.url));
 
 export default defineConfig({
   root: here,
   base: './',
-  plugins: [preact(), sandboxPlugin(root), cspPlugin],
+  plugins: [preact(), sandboxPlugin(root), cspPlugin, preloadEnginePlugin],
   resolve: { alias: packageAliases(root) },
   worker: { format: 'es' },
   server: { host: 'localhost', fs: { allow: [root] } },
   preview: { host: 'localhost' },
-  build: { outDir: `${root}dist`, emptyOutDir: true, target: 'es2022', chunkSizeWarningLimit: 1000 },
+  // the manifest says which files the page loads first (tests/browser/bundle.test.js weighs them)
+  build: { outDir: `${root}dist`, emptyOutDir: true, target: 'es2022', chunkSizeWarningLimit: 1000, manifest: true },
 });

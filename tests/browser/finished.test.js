@@ -211,3 +211,53 @@ describe('small ones', () => {
     expect(await page.locator('.message').textContent()).toContain(`return ${Math.round(link.ret * 100) / 100}.`);
   });
 });
+
+describe('the embed answers messages', () => {
+  /** A parent page that frames `src`, waits for ready, sends `calls`, and resolves with everything it got. */
+  async function drive(src, calls) {
+    const context = await suite.browser.newContext();
+    const parent = await context.newPage();
+    parent.errors = [];
+    parent.on('pageerror', (err) => parent.errors.push(err.message));
+    suite.opened.push(parent);
+    await parent.setContent('<!doctype html><title>embedding page</title><body></body>');
+    return parent.evaluate(
+      ({ src, calls }) =>
+        new Promise((resolve, reject) => {
+          const got = [];
+          const frame = document.createElement('iframe');
+          frame.src = src;
+          window.addEventListener('message', (e) => {
+            if (e.data?.type !== 'valley-farm') return;
+            got.push(e.data);
+            if (e.data.event === 'ready') for (const c of calls) frame.contentWindow.postMessage({ type: 'valley-farm', ...c }, '*');
+            if (e.data.id === calls.at(-1).id) resolve(got);
+          });
+          document.body.append(frame);
+          setTimeout(() => reject(new Error(`no replies: ${JSON.stringify(got)}`)), 20000);
+        }),
+      { src, calls },
+    );
+  }
+
+  it('#/embed announces ready and answers status and step, as the game page does', async () => {
+    const got = await drive(`${suite.server.url}#/embed?env=backwards&seed=7`, [
+      { id: 1, method: 'status' },
+      { id: 2, method: 'step', args: ['east'] },
+      { id: 3, method: 'status' },
+    ]);
+    expect(got[0]).toEqual({ type: 'valley-farm', event: 'ready', envIds: ['ValleyFarm-v0', 'BackwardsValleyFarm-v0'], allowCode: false });
+    expect(got.find((r) => r.id === 1)).toMatchObject({ ok: true, result: { env: 'BackwardsValleyFarm-v0', seed: 7, step: 0 } });
+    expect(got.find((r) => r.id === 2)).toMatchObject({ ok: true, result: { info: { step: 1 } } });
+    expect(got.find((r) => r.id === 3)).toMatchObject({ ok: true, result: { step: 1 } });
+  });
+
+  it("the embed keeps the game page's opt-ins: code runs only with allow=code", async () => {
+    const code = { id: 1, method: 'setAgent', args: [{ code: 'function act() { return "wait"; }' }] };
+    const off = await drive(`${suite.server.url}#/embed?env=valley&seed=3`, [code]);
+    expect(off.find((r) => r.id === 1)).toMatchObject({ ok: false, error: expect.stringMatching(/allow=code/) });
+    const on = await drive(`${suite.server.url}?allow=code#/embed?env=valley&seed=3`, [code]);
+    expect(on[0]).toMatchObject({ event: 'ready', allowCode: true });
+    expect(on.find((r) => r.id === 1)).toMatchObject({ ok: true });
+  });
+});

@@ -17,6 +17,7 @@ function newestMtime(dir) {
   let newest = 0;
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const p = join(dir, entry.name);
+    if (entry.name.endsWith('.md')) continue; // prose: the build never reads it (and writes web/README.md's sizes)
     newest = Math.max(newest, entry.isDirectory() ? newestMtime(p) : statSync(p).mtimeMs);
   }
   return newest;
@@ -27,7 +28,15 @@ export async function ensureBuilt() {
   const index = join(root, 'dist/index.html');
   const sources = Math.max(newestMtime(join(root, 'web')), newestMtime(join(root, 'wasm')));
   if (existsSync(index) && statSync(index).mtimeMs >= sources) return;
-  await build({ configFile: config, logLevel: 'warn' });
+  // the site as `npm run build` makes it: Vitest sets NODE_ENV=test, which Vite would keep
+  // (Preact's development build, a heavier bundle than the one visitors get)
+  const nodeEnv = process.env.NODE_ENV;
+  process.env.NODE_ENV = 'production';
+  try {
+    await build({ configFile: config, logLevel: 'warn' });
+  } finally {
+    process.env.NODE_ENV = nodeEnv;
+  }
 }
 
 /** Serves dist/ on a free port; returns { url, close }. */

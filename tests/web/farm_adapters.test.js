@@ -40,7 +40,7 @@ describe('farm adapters', () => {
         if (!r.info.actionWasLegal) blocked++;
         observation = r.observation;
         const { x, y } = env.state().agent;
-        expect(f.position(env, observation)).toEqual({ x, y });
+        expect(f.position(observation, () => env.state())).toEqual({ x, y });
         if (f.faces) expect(f.facing(observation)).toBe(env.state().agent.facing);
         else expect(f.facing(observation)).toBeUndefined();
         if (r.terminated || r.truncated) break;
@@ -56,7 +56,7 @@ describe('farm adapters', () => {
       const { observation } = env.reset({ seed: 11 });
       const world = f.worldCells(env.state());
       const win = f.windowCells(observation);
-      const { x, y } = f.position(env, observation);
+      const { x, y } = f.position(observation, () => env.state());
       for (let i = 0; i < 25; i++) {
         const wx = x + (i % 5) - 2;
         const wy = y + Math.floor(i / 5) - 2;

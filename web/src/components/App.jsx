@@ -12,10 +12,13 @@ import { ActionPad } from './ActionPad.jsx';
 import { ReplayBar } from './ReplayBar.jsx';
 import { RunnerPanel } from './RunnerPanel.jsx';
 import { AgentEditor } from './AgentEditor.jsx';
-import { DocsRoute } from './DocsRoute.jsx';
-import { LabPage } from '../lab/LabPage.jsx';
+import { LazyRoute } from './LazyRoute.jsx';
 import { envMeta } from '../model/envMeta.js';
 import { formatReturn } from '../model/session.js';
+
+// The docs and the Lab (with its learners and TensorFlow.js) are chunks of their own.
+const loadDocs = () => import('../docs/index.jsx').then((m) => m.default ?? m.Docs);
+const loadLab = () => import('../lab/LabPage.jsx').then((m) => m.LabPage);
 
 function Game({ app }) {
   const { session, runner } = app;
@@ -94,9 +97,9 @@ export function App({ app }) {
       ) : !app.ready ? (
         <p class="boot">Loading the farm…</p>
       ) : app.route.page === 'docs' ? (
-        <DocsRoute path={app.route.path} app={app} />
+        <LazyRoute key="docs" load={loadDocs} title="docs" path={app.route.path} app={app} />
       ) : app.route.page === 'lab' ? (
-        <LabPage app={app} query={app.route.query} />
+        <LazyRoute key="lab" load={loadLab} title="Lab" app={app} query={app.route.query} />
       ) : (
         <Game app={app} />
       )}

@@ -76,7 +76,7 @@ export function StatusPanel({ session, onReset, ending = {} }) {
           </>
         )}
       </p>
-      {farm.statusGroups(obs, session.env.state()).map((group) => (
+      {farm.statusGroups(obs, session.state).map((group) => (
         <Group group={group} />
       ))}
       <p class="here" data-stat="here">

@@ -5,13 +5,15 @@
 //
 // Parameters: env (an env id, or a farm adapter's short name: valley | backwards),
 // seed (an integer; absent: a random one per reset), view (world | eyes), controls (1 | 0:
-// with 0 only the board and the status line are shown). The farm is the page's own Session
-// model and Board, so it plays exactly like the game.
-import { useEffect, useState } from 'preact/hooks';
+// with 0 only the board and the status line are shown). The farm is the page's own model
+// (FarmApp, without pars) and Board, so it plays exactly like the game, and main.jsx gives
+// it the game's console handle and postMessage interface.
+import { useEffect, useMemo, useState } from 'preact/hooks';
 import { envSpecs } from 'valley-farm';
 import { Board } from '../components/Board.jsx';
 import { useModel } from '../components/useModel.js';
-import { Session, formatReturn } from '../model/session.js';
+import { formatReturn } from '../model/session.js';
+import { FarmApp } from '../model/app.js';
 import { envMeta, actionForKey } from '../model/envMeta.js';
 import { defaultFarm, farmBySlug } from '../model/farms/index.js';
 import './docs.css';
@@ -54,7 +56,8 @@ export function parseEmbedParams(params) {
 
 function Farm({ session, settings }) {
   useModel(session);
-  const { envId, seed, controls } = settings;
+  const { seed, controls } = settings;
+  const { envId } = session; // a parent page's make() may switch the farm
   const meta = envMeta[envId];
   const spec = envSpecs[envId];
   const legal = session.legal;
@@ -123,19 +126,28 @@ function Farm({ session, settings }) {
   );
 }
 
-/** The embed view: params as for parseEmbedParams (the part of #/embed?… after the "?"). */
-export function Embed({ params }) {
+/** The embed's model: a FarmApp that shows no par (pars are the game page's). */
+export const createEmbedApp = () => new FarmApp({ pars: false });
+
+/**
+ * The embed view: params as for parseEmbedParams (the part of #/embed?… after the "?"); app
+ * the model to show (default: one of its own); onReady(app) once its first farm is playable.
+ */
+export function Embed({ params, app: given, onReady }) {
   const settings = parseEmbedParams(params);
   const key = `${settings.envId}|${settings.seed}|${settings.view}`;
+  const own = useMemo(() => given ?? createEmbedApp(), [given]);
   const [session, setSession] = useState(null);
   const [error, setError] = useState(null);
   useEffect(() => {
-    const s = new Session();
+    const s = own.session;
     let alive = true;
     s.open(settings.envId, { seed: settings.seed })
       .then(() => {
         s.setView(settings.view);
+        own.ready = true;
         if (alive) setSession(s);
+        onReady?.(own);
       })
       .catch((err) => alive && setError(err.message));
     return () => {

@@ -8,7 +8,6 @@ import { Session, formatReturn } from './session.js';
 import { Runner } from './runner.js';
 import { envIds, envSpecs } from './envMeta.js';
 import { parseHash } from './route.js';
-import baselines from '../../../wasm/data/baselines.json';
 import { keyIntent } from './keys.js';
 import { starterCode } from './starterCode.js';
 import { WorkerAgent } from './workerAgent.js';
@@ -44,7 +43,8 @@ export class FarmApp extends Emitter {
    * planMap(envId, seed, { width, prove }, { signal }) -> Promise<plan> plans a map off the page's
    * thread and stops when `signal` aborts (default: a Worker where there are Workers; without
    * one, maps outside the committed data get no par). At most one plan runs at a time, for at
-   * most planTimeLimitMs. storage keeps personal bests (default: localStorage).
+   * most planTimeLimitMs. storage keeps personal bests (default: localStorage). pars: false
+   * looks up and plans no par (the embed shows none).
    */
   constructor({
     makeEnv = make,
@@ -52,8 +52,10 @@ export class FarmApp extends Emitter {
     planMap = typeof Worker === 'function' ? planInWorker : null,
     planTimeLimitMs = PLAN_TIME_LIMIT_MS,
     storage,
+    pars = true,
   } = {}) {
     super();
+    this.parsWanted = pars;
     this.makeEnv = makeEnv;
     this.createWorker = createWorker;
     this.session = new Session({ makeEnv });
@@ -86,7 +88,7 @@ export class FarmApp extends Emitter {
   /** Keeps this.par on the map in play; a map not met before gets its par looked up or planned. */
   #followMap() {
     const { envId, seed } = this.session;
-    if (!envId || seed === null) return;
+    if (!this.parsWanted || !envId || seed === null) return;
     const key = `${envId} ${seed}`;
     if (this.par?.key === key) return;
     this.newBest = false;
@@ -398,7 +400,7 @@ export class FarmApp extends Emitter {
     this.means[envId] = 'measuring';
     this.inform();
     try {
-      const data = baselines;
+      const { default: data } = await import('../../../wasm/data/baselines.json'); // not in the first load
       const rows = Object.fromEntries(data.table[envId].map((r) => [r.agent.split(' ')[0], r]));
       this.means[envId] = {
         random: rows.random,

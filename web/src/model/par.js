@@ -7,23 +7,25 @@
 // where the data's plans were) in a Worker,
 // and the heuristic is played on it here, which takes a millisecond.
 import { createAgent } from 'valley-farm/agents';
-import baselines from '../../../wasm/data/baselines.json';
+import { splitOf } from 'valley-farm/splits';
 import { defaultStorage } from './storage.js';
 
 let storedData = null; // Promise<{ width, plans: Map, heuristic: Map }>, keyed `${envId} ${seed}`
 
 function loadStored() {
-  storedData ??= import('../../../wasm/data/best-known.json').then(({ default: best }) => {
-    const plans = new Map();
-    const heuristic = new Map();
-    for (const [envId, splits] of Object.entries(best.envs))
-      for (const rows of Object.values(splits))
-        for (const [seed, ret, bound, hex] of rows)
-          plans.set(`${envId} ${seed}`, { best: ret, bound, actions: [...hex].map((c) => parseInt(c, 36)) });
-    for (const [envId, splits] of Object.entries(baselines.perSeed))
-      for (const rows of Object.values(splits)) for (const [seed, , h] of rows) heuristic.set(`${envId} ${seed}`, h);
-    return { planner: best.planner, plans, heuristic };
-  });
+  storedData ??= Promise.all([import('../../../wasm/data/best-known.json'), import('../../../wasm/data/baselines.json')]).then(
+    ([{ default: best }, { default: baselines }]) => {
+      const plans = new Map();
+      const heuristic = new Map();
+      for (const [envId, splits] of Object.entries(best.envs))
+        for (const rows of Object.values(splits))
+          for (const [seed, ret, bound, hex] of rows)
+            plans.set(`${envId} ${seed}`, { best: ret, bound, actions: [...hex].map((c) => parseInt(c, 36)) });
+      for (const [envId, splits] of Object.entries(baselines.perSeed))
+        for (const rows of Object.values(splits)) for (const [seed, , h] of rows) heuristic.set(`${envId} ${seed}`, h);
+      return { planner: best.planner, plans, heuristic };
+    },
+  );
   return storedData;
 }
 
@@ -36,6 +38,9 @@ export async function planSettings(envId) {
 
 /** The committed par of a protocol seed: { best, bound, actions, heuristic }, or null. */
 export async function storedPar(envId, seed) {
+  // the data hold the protocol's named splits only: any other map needs no download to know
+  // it has no stored par (a random map, the first one a visitor sees, loads nothing on arrival)
+  if (splitOf(seed) === 'train') return null;
   const { plans, heuristic } = await loadStored();
   const key = `${envId} ${seed}`;
   const plan = plans.get(key);

@@ -114,9 +114,9 @@ export class Session extends Emitter {
     this.info = info;
     const { width, height } = this.spec;
     this.memory = emptyMemory(width, height);
-    this.pos = this.farm.position(this.env, observation);
-    remember(this.memory, this.farm.windowCells(observation), this.pos);
     this.version++;
+    this.pos = this.farm.position(observation, () => this.state);
+    remember(this.memory, this.farm.windowCells(observation), this.pos);
   }
 
   /**
@@ -159,9 +159,9 @@ export class Session extends Emitter {
     this.observation = observation;
     this.info = info;
     this.done = terminated || result.truncated;
-    this.pos = this.farm.position(this.env, observation); // from the engine, never dead-reckoned
+    this.version++; // a new version first: the position may read this version's state
+    this.pos = this.farm.position(observation, () => this.state); // from the engine, never dead-reckoned
     remember(this.memory, this.farm.windowCells(observation), this.pos);
-    this.version++;
     if (this.done) {
       const record = this.record();
       for (const fn of [...this.episodeListeners]) fn(record);
@@ -278,6 +278,8 @@ export class Session extends Emitter {
   }
 
   // ---- derived data, cached per version -------------------------------------------------
+  // Each is asked of the engine at most once per version of the session: every view reads
+  // these (never the env), so a key press costs one step, one state and one set of reasons.
 
   #cached(name, compute) {
     if (this.#cache.version !== this.version) this.#cache = { version: this.version };
@@ -290,9 +292,9 @@ export class Session extends Emitter {
     return this.#cached('state', () => this.env.state());
   }
 
-  /** Uint8Array: 1 where the action is legal now. */
+  /** Uint8Array: 1 where the action is legal now (no reason against it: the engine says they agree). */
   get legal() {
-    return this.#cached('legal', () => this.env.legalActions());
+    return this.#cached('legal', () => Uint8Array.from(this.reasons, (why) => (why === null ? 1 : 0)));
   }
 
   /** Per action: null where it is legal now, else the engine's { code, text } for why not. */

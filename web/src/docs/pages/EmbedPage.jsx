@@ -169,8 +169,9 @@ export function EmbedPage() {
           Any page can frame this site and send it messages, and the site runs code that visitors paste, so it assumes neither is friendly.
           Code the site did not ship (the editor, <code>setAgent({'{ code }'})</code>, these docs' examples) runs in a Worker inside a
           sandboxed frame with an opaque origin: it cannot read this site's storage or cookies, and its requests here carry no credentials
-          and get no readable answer. The game page (the <code>postMessage</code> interface) answers only reads and play unless its iframe
-          URL opts in:
+          and get no readable answer. The game page and this embed (the same <code>postMessage</code> interface: a <code>ready</code> event,
+          then answers such as <code>status</code>) answer only reads and play unless the iframe URL opts in (in its query, before the{' '}
+          <code>#</code>):
         </p>
         <ul>
           <li>

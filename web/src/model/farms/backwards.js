@@ -83,7 +83,7 @@ export const backwards = {
   /** The facing to draw, from an observation or the state's agent. */
   facing: (obsOrAgent) => obsOrAgent.facing,
   /** The observation carries the position. */
-  position: (env, obs) => ({ x: obs.x, y: obs.y }),
+  position: (obs) => ({ x: obs.x, y: obs.y }),
   worldCells: backwardsWorld,
   windowCells: backwardsWindow,
   sampleCell: (code) => backwardsCell(code, 1),

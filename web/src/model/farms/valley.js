@@ -120,8 +120,8 @@ export const valley = {
   /** The facing to draw: none. */
   facing: () => undefined,
   /** The observation has no position: the engine's state has it (never dead-reckoned). */
-  position: (env) => {
-    const { x, y } = env.state().agent;
+  position: (obs, stateOf) => {
+    const { x, y } = stateOf().agent;
     return { x, y };
   },
   worldCells: valleyWorld,
