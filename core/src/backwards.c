@@ -798,6 +798,7 @@ const vf_farm_spec vfb_spec = {
     .height = H,
     .horizon = VF_BW_HORIZON,
     .view = VIEW_N,
+    .plan_width = 3000,
     .walkable = VFB_WALKABLE,
     .tiles = spec_tiles,
     .tile_count = VF_BT_COUNT,

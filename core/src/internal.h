@@ -252,6 +252,7 @@ typedef struct vf_name_list {
 typedef struct vf_farm_spec {
     int width, height, horizon;
     int view;          /* the side of the square of tiles the observation shows around the agent */
+    int plan_width;    /* the planner's default beam width (vf_plan_width) */
     uint32_t walkable; /* a set of tile codes (vf_tile_in) */
     const vf_tile_spec *tiles;
     int tile_count;
