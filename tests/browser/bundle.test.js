@@ -67,16 +67,11 @@ describe('weight', () => {
     expect(carried).toEqual([]);
   });
 
-  // Vite builds each Worker on its own, so what the Lab's train worker (web/src/lab/, worked on
-  // elsewhere) imports is bundled a second time. These are the copies it makes today; when it
+  // Vite builds each Worker on its own, so what the Lab's train worker (web/src/lab/) and PPO's
+  // worker threads (wasm/learn/shardWorker.js, which that worker starts) import is bundled
+  // again for each. These are the copies it makes today; when it
   // shares the page's chunks, the test says so and the list shrinks; any other copy fails here.
-  const LAB_WORKER_COPIES = [
-    'TensorFlow.js core',
-    'TensorFlow.js layers',
-    'the learners (valley-farm/learn)',
-    'the best-known data',
-    'the baselines data',
-  ];
+  const LAB_WORKER_COPIES = ['the learners (valley-farm/learn)', 'the best-known data', 'the baselines data'];
   it("in all of dist/, the only dependencies bundled twice are the Lab's train worker's own copies", () => {
     const files = [...assets(), 'sandbox.js'];
     const twice = Object.entries(DEPENDENCIES)
@@ -86,7 +81,7 @@ describe('weight', () => {
     for (const name of twice) {
       const copies = holding(files, DEPENDENCIES[name]).filter((f) => !manifestFiles().has(f));
       expect(
-        copies.every((f) => /trainWorker-|best-known-|baselines-|dist-|Unique_impl-/.test(f)),
+        copies.every((f) => /trainWorker-|shardWorker-|best-known-|baselines-|dist-|Unique_impl-/.test(f)),
         `${name}: ${copies}`,
       ).toBe(true);
     }
