@@ -89,12 +89,12 @@ describe('the Lab', () => {
     await page.waitForSelector('main.lab');
     await page.fill('.lab-settings label:has-text("Seed") input', '7');
     await page.press('.lab-settings label:has-text("Seed") input', 'Tab');
-    await page.selectOption('.lab-settings label:has-text("Learner") select', 'ppo');
-    await page.waitForFunction(() => location.hash.includes('algo=ppo&seed=7'));
+    await page.selectOption('.lab-settings label:has-text("Learner") select', 'tabular-q');
+    await page.waitForFunction(() => location.hash.includes('algo=tabular-q&seed=7'));
     await page.reload();
     await page.waitForSelector('main.lab');
     expect(await page.inputValue('.lab-settings label:has-text("Seed") input')).toBe('7');
-    expect(await page.inputValue('.lab-settings label:has-text("Learner") select')).toBe('ppo');
+    expect(await page.inputValue('.lab-settings label:has-text("Learner") select')).toBe('tabular-q');
     await page.goto(`${suite.server.url}#/`);
     await page.reload();
     await page.waitForSelector('.board');

@@ -113,7 +113,7 @@ describe('the Lab', () => {
     expect(lab.state).toBe('stopped');
     expect(await lab.evaluate('test')).toMatchObject({ mean: 6 });
     expect(await lab.policyJson()).toEqual({ format: 'valley-farm-policy' });
-    expect(lab.policyTitle()).toBe('Your trained policy (tabular-q, 40,000 steps)');
+    expect(lab.policyTitle()).toBe(`Your trained policy (${DEFAULTS.algo}, 40,000 steps)`);
   });
 
   it('the settings are kept in storage and come back on the first visit without a link; a link wins, but not over a run going on', async () => {
@@ -130,7 +130,7 @@ describe('the Lab', () => {
     next.adopt(''); // back from the docs: what the model has stays
     expect(next.settings.history).toBe(4);
     expect(next.adopt('env=ValleyFarm-v0&algo=tabular-q')).toBeNull();
-    expect(next.settings).toEqual({ ...DEFAULTS, env: 'ValleyFarm-v0' });
+    expect(next.settings).toEqual({ ...DEFAULTS, env: 'ValleyFarm-v0', algo: 'tabular-q' });
     next.start();
     expect(next.adopt('algo=ppo')).toMatch(/A run is going/);
     expect(next.settings.algo).toBe('tabular-q');
