@@ -1,4 +1,5 @@
-// learn.mjs — `npm run bench:learn`: how fast PPO learns, default network, on each farm:
+// learn.mjs — `npm run bench:learn`: how fast PPO learns, default settings (but for cloning
+// the planner first, whose time is not steps), on each farm:
 //  1. env steps/s of the learner core against TensorFlow.js (the `tfjs` setting, the former
 //     path), one worker each, in Node, measured in alternating windows of one run (as
 //     `npm run bench` alternates), so that a busy machine slows both alike;
@@ -34,8 +35,9 @@ const report = (row) => {
 const median = (xs) => xs.slice().sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const fmt = (x) => Math.round(x).toLocaleString('en');
 
+// the default settings, but for cloning the planner first: the rate is of PPO's own steps
 async function warmLearner(env, settings) {
-  const learner = await createLearner({ env, algo: 'ppo', seed: 1, ...settings });
+  const learner = await createLearner({ env, algo: 'ppo', seed: 1, imitate: 0, ...settings });
   await learner.trainFor(WARM);
   return learner;
 }
@@ -84,7 +86,7 @@ async function inLab(browser, url, env, workers) {
   const page = await browser.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(`${url}#/lab?env=${env}&algo=ppo&seed=1&steps=${WARM + WINDOW + 4 * ROLLOUT}&workers=${workers}`);
+  await page.goto(`${url}#/lab?env=${env}&algo=ppo&seed=1&steps=${WARM + WINDOW + 4 * ROLLOUT}&workers=${workers}&imitate=0`);
   await page.waitForSelector('main.lab');
   await page.click('button:has-text("Start")');
   const stepsShown = () =>

@@ -571,9 +571,28 @@ export async function createPPO(env, config, seed) {
   const N = c.nSteps * c.numEnvs; // env steps of one rollout of every shard
   let learningRate = c.learningRate;
 
-  /** Sums the shards' gradients of minibatch m in shard order, steps Adam, shares the result. */
+  // the parameters the workers have not been sent yet: they go with the next call that
+  // needs them (a gradient or a rollout), so an update costs one round trip, not two
+  let unsent = null;
+  const take = () => {
+    const p = unsent;
+    unsent = null;
+    return p;
+  };
+  /**
+   * fn(shard) on every shard, in parallel: the workers' calls leave first (the local shard
+   * then works while they do); the results in shard order.
+   */
+  async function all(fn) {
+    const others = remote.map((s) => fn(s));
+    const mine = await fn(local);
+    return [mine, ...(await Promise.all(others))];
+  }
+
+  /** Sums the shards' gradients of minibatch m in shard order, steps Adam, keeps the result to send. */
   async function step(m, M, loss, demos) {
-    const parts = await Promise.all(shards.map((s) => s.grad(m, M, loss, demos)));
+    const params = take();
+    const parts = await all((s) => (s === local ? s.grad(m, M, loss, demos) : s.grad(m, M, loss, demos, params)));
     const count = parts.reduce((a, p) => a + p.count, 0);
     if (shards.length > 1) {
       const g = brain.grads();
@@ -583,17 +602,15 @@ export async function createPPO(env, config, seed) {
       }
     }
     brain.adam(learningRate);
-    if (shards.length > 1) {
-      const p = brain.params().slice();
-      await Promise.all(remote.map((s) => s.setParams(p)));
-    }
+    if (remote.length) unsent = brain.params().slice();
     const sums = [0, 0, 0];
     for (const p of parts) for (let j = 0; j < 3; j++) sums[j] += p.sums[j];
     return { sums, count };
   }
 
   async function update() {
-    const rolled = await Promise.all(shards.map((s) => s.rollout()));
+    const params = take();
+    const rolled = await all((s) => (s === local ? s.rollout() : s.rollout(params)));
     let sum = 0;
     let squares = 0;
     for (const r of rolled) {
@@ -603,12 +620,12 @@ export async function createPPO(env, config, seed) {
     }
     const mean = sum / N;
     const sd = Math.sqrt(Math.max(0, squares / N - mean * mean)) + 1e-8;
-    await Promise.all(shards.map((s) => s.normalize(mean, sd)));
+    await all((s) => s.normalize(mean, sd));
     const M = Math.ceil(N / c.minibatch);
     const totals = [0, 0, 0];
     let samples = 0;
     for (let epoch = 0; epoch < c.epochs; epoch++) {
-      await Promise.all(shards.map((s) => s.shuffle(false)));
+      await all((s) => s.shuffle(false));
       for (let m = 0; m < M; m++) {
         const from = Math.floor((m * N) / M);
         const scale = 1 / (Math.floor(((m + 1) * N) / M) - from);
@@ -647,7 +664,7 @@ export async function createPPO(env, config, seed) {
     let loss = 0;
     for (let epoch = 0; epoch < c.imitationEpochs; epoch++) {
       report('cloning', epoch, c.imitationEpochs);
-      await Promise.all(shards.map((s) => s.shuffle(true)));
+      await all((s) => s.shuffle(true));
       for (let m = 0; m < M; m++) {
         const size = Math.floor(((m + 1) * count) / M) - Math.floor((m * count) / M);
         const { sums } = await step(m, M, { cloning: true, valueCoef: c.valueCoef / variance, scale: 1 / size }, true);
@@ -669,7 +686,7 @@ export async function createPPO(env, config, seed) {
       while (stats.steps < target) {
         if (atRestart() && restarted !== stats.steps) {
           const k = stats.steps / c.restartEvery;
-          await Promise.all(shards.map((s) => s.restart(seed * 1_000_003 + 2 ** 32 + k * 2 ** 24)));
+          await all((s) => s.restart(seed * 1_000_003 + 2 ** 32 + k * 2 ** 24));
           restarted = stats.steps;
         }
         if (c.anneal > 0) learningRate = c.learningRate * Math.max(0, 1 - stats.steps / c.anneal);
@@ -701,7 +718,7 @@ export async function createPPO(env, config, seed) {
         params: Array.from(net.params()),
         moments: Array.from(net.moments()),
         adamSteps: net.adamSteps,
-        rng: await Promise.all(shards.map((s) => s.rngState())),
+        rng: await all((s) => s.rngState()),
       };
     },
     /** Continues from a checkpoint() of a run with the same settings, seed and workers. */

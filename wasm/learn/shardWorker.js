@@ -11,8 +11,9 @@ const port =
 const post = (msg, transfer) => (port ? port.postMessage(msg, transfer) : self.postMessage(msg, transfer));
 let shard = null;
 
-async function answer({ id, method, args }) {
+async function answer({ id, method, args, params }) {
   try {
+    if (params) shard.setParams(params);
     if (method === 'create') {
       shard = await Shard.create(args[0]);
       return post({ id, result: null });

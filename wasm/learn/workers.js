@@ -77,19 +77,21 @@ class RemoteShard {
     );
   }
 
-  call(method, args = [], transfer = []) {
+  /** Calls the shard's method; `params` (a Float32Array) are set first, when given. */
+  call(method, args = [], params = null) {
     if (this.#failed) return Promise.reject(this.#failed);
     return new Promise((resolve, reject) => {
       const id = this.#next++;
       this.#pending.set(id, { resolve, reject });
-      this.#worker.post({ id, method, args }, transfer);
+      this.#worker.post({ id, method, args, params });
     });
   }
 
-  rollout = () => this.call('rollout');
+  // rollout and grad take the newest parameters, if the coordinator has new ones to send
+  rollout = (params) => this.call('rollout', [], params);
   normalize = (mean, sd) => this.call('normalize', [mean, sd]);
   shuffle = (demos) => this.call('shuffle', [demos]);
-  grad = (m, M, loss, demos) => this.call('grad', [m, M, loss, demos]);
+  grad = (m, M, loss, demos, params) => this.call('grad', [m, M, loss, demos], params);
   setParams = (params) => this.call('setParams', [params]);
   restart = (seed) => this.call('restart', [seed]);
   rngState = () => this.call('rngState');
