@@ -83,6 +83,24 @@ describe('checkpoints', () => {
     expect(extra.stderr).toMatch(/unknown option|give no other option/);
   });
 
+  it('--checkpoint-every takes a time: the run is saved once that much time has passed', async () => {
+    const out = join(dir, 'timed.json');
+    const args = ['train', '--env', 'ValleyFarm-v0', '--algo', 'ppo', '--imitate', '0', '--num-envs', '8', '--n-steps', '16'];
+    const child = spawn(process.execPath, [cliPath, ...args, '--steps', '1e8', '--checkpoint-every', '1s', '--out', out], {
+      cwd: dir,
+      stdio: 'ignore',
+    });
+    const ckpt = `${out}.ckpt`;
+    for (let i = 0; i < 6000 && !existsSync(ckpt); i++) await new Promise((r) => setTimeout(r, 10));
+    child.kill('SIGKILL');
+    const saved = JSON.parse(readFileSync(ckpt, 'utf8'));
+    expect(saved.state.steps % 2 ** 20).toBe(0); // where the envs start afresh
+    expect(saved.cli.argv).toContain('1s');
+    const bad = cli(...args, '--checkpoint-every', '10x');
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toMatch(/or a time such as 90s, 10m or 1h/);
+  }, 90_000);
+
   it('--checkpoint-every is for ppo runs and a whole number', () => {
     const tab = cli('train', '--env', 'ValleyFarm-v0', '--checkpoint-every', '1000');
     expect(tab.status).toBe(2);

@@ -245,3 +245,27 @@ describe('the rollout keeps its inputs sparse', () => {
     }
   });
 });
+
+describe("cloning the planner's play", () => {
+  it('reports its progress while it plans and while it trains on the plans, then plays its own steps', async () => {
+    const learner = await createLearner({
+      env: B,
+      algo: 'ppo',
+      seed: 1,
+      numEnvs: 8,
+      nSteps: 16,
+      workers: 2,
+      imitate: 100,
+      imitationEpochs: 2,
+    });
+    const heard = [];
+    const p = await learner.trainFor(128, { onProgress: (q) => heard.push({ ...q.imitation, steps: q.steps }) });
+    expect(heard[0]).toMatchObject({ phase: 'planning', done: 0, total: 100, steps: 0 });
+    expect(heard.filter((h) => h.phase === 'planning').map((h) => h.done)).toEqual([0, 50, 100]);
+    expect(heard.filter((h) => h.phase === 'cloning').map((h) => h.done)).toEqual([0, 1]);
+    expect(p.imitation).toMatchObject({ episodes: 100 });
+    expect(p.imitation.samples).toBeGreaterThan(100 * 20); // the planner's steps, every one of them
+    expect(p.steps).toBe(128);
+    learner.dispose();
+  }, 60_000);
+});

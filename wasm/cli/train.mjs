@@ -17,6 +17,7 @@ import { ProgressLine, evaluationsLeft, secondsLeft } from './progress.mjs';
 import pkg from '../../package.json' with { type: 'json' };
 
 const MAX_STEPS = 1e12;
+const TIME_GRAIN = 2 ** 20; // --checkpoint-every TIME: where a checkpoint may be taken
 const USAGE = 'valley-farm train --env ENV [--algo tabular-q|ppo] [--steps N] [--out policy.json] [--log curve.csv] [--SETTING VALUE ...]';
 
 const OPTIONS = {
@@ -31,8 +32,8 @@ const OPTIONS = {
   'eval-episodes': { arg: 'N', default: 50, what: 'validation seeds each validation run plays' },
   'progress-every': { arg: 'SECONDS', default: 10, what: 'outside a terminal, seconds between progress lines' },
   'checkpoint-every': {
-    arg: 'N',
-    what: 'ppo: env steps between checkpoints (rounded up to whole rollouts), saved to the --out file + .ckpt; a killed run continues with --resume to exactly the policy the unbroken run gives',
+    arg: 'N|TIME',
+    what: 'ppo: env steps (1e6) or a time (90s, 10m, 1h) between checkpoints, saved to the --out file + .ckpt; a killed run continues with --resume to exactly the policy the unbroken run gives (a time saves at the first multiple of 1,048,576 steps after it, rounded up to whole rollouts)',
   },
   resume: { arg: 'FILE', what: 'continue the run saved in this checkpoint, with the options it was started with (give no other option)' },
 };
@@ -118,10 +119,15 @@ export function parse(argv) {
       `--log and --out name the same file (${String(o.out).slice(0, 80)}): the curve would replace the policy; give them different names`,
     );
   if (o.checkpointEvery !== undefined) {
-    const n = Number(o.checkpointEvery);
     if (o.algo !== 'ppo') throw new UsageError('--checkpoint-every saves ppo runs (tabular-q runs take minutes)');
-    if (!Number.isInteger(n) || n < 1 || n > MAX_STEPS)
-      throw new UsageError(`--checkpoint-every must be a whole number from 1 to ${MAX_STEPS} (1e6 is fine)`);
+    // a time: checkpoints where the envs start afresh every TIME_GRAIN steps, once that much time has passed
+    const time = /^(\d+(?:\.\d+)?)(s|m|h)$/.exec(o.checkpointEvery);
+    const n = time ? TIME_GRAIN : Number(o.checkpointEvery);
+    o.checkpointSeconds = time ? Number(time[1]) * { s: 1, m: 60, h: 3600 }[time[2]] : 0;
+    if (!Number.isInteger(n) || n < 1 || n > MAX_STEPS || (time && !(o.checkpointSeconds > 0)))
+      throw new UsageError(
+        `--checkpoint-every must be a whole number of steps from 1 to ${MAX_STEPS} (1e6 is fine) or a time such as 90s, 10m or 1h`,
+      );
     // every env starts afresh at each checkpoint (restartEvery), so a checkpoint keeps no env
     const rollout = (o.settings.numEnvs ?? algorithms.ppo.defaults.numEnvs) * (o.settings.nSteps ?? algorithms.ppo.defaults.nSteps);
     o.checkpointEvery = Math.ceil(n / rollout) * rollout;
@@ -266,6 +272,7 @@ export async function main(argv) {
   }
   if (resumed) screen.note(`resumed at ${p.steps.toLocaleString('en')} steps`);
   const ckptFile = `${o.out}.ckpt`;
+  let lastCheckpoint = Date.now();
   const chunk = Math.min(o.evalEvery, 50_000, o.checkpointEvery ?? Infinity);
   if (o.settings.imitate > 0) screen.note(`cloning ${o.settings.imitate.toLocaleString('en')} of the planner's episodes first…`);
   while (p.steps < o.steps) {
@@ -313,7 +320,9 @@ export async function main(argv) {
       val ? round(val.normalized.mean, 4) : null,
     ];
     if (o.log) appendFileSync(o.log, curveLine(o.logFormat, row));
-    if (o.checkpointEvery && p.steps < o.steps) {
+    const due = !o.checkpointSeconds || Date.now() - lastCheckpoint >= 1000 * o.checkpointSeconds;
+    if (o.checkpointEvery && p.steps < o.steps && due) {
+      lastCheckpoint = Date.now();
       const ckpt = await learner.checkpoint();
       if (ckpt) {
         ckpt.cli = { argv, trainMs, evalMs, evalsDone, nextEval, elapsedMs: Date.now() - started };
