@@ -17,6 +17,7 @@ import { readFileSync } from 'node:fs';
 import { createLearner } from '../../wasm/learn/index.js';
 import { envIds } from '../../wasm/index.js';
 import { referenceRuns } from '../../scripts/baselines.mjs';
+import { heuristicValidation, timeToHeuristic } from '../../web/src/model/timeToHeuristic.js';
 import { ensureBuilt, launch, serve } from '../browser/page.js';
 
 const json = process.argv.includes('--json');
@@ -109,20 +110,19 @@ async function inLab(browser, url, env, workers) {
 }
 
 /** Part 4: the first validation point of each farm's default-settings run at or above the heuristic's validation mean. */
-function timeToHeuristic() {
+function timeToHeuristics() {
   const baselines = JSON.parse(readFileSync(new URL('../../wasm/data/baselines.json', import.meta.url), 'utf8'));
   const rows = [];
   for (const run of referenceRuns()) {
     if (run.algo !== 'ppo' || Object.keys(run.settings ?? {}).length) continue;
-    const val = baselines.perSeed[run.env].validation;
-    const heuristic = val.reduce((a, r) => a + r[2], 0) / val.length;
-    const first = run.curve.find((p) => p.validation >= heuristic);
+    const heuristic = heuristicValidation(baselines, run.env);
+    const first = timeToHeuristic(run, heuristic);
     const row = {
       part: 'time-to-heuristic',
       env: run.env,
       heuristicValidation: heuristic,
-      seconds: first ? first.seconds : null,
-      steps: first ? first.steps : null,
+      seconds: first?.seconds ?? null,
+      steps: first?.steps ?? null,
       runSeconds: run.seconds,
       test: run.test.mean,
       command: run.command,
@@ -162,7 +162,7 @@ async function main() {
     await browser.close();
     await server.close();
   }
-  const heuristic = timeToHeuristic();
+  const heuristic = timeToHeuristics();
   if (json) return;
 
   const mark = (ok) => (ok ? 'met    ' : 'NOT MET');

@@ -40,3 +40,29 @@ it("each farm's best reference run is named with its time, test mean and interva
     expect(text).toContain(`${side} the heuristic's ${heuristic.toFixed(2)}`);
   }
 });
+
+it("the runs table says when each run's validation mean first reached the heuristic's on the same seeds", async () => {
+  const { timeToHeuristic, heuristicValidation } = await import('../../web/src/model/timeToHeuristic.js');
+  const run = {
+    curve: [
+      { steps: 2e6, seconds: 60, validation: 9 },
+      { steps: 4e6, seconds: 130, validation: 12 },
+      { steps: 6e6, seconds: 200, validation: 13 },
+    ],
+  };
+  expect(timeToHeuristic(run, 11.5)).toEqual({ seconds: 130, steps: 4e6 });
+  expect(timeToHeuristic(run, 12)).toEqual({ seconds: 130, steps: 4e6 }); // reaching it counts
+  expect(timeToHeuristic(run, 13.5)).toBeNull();
+  const rows = baselines.perSeed['ValleyFarm-v0'].validation;
+  expect(rows).toHaveLength(200);
+  expect(heuristicValidation(baselines, 'ValleyFarm-v0')).toBeCloseTo(rows.reduce((a, r) => a + r[2], 0) / 200, 12);
+  const host = document.createElement('div');
+  render(<BenchmarkPage />, host);
+  const cells = [...host.querySelectorAll('[data-table="runs"] tbody tr')].map((tr) => tr.children[4].textContent);
+  expect(cells).toEqual(
+    referenceRuns().map((r) => {
+      const t = timeToHeuristic(r, heuristicValidation(baselines, r.env));
+      return t ? `${(t.seconds / 60).toFixed(1)} min (${(t.steps / 1e6).toFixed(1)} M steps)` : 'not within the run';
+    }),
+  );
+});
