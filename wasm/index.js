@@ -20,6 +20,7 @@ import {
   flatObservationSpace,
 } from './spaces.js';
 import { seededRandom } from './rng.js';
+import { readLocalFile, stubImports } from './standalone.js';
 
 export { envSpecs, envIds, engineSpec };
 export { Box, Dict, Discrete, MultiDiscrete, flatten, unflatten, observationSpace, flatObservationSpace, actionSpace } from './spaces.js';
@@ -109,7 +110,7 @@ async function instantiate() {
     );
   }
   const module = await compileEngine(source);
-  const instance = await WebAssembly.instantiate(module, stubImports(module));
+  const instance = await WebAssembly.instantiate(module, stubImports(module, 'valley-farm: the engine'));
   instance.exports._initialize?.(); // a standalone reactor module's start-up (static data, malloc)
   return instance;
 }
@@ -128,30 +129,6 @@ async function compileEngine(source) {
       { cause: err },
     );
   }
-}
-
-// Node's fs without a static import, so that browser bundles never see one.
-async function readLocalFile(url) {
-  const fs = globalThis.process?.getBuiltinModule?.('node:fs/promises') ?? (await import(/* @vite-ignore */ `node:${'fs/promises'}`));
-  return fs.readFile(url);
-}
-
-// The engine does no I/O, but a standalone Emscripten module may still import a few
-// runtime hooks (memory-growth notices, abort). None of them is ever needed to run the
-// rules, so each gets a stub; an unexpected call fails loudly instead of silently.
-function stubImports(module) {
-  const imports = {};
-  for (const { module: ns, name, kind } of WebAssembly.Module.imports(module)) {
-    if (kind !== 'function') continue;
-    imports[ns] ??= {};
-    imports[ns][name] =
-      name === 'emscripten_notify_memory_growth'
-        ? () => {}
-        : () => {
-            throw new Error(`valley-farm: the engine called ${ns}.${name}, which should never happen`);
-          };
-  }
-  return imports;
 }
 
 /** The instantiated module, with typed-array views that follow memory growth. */

@@ -23,23 +23,7 @@
 
 #include "valley_farm.h"
 
-#define REQUIRE(cond)                                                                              \
-    do {                                                                                           \
-        if (!(cond)) abort();                                                                      \
-    } while (0)
-
-typedef struct reader {
-    const uint8_t *p, *end;
-} reader;
-
-static uint8_t u8(reader *r) {
-    return r->p < r->end ? *r->p++ : 0;
-}
-static uint64_t u64(reader *r) {
-    uint64_t v = 0;
-    for (int i = 0; i < 8; i++) v |= (uint64_t)u8(r) << (8 * i);
-    return v;
-}
+#include "reader.h"
 
 static void refresh_checksum(uint8_t *snap, size_t n) {
     uint32_t h = 2166136261u;

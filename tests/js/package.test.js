@@ -42,6 +42,7 @@ it('npm pack ships the engine, the types, the agents, the protocol, the learners
       'wasm/evaluate.js',
       'wasm/evaluate.d.ts',
       'wasm/splits.js',
+      'wasm/standalone.js',
       'wasm/splits.d.ts',
       'wasm/data/best-known.json',
       'wasm/data/baselines.json',
@@ -116,6 +117,7 @@ it('a missing engine file is an error that names the file and the fix', () => {
     'wasm/engine_spec.js',
     'wasm/spaces.js',
     'wasm/rng.js',
+    'wasm/standalone.js',
     'wasm/errors.js',
   ])
     writeFileSync(join(installed, f), readFileSync(join(root, f)));

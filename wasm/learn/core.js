@@ -7,6 +7,8 @@
 // Samples hold each input sparse: its nonzero features as (index, value) pairs, at most
 // `stride` of them (features() of encode.js and memory.js are mostly one-hot zeros).
 
+import { readLocalFile, stubImports } from '../standalone.js';
+
 const wasmUrl = urlOrNull(() => new URL('./learner.wasm', import.meta.url));
 const WASM_FILE = 'learner.wasm'; // the same file through a variable, which bundlers leave alone
 let loading = null;
@@ -26,9 +28,8 @@ async function instantiate() {
   const fileUrl = urlOrNull(() => new URL(WASM_FILE, import.meta.url));
   let source;
   if (fileUrl?.protocol === 'file:') {
-    const fs = globalThis.process?.getBuiltinModule?.('node:fs/promises') ?? (await import(/* @vite-ignore */ `node:${'fs/promises'}`));
     try {
-      source = await fs.readFile(fileUrl);
+      source = await readLocalFile(fileUrl);
     } catch (err) {
       if (err.code !== 'ENOENT') throw err;
       throw new Error(`valley-farm/learn: the learner core ${fileUrl.pathname} is missing. ${FIX}.`, { cause: err });
@@ -40,19 +41,7 @@ async function instantiate() {
     source = await response.arrayBuffer();
   }
   const module = await WebAssembly.compile(source);
-  // a standalone module may import runtime hooks it never needs; none of them is called
-  const imports = {};
-  for (const { module: ns, name, kind } of WebAssembly.Module.imports(module)) {
-    if (kind !== 'function') continue;
-    imports[ns] ??= {};
-    imports[ns][name] =
-      name === 'emscripten_notify_memory_growth'
-        ? () => {}
-        : () => {
-            throw new Error(`valley-farm/learn: the learner core called ${ns}.${name}, which should never happen`);
-          };
-  }
-  const instance = await WebAssembly.instantiate(module, imports);
+  const instance = await WebAssembly.instantiate(module, stubImports(module, 'valley-farm/learn: the learner core'));
   instance.exports._initialize?.();
   return new Core(instance.exports);
 }

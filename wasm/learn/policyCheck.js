@@ -8,23 +8,12 @@
 // its size let a few bytes of JSON ask for a huge one. An error names the path of the bad
 // value (weights[2].values[17]) and what is allowed there.
 import { envSpecs } from '../index.js';
-import { checkNetworkSize, checkSettings, networkInputs, networkShapes } from './settings.js';
+import { checkNetworkSize, checkSettings, networkInputs, networkShapes, shown } from './settings.js';
 import { ACT_MODES } from './ppo.js';
 
 /** The most rows a tabular-q policy may have (a long run meets a few hundred thousand states). */
 export const MAX_TABLE_ROWS = 2 ** 21;
 const MAX_KEY_LENGTH = 1024;
-
-/** A short, safe rendering of any value for an error. */
-const shown = (v) => {
-  let s;
-  try {
-    s = JSON.stringify(v);
-  } catch {
-    s = undefined;
-  }
-  return String(s ?? typeof v).slice(0, 40);
-};
 
 /** The error for the value at `path`: what is allowed there, and what it was (`got`, as text). */
 const bad = (path, wanted, got) => new TypeError(`valley-farm/learn: the policy's ${path} must be ${wanted}, got ${got}`);

@@ -77,7 +77,7 @@ function fits(limit, v) {
 }
 
 /** A short, safe rendering of any value for an error. */
-const shown = (v) => {
+export const shown = (v) => {
   let s;
   try {
     s = JSON.stringify(v);
