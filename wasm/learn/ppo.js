@@ -723,6 +723,7 @@ export async function createPPO(env, config, seed) {
     },
     /** Continues from a checkpoint() of a run with the same settings, seed and workers. */
     async restore(state) {
+      if (c.tfjs) throw new Error('valley-farm/learn: a run on TensorFlow.js (tfjs 1) cannot be resumed; the learner core can');
       if (stats.steps > 0) throw new Error('valley-farm/learn: restore() a checkpoint into a new learner, before it trains');
       const net = brain.policyNet();
       if (state.params?.length !== net.count || state.moments?.length !== 2 * net.count || state.rng?.length !== shards.length)
