@@ -9,8 +9,8 @@
 // Algorithms: 'tabular-q' (tabularQ.js) and 'ppo' (ppo.js: its numbers on the learner core,
 // core.js, a WebAssembly module loaded only when used; TensorFlow.js only with its tfjs setting). Both train on the vector env with legal masks, from training
 // seeds only (never a validation or test seed: wasm/splits.js).
-import { envSpecs, flatten } from '../index.js';
-import { createTabularQ, defaults as tabularDefaults, docs as tabularDocs, TablePolicy } from './tabularQ.js';
+import { envSpecs } from '../index.js';
+import { createTabularQ, defaults as tabularDefaults, docs as tabularDocs, tablePolicyFromJSON } from './tabularQ.js';
 import { createPPO, defaults as ppoDefaults, docs as ppoDocs, maxima as ppoMaxima, netPolicyFromJSON } from './ppo.js';
 import { checkLearner, limits } from './settings.js';
 import { checkPolicyJSON } from './policyCheck.js';
@@ -30,9 +30,18 @@ export const settingsText = (settings = {}) =>
 
 // ppo.js loads the learner core and TensorFlow.js (net.js, tf.js) only when a learner or
 // policy is made, so reading its defaults here loads nothing heavy.
+// Each learner: its settings' defaults, meanings and ranges; create(env, settings, seed) makes
+// a run, load(json) a policy from its file (checked by policyCheck.js first). Adding one:
+// docs/adding-a-learner.md.
 export const algorithms = Object.freeze({
-  'tabular-q': { defaults: tabularDefaults, docs: tabularDocs, limits: limits['tabular-q'] },
-  ppo: { defaults: ppoDefaults, docs: ppoDocs, maxima: ppoMaxima, limits: limits.ppo },
+  'tabular-q': {
+    defaults: tabularDefaults,
+    docs: tabularDocs,
+    limits: limits['tabular-q'],
+    create: createTabularQ,
+    load: tablePolicyFromJSON,
+  },
+  ppo: { defaults: ppoDefaults, docs: ppoDocs, maxima: ppoMaxima, limits: limits.ppo, create: createPPO, load: netPolicyFromJSON },
 });
 
 /** A learner for { env, algo, seed, ...settings } (see algorithms[algo].defaults). */
@@ -48,7 +57,7 @@ export async function createLearner({ env, algo = 'tabular-q', seed = 1, ...sett
   if (!Number.isInteger(seed) || seed < 0 || seed > 2 ** 31)
     throw new RangeError('valley-farm/learn: seed must be an integer from 0 to 2^31');
   checkLearner(env, algo, settings);
-  const inner = algo === 'ppo' ? await createPPO(env, settings, seed) : await createTabularQ(env, settings, seed);
+  const inner = await algorithms[algo].create(env, settings, seed);
   const config = { env, algo, seed, ...inner.config };
   return {
     env,
@@ -75,7 +84,8 @@ export async function createLearner({ env, algo = 'tabular-q', seed = 1, ...sett
       checkCheckpoint(ckpt, config);
       await inner.restore(ckpt.state);
     },
-    policy: () => wrapPolicy(inner.policy(), config),
+    // the learner's own policy: learner.dispose() frees it
+    policy: () => ({ ...wrapPolicy(inner.policy(), config), dispose() {} }),
     dispose: () => inner.dispose(),
   };
 }
@@ -110,41 +120,26 @@ export function checkCheckpoint(ckpt, config) {
     throw new TypeError("valley-farm/learn: the checkpoint's stats are damaged");
 }
 
-/** A policy as agents are used: act(observation, info) on the single env's observation. */
+/**
+ * A policy as agents are used: act(observation, info), reset() at a new episode (act also
+ * starts one when info.step is 0), toJSON() for its file, dispose() what it holds.
+ */
 function wrapPolicy(p, config) {
-  if (p instanceof TablePolicy) {
-    return {
-      env: p.env,
-      algo: p.algo,
-      act(observation, info = {}) {
-        flatten(p.env, observation, p.flat);
-        return p.actFlat(p.flat, 0, info.legal ?? null);
-      },
-      toJSON: () => p.toJSON(config),
-    };
-  }
-  // reset() starts a new episode's frames (act also does when info.step is 0). An episode's
-  // seed above 2^53 - 1 is a BigInt (env.reset's info.seed): folded to 32 bits as foldSeed
-  // folds a Number, so the sampling generator sees both halves either way.
+  // An episode's seed above 2^53 - 1 is a BigInt (env.reset's info.seed): folded to 32 bits as
+  // foldSeed folds a Number, so a sampling policy's generator sees both halves either way.
   const act = (o, info) =>
     typeof info?.seed === 'bigint'
       ? p.act(o, { ...info, seed: Number(BigInt.asUintN(32, info.seed ^ (info.seed >> 32n))) })
       : p.act(o, info);
-  return { env: p.env, algo: p.algo, act, reset: () => p.reset(), toJSON: () => p.toJSON() };
+  return { env: p.env, algo: p.algo, act, reset: () => p.reset(), toJSON: () => p.toJSON(config), dispose: () => p.dispose() };
 }
 
 /**
  * A policy from what toJSON() gave (parsed JSON); clear errors for anything else, found by
- * checking it as data (policyCheck.js) before any network exists. dispose() frees a ppo
- * policy's tensors.
+ * checking it as data (policyCheck.js) before any network exists. dispose() frees what a ppo
+ * policy holds in the learner core.
  */
 export async function loadPolicy(json) {
   checkPolicyJSON(json);
-  if (json.algo === 'tabular-q') {
-    const A = envSpecs[json.env].actions.length;
-    const table = new Map(json.table.map(([key, q]) => [key, Float32Array.from(q)]));
-    return { ...wrapPolicy(new TablePolicy(json.env, table, A), json.config ?? {}), dispose() {} };
-  }
-  const p = await netPolicyFromJSON(json);
-  return { ...wrapPolicy(p, json.config), dispose: () => p.dispose() };
+  return wrapPolicy(await algorithms[json.algo].load(json), json.config ?? {});
 }

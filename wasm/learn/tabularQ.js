@@ -1,7 +1,7 @@
 // tabularQ.js — Q-learning over local features (encode.js tabularKey): the fast baseline.
 // A table of action values per key, ε-greedy over the legal actions of a vector env (its
 // masks), one-step targets r + γ max over the next state's legal actions (none at the end).
-import { envSpecs, makeVec } from '../index.js';
+import { envSpecs, flatten, makeVec } from '../index.js';
 import { encoderFor } from './encode.js';
 import { seededRandom } from '../rng.js';
 import { progressOf, recordEpisode, trainingStats } from './progress.js';
@@ -50,6 +50,14 @@ export class TablePolicy {
     return best < 0 ? this.actions - 1 : best;
   }
 
+  /** The greedy legal action for an observation (info.legal: the mask, if known). */
+  act(observation, info = {}) {
+    flatten(this.env, observation, this.flat);
+    return this.actFlat(this.flat, 0, info.legal ?? null);
+  }
+
+  reset() {} // it keeps nothing between steps
+
   toJSON(config = {}) {
     return {
       format: 'valley-farm-policy',
@@ -60,6 +68,14 @@ export class TablePolicy {
       table: [...this.table].map(([k, q]) => [k, Array.from(q)]),
     }; // exact: float32 round-trips through JSON numbers
   }
+
+  dispose() {}
+}
+
+/** A TablePolicy from a saved policy that loadPolicy has checked as data (policyCheck.js). */
+export function tablePolicyFromJSON(json) {
+  const table = new Map(json.table.map(([key, q]) => [key, Float32Array.from(q)]));
+  return new TablePolicy(json.env, table, envSpecs[json.env].actions.length);
 }
 
 export async function createTabularQ(env, config, seed) {

@@ -8,7 +8,7 @@ import { envIds } from '../model/envMeta.js';
 import { algorithms } from 'valley-farm/learn';
 import { errorMessage, MAX_LISTED } from '../model/cut.js';
 
-export const ALGOS = ['tabular-q', 'ppo'];
+export const ALGOS = Object.keys(algorithms); // the package's learners, in its order
 // PPO by default: on the learner core and every core it passes the hand-written heuristic in
 // minutes (docs/runs); its steps are enough for that on a machine of two cores
 export const DEFAULTS = Object.freeze({ env: envIds[1], algo: 'ppo', seed: 1, steps: 30_000_000 });
