@@ -69,9 +69,16 @@ describe('weight', () => {
 
   // Vite builds each Worker on its own, so what the Lab's train worker (web/src/lab/) and PPO's
   // worker threads (wasm/learn/shardWorker.js, which that worker starts) import is bundled
-  // again for each. These are the copies it makes today; when it
-  // shares the page's chunks, the test says so and the list shrinks; any other copy fails here.
-  const LAB_WORKER_COPIES = ['the learners (valley-farm/learn)', 'the best-known data', 'the baselines data'];
+  // again for each: the learners, the data, and TensorFlow.js in a chunk each loads only for
+  // PPO's tfjs setting. When the workers share the page's chunks, the list shrinks; any other
+  // copy fails here.
+  const LAB_WORKER_COPIES = [
+    'TensorFlow.js core',
+    'TensorFlow.js layers',
+    'the learners (valley-farm/learn)',
+    'the best-known data',
+    'the baselines data',
+  ];
   it("in all of dist/, the only dependencies bundled twice are the Lab's train worker's own copies", () => {
     const files = [...assets(), 'sandbox.js'];
     const twice = Object.entries(DEPENDENCIES)

@@ -8,7 +8,7 @@ import { act } from 'preact/test-utils';
 import { bounded, cut, listed, MAX_ERROR_CHARS, MAX_LISTED } from '../../web/src/model/cut.js';
 import { createSandbox, errorText } from '../../web/src/worker/sandbox.js';
 import { answer, tooBig, MAX_ENTRIES } from '../../web/src/model/messages.js';
-import { parseLabQuery, MAX_LAB_QUERY_CHARS } from '../../web/src/lab/labModel.js';
+import { DEFAULTS, parseLabQuery, MAX_LAB_QUERY_CHARS } from '../../web/src/lab/labModel.js';
 import { Session } from '../../web/src/model/session.js';
 import { Runner } from '../../web/src/model/runner.js';
 import { WorkerAgent } from '../../web/src/model/workerAgent.js';
@@ -117,13 +117,13 @@ describe("a Lab link's lists are capped", () => {
   it('a 2 MB link with a million unknown settings gives one short message', () => {
     const { settings, errors } = parseLabQuery('x&'.repeat(1e6));
     expect(errors).toEqual([`the link's settings are 2000000 characters; a Lab link carries at most ${MAX_LAB_QUERY_CHARS}`]);
-    expect(settings.algo).toBe('tabular-q');
+    expect(settings.algo).toBe(DEFAULTS.algo); // the defaults, untouched
   });
 
   it('a link within the length names at most a few of its problems and counts the rest', () => {
     const { errors } = parseLabQuery(Array.from({ length: 300 }, (_, i) => `k${i}=1`).join('&'));
     expect(errors).toHaveLength(MAX_LISTED + 1);
-    expect(errors[0]).toMatch(/^k0 is not a setting of tabular-q/);
+    expect(errors[0]).toMatch(new RegExp(`^k0 is not a setting of ${DEFAULTS.algo}`));
     expect(errors.at(-1)).toBe(`and ${300 - MAX_LISTED} more`);
   });
 });
