@@ -881,7 +881,8 @@ static PyObject *vec_step(VecEnvObject *self, PyObject *actions) {
     Py_RETURN_NONE;
 }
 
-static PyObject *vec_episode_seed(VecEnvObject *self, PyObject *arg) {
+/* The env that `arg` (an index) names in an open vector env, or NULL with the error set. */
+static const vf_env *vec_env_at(VecEnvObject *self, PyObject *arg) {
     if (vec_check_open(self)) return NULL;
     long i = PyLong_AsLong(arg);
     if (i == -1 && PyErr_Occurred()) return NULL;
@@ -890,20 +891,19 @@ static PyObject *vec_episode_seed(VecEnvObject *self, PyObject *arg) {
                      self->n - 1);
         return NULL;
     }
-    return PyLong_FromUnsignedLongLong(self->envs[i].seed);
+    return &self->envs[i];
+}
+
+static PyObject *vec_episode_seed(VecEnvObject *self, PyObject *arg) {
+    const vf_env *env = vec_env_at(self, arg);
+    return env ? PyLong_FromUnsignedLongLong(env->seed) : NULL;
 }
 
 /* The env's hash, for tests that compare a vector env's episodes with single envs. */
 static PyObject *vec_state_hash(VecEnvObject *self, PyObject *arg) {
-    if (vec_check_open(self)) return NULL;
-    long i = PyLong_AsLong(arg);
-    if (i == -1 && PyErr_Occurred()) return NULL;
-    if (i < 0 || i >= self->n) {
-        PyErr_Format(PyExc_ValueError, "valley_farm: env index %ld is not an int from 0 to %d", i,
-                     self->n - 1);
-        return NULL;
-    }
-    return PyLong_FromUnsignedLongLong(vf_state_hash(&self->envs[i]));
+    const vf_env *env = vec_env_at(self, arg);
+    if (!env) return NULL;
+    return PyLong_FromUnsignedLongLong(vf_state_hash(env));
 }
 
 static PyObject *vec_close(VecEnvObject *self, PyObject *Py_UNUSED(ignored)) {
