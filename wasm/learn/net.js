@@ -10,8 +10,8 @@
 //    then W^T h, whose gradients transpose only a weight or a [units, batch] gradient. In
 //    rows, the first layer's weight gradient is x^T dy, a transpose of the whole (wide,
 //    mostly one-hot) input batch, which made each training step markedly slower.
-// The learner writes xT itself while it gathers a minibatch (putColumn), which costs no more
-// than writing x.
+// batchTensors (below) writes xT from a minibatch's sparse inputs, which costs no more than
+// writing x.
 
 import { loadTf } from './tf.js';
 import { CoreNet, Samples, loadCore } from './core.js';
@@ -26,15 +26,6 @@ export function maskedLogSoftmax(tf, logits, masks) {
 /** The clipped surrogate, as a loss (minimised): −mean(min(r A, clip(r, 1 ± ε) A)). */
 export function clippedLoss(tf, ratio, adv, clip) {
   return tf.tidy(() => tf.neg(tf.mean(tf.minimum(tf.mul(ratio, adv), tf.mul(tf.clipByValue(ratio, 1 - clip, 1 + clip), adv)))));
-}
-
-/**
- * Writes src[from .. from + length) as rows offset .. offset + length of column b of xT (an
- * [inputs, B] batch, zeros where nothing is written). Features are mostly one-hot zeros:
- * only the others are written.
- */
-export function putColumn(xT, B, b, src, from, length, offset) {
-  for (let j = 0; j < length; j++) if (src[from + j] !== 0) xT[(offset + j) * B + b] = src[from + j];
 }
 
 /** Glorot-uniform kernels drawn from the seed (each layer its own), zero biases. */
