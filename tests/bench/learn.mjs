@@ -5,12 +5,14 @@
 //     `npm run bench` alternates), so that a busy machine slows both alike;
 //  2. the core's scaling with workers in Node: 1, 2, … up to the cores of this machine;
 //  3. the Lab's Worker(s) in Chromium against Node, for 1 worker and for all cores: the built
-//     site, read from the Lab's own status line (messages, progress and the page included);
+//     site, read from the Lab's own status line (messages, progress and the page included),
+//     over a longer window than parts 1 and 2 (the status line moves a few times a second),
+//     Node's rate measured over the same window just before each Lab run;
 //  4. from the committed reference runs (docs/runs), the wall time at which each farm's
 //     validation mean first passed the heuristic's.
 // Rates count the rollouts' forward passes and the updates; each skips a warm-up. Run it on
 // an idle machine: other work on the cores lowers the figures of part 2 and 3 most.
-// `--quick` for short windows, `--json` for one JSON object per line. A benchmark, not a
+// `--quick` for short windows, `--json` for one JSON object per line, `--lab` for part 3 alone. A benchmark, not a
 // test: nothing passes or fails.
 import { availableParallelism } from 'node:os';
 import { readFileSync } from 'node:fs';
@@ -22,10 +24,12 @@ import { ensureBuilt, launch, serve } from '../browser/page.js';
 
 const json = process.argv.includes('--json');
 const quick = process.argv.includes('--quick');
+const labOnly = process.argv.includes('--lab'); // part 3 alone
 const ROLLOUT = 64 * 64; // the default rollout
 const WARM = 4 * ROLLOUT;
 const WINDOW = (quick ? 6 : 24) * ROLLOUT;
 const ROUNDS = 3;
+const LAB_WINDOW = (quick ? 64 : 320) * ROLLOUT; // about 10 s at 2 workers
 const TARGETS = { coreOverTf: 4, scaling: 0.85, workerOverNode: 0.8, minutesToHeuristic: 5 };
 const log = (...a) => (json ? console.error(...a) : console.log(...a));
 const out = [];
@@ -43,10 +47,10 @@ async function warmLearner(env, settings) {
   return learner;
 }
 
-async function windowRate(learner) {
+async function windowRate(learner, window = WINDOW) {
   const t0 = performance.now();
-  await learner.trainFor(WINDOW);
-  return WINDOW / ((performance.now() - t0) / 1000);
+  await learner.trainFor(window);
+  return window / ((performance.now() - t0) / 1000);
 }
 
 /** Part 1: the core against TensorFlow.js, one worker each, windows alternating. */
@@ -82,12 +86,12 @@ async function scaling(env, counts) {
   return rows;
 }
 
-/** Part 3: steps/s of the Lab between WARM and WARM + WINDOW, read from its status line. */
+/** Part 3: steps/s of the Lab between WARM and WARM + LAB_WINDOW, read from its status line. */
 async function inLab(browser, url, env, workers) {
   const page = await browser.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(`${url}#/lab?env=${env}&algo=ppo&seed=1&steps=${WARM + WINDOW + 4 * ROLLOUT}&workers=${workers}&imitate=0`);
+  await page.goto(`${url}#/lab?env=${env}&algo=ppo&seed=1&steps=${WARM + LAB_WINDOW + 64 * ROLLOUT}&workers=${workers}&imitate=0`);
   await page.waitForSelector('main.lab');
   await page.click('button:has-text("Start")');
   const stepsShown = () =>
@@ -104,7 +108,7 @@ async function inLab(browser, url, env, workers) {
     }
   };
   const a = await until(WARM);
-  const b = await until(WARM + WINDOW);
+  const b = await until(WARM + LAB_WINDOW);
   await page.close();
   return (b.steps - a.steps) / ((b.at - a.at) / 1000);
 }
@@ -137,7 +141,7 @@ async function main() {
   const cores = availableParallelism();
   const counts = [...new Set([1, 2, cores].filter((k) => k <= cores))];
   const rows = { tf: [], scale: [], lab: [] };
-  for (const env of envIds) {
+  for (const env of labOnly ? [] : envIds) {
     log(`${env}: the learner core against TensorFlow.js, one worker each…`);
     rows.tf.push(await coreAgainstTf(env));
     log(`${env}: the core with ${counts.join(', ')} workers…`);
@@ -150,9 +154,11 @@ async function main() {
   try {
     for (const env of envIds) {
       for (const workers of [1, cores]) {
-        log(`${env}: the Lab with ${workers} worker(s) in Chromium…`);
+        log(`${env}: Node, then the Lab with ${workers} worker(s) in Chromium…`);
+        const learner = await warmLearner(env, { workers });
+        const node = await windowRate(learner, LAB_WINDOW);
+        learner.dispose();
         const lab = await inLab(browser, server.url, env, workers);
-        const node = rows.scale.find((s) => s.env === env).rows.find((r) => r.workers === workers).rate;
         const row = { part: 'lab-vs-node', env, workers, lab, node, ratio: lab / node };
         report(row);
         rows.lab.push(row);

@@ -9,7 +9,12 @@
 import { evaluate } from 'valley-farm/evaluate';
 import { createLearner, tfBackend } from '../learn.js';
 
+// Training goes in slices of about SLICE_MS: short enough that pause, stop and evaluate get in
+// promptly, long enough that what each slice costs (a progress message, a render of the page, a
+// yield, which browsers clamp to 4 ms) is a small share. A slice starts at CHUNK steps and grows
+// or shrinks with the measured rate.
 const CHUNK = { 'tabular-q': 20_000, ppo: 4096 };
+const SLICE_MS = 250;
 let learner = null;
 let target = 0;
 let paused = false;
@@ -24,10 +29,15 @@ async function loop() {
   if (running) return;
   running = true;
   try {
+    const base = CHUNK[learner?.algo] ?? 4096;
+    let chunk = base;
     while (learner && !paused && learner.progress().steps < target) {
-      const progress = await learner.trainFor(CHUNK[learner.algo] ?? 4096, {
+      const t0 = performance.now();
+      const progress = await learner.trainFor(Math.min(chunk, target - learner.progress().steps), {
         onProgress: (p) => post({ type: 'progress', progress: { ...p, backend: engine() } }),
       });
+      const ms = performance.now() - t0;
+      chunk = base * Math.max(1, Math.min(256, Math.round((chunk / base) * Math.min(2, SLICE_MS / Math.max(ms, 1)))));
       post({ type: 'progress', progress: { ...progress, backend: await backend() } });
       await tick(); // let pause / stop / evaluate messages in
     }
