@@ -27,13 +27,18 @@ const DEPENDENCIES = {
 const js = (file) => (file.endsWith('.js') || file.endsWith('.html') ? readFileSync(join(dist, file), 'utf8') : '');
 const holding = (files, signature) => files.filter((f) => js(f).includes(signature));
 const assets = () => readdirSync(join(dist, 'assets')).map((f) => `assets/${f}`);
-// a chunk and every chunk it imports statically: what a Worker runs when it starts
-function withStaticImports(file, into = new Set()) {
-  if (into.has(file)) return into;
+// a chunk and every chunk it imports statically (or, with `dynamic`, at all): what a Worker
+// runs when it starts (or may ever run)
+function withImports(file, { dynamic = false } = {}, into = new Set()) {
+  if (into.has(file)) return [...into];
   into.add(file);
-  for (const [, next] of js(file).matchAll(/(?:\bfrom|\bimport)\s*["'`]\.\/([^"'`]+\.js)["'`]/g)) withStaticImports(`assets/${next}`, into);
+  const imports = dynamic
+    ? /\bimport\s*\(?\s*["'`]\.\/([^"'`]+\.js)["'`]|\bfrom\s*["'`]\.\/([^"'`]+\.js)["'`]/g
+    : /(?:\bfrom|\bimport)\s*["'`]\.\/([^"'`]+\.js)["'`]/g;
+  for (const [, a, b] of js(file).matchAll(imports)) withImports(`assets/${a ?? b}`, { dynamic }, into);
   return [...into];
 }
+const workerFile = (name) => assets().find((f) => new RegExp(`^assets/${name}-[\\w-]+\\.js$`).test(f));
 
 describe('weight', () => {
   it(`the game's first load is at most ${kb(BUDGETS.firstLoad)} gzipped (HTML, JS, CSS and the engine's .wasm)`, () => {
@@ -70,8 +75,7 @@ describe('weight', () => {
   });
 
   it("the par's planner worker loads the engine only: no TensorFlow.js, learners or data", () => {
-    const [worker] = assets().filter((f) => /planWorker-.*\.js$/.test(f));
-    const loaded = withStaticImports(worker);
+    const loaded = withImports(workerFile('planWorker'));
     expect(holding(loaded, DEPENDENCIES["the engine's JS (valley-farm)"])).not.toEqual([]);
     const carried = Object.entries(DEPENDENCIES)
       .filter(([name]) => name !== "the engine's JS (valley-farm)")
@@ -89,11 +93,19 @@ describe('weight', () => {
     };
     visit('index.html');
     for (const name of ['trainWorker', 'shardWorker']) {
-      const [worker] = assets().filter((f) => new RegExp(`${name}-.*\\.js$`).test(f));
-      const learners = holding(withStaticImports(worker), DEPENDENCIES['the learners (valley-farm/learn)']);
+      const worker = workerFile(name);
+      const learners = holding(withImports(worker), DEPENDENCIES['the learners (valley-farm/learn)']);
       expect(learners, name).toEqual([expect.any(String)]);
       expect(pageChunks.has(learners[0]), `${name} runs ${learners[0]}`).toBe(true);
-      expect(holding(withStaticImports(worker), DEPENDENCIES['TensorFlow.js core']), name).toEqual([]); // only for PPO's tfjs setting
+      expect(holding(withImports(worker), DEPENDENCIES['TensorFlow.js core']), name).toEqual([]); // only for PPO's tfjs setting
+    }
+  });
+
+  it("no chunk a Worker may run asks Vite's preload helper for files (the helper reads document, which a Worker lacks)", () => {
+    for (const name of ['trainWorker', 'shardWorker', 'planWorker']) {
+      const runs = withImports(workerFile(name), { dynamic: true });
+      expect(runs.length, name).toBeGreaterThan(1);
+      expect(holding(runs, '__vite__mapDeps'), name).toEqual([]);
     }
   });
 
