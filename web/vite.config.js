@@ -5,6 +5,7 @@ import { defineConfig } from 'vite';
 import preact from '@preact/preset-vite';
 import { packageAliases } from './aliases.mjs';
 import { sandboxPlugin } from './sandboxPlugin.mjs';
+import { workerChunksPlugin } from './workerChunksPlugin.mjs';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 
@@ -54,15 +55,30 @@ const preloadEnginePlugin = {
   },
 };
 const root = fileURLToPath(new URL('..', import.meta.url));
+// The site's Workers (the Lab's train worker, PPO's worker threads that it starts, the par's
+// planner), built with the page: they import its chunks, so the engine's JS, the learners,
+// TensorFlow.js and the data are each in dist/ once (workerChunksPlugin.mjs)
+const workerChunks = workerChunksPlugin([
+  `${here}src/lab/trainWorker.js`,
+  `${root}wasm/learn/shardWorker.js`,
+  `${here}src/worker/planWorker.js`,
+]);
 
 export default defineConfig({
   root: here,
   base: './',
-  plugins: [preact(), sandboxPlugin(root), cspPlugin, preloadEnginePlugin],
+  plugins: [preact(), sandboxPlugin(root), cspPlugin, preloadEnginePlugin, workerChunks],
   resolve: { alias: packageAliases(root) },
   worker: { format: 'es' },
   server: { host: 'localhost', fs: { allow: [root] } },
   preview: { host: 'localhost' },
   // the manifest says which files the page loads first (tests/browser/bundle.test.js weighs them)
-  build: { outDir: `${root}dist`, emptyOutDir: true, target: 'es2022', chunkSizeWarningLimit: 1000, manifest: true },
+  build: {
+    outDir: `${root}dist`,
+    emptyOutDir: true,
+    target: 'es2022',
+    chunkSizeWarningLimit: 1000,
+    manifest: true,
+    modulePreload: { resolveDependencies: workerChunks.resolveDependencies },
+  },
 });

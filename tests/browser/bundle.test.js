@@ -16,6 +16,7 @@ beforeAll(async () => {
 
 // A string each dependency's code carries once, whatever the minifier does to its names.
 const DEPENDENCIES = {
+  "the engine's JS (valley-farm)": 'vfw_step_explained',
   'TensorFlow.js core': 'is already registered',
   'TensorFlow.js layers': 'tfjs-layers',
   'the learners (valley-farm/learn)': 'weight of the entropy bonus',
@@ -26,6 +27,18 @@ const DEPENDENCIES = {
 const js = (file) => (file.endsWith('.js') || file.endsWith('.html') ? readFileSync(join(dist, file), 'utf8') : '');
 const holding = (files, signature) => files.filter((f) => js(f).includes(signature));
 const assets = () => readdirSync(join(dist, 'assets')).map((f) => `assets/${f}`);
+// a chunk and every chunk it imports statically (or, with `dynamic`, at all): what a Worker
+// runs when it starts (or may ever run)
+function withImports(file, { dynamic = false } = {}, into = new Set()) {
+  if (into.has(file)) return [...into];
+  into.add(file);
+  const imports = dynamic
+    ? /\bimport\s*\(?\s*["'`]\.\/([^"'`]+\.js)["'`]|\bfrom\s*["'`]\.\/([^"'`]+\.js)["'`]/g
+    : /(?:\bfrom|\bimport)\s*["'`]\.\/([^"'`]+\.js)["'`]/g;
+  for (const [, a, b] of js(file).matchAll(imports)) withImports(`assets/${a ?? b}`, { dynamic }, into);
+  return [...into];
+}
+const workerFile = (name) => assets().find((f) => new RegExp(`^assets/${name}-[\\w-]+\\.js$`).test(f));
 
 describe('weight', () => {
   it(`the game's first load is at most ${kb(BUDGETS.firstLoad)} gzipped (HTML, JS, CSS and the engine's .wasm)`, () => {
@@ -46,6 +59,7 @@ describe('weight', () => {
   it('the first load carries neither TensorFlow.js, the learners, the data (best-known, baselines) nor the docs', () => {
     const first = firstLoadFiles(dist);
     const carried = Object.entries(DEPENDENCIES)
+      .filter(([name]) => name !== "the engine's JS (valley-farm)")
       .filter(([, signature]) => holding(first, signature).length > 0)
       .map(([name]) => name);
     expect(carried).toEqual([]);
@@ -60,38 +74,55 @@ describe('weight', () => {
     expect(twice).toEqual([]);
   });
 
-  it("the par's planner worker carries the engine only: no TensorFlow.js, learners or data", () => {
-    const [worker] = assets().filter((f) => /planWorker-.*\.js$/.test(f));
-    expect(js(worker)).toContain('vfw_step_explained');
-    const carried = Object.entries(DEPENDENCIES).filter(([, signature]) => js(worker).includes(signature));
+  it("the par's planner worker loads the engine only: no TensorFlow.js, learners or data", () => {
+    const loaded = withImports(workerFile('planWorker'));
+    expect(holding(loaded, DEPENDENCIES["the engine's JS (valley-farm)"])).not.toEqual([]);
+    const carried = Object.entries(DEPENDENCIES)
+      .filter(([name]) => name !== "the engine's JS (valley-farm)")
+      .filter(([, signature]) => holding(loaded, signature).length > 0);
     expect(carried).toEqual([]);
   });
 
-  // Vite builds each Worker on its own, so what the Lab's train worker (web/src/lab/) and PPO's
-  // worker threads (wasm/learn/shardWorker.js, which that worker starts) import is bundled
-  // again for each: the learners, the data, and TensorFlow.js in a chunk each loads only for
-  // PPO's tfjs setting. When the workers share the page's chunks, the list shrinks; any other
-  // copy fails here.
-  const LAB_WORKER_COPIES = [
-    'TensorFlow.js core',
-    'TensorFlow.js layers',
-    'the learners (valley-farm/learn)',
-    'the best-known data',
-    'the baselines data',
-  ];
-  it("in all of dist/, the only dependencies bundled twice are the Lab's train worker's own copies", () => {
-    const files = [...assets(), 'sandbox.js'];
-    const twice = Object.entries(DEPENDENCIES)
-      .filter(([, signature]) => holding(files, signature).length > 1)
-      .map(([name]) => name);
-    expect(twice).toEqual(LAB_WORKER_COPIES);
-    for (const name of twice) {
-      const copies = holding(files, DEPENDENCIES[name]).filter((f) => !manifestFiles().has(f));
-      expect(
-        copies.every((f) => /trainWorker-|shardWorker-|best-known-|baselines-|dist-|Unique_impl-/.test(f)),
-        `${name}: ${copies}`,
-      ).toBe(true);
+  it("the Lab's train worker and PPO's worker threads run the page's own chunk of the learners, and start without TensorFlow.js", () => {
+    const manifest = JSON.parse(readFileSync(join(dist, '.vite/manifest.json'), 'utf8'));
+    const pageChunks = new Set();
+    const visit = (key) => {
+      if (pageChunks.has(manifest[key].file)) return;
+      pageChunks.add(manifest[key].file);
+      for (const next of [...(manifest[key].imports ?? []), ...(manifest[key].dynamicImports ?? [])]) visit(next);
+    };
+    visit('index.html');
+    for (const name of ['trainWorker', 'shardWorker']) {
+      const worker = workerFile(name);
+      const learners = holding(withImports(worker), DEPENDENCIES['the learners (valley-farm/learn)']);
+      expect(learners, name).toEqual([expect.any(String)]);
+      expect(pageChunks.has(learners[0]), `${name} runs ${learners[0]}`).toBe(true);
+      expect(holding(withImports(worker), DEPENDENCIES['TensorFlow.js core']), name).toEqual([]); // only for PPO's tfjs setting
     }
+  });
+
+  it("no chunk a Worker may run asks Vite's preload helper for files (the helper reads document, which a Worker lacks)", () => {
+    for (const name of ['trainWorker', 'shardWorker', 'planWorker']) {
+      const runs = withImports(workerFile(name), { dynamic: true });
+      expect(runs.length, name).toBeGreaterThan(1);
+      expect(holding(runs, '__vite__mapDeps'), name).toEqual([]);
+    }
+  });
+
+  // Vite builds a Worker on its own, bundling again all it imports; web/workerChunksPlugin.mjs
+  // builds the site's Workers with the page instead. sandbox.html's script is the one
+  // exception: a classic script (it runs with an opaque origin, web/sandboxPlugin.mjs) that
+  // cannot import the site's modules, so it carries the engine's JS of its own.
+  it('in all of dist/, each dependency is bundled once (the sandbox has its own engine)', () => {
+    const files = assets();
+    const twice = Object.entries(DEPENDENCIES)
+      .map(([name, signature]) => `${name}: ${holding(files, signature).join(', ')}`)
+      .filter((line) => line.includes(','));
+    expect(twice).toEqual([]);
+    const inSandbox = Object.entries(DEPENDENCIES)
+      .filter(([, signature]) => js('sandbox.js').includes(signature))
+      .map(([name]) => name);
+    expect(inSandbox).toEqual(["the engine's JS (valley-farm)"]);
   });
 
   it("web/README.md's sizes are the build's (npm run build rewrites them)", () => {
@@ -102,8 +133,3 @@ describe('weight', () => {
     );
   });
 });
-
-function manifestFiles() {
-  const manifest = JSON.parse(readFileSync(join(dist, '.vite/manifest.json'), 'utf8'));
-  return new Set(Object.values(manifest).map((c) => c.file));
-}

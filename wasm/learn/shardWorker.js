@@ -4,11 +4,8 @@
 // not cloned.
 import { Shard } from './ppo.js';
 
-const port =
-  globalThis.process?.versions?.node && typeof globalThis.WorkerGlobalScope === 'undefined'
-    ? (await import(/* @vite-ignore */ `node:${'worker_threads'}`)).parentPort
-    : null;
-const post = (msg, transfer) => (port ? port.postMessage(msg, transfer) : self.postMessage(msg, transfer));
+const inNode = Boolean(globalThis.process?.versions?.node) && typeof globalThis.WorkerGlobalScope === 'undefined';
+let post = (msg, transfer) => self.postMessage(msg, transfer);
 let shard = null;
 
 async function answer({ id, method, args, params }) {
@@ -33,5 +30,13 @@ async function answer({ id, method, args, params }) {
   }
 }
 
-if (port) port.on('message', answer);
+// No top-level await: in the site's build this script is an entry beside the page's
+// (web/workerChunksPlugin.mjs), and one await at the top of any module turns off Rolldown's
+// merging of chunks for the whole build, cutting the game's first load into small pieces.
+// A worker_threads port keeps the messages that come before its listener.
+if (inNode)
+  import(/* @vite-ignore */ `node:${'worker_threads'}`).then(({ parentPort }) => {
+    post = (msg, transfer) => parentPort.postMessage(msg, transfer);
+    parentPort.on('message', answer);
+  });
 else self.onmessage = (e) => answer(e.data);
