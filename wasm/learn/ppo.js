@@ -4,8 +4,8 @@
 // actions get probability exactly 0, so the policy never wastes a step on them. Partial
 // observability: with `history` > 1 the policy sees the episode's last observations stacked
 // (frames.js), not only the current one. With `memory` 1 it also sees features of what it has
-// seen of the farm this episode (memory.js); perception.js puts a frame together. With `imitate` > 0 it first clones the
-// planner's play (imitate.js), then learns from its own.
+// seen of the farm this episode (memory.js); perception.js puts a frame together. With
+// `imitate` > 0 it first clones the planner's play (imitate.js), then learns from its own.
 //
 // The numbers are multiplied by the learner core (core.js: C compiled to WebAssembly, a sparse
 // first layer), or, with `tfjs` 1, by TensorFlow.js (net.js: the former path, kept to measure
