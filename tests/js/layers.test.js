@@ -65,7 +65,13 @@ describe('layers', () => {
   it("tools/ (the machine's setup, run before node_modules exists) imports only Node's built-ins", () => {
     const files = codeFiles('tools');
     expect(files).toContain('tools/setup.mjs');
-    expect(files.flatMap((f) => specifiersOf(f).filter((s) => !s.startsWith('node:')).map((s) => `${f} -> ${s}`))).toEqual([]);
+    expect(
+      files.flatMap((f) =>
+        specifiersOf(f)
+          .filter((s) => !s.startsWith('node:'))
+          .map((s) => `${f} -> ${s}`),
+      ),
+    ).toEqual([]);
   });
 
   it('the package (wasm/) imports nothing from the page (web/) or the tests', () => {

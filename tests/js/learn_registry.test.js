@@ -56,7 +56,7 @@ describe('a learner registered from one file', () => {
     expect(estimateMemory(V, 'bandit', { numEnvs: 8 })).toBe(2 * estimateMemory(V, 'bandit', { numEnvs: 4 }));
   });
 
-  it("has its saved policies checked by its own checkPolicy before they load", async () => {
+  it('has its saved policies checked by its own checkPolicy before they load', async () => {
     const l = await createLearner({ env: V, algo: 'bandit' });
     const json = l.policy().toJSON();
     l.dispose();
@@ -64,7 +64,9 @@ describe('a learner registered from one file', () => {
     const values = [...json.values];
     values[2] = null;
     expect(() => checkPolicyJSON({ ...json, values })).toThrow("the policy's values[2] must be a finite number, got null");
-    await expect(loadPolicy({ ...json, config: { epsilon: -1 } })).rejects.toThrow("bandit policy's setting epsilon must be a number from 0 to 1");
+    await expect(loadPolicy({ ...json, config: { epsilon: -1 } })).rejects.toThrow(
+      "bandit policy's setting epsilon must be a number from 0 to 1",
+    );
   });
 
   it('cannot be saved to resume, since it declares no resume: the error names the learners that can', async () => {

@@ -91,7 +91,9 @@ async function loadAgent(name, env, act) {
     const modes = algorithms[json?.algo]?.actModes;
     if (act && modes && !modes.includes(act)) {
       const can = Object.keys(algorithms).filter((a) => algorithms[a].actModes.includes(act));
-      throw new Error(`a ${json.algo} policy can act ${modes.map((m) => `--${m}`).join(' or ')} only; --${act} is for ${can.join(', ')} policies`);
+      throw new Error(
+        `a ${json.algo} policy can act ${modes.map((m) => `--${m}`).join(' or ')} only; --${act} is for ${can.join(', ')} policies`,
+      );
     }
     if (act && modes?.length > 1) json.act = act;
     const policy = await loadPolicy(json);

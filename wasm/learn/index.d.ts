@@ -87,12 +87,7 @@ export function estimateMemory(env: EnvId, algo: Algo, settings?: Record<string,
  * A learner. Throws a clear error for a setting out of its range (algorithms[algo].limits), a
  * ppo network of more than 2^22 weights, or settings whose estimateMemory is above MEMORY_BUDGET.
  */
-export function createLearner(options: {
-  env: EnvId;
-  algo?: Algo;
-  seed?: number;
-  [setting: string]: unknown;
-}): Promise<Learner>;
+export function createLearner(options: { env: EnvId; algo?: Algo; seed?: number; [setting: string]: unknown }): Promise<Learner>;
 export type SettingLimit =
   | { kind: 'whole'; min: number; max: number }
   | { kind: 'number'; min: number; max: number; aboveMin: boolean }
