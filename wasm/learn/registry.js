@@ -3,7 +3,8 @@
 // settings checks and memory estimate (settings.js), a saved policy's check (policyCheck.js),
 // createLearner and loadPolicy (index.js), the command line's options and help
 // (wasm/cli/train.mjs, eval.mjs) and the Lab's form and share links (web/src/lab). Adding a
-// learner: its module, its import and entry in BUILT_IN below, its tests, its docs (docs/adding-a-learner.md).
+// learner: its module, its import and entry in BUILT_IN below, its tests, its docs
+// (docs/adding-a-learner.md).
 //
 // A declaration holds:
 //   name, title       its algo name ('ppo') and how tables name it ('PPO')
