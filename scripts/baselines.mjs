@@ -13,7 +13,7 @@ import { createAgent } from '../wasm/agents/index.js';
 import { envIds, make } from '../wasm/index.js';
 import { SPLITS, splitSeeds } from '../wasm/splits.js';
 import { normalizedScore, summarize } from '../wasm/evaluate.js';
-import { settingsText } from '../wasm/learn/index.js';
+import { algorithms, settingsText } from '../wasm/learn/index.js';
 
 const root = new URL('..', import.meta.url);
 const RANDOM_RUNS = 16;
@@ -32,10 +32,8 @@ async function play(env, agent, seed) {
 
 const round = (x) => Math.round(x * 1e4) / 1e4;
 
-const LEARNER_NAMES = { ppo: 'PPO', 'tabular-q': 'tabular Q' };
-
-/** A run's learner as the tables name it: PPO, or PPO, history 4 (settings beyond the defaults). */
-export const learnerName = (run) => [LEARNER_NAMES[run.algo] ?? run.algo, settingsText(run.settings)].filter(Boolean).join(', ');
+/** A run's learner as the tables name it (its title): PPO, or PPO, history 4 (settings beyond the defaults). */
+export const learnerName = (run) => [algorithms[run.algo]?.title ?? run.algo, settingsText(run.settings)].filter(Boolean).join(', ');
 
 /** The committed reference training runs (docs/runs/*.json, npm run reference-runs). */
 export function referenceRuns() {

@@ -8,7 +8,7 @@
 // plan, so the file cannot go stale when the rules change: regenerate it then.
 import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { ensureNativeTools, root, run, say } from './setup.mjs';
+import { ensureNativeTools, root, run, say } from '../tools/setup.mjs';
 import { SPLITS } from '../wasm/splits.js';
 import { envIds } from '../wasm/specs.js';
 

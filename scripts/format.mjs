@@ -10,7 +10,7 @@
 // failure nobody can fix without that exact version.
 import { spawnSync } from 'node:child_process';
 import { pathToFileURL } from 'node:url';
-import { ensureCommand, root, run, say } from './setup.mjs';
+import { ensureCommand, root, run, say } from '../tools/setup.mjs';
 
 const CLANG_FORMAT_MAJOR = 14;
 

@@ -10,7 +10,7 @@
 // Debian) and pip never reaches the network (--no-index, --no-build-isolation).
 import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { aptInstall, canUseApt, root, run, say } from './setup.mjs';
+import { aptInstall, canUseApt, root, run, say } from '../tools/setup.mjs';
 
 const PYTHON = '/usr/bin/python3';
 

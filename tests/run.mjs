@@ -11,7 +11,7 @@
 //   7. the Python package: pip install ./python, pytest against it, again under ASan + UBSan
 // Only Node built-ins until setup has installed node_modules.
 import { readFileSync } from 'node:fs';
-import { ensureChromium, ensureNodeModules, ensureNativeTools, root, run, say } from '../scripts/setup.mjs';
+import { ensureChromium, ensureNodeModules, ensureNativeTools, root, run, say } from '../tools/setup.mjs';
 import { buildWasm } from '../wasm/build.mjs';
 import { fuzz } from './fuzz/run.mjs';
 import { format } from '../scripts/format.mjs';

@@ -4,7 +4,7 @@
 // regenerates wasm/engine_spec.js from the engine (spec_gen.mjs). Incremental: cmake
 // rebuilds only what changed.
 import { statSync } from 'node:fs';
-import { emccEnv, ensureEmscripten, ensureNativeTools, root, run, say } from '../scripts/setup.mjs';
+import { emccEnv, ensureEmscripten, ensureNativeTools, root, run, say } from '../tools/setup.mjs';
 
 /** Builds the module; `stdio` routes the tools' output (the default shows it). */
 export function buildWasm({ stdio = 'inherit' } = {}) {

@@ -1,7 +1,7 @@
 // build.mjs — `npm run build`: a static copy of the site in dist/ (relative paths only, so
 // any static host, or a sub-folder of one, serves it).
 import { buildWasm } from '../wasm/build.mjs';
-import { ensureNodeModules, root, say } from '../scripts/setup.mjs';
+import { ensureNodeModules, root, say } from '../tools/setup.mjs';
 import { writeReadmeSizes } from './sizes.mjs';
 
 export async function buildSite() {

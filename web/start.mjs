@@ -1,7 +1,7 @@
 // start.mjs — `npm start`: sets up what is missing, builds the engine, and serves the page
 // on localhost (Vite's dev server, so edits to web/ show at once), printing the address.
 import { buildWasm } from '../wasm/build.mjs';
-import { ensureNodeModules, root, say } from '../scripts/setup.mjs';
+import { ensureNodeModules, root, say } from '../tools/setup.mjs';
 
 try {
   ensureNodeModules();

@@ -27,7 +27,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { alternatingRatio, compareRatios } from './stats.mjs';
 import { buildWasm } from '../../wasm/build.mjs';
-import { ensureNativeTools, root, run } from '../../scripts/setup.mjs';
+import { ensureNativeTools, root, run } from '../../tools/setup.mjs';
 
 const json = process.argv.includes('--json');
 const quick = process.argv.includes('--quick');

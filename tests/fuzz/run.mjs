@@ -11,7 +11,7 @@
 // core/src's lines reached. Exits non-zero on any finding, or below COVERAGE_FLOOR.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, rmSync } from 'node:fs';
-import { canUseApt, ensureCommand, ensureNativeTools, root, run, say } from '../../scripts/setup.mjs';
+import { canUseApt, ensureCommand, ensureNativeTools, root, run, say } from '../../tools/setup.mjs';
 
 const FLAGS = ['-std=c11', '-O1', '-g', '-fsanitize=fuzzer,address,undefined', '-fno-sanitize-recover=all', '-Wall', '-Wextra', '-Werror'];
 const COVERAGE_FLAGS = ['-std=c11', '-O1', '-g', '-fsanitize=fuzzer', '-fprofile-instr-generate', '-fcoverage-mapping'];

@@ -178,7 +178,7 @@ describe('PPO on the core, with workers', () => {
     expect(policy.algo).toBe('ppo');
     // TensorFlow.js's own forward pass of the saved weights, as the former path played
     const tf = await loadTf();
-    const { perception } = await import('../../wasm/learn/ppo.js');
+    const { perception } = await import('../../wasm/learn/perception.js');
     const { flatten, make } = await import('../../wasm/index.js');
     const env = await make(B);
     const { observation } = env.reset({ seed: 7 });
@@ -199,7 +199,8 @@ describe('PPO on the core, with workers', () => {
 
 describe('the rollout keeps its inputs sparse', () => {
   it('sparse frames hold exactly the nonzero features of the dense frames, for history and memory', async () => {
-    const { Frames, SparseFrames, perception } = await import('../../wasm/learn/ppo.js');
+    const { Frames, SparseFrames } = await import('../../wasm/learn/frames.js');
+    const { perception } = await import('../../wasm/learn/perception.js');
     const { makeVec } = await import('../../wasm/index.js');
     for (const env of [V, B]) {
       const n = 3;

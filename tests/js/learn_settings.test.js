@@ -2,7 +2,8 @@
 // refuses what is out of range or would take more than the budget, before it allocates.
 import { describe, expect, it } from 'vitest';
 import { algorithms, createLearner, estimateMemory, MEMORY_BUDGET } from '../../wasm/learn/index.js';
-import { allowed, ENGINE_ENV_ALLOWANCE } from '../../wasm/learn/settings.js';
+import { ENGINE_ENV_ALLOWANCE } from '../../wasm/learn/settings.js';
+import { allowed } from '../../wasm/learn/limits.js';
 import { engineMemoryBytes, makeVec } from '../../wasm/index.js';
 import { parse as parseTrain } from '../../wasm/cli/train.mjs';
 import { referenceRuns } from '../../scripts/baselines.mjs';

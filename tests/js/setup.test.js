@@ -1,7 +1,7 @@
 // The setup that npm start / npm test run: where it cannot install a missing tool, it stops
 // with a message naming exactly what to install (it never skips anything silently).
 import { expect, it } from 'vitest';
-import { ensureCommand, has } from '../../scripts/setup.mjs';
+import { ensureCommand, has } from '../../tools/setup.mjs';
 
 it('a missing tool that cannot be installed here stops with what to install', () => {
   expect(has('valley-farm-no-such-tool')).toBe(false);

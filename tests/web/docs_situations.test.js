@@ -1,6 +1,6 @@
 // The docs' prepared situations (web/src/docs/model/situations.js) still hold on the engine:
 // each seed + action prefix reaches the state its widget is written for. When a rules change
-// breaks one, run `node scripts/find-situations.mjs` and paste its table.
+// breaks one, run `node web/find-situations.mjs` and paste its table.
 import { describe, it, expect } from 'vitest';
 import { make, envSpecs } from 'valley-farm';
 import { situations, checks, prepare } from '../../web/src/docs/model/situations.js';

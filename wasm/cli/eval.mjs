@@ -85,11 +85,17 @@ async function loadAgent(name, env, act) {
   if (name.endsWith('.json')) {
     // a saved policy (npx valley-farm train)
     const { readFile } = await import('node:fs/promises');
-    const { loadPolicy } = await import('../learn/index.js');
+    const { algorithms, loadPolicy } = await import('../learn/index.js');
     const json = JSON.parse(await readFile(name, 'utf8'));
-    if (act && json?.algo === 'tabular-q' && act !== 'greedy')
-      throw new Error('a tabular-q policy acts greedily only; --sample is for ppo policies');
-    if (act && json?.algo === 'ppo') json.act = act;
+    // how the policy picks its actions: one of its learner's actModes (loadPolicy names an unknown algo)
+    const modes = algorithms[json?.algo]?.actModes;
+    if (act && modes && !modes.includes(act)) {
+      const can = Object.keys(algorithms).filter((a) => algorithms[a].actModes.includes(act));
+      throw new Error(
+        `a ${json.algo} policy can act ${modes.map((m) => `--${m}`).join(' or ')} only; --${act} is for ${can.join(', ')} policies`,
+      );
+    }
+    if (act && modes?.length > 1) json.act = act;
     const policy = await loadPolicy(json);
     if (policy.env !== env) throw new Error(`${name} is a policy for ${policy.env}, not ${env}`);
     return policy;

@@ -3,7 +3,7 @@
 // Each command is a file of this folder exporting main(argv) and help(); this table is the list.
 const COMMANDS = {
   eval: { file: './eval.mjs', what: 'evaluate an agent or a saved policy with the protocol (splits, normalised score)' },
-  train: { file: './train.mjs', what: 'train a learner (tabular-q, ppo) and save its policy' },
+  train: { file: './train.mjs', what: 'train a learner and save its policy (train --help lists the learners)' },
   help: { what: "show this list, or a command's options: valley-farm help train" },
 };
 

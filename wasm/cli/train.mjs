@@ -1,10 +1,11 @@
-// train.mjs — `npx valley-farm train --env ENV [--algo tabular-q|ppo] [--steps N] [--seed S]
+// train.mjs — `npx valley-farm train --env ENV [--algo ALGO] [--steps N] [--seed S]
 //             [--out policy.json] [--log curve.csv] [--eval-every N] [--SETTING VALUE ...]`
 // Trains a learner (valley-farm/learn) with a progress line, evaluates it on the validation
 // split as it goes, and writes the policy (JSON, with a "run" record of how it was made) and
 // the learning curve (CSV or JSON lines, a row per report as training goes). Any setting of
-// the learner (algorithms[algo].defaults) is an option too, in kebab case: --history 4,
-// --num-envs 128, --hidden 128,128; `--help` lists them with their defaults and meanings.
+// the learner (algorithms[algo].defaults, from the learners' registry) is an option too, in
+// kebab case: --history 4, --num-envs 128, --hidden 128,128; `--help` lists them with their
+// defaults and meanings. Every learner the registry holds when a command is parsed is one.
 // parse() is exported for the test that checks the commands recorded in docs/runs.
 import { accessSync, appendFileSync, constants, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
@@ -18,11 +19,17 @@ import pkg from '../../package.json' with { type: 'json' };
 
 const MAX_STEPS = 1e12;
 const TIME_GRAIN = 2 ** 20; // --checkpoint-every TIME: where a checkpoint may be taken
-const USAGE = 'valley-farm train --env ENV [--algo tabular-q|ppo] [--steps N] [--out policy.json] [--log curve.csv] [--SETTING VALUE ...]';
+const USAGE = 'valley-farm train --env ENV [--algo ALGO] [--steps N] [--out policy.json] [--log curve.csv] [--SETTING VALUE ...]';
 
 const OPTIONS = {
   env: { arg: 'ENV', what: `the env to train on: ${envIds.join(', ')} (required)` },
-  algo: { arg: 'ALGO', default: 'tabular-q', what: `the learner: ${Object.keys(algorithms).join(', ')}` },
+  algo: {
+    arg: 'ALGO',
+    default: 'tabular-q',
+    get what() {
+      return `the learner: ${Object.keys(algorithms).join(', ')}`;
+    },
+  },
   steps: { arg: 'N', default: 1e6, what: 'env steps to train (5e6 is fine)' },
   seed: { arg: 'S', default: 1, what: 'seeds the learner: the same seed and settings train to the same policy' },
   out: { arg: 'FILE', default: 'policy.json', what: 'where the policy is written (its folder must exist)' },
@@ -33,7 +40,9 @@ const OPTIONS = {
   'progress-every': { arg: 'SECONDS', default: 10, what: 'outside a terminal, seconds between progress lines' },
   'checkpoint-every': {
     arg: 'N|TIME',
-    what: 'ppo: env steps (1e6) or a time (90s, 10m, 1h) between checkpoints, saved to the --out file + .ckpt; a killed run continues with --resume to exactly the policy the unbroken run gives (a time saves at the first multiple of 1,048,576 steps after it, rounded up to whole rollouts)',
+    get what() {
+      return `${resumable().join(', ')}: env steps (1e6) or a time (90s, 10m, 1h) between checkpoints, saved to the --out file + .ckpt; a killed run continues with --resume to exactly the policy the unbroken run gives (a time saves at the first multiple of 1,048,576 steps after it, rounded up to whole rollouts)`;
+    },
   },
   resume: { arg: 'FILE', what: 'continue the run saved in this checkpoint, with the options it was started with (give no other option)' },
 };
@@ -47,7 +56,11 @@ const settingRows = (algo) =>
     ]),
   );
 
-const ALL_SETTINGS = Object.assign({}, ...Object.keys(algorithms).map(settingRows));
+/** Every learner's settings as option rows (read when a command is parsed: a learner may be registered at run time). */
+const allSettings = () => Object.assign({}, ...Object.keys(algorithms).map(settingRows));
+
+/** The learners whose runs can be saved and resumed (their declaration's `resume`). */
+const resumable = () => Object.keys(algorithms).filter((a) => algorithms[a].resume);
 
 export function help() {
   return helpText(
@@ -66,16 +79,16 @@ const settingsOf = (algo) => Object.keys(algorithms[algo].defaults).map(settingF
 export function parse(argv) {
   const { values } = parseOptions(
     argv,
-    { ...OPTIONS, ...ALL_SETTINGS },
+    { ...OPTIONS, ...allSettings() },
     {
       unknownHint: (v) =>
-        Object.hasOwn(algorithms, v.algo ?? 'tabular-q')
-          ? `${v.algo ?? 'tabular-q'}'s settings are ${settingsOf(v.algo ?? 'tabular-q')}`
+        Object.hasOwn(algorithms, v.algo ?? OPTIONS.algo.default)
+          ? `${v.algo ?? OPTIONS.algo.default}'s settings are ${settingsOf(v.algo ?? OPTIONS.algo.default)}`
           : null,
     },
   );
   const o = {
-    algo: 'tabular-q',
+    algo: OPTIONS.algo.default,
     steps: 1e6,
     seed: 1,
     out: 'policy.json',
@@ -119,7 +132,8 @@ export function parse(argv) {
       `--log and --out name the same file (${String(o.out).slice(0, 80)}): the curve would replace the policy; give them different names`,
     );
   if (o.checkpointEvery !== undefined) {
-    if (o.algo !== 'ppo') throw new UsageError('--checkpoint-every saves ppo runs (tabular-q runs take minutes)');
+    const resume = algorithms[o.algo].resume;
+    if (!resume) throw new UsageError(`--checkpoint-every saves ${resumable().join(', ')} runs (${o.algo} runs cannot be resumed)`);
     // a time: checkpoints where the envs start afresh every TIME_GRAIN steps, once that much time has passed
     const time = /^(\d+(?:\.\d+)?)(s|m|h)$/.exec(o.checkpointEvery);
     const n = time ? TIME_GRAIN : Number(o.checkpointEvery);
@@ -128,12 +142,12 @@ export function parse(argv) {
       throw new UsageError(
         `--checkpoint-every must be a whole number of steps from 1 to ${MAX_STEPS} (1e6 is fine) or a time such as 90s, 10m or 1h`,
       );
-    // every env starts afresh at each checkpoint (restartEvery), so a checkpoint keeps no env
-    const rollout = (o.settings.numEnvs ?? algorithms.ppo.defaults.numEnvs) * (o.settings.nSteps ?? algorithms.ppo.defaults.nSteps);
-    o.checkpointEvery = Math.ceil(n / rollout) * rollout;
-    if (o.settings.restartEvery !== undefined && o.settings.restartEvery !== o.checkpointEvery)
-      throw new UsageError('--checkpoint-every sets --restart-every: give one of them');
-    o.settings.restartEvery = o.checkpointEvery;
+    // every env starts afresh at each checkpoint (PPO's restartEvery), so a checkpoint keeps no env
+    const grain = resume.grain({ ...defaults, ...o.settings });
+    o.checkpointEvery = Math.ceil(n / grain) * grain;
+    if (o.settings[resume.setting] !== undefined && o.settings[resume.setting] !== o.checkpointEvery)
+      throw new UsageError(`--checkpoint-every sets ${settingFlag(resume.setting)}: give one of them`);
+    o.settings[resume.setting] = o.checkpointEvery;
   }
   o.progressEvery = Number(o.progressEvery);
   if (!(o.progressEvery >= 0 && o.progressEvery <= 86_400))

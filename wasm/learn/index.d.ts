@@ -1,6 +1,9 @@
 // Types of `valley-farm/learn`: learners in Node and in a Web Worker.
 import type { EnvId, Observation, Seed } from '../index.js';
 
+/** A registered learner's name (the keys of `algorithms`): 'tabular-q' and 'ppo' are built in. */
+export type Algo = string;
+
 export interface Progress {
   steps: number;
   updates: number;
@@ -17,7 +20,7 @@ export interface Progress {
 }
 export interface Policy {
   readonly env: EnvId;
-  readonly algo: 'tabular-q' | 'ppo';
+  readonly algo: Algo;
   /**
    * The policy's action, masked by info.legal when given; info.step 0 starts an episode. Tabular
    * policies are greedy; a ppo policy saved with act "sample" (what learners give) draws from its
@@ -37,7 +40,7 @@ export interface Policy {
 }
 export interface Learner {
   readonly env: EnvId;
-  readonly algo: 'tabular-q' | 'ppo';
+  readonly algo: Algo;
   /** Resolved settings (plain JSON). */
   readonly config: Record<string, unknown>;
   /** Trains at least `steps` env steps (whole rollouts). */
@@ -46,19 +49,31 @@ export interface Learner {
   policy(): Policy;
   dispose(): void;
 }
-export const algorithms: Readonly<
-  Record<
-    'tabular-q' | 'ppo',
-    {
-      defaults: Readonly<Record<string, number | number[]>>;
-      docs: Readonly<Record<string, string>>;
-      /** The largest allowed value of the settings that have one. */
-      maxima?: Readonly<Record<string, number>>;
-      /** Every setting's allowed values: a whole number or a number in [min, max] (above min when aboveMin), or at most `most` layer sizes of 1 … units. */
-      limits: Readonly<Record<string, SettingLimit>>;
-    }
-  >
->;
+/** What a learner module declares of itself (its `learner` export; wasm/learn/registry.js lists every field). */
+export interface LearnerDeclaration {
+  name: Algo;
+  /** How tables name it ('PPO'). */
+  title: string;
+  defaults: Readonly<Record<string, number | number[]>>;
+  docs: Readonly<Record<string, string>>;
+  /** The largest allowed value of the settings that have one. */
+  maxima?: Readonly<Record<string, number>>;
+  /** Every setting's allowed values: a whole number or a number in [min, max] (above min when aboveMin), or at most `most` layer sizes of 1 … units. */
+  limits: Readonly<Record<string, SettingLimit>>;
+  /** How its policies may pick actions ('greedy', 'sample'). */
+  actModes: readonly string[];
+  create(env: EnvId, settings: Record<string, unknown>, seed: number): Promise<unknown>;
+  /** Throws unless a saved policy of this learner is sound data (its format, version and env are checked before). */
+  checkPolicy(json: Record<string, unknown>): void;
+  load(json: Record<string, unknown>): Promise<Policy> | Policy;
+  checkConfig?(env: EnvId, config: Record<string, unknown>): void;
+  memory?(env: EnvId, config: Record<string, unknown>): number;
+  resume?: { setting: string; grain(config: Record<string, unknown>): number; checkState(state: unknown): void };
+}
+/** The learners by name, in the order they were registered. */
+export const algorithms: Readonly<Record<Algo, Readonly<LearnerDeclaration>>>;
+/** Adds a learner to `algorithms` after checking its declaration (a clear error names what is wrong). */
+export function registerLearner(declaration: LearnerDeclaration): void;
 /** Bytes a learner may plan to take: createLearner refuses settings whose estimateMemory is above it (1 GiB). */
 export const MEMORY_BUDGET: number;
 /**
@@ -67,17 +82,12 @@ export const MEMORY_BUDGET: number;
  * a minibatch's activations, the planner episodes it clones (not a tabular-q table, which grows
  * with the states it meets). Throws for a setting out of its range, as createLearner does.
  */
-export function estimateMemory(env: EnvId, algo: 'tabular-q' | 'ppo', settings?: Record<string, unknown>): number;
+export function estimateMemory(env: EnvId, algo: Algo, settings?: Record<string, unknown>): number;
 /**
  * A learner. Throws a clear error for a setting out of its range (algorithms[algo].limits), a
  * ppo network of more than 2^22 weights, or settings whose estimateMemory is above MEMORY_BUDGET.
  */
-export function createLearner(options: {
-  env: EnvId;
-  algo?: 'tabular-q' | 'ppo';
-  seed?: number;
-  [setting: string]: unknown;
-}): Promise<Learner>;
+export function createLearner(options: { env: EnvId; algo?: Algo; seed?: number; [setting: string]: unknown }): Promise<Learner>;
 export type SettingLimit =
   | { kind: 'whole'; min: number; max: number }
   | { kind: 'number'; min: number; max: number; aboveMin: boolean }

@@ -6,18 +6,24 @@
 //   const policy = learner.policy();        // act(observation, info), toJSON()
 //   const again = await loadPolicy(JSON.parse(JSON.stringify(policy)));
 //
-// Algorithms: 'tabular-q' (tabularQ.js) and 'ppo' (ppo.js: its numbers on the learner core,
-// core.js, a WebAssembly module loaded only when used; TensorFlow.js only with its tfjs setting). Both train on the vector env with legal masks, from training
-// seeds only (never a validation or test seed: wasm/splits.js).
+// The learners are listed in registry.js ('tabular-q': tabularQ.js; 'ppo': ppo.js, its numbers
+// on the learner core, core.js, a WebAssembly module loaded only when used; TensorFlow.js only
+// with its tfjs setting). Every one trains on the vector env with legal masks, from training
+// seeds only (never a validation or test seed: wasm/splits.js). Adding one:
+// docs/adding-a-learner.md.
 import { envSpecs } from '../index.js';
-import { createTabularQ, defaults as tabularDefaults, docs as tabularDocs, tablePolicyFromJSON } from './tabularQ.js';
-import { createPPO, defaults as ppoDefaults, docs as ppoDocs, maxima as ppoMaxima, netPolicyFromJSON } from './ppo.js';
-import { checkLearner, limits } from './settings.js';
+import { algorithms, learnerOf, registerLearner } from './registry.js';
+import { checkLearner } from './settings.js';
 import { checkPolicyJSON } from './policyCheck.js';
 
 export { setWasmPaths, tfBackend } from './tf.js';
 export { checkPolicyJSON };
 export { estimateMemory, MEMORY_BUDGET } from './settings.js';
+// Each learner: its settings' defaults, meanings and ranges, create(env, settings, seed) a run,
+// load(json) a policy from its file (checked by policyCheck.js first). Reading them loads
+// nothing heavy: ppo.js loads the learner core and TensorFlow.js only when a learner or policy
+// is made.
+export { algorithms, registerLearner };
 
 /** A setting's command-line option: numEnvs -> --num-envs (npx valley-farm train). */
 export const settingFlag = (name) => `--${name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
@@ -28,36 +34,17 @@ export const settingsText = (settings = {}) =>
     .map(([k, v]) => `${k} ${v}`)
     .join(', ');
 
-// ppo.js loads the learner core and TensorFlow.js (net.js, tf.js) only when a learner or
-// policy is made, so reading its defaults here loads nothing heavy.
-// Each learner: its settings' defaults, meanings and ranges; create(env, settings, seed) makes
-// a run, load(json) a policy from its file (checked by policyCheck.js first). Adding one:
-// docs/adding-a-learner.md.
-export const algorithms = Object.freeze({
-  'tabular-q': {
-    defaults: tabularDefaults,
-    docs: tabularDocs,
-    limits: limits['tabular-q'],
-    create: createTabularQ,
-    load: tablePolicyFromJSON,
-  },
-  ppo: { defaults: ppoDefaults, docs: ppoDocs, maxima: ppoMaxima, limits: limits.ppo, create: createPPO, load: netPolicyFromJSON },
-});
-
 /** A learner for { env, algo, seed, ...settings } (see algorithms[algo].defaults). */
 export async function createLearner({ env, algo = 'tabular-q', seed = 1, ...settings } = {}) {
   if (!Object.hasOwn(envSpecs, env))
     throw new Error(
       `valley-farm/learn: unknown env ${JSON.stringify(String(env)).slice(0, 40)}; the env ids are ${Object.keys(envSpecs).join(', ')}`,
     );
-  if (!Object.hasOwn(algorithms, algo))
-    throw new Error(
-      `valley-farm/learn: unknown algo ${JSON.stringify(String(algo)).slice(0, 40)}; the algorithms are ${Object.keys(algorithms).join(', ')}`,
-    );
+  const learner = learnerOf(algo);
   if (!Number.isInteger(seed) || seed < 0 || seed > 2 ** 31)
     throw new RangeError('valley-farm/learn: seed must be an integer from 0 to 2^31');
   checkLearner(env, algo, settings);
-  const inner = await algorithms[algo].create(env, settings, seed);
+  const inner = await learner.create(env, settings, seed);
   const config = { env, algo, seed, ...inner.config };
   return {
     env,
@@ -75,13 +62,15 @@ export async function createLearner({ env, algo = 'tabular-q', seed = 1, ...sett
      * restartEvery, at a multiple of it (null elsewhere).
      */
     async checkpoint() {
-      if (!inner.checkpoint) throw new Error(`valley-farm/learn: ${algo} runs are not saved to resume (ppo runs are)`);
+      if (!learner.resume) throw notResumable(algo);
       const state = await inner.checkpoint();
       return state && { format: CHECKPOINT_FORMAT, version: 1, env, algo, seed, config, state };
     },
     /** Continues from a checkpoint() of a run with this env, algo, seed and settings. */
     async restore(ckpt) {
+      if (!learner.resume) throw notResumable(algo);
       checkCheckpoint(ckpt, config);
+      learner.resume.checkState(ckpt.state);
       await inner.restore(ckpt.state);
     },
     // the learner's own policy: learner.dispose() frees it
@@ -92,9 +81,15 @@ export async function createLearner({ env, algo = 'tabular-q', seed = 1, ...sett
 
 const CHECKPOINT_FORMAT = 'valley-farm-checkpoint';
 
+/** The error for saving or resuming a run of a learner that declares no `resume`. */
+function notResumable(algo) {
+  const can = Object.values(algorithms).filter((l) => l.resume);
+  return new Error(`valley-farm/learn: ${algo} runs are not saved to resume (${can.map((l) => l.name).join(', ')} runs are)`);
+}
+
 /**
  * Throws a clear error unless `ckpt` is a checkpoint of a run with this learner's config
- * (env, algo, seed and every setting), its numbers all finite.
+ * (env, algo, seed and every setting); its learner's resume.checkState then checks its state.
  */
 export function checkCheckpoint(ckpt, config) {
   if (!ckpt || typeof ckpt !== 'object' || ckpt.format !== CHECKPOINT_FORMAT || ckpt.version !== 1)
@@ -105,19 +100,6 @@ export function checkCheckpoint(ckpt, config) {
         `valley-farm/learn: the checkpoint was made with ${k} ${JSON.stringify(ckpt.config?.[k])?.slice(0, 40)}, this learner has ${JSON.stringify(v)?.slice(0, 40)}: resume with the run's own settings`,
       );
   }
-  const s = ckpt.state;
-  const numbers = (name, list) => {
-    if (!Array.isArray(list) || !list.every(Number.isFinite))
-      throw new TypeError(`valley-farm/learn: the checkpoint's ${name} must be finite numbers`);
-  };
-  if (!s || typeof s !== 'object') throw new TypeError('valley-farm/learn: the checkpoint has no "state"');
-  numbers('params', s.params);
-  numbers('moments', s.moments);
-  numbers('rng', s.rng);
-  for (const k of ['steps', 'restarted', 'adamSteps', 'learningRate'])
-    if (!Number.isFinite(s[k]) || s[k] < 0) throw new TypeError(`valley-farm/learn: the checkpoint's ${k} must be a non-negative number`);
-  if (!s.stats || typeof s.stats !== 'object' || !Array.isArray(s.stats.recent) || !s.stats.recent.every(Number.isFinite))
-    throw new TypeError("valley-farm/learn: the checkpoint's stats are damaged");
 }
 
 /**
@@ -141,5 +123,5 @@ function wrapPolicy(p, config) {
  */
 export async function loadPolicy(json) {
   checkPolicyJSON(json);
-  return wrapPolicy(await algorithms[json.algo].load(json), json.config ?? {});
+  return wrapPolicy(await learnerOf(json.algo).load(json), json.config ?? {});
 }

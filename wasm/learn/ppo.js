@@ -3,9 +3,9 @@
 // updates of the clipped objective, a value loss and an entropy bonus, with Adam. Illegal
 // actions get probability exactly 0, so the policy never wastes a step on them. Partial
 // observability: with `history` > 1 the policy sees the episode's last observations stacked
-// (Frames), not only the current one. With `memory` 1 it also sees features of what it has
-// seen of the farm this episode (memory.js). With `imitate` > 0 it first clones the
-// planner's play (imitate.js), then learns from its own.
+// (frames.js), not only the current one. With `memory` 1 it also sees features of what it has
+// seen of the farm this episode (memory.js); perception.js puts a frame together. With
+// `imitate` > 0 it first clones the planner's play (imitate.js), then learns from its own.
 //
 // The numbers are multiplied by the learner core (core.js: C compiled to WebAssembly, a sparse
 // first layer), or, with `tfjs` 1, by TensorFlow.js (net.js: the former path, kept to measure
@@ -17,8 +17,10 @@
 // step is taken, and every shard gets the new parameters: one update per minibatch, whatever
 // the timing, so a seeded run is the same for a given number of workers.
 import { envSpecs, makeVec, flatten } from '../index.js';
-import { encoderFor } from './encode.js';
-import { memoryFor } from './memory.js';
+import { checkNetworkSize, checkSettings, layers, networkShapes, number, shown, weightCount, whole } from './limits.js';
+import { POLICY_FORMAT, bad, checkNumbers, isObject } from './policyFile.js';
+import { networkInputs, perception } from './perception.js';
+import { Frames, SparseFrames } from './frames.js';
 import { drawFrom, foldSeed, seededRandom, shuffle } from '../rng.js';
 import { CoreNet, Samples, loadCore } from './core.js';
 import { plannerDemos } from './imitate.js';
@@ -80,111 +82,29 @@ export const docs = Object.freeze({
   tfjs: '1: multiply on TensorFlow.js (the former, slower path, kept to compare with; needs @tensorflow/tfjs) instead of the learner core',
 });
 
-/**
- * The policy's input for each env: its last `history` observations' features, oldest first,
- * zeros where the episode had not begun. frames is n × history × F; push(i, fresh) shifts
- * env i's frames and writes the newest from `fresh` (a Float32Array of F at `at`),
- * clearing the older ones when `fresh` opens an episode.
- */
-export class Frames {
-  constructor(n, history, F) {
-    this.n = n;
-    this.history = history;
-    this.F = F;
-    this.size = history * F;
-    this.frames = new Float32Array(n * this.size);
-  }
-
-  push(i, fresh, at, newEpisode) {
-    const row = i * this.size;
-    const last = row + this.size - this.F;
-    if (newEpisode) this.frames.fill(0, row, last);
-    else this.frames.copyWithin(row, row + this.F, row + this.size);
-    this.frames.set(fresh.subarray(at, at + this.F), last);
-  }
-}
-
-/**
- * Frames (above) kept sparse, as the rollout stores them: each env's last `history` frames as
- * their nonzero (index, value) pairs, at most `nonzero` a frame, in a ring. write() gives
- * exactly the pairs of Frames' row without its zeros (frame h's indices shifted by h × F).
- */
-export class SparseFrames {
-  constructor(n, history, F, nonzero) {
-    this.history = history;
-    this.F = F;
-    this.nonzero = nonzero;
-    this.idx = new Int32Array(n * history * nonzero);
-    this.val = new Float32Array(n * history * nonzero);
-    this.count = new Int32Array(n * history);
-    this.newest = new Int32Array(n); // env i's newest frame: slot i * history + newest[i]
-  }
-
-  /** Makes room for env i's next frame (forgetting the older ones when it opens an episode); returns its slot. */
-  next(i, opening) {
-    const H = this.history;
-    if (opening) this.count.fill(0, i * H, (i + 1) * H);
-    this.newest[i] = (this.newest[i] + 1) % H;
-    return i * H + this.newest[i];
-  }
-
-  /** Writes env i's frames, oldest first, as sample s of `v` (Samples' views) with room `stride`. */
-  write(i, v, s, stride) {
-    const H = this.history;
-    let k = s * stride;
-    for (let h = 0; h < H; h++) {
-      const slot = i * H + ((this.newest[i] + 1 + h) % H);
-      const shift = h * this.F;
-      for (let j = slot * this.nonzero, end = j + this.count[slot]; j < end; j++) {
-        v.idx[k] = this.idx[j] + shift;
-        v.val[k++] = this.val[j];
-      }
-    }
-    v.nnz[s] = k - s * stride;
-  }
-}
-
-/**
- * What a policy sees at each step, one frame: the observation's features (encode.js), then,
- * with memory, its memory's (memory.js). create(n) keeps n envs' memories;
- * see(i, flat, row, action, opening, out, offset) writes env i's frame after it took
- * `action` (ignored when `opening` an episode) and saw row `row` of the flat observations.
- * nonzero: the most features of a frame that can be nonzero (the sparse inputs' room).
- */
-export function perception(env, memory) {
-  const enc = encoderFor(env);
-  const mem = memory ? memoryFor(env) : null;
-  return {
-    encoder: enc,
-    width: enc.size + (mem ? mem.size : 0),
-    nonzero: enc.nonzero + (mem ? mem.size : 0),
-    create(n) {
-      const state = mem ? mem.create(n) : null;
-      const remembered = mem ? new Float32Array(mem.size) : null;
-      return {
-        see(i, flat, row, action, opening, out, offset) {
-          enc.features(flat, row, out, offset);
-          if (!state) return;
-          state.observe(i, flat, row, action, opening);
-          state.write(i, out, offset + enc.size);
-        },
-        /** The same frame as see() writes, as its nonzero (index, value) pairs at idx/val[k ..]; returns the new k. */
-        seeSparse(i, flat, row, action, opening, idx, val, k) {
-          k = enc.sparse(flat, row, idx, val, k);
-          if (!state) return k;
-          state.observe(i, flat, row, action, opening);
-          state.write(i, remembered, 0);
-          for (let j = 0; j < remembered.length; j++) {
-            if (remembered[j] === 0) continue;
-            idx[k] = enc.size + j;
-            val[k++] = remembered[j];
-          }
-          return k;
-        },
-      };
-    },
-  };
-}
+/** Each setting's allowed values (createLearner and a saved policy's check hold them to these). */
+export const limits = Object.freeze({
+  numEnvs: whole(1, 1024),
+  nSteps: whole(1, 4096),
+  epochs: whole(1, 100),
+  minibatch: whole(1, 65536),
+  learningRate: number(0, 1, { aboveMin: true }),
+  anneal: whole(0, 1e12),
+  gamma: number(0, 1),
+  lambda: number(0, 1),
+  clip: number(0, 1, { aboveMin: true }),
+  entropyCoef: number(0, 1),
+  valueCoef: number(0, 10),
+  hidden: layers(4, 512),
+  history: whole(1, maxima.history),
+  memory: whole(0, maxima.memory),
+  imitate: whole(0, 100_000),
+  plannerWidth: whole(1, 1024),
+  imitationEpochs: whole(1, 1000),
+  workers: whole(1, maxima.workers),
+  tfjs: whole(0, maxima.tfjs),
+  restartEvery: whole(0, 1e12),
+});
 
 /**
  * GAE(λ) over a rollout stored step-major (index t * n + i): advantages and returns.
@@ -304,7 +224,7 @@ export class NetPolicy {
 
   toJSON() {
     return {
-      format: 'valley-farm-policy',
+      format: POLICY_FORMAT,
       version: 1,
       env: this.env,
       algo: 'ppo',
@@ -770,3 +690,103 @@ async function policyParts(brain, env, c) {
   })(net.weights.bind(net));
   return [core, env, net, c];
 }
+
+// ---- what the registry knows of PPO (registry.js) ---------------------------------------------
+
+/** The shapes of a ppo network of these settings on an env (its inputs: perception.js). */
+const shapesOf = (env, c) => networkShapes(networkInputs(env, c), c.hidden, envSpecs[env].actions.length);
+
+/**
+ * Throws a clear error, naming the path of the bad value, unless a saved ppo policy's settings
+ * are within the limits and its weights are the count and shapes those settings imply, every
+ * value a finite number. Only then may a network be built: a few bytes of JSON must not ask
+ * for a huge one.
+ */
+function checkPolicy(json) {
+  if (!isObject(json.config)) throw new TypeError('valley-farm/learn: a ppo policy needs its "config" (the settings it was trained with)');
+  checkSettings(learner, json.config, { what: "policy's setting", unknown: 'ignore' });
+  if (json.act !== undefined && !ACT_MODES.includes(json.act))
+    throw new TypeError(`valley-farm/learn: a ppo policy's "act" must be ${ACT_MODES.map((m) => `"${m}"`).join(' or ')}`);
+  const hidden = json.config.hidden;
+  // a learner saves every setting; the network cannot be built without its layers
+  if (!Array.isArray(hidden)) throw bad('config.hidden', 'an array of layer sizes (the setting the network was built with)', shown(hidden));
+  const shapes = shapesOf(json.env, json.config);
+  checkNetworkSize(shapes, 'ppo');
+  const expected = `its network's (${shapes.map((s) => s.join('x')).join(', ')})`;
+  if (!Array.isArray(json.weights) || json.weights.length !== shapes.length)
+    throw new Error(
+      `valley-farm/learn: the policy's weights do not fit its network: expected ${shapes.length} arrays in the shapes ${expected}`,
+    );
+  json.weights.forEach((w, i) => {
+    const shape = shapes[i];
+    if (!isObject(w)) throw bad(`weights[${i}]`, `{ shape, values } of shape ${shape.join('x')}`, shown(w));
+    if (!Array.isArray(w.shape) || w.shape.length !== shape.length || w.shape.some((d, j) => d !== shape[j]))
+      throw new Error(
+        `valley-farm/learn: the policy's weights do not fit its network: weights[${i}].shape must be [${shape.join(', ')}], got ${String(JSON.stringify(w.shape)).slice(0, 40)} (expected shapes ${expected})`,
+      );
+    const size = shape.reduce((a, b) => a * b, 1);
+    if (!Array.isArray(w.values) || w.values.length !== size)
+      throw bad(
+        `weights[${i}].values`,
+        `an array of ${size} numbers`,
+        Array.isArray(w.values) ? `${w.values.length} values` : shown(w.values),
+      );
+    checkNumbers(w.values, `weights[${i}].values`);
+  });
+}
+
+/**
+ * The bytes a run of these settings takes beyond its vector env: the rollout's buffers and
+ * frames, the network with its gradients and Adam's moments, a minibatch's activations, and
+ * the planner episodes it clones.
+ */
+function memory(env, c) {
+  const spec = envSpecs[env];
+  const A = spec.actions.length;
+  const F = networkInputs(env, c);
+  const n = c.numEnvs;
+  const T = c.nSteps;
+  const rollout = T * n * (F + A + 5) * 4 + n * F * 8; // the buffers, the frames and fresh ones
+  const hidden = c.hidden.reduce((a, b) => a + b, 0) + A + 1;
+  const weights = weightCount(networkShapes(F, c.hidden, A)) * 4 * 4; // weights, gradients, Adam's two moments
+  const B = Math.min(c.minibatch, T * n);
+  // a minibatch: its input written and as a tensor, the masks, and each layer's activations
+  // and their gradients kept for the backward pass
+  const batch = B * (2 * F + 2 * A + 4 * hidden) * 4;
+  const demos = c.imitate * spec.horizon * (spec.obsSize * 4 + A * 4 + 12);
+  return rollout + weights + batch + demos;
+}
+
+/** Throws unless a checkpoint's state (createPPO's checkpoint()) has every part, its numbers finite. */
+function checkState(s) {
+  const numbers = (name, list) => {
+    if (!Array.isArray(list) || !list.every(Number.isFinite))
+      throw new TypeError(`valley-farm/learn: the checkpoint's ${name} must be finite numbers`);
+  };
+  if (!s || typeof s !== 'object') throw new TypeError('valley-farm/learn: the checkpoint has no "state"');
+  numbers('params', s.params);
+  numbers('moments', s.moments);
+  numbers('rng', s.rng);
+  for (const k of ['steps', 'restarted', 'adamSteps', 'learningRate'])
+    if (!Number.isFinite(s[k]) || s[k] < 0) throw new TypeError(`valley-farm/learn: the checkpoint's ${k} must be a non-negative number`);
+  if (!s.stats || typeof s.stats !== 'object' || !Array.isArray(s.stats.recent) || !s.stats.recent.every(Number.isFinite))
+    throw new TypeError("valley-farm/learn: the checkpoint's stats are damaged");
+}
+
+/** PPO as the registry lists it (registry.js; every field: docs/adding-a-learner.md). */
+export const learner = Object.freeze({
+  name: 'ppo',
+  title: 'PPO',
+  defaults,
+  docs,
+  limits,
+  maxima,
+  actModes: ACT_MODES,
+  create: createPPO,
+  checkConfig: (env, c) => checkNetworkSize(shapesOf(env, c), 'ppo'),
+  memory,
+  checkPolicy,
+  load: netPolicyFromJSON,
+  // its runs restart every env at each multiple of restartEvery, where a checkpoint is taken
+  resume: Object.freeze({ setting: 'restartEvery', grain: (c) => c.numEnvs * c.nSteps, checkState }),
+});

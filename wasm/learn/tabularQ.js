@@ -5,6 +5,8 @@ import { envSpecs, flatten, makeVec } from '../index.js';
 import { encoderFor } from './encode.js';
 import { seededRandom } from '../rng.js';
 import { progressOf, recordEpisode, trainingStats } from './progress.js';
+import { checkSettings, number, shown, whole } from './limits.js';
+import { POLICY_FORMAT, bad, checkNumbers, isObject } from './policyFile.js';
 
 export const defaults = Object.freeze({ numEnvs: 32, alpha: 0.1, gamma: 0.98, epsilon: 0.2, epsilonEnd: 0.02, epsilonSteps: 1_000_000 });
 
@@ -16,6 +18,20 @@ export const docs = Object.freeze({
   epsilonEnd: 'exploration after epsilonSteps env steps (linear in between)',
   epsilonSteps: 'env steps over which exploration falls',
 });
+
+/** Each setting's allowed values (createLearner and a saved policy's check hold them to these). */
+export const limits = Object.freeze({
+  numEnvs: whole(1, 4096),
+  alpha: number(0, 1),
+  gamma: number(0, 1),
+  epsilon: number(0, 1),
+  epsilonEnd: number(0, 1),
+  epsilonSteps: whole(1, 1e12),
+});
+
+/** The most rows a tabular-q policy may have (a long run meets a few hundred thousand states). */
+export const MAX_TABLE_ROWS = 2 ** 21;
+const MAX_KEY_LENGTH = 1024;
 
 /** A greedy table policy: act(observation, info) with the same features. */
 export class TablePolicy {
@@ -60,7 +76,7 @@ export class TablePolicy {
 
   toJSON(config = {}) {
     return {
-      format: 'valley-farm-policy',
+      format: POLICY_FORMAT,
       version: 1,
       env: this.env,
       algo: this.algo,
@@ -151,3 +167,42 @@ export async function createTabularQ(env, config, seed) {
     },
   };
 }
+
+/**
+ * Throws a clear error, naming the path of the bad value, unless a saved tabular-q policy's
+ * table has at most MAX_TABLE_ROWS rows of [key, one finite number per action] and its
+ * settings are within the limits.
+ */
+function checkPolicy(json) {
+  const A = envSpecs[json.env].actions.length;
+  if (!Array.isArray(json.table)) throw new TypeError('valley-farm/learn: a tabular-q policy needs its "table"');
+  if (json.table.length > MAX_TABLE_ROWS)
+    throw new RangeError(`valley-farm/learn: the policy's table has ${json.table.length} rows; at most ${MAX_TABLE_ROWS} are allowed`);
+  json.table.forEach((row, i) => {
+    if (!Array.isArray(row) || row.length !== 2 || typeof row[0] !== 'string' || row[0].length > MAX_KEY_LENGTH || !Array.isArray(row[1]))
+      throw bad(`table[${i}]`, `a row [key, ${A} numbers] (a key of at most ${MAX_KEY_LENGTH} characters)`, shown(row));
+    if (row[1].length !== A) throw bad(`table[${i}][1]`, `${A} numbers (one per action)`, `${row[1].length} values`);
+    checkNumbers(row[1], `table[${i}][1]`);
+  });
+  if (json.config !== undefined) {
+    if (!isObject(json.config)) throw bad('config', 'an object of settings', shown(json.config));
+    checkSettings(learner, json.config, { what: "policy's setting", unknown: 'ignore' });
+  }
+}
+
+/**
+ * Tabular Q as the registry lists it (registry.js; every field: docs/adding-a-learner.md). It
+ * sees each state as encode.js's tabular key; its table, which grows with the states it meets,
+ * is not in estimateMemory's count (no `memory`).
+ */
+export const learner = Object.freeze({
+  name: 'tabular-q',
+  title: 'tabular Q',
+  defaults,
+  docs,
+  limits,
+  actModes: Object.freeze(['greedy']),
+  create: createTabularQ,
+  checkPolicy,
+  load: tablePolicyFromJSON,
+});

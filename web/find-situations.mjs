@@ -1,14 +1,14 @@
 // find-situations.mjs — searches seeds and action prefixes for the docs' prepared
 // situations (model/situations.js) and prints the table to paste there:
 //
-//   node scripts/find-situations.mjs [maxSeed]
+//   node web/find-situations.mjs [maxSeed]
 //
 // For every seed it plans a shortest walk (breadth-first over the reset layout) to each
 // candidate target, plays it on the real engine, and keeps the shortest prefix whose final
 // state passes the situation's check. Run it again when a rules change breaks
 // tests/web/docs_situations.test.js.
 import { make, envSpecs } from '../wasm/index.js';
-import { checks, DIRS, VALLEY, BACKWARDS, prepare } from '../web/src/docs/model/situations.js';
+import { checks, DIRS, VALLEY, BACKWARDS, prepare } from './src/docs/model/situations.js';
 
 const maxSeed = Number(process.argv[2] ?? 300);
 const MOVES = ['north', 'south', 'east', 'west'];

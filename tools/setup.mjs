@@ -2,8 +2,8 @@
 // what is missing where it can (Debian/Ubuntu as root), and otherwise stopping with a
 // message that names exactly what to install. It never skips anything silently.
 //
-//   node scripts/setup.mjs            Node packages, C toolchain, Emscripten
-//   node scripts/setup.mjs --browser  ... and Chromium for the browser tests
+//   node tools/setup.mjs            Node packages, C toolchain, Emscripten
+//   node tools/setup.mjs --browser  ... and Chromium for the browser tests
 //
 // Only Node built-ins here: this runs before node_modules exists.
 import { execFileSync, spawnSync } from 'node:child_process';
