@@ -11,9 +11,9 @@ import { createLearner, tfBackend } from '../learn.js';
 
 // Training goes in slices of about SLICE_MS: short enough that pause, stop and evaluate get in
 // promptly, long enough that what each slice costs (a progress message, a render of the page, a
-// yield, which browsers clamp to 4 ms) is a small share. A slice starts at CHUNK steps and grows
-// or shrinks with the measured rate.
-const CHUNK = { 'tabular-q': 20_000, ppo: 4096 };
+// yield, which browsers clamp to 4 ms) is a small share. A slice starts at FIRST_SLICE steps
+// (a learner trains whole rollouts, so a smaller slice rounds up) and follows the measured rate.
+const FIRST_SLICE = 4096;
 const SLICE_MS = 250;
 let learner = null;
 let target = 0;
@@ -29,7 +29,7 @@ async function loop() {
   if (running) return;
   running = true;
   try {
-    const base = CHUNK[learner?.algo] ?? 4096;
+    const base = FIRST_SLICE;
     let chunk = base;
     while (learner && !paused && learner.progress().steps < target) {
       const t0 = performance.now();
