@@ -5,6 +5,7 @@ import { defineConfig } from 'vite';
 import preact from '@preact/preset-vite';
 import { packageAliases } from './aliases.mjs';
 import { sandboxPlugin } from './sandboxPlugin.mjs';
+import { markdownPlugin } from './markdownPlugin.mjs';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 
@@ -58,7 +59,7 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 export default defineConfig({
   root: here,
   base: './',
-  plugins: [preact(), sandboxPlugin(root), cspPlugin, preloadEnginePlugin],
+  plugins: [preact(), markdownPlugin(), sandboxPlugin(root), cspPlugin, preloadEnginePlugin],
   resolve: { alias: packageAliases(root) },
   worker: { format: 'es' },
   server: { host: 'localhost', fs: { allow: [root] } },

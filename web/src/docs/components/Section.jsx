@@ -7,26 +7,29 @@ export function DocLink({ to, children }) {
   return <a href={docHref(to)}>{children}</a>;
 }
 
-export function Section({ page, id, title, children }) {
+/** A section headed by an h2 (an h3 for a subsection: level 3). */
+export function Section({ page, id, title, level = 2, children }) {
+  const H = level === 3 ? 'h3' : 'h2';
   return (
     <section id={sectionId(page, id)} class="docs-section" aria-labelledby={`${sectionId(page, id)}-h`}>
-      <h2 id={`${sectionId(page, id)}-h`}>
+      <H id={`${sectionId(page, id)}-h`}>
         {title}{' '}
         <a class="docs-anchor" href={docHref(`/${page}/${id}`)} aria-label={`Link to ${title}`}>
           #
         </a>
-      </h2>
+      </H>
       {children}
     </section>
   );
 }
 
+/** The table of contents: [id, title] per section, [id, title, 3] for a subsection. */
 export function Toc({ page, sections }) {
   return (
     <nav class="docs-toc" aria-label="On this page">
       <ul>
-        {sections.map(([id, title]) => (
-          <li>
+        {sections.map(([id, title, level]) => (
+          <li class={level === 3 ? 'docs-toc-sub' : undefined}>
             <a href={docHref(`/${page}/${id}`)}>{title}</a>
           </li>
         ))}

@@ -76,7 +76,7 @@ export function ApiPage() {
           Plays one action (an integer 0 … n − 1) and returns <code>{'{ observation, reward, terminated, truncated, info }'}</code>.{' '}
           <code>info</code> has <code>step</code> (actions taken), <code>seed</code> and <code>actionWasLegal</code>: an illegal action is
           played as a wait and spends the step. <code>truncated</code> is always false; <code>terminated</code> becomes true at the horizon
-          (<DocLink to="/valley/termination">valley</DocLink>, <DocLink to="/backwards/termination">backwards</DocLink>). On an illegal step
+          (<DocLink to="/valley/an-episode">valley</DocLink>, <DocLink to="/backwards/one-step">backwards</DocLink>). On an illegal step
           only, <code>info.illegalReason</code> is <code>{'{ code, text }'}</code>: the rule that blocked the action, e.g.{' '}
           <code>{"{ code: 'no-seeds', text: 'no seeds left' }"}</code>. <code>info.events</code> lists what happened in the step and what
           each reward was for (see <DocLink to="/api/events">step events</DocLink>, with <code>{'make(id, { events: true })'}</code>).
@@ -87,8 +87,8 @@ export function ApiPage() {
         <p>
           <code>Uint8Array(n)</code>, 1 where the action would change more than the clock right now. <code>env.illegalReasons()</code>{' '}
           gives, per action, <code>null</code> where it is legal and otherwise <code>{'{ code, text }'}</code>, the rule that blocks it now.
-          The codes are listed with each farm's rules (<DocLink to="/valley/why-illegal">valley</DocLink>,{' '}
-          <DocLink to="/backwards/why-illegal">backwards</DocLink>).
+          The codes are listed with each farm's rules (<DocLink to="/valley/why-an-action-is-illegal">valley</DocLink>,{' '}
+          <DocLink to="/backwards/why-an-action-is-illegal">backwards</DocLink>).
         </p>
         <Ex id="legal" />
       </Sec>
@@ -208,8 +208,8 @@ export function ApiPage() {
             keep.
           </li>
           <li>
-            Flat layout: <code>vec.obsSize</code> integers per env, as in <DocLink to="/valley/layout">the valley layout</DocLink> and{' '}
-            <DocLink to="/backwards/layout">the backwards layout</DocLink>.
+            Flat layout: <code>vec.obsSize</code> integers per env, as in <DocLink to="/valley/flat-layout">the valley layout</DocLink> and{' '}
+            <DocLink to="/backwards/flat-layout">the backwards layout</DocLink>.
           </li>
         </ul>
         <Ex id="makevec" />
