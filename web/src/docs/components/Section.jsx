@@ -1,5 +1,6 @@
 // Section.jsx — a docs section with a linkable id, the page's table of contents, and the
 // docs link (an address in the page's #/docs/… fragment: #/docs/<page>/<section>).
+import { farms } from '../../model/farms/index.js';
 export const sectionId = (page, id) => `docs-${page}-${id}`;
 export const docHref = (to) => `#/docs${to === '/' ? '' : to}`;
 
@@ -8,6 +9,16 @@ export function DocLink({ to, children }) {
 }
 
 /** A section headed by an h2 (an h3 for a subsection: level 3). */
+/** A link to each farm's rules page (at its `section`, when given), by the farm's slug: "valley, backwards". */
+export function FarmLinks({ section }) {
+  return farms.map((f, i) => (
+    <>
+      {i ? ', ' : ''}
+      <DocLink to={`/${f.slug}${section ? `/${section}` : ''}`}>{f.slug}</DocLink>
+    </>
+  ));
+}
+
 export function Section({ page, id, title, level = 2, children }) {
   const H = level === 3 ? 'h3' : 'h2';
   return (
