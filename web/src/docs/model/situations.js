@@ -11,6 +11,8 @@ import { valley, backwards } from '../../model/farms/index.js';
 export const VALLEY = valley.id;
 export const BACKWARDS = backwards.id;
 const { SOIL_EMPTY, MARKET } = valley.spec.codes;
+/** The relationship of the gift widget's villager: two gifts take it across friendly. */
+export const GIFT_FROM = 40;
 
 // Directions as the move actions number them: north, south, east, west.
 export const DIRS = [
@@ -53,7 +55,7 @@ export const checks = {
   // on a villager whose relationship is 40: two gifts cross 50, the friendly threshold
   'valley-gift': (s, o) => {
     const v = valleyVillagerHere(s);
-    return !!v && v.relationship === 40 && s.inventory.gifts >= 2 && o.stepsLeft >= 10;
+    return !!v && v.relationship === GIFT_FROM && s.inventory.gifts >= 2 && o.stepsLeft >= 10;
   },
   // on the market carrying one product, nothing else to sell
   'valley-sell': (s, o) => onTile(s, MARKET) && s.inventory.products === 1 && s.inventory.crops === 0 && o.stepsLeft >= 3,
