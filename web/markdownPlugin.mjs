@@ -1,7 +1,8 @@
 // markdownPlugin.mjs — the farms' rules (docs/rules/<slug>-farm.md) as docs pages, converted
 // by marked at build time so the page ships HTML and no Markdown parser. Importing a rules
-// file gives { slug, title, lead, sections }: its docs page (the farm adapter's slug), the h1's text, the blocks before the first h2, and one
-// section per h2 (its h3s as subsections), each with the id GitHub gives the heading, so an
+// file gives { slug, title, lead, sections }: its docs page (the farm adapter's slug), the
+// h1's text, the blocks before the first h2, and one section per h2 (its h3s as subsections,
+// deeper headings stay in the HTML), each with the id GitHub gives the heading, so an
 // anchor means the same on GitHub and on the page. A block is { html } or { widget }: a line
 // `<!-- widget: NAME -->` (invisible on GitHub) places the page's live widget NAME there.
 //
@@ -67,9 +68,9 @@ export function rulesPage(markdown, file) {
   };
   marked.walkTokens(tokens, (t) => {
     if (t.type === 'link') t.href = route(t.href);
-    else if (t.type === 'html' && !MARKER.test(t.text.trim()))
+    else if (t.type === 'html' && !(t.block && MARKER.test(t.text.trim())))
       fail(
-        `raw HTML is not allowed (${JSON.stringify(t.text.trim().slice(0, 40))}); the only HTML is a widget marker on its own line: <!-- widget: NAME -->`,
+        `raw HTML is not allowed (${JSON.stringify(t.text.trim().slice(0, 40))}); the only HTML is a widget marker on a line of its own: <!-- widget: NAME -->`,
       );
   });
 

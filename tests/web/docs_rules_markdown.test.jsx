@@ -143,6 +143,7 @@ describe('rulesPage, the conversion', () => {
     );
     expect(() => page('# T\n\n<div>x</div>\n')).toThrow(/raw HTML is not allowed .*<!-- widget: NAME -->/);
     expect(() => page('# T\n\nSome <b>bold</b>.\n')).toThrow(/raw HTML is not allowed/);
+    expect(() => page('# T\n\nA widget <!-- widget: layout --> inside a sentence.\n')).toThrow(/a widget marker on a line of its own/);
     expect(() => page('## A\n')).toThrow(/must start with a "# " heading/);
     expect(() => page('# T\n\n## A\n\n## A\n')).toThrow(/two headings have the id #a/);
     expect(() => page('# T\n', 'valley.md')).toThrow(/docs\/rules\/valley\.md: a rules file is named <slug>-farm\.md/);
