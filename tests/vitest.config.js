@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 import preact from '@preact/preset-vite';
 import { packageAliases } from '../web/aliases.mjs';
+import { markdownPlugin } from '../web/markdownPlugin.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -17,7 +18,7 @@ export default defineConfig({
         test: { name: 'js', include: ['tests/js/**/*.test.js'], environment: 'node', testTimeout: 60_000 },
       },
       {
-        plugins: [preact()],
+        plugins: [preact(), markdownPlugin()], // as web/vite.config.js: the docs import docs/rules/*.md
         resolve: { alias: packageAliases(root) },
         test: { name: 'web', include: ['tests/web/**/*.test.{js,jsx}'], environment: 'happy-dom', testTimeout: 30_000 },
       },

@@ -6,6 +6,8 @@ import preact from '@preact/preset-vite';
 import { packageAliases } from './aliases.mjs';
 import { sandboxPlugin } from './sandboxPlugin.mjs';
 import { workerChunksPlugin } from './workerChunksPlugin.mjs';
+import { markdownPlugin } from './markdownPlugin.mjs';
+
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 
@@ -67,7 +69,7 @@ const workerChunks = workerChunksPlugin([
 export default defineConfig({
   root: here,
   base: './',
-  plugins: [preact(), sandboxPlugin(root), cspPlugin, preloadEnginePlugin, workerChunks],
+  plugins: [preact(), markdownPlugin(), sandboxPlugin(root), cspPlugin, preloadEnginePlugin, workerChunks],
   resolve: { alias: packageAliases(root) },
   worker: { format: 'es' },
   server: { host: 'localhost', fs: { allow: [root] } },

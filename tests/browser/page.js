@@ -13,20 +13,25 @@ export const root = fileURLToPath(new URL('../..', import.meta.url));
 export const artifacts = join(root, 'tests/artifacts');
 const config = join(root, 'web/vite.config.js');
 
-function newestMtime(dir) {
+function newestMtime(dir, { markdown = false } = {}) {
   let newest = 0;
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const p = join(dir, entry.name);
-    if (entry.name.endsWith('.md')) continue; // prose: the build never reads it (and writes web/README.md's sizes)
-    newest = Math.max(newest, entry.isDirectory() ? newestMtime(p) : statSync(p).mtimeMs);
+    // web/ and wasm/ prose: the build never reads it (and writes web/README.md's sizes)
+    if (!markdown && entry.name.endsWith('.md')) continue;
+    newest = Math.max(newest, entry.isDirectory() ? newestMtime(p, { markdown }) : statSync(p).mtimeMs);
   }
   return newest;
 }
 
-/** Builds dist/ when it is missing or older than web/ or wasm/. */
+/** Builds dist/ when it is missing or older than web/, wasm/ or the rules the docs pages render (docs/rules/). */
 export async function ensureBuilt() {
   const index = join(root, 'dist/index.html');
-  const sources = Math.max(newestMtime(join(root, 'web')), newestMtime(join(root, 'wasm')));
+  const sources = Math.max(
+    newestMtime(join(root, 'web')),
+    newestMtime(join(root, 'wasm')),
+    newestMtime(join(root, 'docs/rules'), { markdown: true }),
+  );
   if (existsSync(index) && statSync(index).mtimeMs >= sources) return;
   // the site as `npm run build` makes it: Vitest sets NODE_ENV=test, which Vite would keep
   // (Preact's development build, a heavier bundle than the one visitors get)

@@ -1,8 +1,15 @@
-// The numbers in the docs' prose (web/src/docs/model/rules.js) are checked against what the
-// engine does, so a changed constant breaks this test rather than silently the docs.
+// The numbers in the rules' prose (docs/rules/*.md, which the docs pages render) are checked
+// against what the engine does, so a changed constant breaks this test rather than silently
+// the docs. (tests/js/rules_docs.test.js checks the same files' tables.)
 import { describe, expect, it } from 'vitest';
 import { envSpecs, make } from 'valley-farm';
-import { BACKWARDS, VALLEY, rules } from '../../web/src/docs/model/rules.js';
+import { valley, backwards } from '../../web/src/model/farms/index.js';
+
+const VALLEY = valley.id;
+const BACKWARDS = backwards.id;
+const RULES = import.meta.glob('../../docs/rules/*.md', { query: '?raw', import: 'default', eager: true });
+/** A farm's rules text, with its lines joined (a sentence may wrap). */
+const rulesText = (farm) => RULES[`../../docs/rules/${farm.slug}-farm.md`].replace(/\s*\n\s*/g, ' ');
 
 const number = (text, pattern) => {
   const m = text.match(pattern);
@@ -12,14 +19,16 @@ const number = (text, pattern) => {
 const count = (tiles, code) => tiles.flat().filter((c) => c === code).length;
 
 describe('ValleyFarm-v0 docs constants', () => {
-  const r = rules[VALLEY];
+  const md = rulesText(valley);
 
   it('states the horizon, the map size and the start inventory the engine uses', async () => {
     const env = await make(VALLEY);
     const { observation } = env.reset({ seed: 1 });
-    expect(number(r.story[1], /In (\d+) steps/)).toEqual([envSpecs[VALLEY].horizon]);
-    expect(number(r.story[0], /on a (\d+) × (\d+) valley/)).toEqual([envSpecs[VALLEY].width, envSpecs[VALLEY].height]);
-    const [seeds, water, feed, gifts] = number(r.start, /seeds (\d+), water (\d+), feed (\d+), gifts (\d+)/);
+    expect(number(md, /In (\d+) steps/)).toEqual([envSpecs[VALLEY].horizon]);
+    expect(number(md, /on a (\d+) × (\d+) valley/)).toEqual([envSpecs[VALLEY].width, envSpecs[VALLEY].height]);
+    const [seeds, water, feed, gifts] = ['seeds', 'water', 'feed', 'gifts'].map(
+      (k) => number(md, new RegExp(`\\| ${k} at the start \\| (\\d+) \\|`))[0],
+    );
     expect({ seeds, water, feed, gifts }).toEqual({
       seeds: observation.inventory.seeds,
       water: observation.inventory.water,
@@ -30,8 +39,8 @@ describe('ValleyFarm-v0 docs constants', () => {
 
   it('states the counts of obstacles and crop fields every map has', async () => {
     const env = await make(VALLEY);
-    const [obstacles] = number(r.tiles.OBSTACLE, /exactly (\d+) per map/);
-    const [fields] = number(r.tiles.SOIL_EMPTY, /One of the (\d+) crop fields/);
+    const [obstacles] = number(md, /a rock or tree; (\d+) on every map/);
+    const [fields] = number(md, /one of the (\d+) fields/);
     for (let seed = 0; seed < 50; seed++) {
       env.reset({ seed });
       const { tiles, crops } = env.state();
@@ -41,8 +50,8 @@ describe('ValleyFarm-v0 docs constants', () => {
   });
 
   it('states the feeding duration and the gift step that the engine applies', async () => {
-    const [ticks] = number(r.actions.feed[1], /sated for the next (\d+) ticks/);
-    const [gift] = number(r.actions.gift[1], /relationship \+(\d+(?:\.\d+)?)/);
+    const [ticks] = number(md, /sated for its next (\d+) ticks/);
+    const [gift] = number(md, /relationship \+(\d+(?:\.\d+)?)/);
     expect(ticks).toBe(10);
     expect(gift).toBe(7.5);
     // the engine: the widgets tests play feeding and gifting; here, the state right after
@@ -70,12 +79,13 @@ describe('ValleyFarm-v0 docs constants', () => {
 });
 
 describe('BackwardsValleyFarm-v0 docs constants', () => {
-  const r = rules[BACKWARDS];
+  const md = rulesText(backwards);
 
   it('states the horizon, the field count and the fence range of every map', async () => {
-    expect(number(r.story[1], /In (\d+) steps/)).toEqual([envSpecs[BACKWARDS].horizon]);
-    const [fields] = number(r.tiles.FIELD, /One of (\d+) crop fields/);
-    const [fewest, most] = number(r.tiles.FENCE, /(\d+) to (\d+) per map/);
+    expect(number(md, /In (\d+) steps/)).toEqual([envSpecs[BACKWARDS].horizon]);
+    expect(number(md, /A (\d+) × (\d+) farm/)).toEqual([envSpecs[BACKWARDS].width, envSpecs[BACKWARDS].height]);
+    const [fields] = number(md, /places (\d+) fields/);
+    const [fewest, most] = number(md, /(\d+) to (\d+) fences/);
     const env = await make(BACKWARDS);
     const fenceCounts = new Set();
     for (let seed = 0; seed < 300; seed++) {

@@ -1,11 +1,11 @@
-// The docs' tables cannot drift from the engine: they are generated from envSpecs, and these
-// tests check the rendered tables against the engine itself (action names, tile codes,
-// observation fields, the flat layout of a vector env).
+// The docs' generated tables cannot drift from the engine: they come from envSpecs, and these
+// tests check the rendered tables against the engine itself (tile codes, observation fields,
+// the flat layout of a vector env). The rules' own tables are docs/rules/*.md, which
+// tests/js/rules_docs.test.js checks.
 import { describe, it, expect } from 'vitest';
 import { render } from 'preact';
 import { make, makeVec, envIds, envSpecs } from 'valley-farm';
-import { ActionTable, TileTable, LayoutTable, ObservationTable } from '../../web/src/docs/components/SpecTables.jsx';
-import { rules } from '../../web/src/docs/model/rules.js';
+import { TileTable, LayoutTable, ObservationTable } from '../../web/src/docs/components/SpecTables.jsx';
 import { flatten } from 'valley-farm';
 
 function table(Component, envId) {
@@ -15,21 +15,6 @@ function table(Component, envId) {
 }
 
 describe.each(envIds)('%s', (envId) => {
-  it('the action table lists exactly the engine action names, in id order', async () => {
-    const env = await make(envId);
-    const rows = [...table(ActionTable, envId).querySelectorAll('tbody tr')];
-    expect(rows.map((r) => r.dataset.action)).toEqual([...env.actionSpace.names]);
-    expect(rows.map((r) => Number(r.cells[0].textContent))).toEqual(env.actionSpace.names.map((_, i) => i));
-    expect(rows.every((r) => !r.textContent.includes('(undocumented)'))).toBe(true);
-    env.close();
-  });
-
-  it('the rule words cover exactly the actions, tiles and observation fields of envSpecs', () => {
-    expect(Object.keys(rules[envId].actions)).toEqual([...envSpecs[envId].actions]);
-    expect(Object.keys(rules[envId].tiles)).toEqual(envSpecs[envId].tiles.map((t) => t.name));
-    expect(Object.keys(rules[envId].observation)).toEqual(Object.keys(envSpecs[envId].observation));
-  });
-
   it('the tile legend has every tile code once, and the codes the engine uses are in it', async () => {
     const codes = [...table(TileTable, envId).querySelectorAll('tbody tr')].map((r) => Number(r.dataset.code));
     expect(codes).toEqual(envSpecs[envId].tiles.map((t) => t.code));

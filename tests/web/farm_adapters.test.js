@@ -4,6 +4,7 @@
 import { describe, it, expect } from 'vitest';
 import { envIds, envSpecs, make } from 'valley-farm';
 import { farms, farmFor, farmBySlug, farmByCode } from '../../web/src/model/farms/index.js';
+import { cellLabel } from '../../web/src/model/labels.js';
 
 // The page's sources as text, read by Vite (no Node built-ins in a happy-dom test file).
 const SOURCES = import.meta.glob('../../web/src/**/*.{js,jsx}', { query: '?raw', import: 'default', eager: true });
@@ -79,6 +80,20 @@ describe('farm adapters', () => {
       .filter((r) => r.note);
     expect(rows.map((r) => r.note.text)).toEqual(state.villagers.map((v) => ['wary', 'neutral', 'friendly'][v.mood]));
     env.close();
+  });
+
+  it('an adapter gives the words for each kind of cell it draws, and no two farms claim a kind', () => {
+    const owner = new Map();
+    for (const f of farms)
+      for (const kind of Object.keys(f.labels)) {
+        expect(owner.get(kind), `${kind}: ${f.id}`).toBeUndefined();
+        owner.set(kind, f.id);
+      }
+    for (const f of farms)
+      for (const d of f.legendSamples()) {
+        if (!['out', 'ground', 'unknown'].includes(d.kind)) expect(owner.get(d.kind), d.kind).toBe(f.id);
+        expect(cellLabel(d), d.kind).not.toBe(d.kind); // words, not the bare kind
+      }
   });
 
   it('no page module outside the adapters names an env id (docs prose and code examples aside)', () => {

@@ -4,7 +4,7 @@
 // (in-page anchors live in the route, since the fragment is the page's address).
 import { useEffect } from 'preact/hooks';
 import { Overview } from './pages/Overview.jsx';
-import { EnvPage, ENV_SECTIONS } from './pages/EnvPage.jsx';
+import { EnvPage, rulesPageOf, rulesSections } from './pages/EnvPage.jsx';
 import { ApiPage, API_SECTIONS } from './pages/ApiPage.jsx';
 import { TutorialPage, TUTORIAL_SECTIONS } from './pages/TutorialPage.jsx';
 import { EmbedPage, EMBED_SECTIONS } from './pages/EmbedPage.jsx';
@@ -18,7 +18,10 @@ import './docs.css';
 export const PAGES = {
   '': { title: 'Overview', render: () => <Overview />, sections: [] },
   ...Object.fromEntries(
-    farms.map((f) => [f.slug, { title: `${f.short} Farm`, render: () => <EnvPage envId={f.id} />, sections: ENV_SECTIONS[f.id] }]),
+    farms.map((f) => [
+      f.slug,
+      { title: `${f.short} Farm`, render: () => <EnvPage envId={f.id} />, sections: rulesSections(rulesPageOf(f.id)) },
+    ]),
   ),
   api: { title: 'API reference', render: () => <ApiPage />, sections: API_SECTIONS },
   tutorial: { title: 'First agent', render: () => <TutorialPage />, sections: TUTORIAL_SECTIONS },

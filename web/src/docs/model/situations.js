@@ -1,6 +1,6 @@
 // situations.js — the prepared situations of the rule widgets: for each, an env id, a seed
 // and an action prefix that, played from reset, put the farm into a state where one rule can
-// be shown in a press or two. The seeds and prefixes were found by scripts/find-situations.mjs
+// be shown in a press or two. The seeds and prefixes were found by web/find-situations.mjs
 // (run it again if a rules change breaks tests/web/docs_situations.test.js), and each
 // situation carries the check that the search used, so the test can say what no longer holds.
 //
@@ -10,6 +10,9 @@ import { valley, backwards } from '../../model/farms/index.js';
 
 export const VALLEY = valley.id;
 export const BACKWARDS = backwards.id;
+const { SOIL_EMPTY, MARKET } = valley.spec.codes;
+/** The relationship of the gift widget's villager: two gifts take it across friendly. */
+export const GIFT_FROM = 40;
 
 // Directions as the move actions number them: north, south, east, west.
 export const DIRS = [
@@ -43,7 +46,7 @@ export const villagerInFront = (s) => at(s.villagers, inFront(s));
 /** The checks, by situation key (the search tool and the test use them). */
 export const checks = {
   // on empty soil with seeds and water, and time for a whole crop cycle
-  'valley-crop': (s, o) => onTile(s, 3) && s.inventory.seeds > 0 && s.inventory.water >= 2 && o.stepsLeft >= 40,
+  'valley-crop': (s, o) => onTile(s, SOIL_EMPTY) && s.inventory.seeds > 0 && s.inventory.water >= 2 && o.stepsLeft >= 40,
   // on a hungry animal with feed left and time for both products (10 ticks) and more
   'valley-feed': (s, o) => {
     const a = valleyAnimalHere(s);
@@ -52,10 +55,10 @@ export const checks = {
   // on a villager whose relationship is 40: two gifts cross 50, the friendly threshold
   'valley-gift': (s, o) => {
     const v = valleyVillagerHere(s);
-    return !!v && v.relationship === 40 && s.inventory.gifts >= 2 && o.stepsLeft >= 10;
+    return !!v && v.relationship === GIFT_FROM && s.inventory.gifts >= 2 && o.stepsLeft >= 10;
   },
   // on the market carrying one product, nothing else to sell
-  'valley-sell': (s, o) => onTile(s, 12) && s.inventory.products === 1 && s.inventory.crops === 0 && o.stepsLeft >= 3,
+  'valley-sell': (s, o) => onTile(s, MARKET) && s.inventory.products === 1 && s.inventory.crops === 0 && o.stepsLeft >= 3,
   // facing a crop that is at least Growing
   'backwards-crop': (s, o) => {
     const c = cropInFront(s);
@@ -72,8 +75,8 @@ export const checks = {
     return !!a && !a.rewarded && o.stepsLeft >= 10;
   },
   // a fresh episode (the observation and termination widgets start from reset)
-  'valley-start': (s, o) => s.step === 0 && o.stepsLeft === 50,
-  'backwards-start': (s, o) => s.step === 0 && o.stepsLeft === 40,
+  'valley-start': (s, o) => s.step === 0 && o.stepsLeft === valley.spec.horizon,
+  'backwards-start': (s, o) => s.step === 0 && o.stepsLeft === backwards.spec.horizon,
   // next to a Harvest-Ready crop (north, south, east or west of the agent)
   'backwards-harvest': (s, o) =>
     s.crops.some((c) => !c.harvested && c.stage === 3 && Math.abs(c.x - s.agent.x) + Math.abs(c.y - s.agent.y) === 1) && o.stepsLeft >= 10,
@@ -81,7 +84,7 @@ export const checks = {
 
 /**
  * The found situations. prefix: action names played after reset({ seed }).
- * (Filled in from the output of scripts/find-situations.mjs.)
+ * (Filled in from the output of web/find-situations.mjs.)
  */
 export const situations = {
   'valley-crop': { envId: VALLEY, seed: 5, prefix: ['east'] },

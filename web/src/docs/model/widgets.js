@@ -4,7 +4,7 @@
 // (state, observation, log). Facts read the full hidden state on purpose: the widget shows
 // the rule happening, including what the agent cannot see.
 import { envSpecs } from 'valley-farm';
-import { situations, cropInFront, animalInFront, villagerInFront, VALLEY, BACKWARDS } from './situations.js';
+import { situations, cropInFront, animalInFront, villagerInFront, VALLEY, BACKWARDS, GIFT_FROM } from './situations.js';
 
 const V = envSpecs[VALLEY];
 const B = envSpecs[BACKWARDS];
@@ -12,6 +12,10 @@ const tileName = (spec, code) => spec.tiles.find((t) => t.code === code)?.name ?
 const STAGES = B.tiles.find((t) => t.name === 'FIELD').status;
 const HEALTH = B.tiles.find((t) => t.name === 'PEN').status;
 const MOODS = B.tiles.find((t) => t.name === 'HOUSE').status;
+
+const { productTicks: PRODUCT_TICKS, rewardProduct: REWARD_PRODUCT, giftPoints: GIFT, moodThresholds } = V.rules;
+const [NEUTRAL, FRIENDLY] = moodThresholds;
+const roundTo5 = (r) => Math.floor(r / 5 + 0.5) * 5; // as the observation rounds a relationship (halves up)
 
 const fmt = (x) => (x === null || x === undefined ? '–' : String(Math.round(x * 1000) / 1000));
 const lastStep = (m) => {
@@ -51,8 +55,8 @@ export const widgets = {
   'valley-feed': {
     situation: situations['valley-feed'],
     title: `Feeding an animal: products after ${V.rules.productTicks} and ${2 * V.rules.productTicks} ticks`,
-    tryThis: 'You stand on a hungry cow. Feed it, then wait 5 steps: one product is pending. Wait 5 more: two. Collect them (+0.2 each).',
-    buttons: [{ action: 'feed' }, { action: 'wait' }, { action: 'wait', times: 5 }, { action: 'collect' }],
+    tryThis: `You stand on a hungry cow. Feed it, then wait ${PRODUCT_TICKS} steps: one product is pending. Wait ${PRODUCT_TICKS} more: two. Collect them (+${REWARD_PRODUCT} each).`,
+    buttons: [{ action: 'feed' }, { action: 'wait' }, { action: 'wait', times: PRODUCT_TICKS }, { action: 'collect' }],
     facts: (m) => {
       const a = here(m.state.animals, m.state);
       const fedAt = m.log.findLastIndex((e) => e.action === 'feed' && e.legal);
@@ -70,8 +74,7 @@ export const widgets = {
   'valley-gift': {
     situation: situations['valley-gift'],
     title: `A gift: +${V.rules.giftPoints} relationship, +${V.rules.giftPoints * V.rules.rewardRelationshipPoint} reward`,
-    tryThis:
-      'You stand on a villager whose relationship is 40 (wary is below 25, neutral below 50). Give a gift: 47.5, shown as 50 in the observation. A second gift: 55, friendly.',
+    tryThis: `You stand on a villager whose relationship is ${GIFT_FROM} (wary is below ${NEUTRAL}, neutral below ${FRIENDLY}). Give a gift: ${GIFT_FROM + GIFT}, shown as ${roundTo5(GIFT_FROM + GIFT)} in the observation. A second gift: ${GIFT_FROM + 2 * GIFT}, friendly.`,
     buttons: [{ action: 'gift' }, { action: 'wait' }],
     facts: (m) => {
       const s = m.state;

@@ -1,8 +1,9 @@
 // ApiPage.jsx — the API reference: make, makeVec, every method, observation and state
 // shapes, errors and the snapshot format, each with a runnable example.
 import { envSpecs } from 'valley-farm';
+import { farms } from '../../model/farms/index.js';
 import { CodeBox } from '../components/CodeBox.jsx';
-import { Section, Toc, DocLink } from '../components/Section.jsx';
+import { Section, Toc, DocLink, FarmLinks } from '../components/Section.jsx';
 import { examples } from '../model/examples.js';
 import { LayoutTable } from '../components/SpecTables.jsx';
 
@@ -22,6 +23,13 @@ export const API_SECTIONS = [
   ['snapshot-format', 'Snapshot format'],
   ['sandbox', 'About these examples'],
 ];
+
+/** The observation object's shape, from the spec: { view[25], center, inventory: { seeds, … }, … }. */
+function observationShape(spec) {
+  const part = ([name, box]) =>
+    box.shape ? `${name}${box.shape.length ? `[${box.shape.join('×')}]` : ''}` : `${name}: { ${Object.keys(box).join(', ')} }`;
+  return `{ ${Object.entries(spec.observation).map(part).join(', ')} }`;
+}
 
 const Ex = ({ id }) => <CodeBox id={id} title={`Example: ${API_SECTIONS.find(([k]) => k === id)?.[1] ?? id}`} code={examples[id]} />;
 const Sec = ({ id, children }) => (
@@ -76,10 +84,10 @@ export function ApiPage() {
           Plays one action (an integer 0 … n − 1) and returns <code>{'{ observation, reward, terminated, truncated, info }'}</code>.{' '}
           <code>info</code> has <code>step</code> (actions taken), <code>seed</code> and <code>actionWasLegal</code>: an illegal action is
           played as a wait and spends the step. <code>truncated</code> is always false; <code>terminated</code> becomes true at the horizon
-          (<DocLink to="/valley/termination">valley</DocLink>, <DocLink to="/backwards/termination">backwards</DocLink>). On an illegal step
-          only, <code>info.illegalReason</code> is <code>{'{ code, text }'}</code>: the rule that blocked the action, e.g.{' '}
-          <code>{"{ code: 'no-seeds', text: 'no seeds left' }"}</code>. <code>info.events</code> lists what happened in the step and what
-          each reward was for (see <DocLink to="/api/events">step events</DocLink>, with <code>{'make(id, { events: true })'}</code>).
+          (each farm's rules: <FarmLinks />
+          ). On an illegal step only, <code>info.illegalReason</code> is <code>{'{ code, text }'}</code>: the rule that blocked the action,
+          e.g. <code>{"{ code: 'no-seeds', text: 'no seeds left' }"}</code>. <code>info.events</code> lists what happened in the step and
+          what each reward was for (see <DocLink to="/api/events">step events</DocLink>, with <code>{'make(id, { events: true })'}</code>).
         </p>
         <Ex id="step" />
       </Sec>
@@ -87,8 +95,8 @@ export function ApiPage() {
         <p>
           <code>Uint8Array(n)</code>, 1 where the action would change more than the clock right now. <code>env.illegalReasons()</code>{' '}
           gives, per action, <code>null</code> where it is legal and otherwise <code>{'{ code, text }'}</code>, the rule that blocks it now.
-          The codes are listed with each farm's rules (<DocLink to="/valley/why-illegal">valley</DocLink>,{' '}
-          <DocLink to="/backwards/why-illegal">backwards</DocLink>).
+          The codes are listed with each farm's rules (<FarmLinks section="why-an-action-is-illegal" />
+          ).
         </p>
         <Ex id="legal" />
       </Sec>
@@ -208,29 +216,25 @@ export function ApiPage() {
             keep.
           </li>
           <li>
-            Flat layout: <code>vec.obsSize</code> integers per env, as in <DocLink to="/valley/layout">the valley layout</DocLink> and{' '}
-            <DocLink to="/backwards/layout">the backwards layout</DocLink>.
+            Flat layout: <code>vec.obsSize</code> integers per env, as in each farm's flat layout (<FarmLinks section="flat-layout" />
+            ).
           </li>
         </ul>
         <Ex id="makevec" />
       </Sec>
       <Sec id="observation">
         <ul>
-          <li>
-            <code>ValleyFarm-v0</code>:{' '}
-            <code>
-              {'{ view, center, inventory: { seeds, water, crops, feed, products, coins, gifts }, relationships: [r0, r1, r2], stepsLeft }'}
-            </code>
-            , <code>view</code> 25 tile codes. <DocLink to="/valley/observation">Meaning of each field.</DocLink>
-          </li>
-          <li>
-            <code>BackwardsValleyFarm-v0</code>: <code>{'{ terrain, status, x, y, facing, stepsLeft, farmValue }'}</code>.{' '}
-            <DocLink to="/backwards/observation">Meaning of each field.</DocLink>
-          </li>
+          {farms.map((f) => (
+            <li>
+              <code>{f.id}</code>: <code>{observationShape(f.spec)}</code>.{' '}
+              <DocLink to={`/${f.slug}/observation`}>Meaning of each field.</DocLink>
+            </li>
+          ))}
         </ul>
         <p>Observations are fresh objects: a later call never changes them.</p>
-        <LayoutTable envId="ValleyFarm-v0" />
-        <LayoutTable envId="BackwardsValleyFarm-v0" />
+        {farms.map((f) => (
+          <LayoutTable envId={f.id} />
+        ))}
         <Ex id="observation" />
       </Sec>
       <Sec id="errors">
@@ -282,7 +286,7 @@ export function ApiPage() {
               <tr>
                 <td>5</td>
                 <td>
-                  kind: 0 ValleyFarm-v0, 1 BackwardsValleyFarm-v0 (<code>envSpecs[id].kind</code>)
+                  kind: {farms.map((f) => `${f.spec.kind} ${f.id}`).join(', ')} (<code>envSpecs[id].kind</code>)
                 </td>
               </tr>
               <tr>

@@ -1,8 +1,7 @@
 // Overview.jsx — the docs' front page: what the project is, where to go, both farms live.
 import { DocLink } from '../components/Section.jsx';
 import { EmbedFrame } from './EmbedPage.jsx';
-import { rules } from '../model/rules.js';
-import { envSpecs } from 'valley-farm';
+import { farms } from '../../model/farms/index.js';
 
 export function Overview() {
   return (
@@ -14,27 +13,30 @@ export function Overview() {
         actions and watch the rule happen.
       </p>
       <div class="docs-cards">
-        {Object.values(envSpecs).map((spec) => {
-          const r = rules[spec.id];
-          return (
-            <section class="docs-card" aria-labelledby={`card-${r.slug}`}>
-              <h2 id={`card-${r.slug}`}>
-                <DocLink to={`/${r.slug}`}>{r.title}</DocLink> <code>{spec.id}</code>
-              </h2>
-              <p>{r.story[0]}</p>
-              <p class="docs-hint">
-                {spec.width} × {spec.height}, {spec.actions.length} actions, {spec.horizon} steps, {spec.obsSize}-integer observation.
-              </p>
-              <EmbedFrame opts={{ env: spec.id, seed: 7, view: 'world', controls: true }} title={`${r.title}, seed 7, live`} />
-            </section>
-          );
-        })}
+        {farms.map(({ spec, slug, title, blurb }) => (
+          <section class="docs-card" aria-labelledby={`card-${slug}`}>
+            <h2 id={`card-${slug}`}>
+              <DocLink to={`/${slug}`}>{title}</DocLink> <code>{spec.id}</code>
+            </h2>
+            <p>{blurb}</p>
+            <p class="docs-hint">
+              {spec.width} × {spec.height}, {spec.actions.length} actions, {spec.horizon} steps, {spec.obsSize}-integer observation.
+            </p>
+            <EmbedFrame opts={{ env: spec.id, seed: 7, view: 'world', controls: true }} title={`${title}, seed 7, live`} />
+          </section>
+        ))}
       </div>
       <h2>Where to go</h2>
       <ul>
         <li>
-          <DocLink to="/valley">Valley Farm rules</DocLink> and <DocLink to="/backwards">Backwards Valley Farm rules</DocLink>, with live
-          widgets.
+          The rules of{' '}
+          {farms.map((f, i) => (
+            <>
+              {i ? (i === farms.length - 1 ? ' and ' : ', ') : ''}
+              <DocLink to={`/${f.slug}`}>{f.title}</DocLink>
+            </>
+          ))}
+          , with live widgets.
         </li>
         <li>
           <DocLink to="/api">API reference</DocLink>: <code>make</code>, <code>makeVec</code>, every method, with runnable examples.

@@ -2,13 +2,13 @@
 // edits act(), runs it for N episodes in a sandboxed Web Worker, and sees each return plotted, with the
 // built-in heuristic's mean over the same seeds as a guide and earlier runs listed.
 import { useState } from 'preact/hooks';
-import { make, envSpecs } from 'valley-farm';
+import { make } from 'valley-farm';
 import { ReturnsPlot } from '../../components/ReturnsPlot.jsx';
 import { createAgent } from 'valley-farm/agents';
 import { meanReturn } from '../../model/evaluate.js';
 import { runInWorker, AGENT_TIME_LIMIT_MS } from '../model/runner.js';
 import { TUTORIAL_STEPS } from '../model/tutorial.js';
-import { Section, Toc, DocLink } from '../components/Section.jsx';
+import { Section, Toc, DocLink, FarmLinks } from '../components/Section.jsx';
 import { defaultFarm } from '../../model/farms/index.js';
 
 export const TUTORIAL_SECTIONS = [
@@ -91,7 +91,8 @@ function Editor() {
     <div class="docs-tutorial" data-env={envId}>
       <fieldset class="docs-env-choice">
         <legend>Farm</legend>
-        {Object.keys(envSpecs).map((id) => (
+        {/* the farms the tutorial has steps for */}
+        {Object.keys(TUTORIAL_STEPS).map((id) => (
           <label>
             <input type="radio" name="tutorial-env" value={id} checked={envId === id} onChange={() => chooseEnv(id)} /> {id}
           </label>
@@ -178,9 +179,9 @@ export function TutorialPage() {
         <p>
           An agent is a function <code>act(observation, info)</code> returning an action: an integer or a name such as <code>'north'</code>.
           It may define <code>reset()</code>, called before each episode. It sees only the observation (
-          <DocLink to="/valley/observation">valley</DocLink>, <DocLink to="/backwards/observation">backwards</DocLink>), never the hidden
-          state. This is the same contract as the game's agent editor, and the code runs in the same sandbox, in a Web Worker: an endless
-          loop is stopped after {AGENT_TIME_LIMIT_MS / 1000} s.
+          <FarmLinks section="observation" />
+          ), never the hidden state. This is the same contract as the game's agent editor, and the code runs in the same sandbox, in a Web
+          Worker: an endless loop is stopped after {AGENT_TIME_LIMIT_MS / 1000} s.
         </p>
       </Section>
       <Section page="tutorial" id="editor" title="Edit and run">

@@ -6,6 +6,16 @@ const SPEC = envSpecs['BackwardsValleyFarm-v0'];
 const C = SPEC.codes;
 const at = (x, y) => `${x},${y}`;
 
+// the rules' names of a field's, a pen's and a house's status values (the engine's spec)
+const statusNames = (tile) => SPEC.tiles.find((t) => t.name === tile).status;
+const STAGES = statusNames('FIELD');
+const HEALTH = statusNames('PEN');
+const MOODS = statusNames('HOUSE');
+function bonusText(d) {
+  if (d.bonus === undefined) return d.rewarded ? ', bonus paid' : '';
+  return `, bonus ${d.bonus}${d.rewarded ? ' (paid)' : ''}`;
+}
+
 /** A backwards-farm cell from its tile code and status value. */
 export function backwardsCell(code, status, extra = {}) {
   switch (code) {
@@ -91,6 +101,18 @@ export const backwards = {
     ['terrain', obs.terrain],
     ['status', obs.status],
   ],
+
+  labels: {
+    fence: () => 'Fence',
+    field: (d) => `Field, ${STAGES[d.stage]} (stage ${d.stage})${d.value !== undefined ? `, value ${d.value}` : ''}`,
+    pen: (d) => `Pen, animal ${HEALTH[d.health]}${bonusText(d)}`,
+    house: (d) => `House, villager ${MOODS[d.mood]}${bonusText(d)}`,
+  },
+  stateKeys: {
+    field: (d) => `field-${d.stage}`,
+    pen: (d) => `pen-${HEALTH[d.health].toLowerCase()}${d.rewarded ? '-paid' : ''}`,
+    house: (d) => `house-${MOODS[d.mood].toLowerCase()}${d.rewarded ? '-paid' : ''}`,
+  },
 
   statusGroups: (obs) => [
     {

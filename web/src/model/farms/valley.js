@@ -9,6 +9,12 @@ const C = SPEC.codes;
 const INVENTORY = Object.keys(SPEC.observation.inventory);
 const at = (x, y) => `${x},${y}`;
 
+// words for the cells' labels (see `labels` below)
+const SOIL = ['Soil, empty', 'Soil, seeded (stage 1)', 'Crop growing (stage 2)', 'Crop mature (stage 3): harvest it'];
+const PRODUCT = { chicken: 'egg', cow: 'milk', sheep: 'wool' };
+const cap = (s) => s[0].toUpperCase() + s.slice(1);
+const plural = (n, word) => `${n} ${word}${n === 1 || word === 'milk' || word === 'wool' ? '' : 's'}`;
+
 /** A valley cell from its tile code, with what is known about its entity. */
 export function valleyCell(code, extra = {}) {
   switch (code) {
@@ -130,6 +136,37 @@ export const valley = {
   sampleCell: (code) => valleyCell(code, code >= C.CHICKEN && code <= C.SHEEP ? { sated: false } : code === C.VILLAGER ? { mood: 1 } : {}),
   /** The observation's grids, by name, for the docs' observation viewer. */
   grids: (obs) => [['view', obs.view]],
+
+  /** The accessible label (and tooltip) of each kind of cell this farm has (model/labels.js). */
+  labels: {
+    obstacle: () => 'Obstacle (rock)',
+    soil: (d) => SOIL[d.stage],
+    barn: (d) => (d.species ? `Barn of the ${d.species}` : 'Barn'),
+    animal: (d) => {
+      let fed = 'hungry or sated: not visible from here';
+      if (d.sated === true) fed = d.satedStepsLeft !== undefined ? `sated for ${d.satedStepsLeft} more steps` : 'sated';
+      if (d.sated === false) fed = 'hungry';
+      const pending = d.pending ? `, ${plural(d.pending, PRODUCT[d.species])} waiting` : '';
+      return `${cap(d.species)}, ${fed}${pending}`;
+    },
+    villager: (d) => {
+      // numbered from 0, as the engine's events and the status panel number them
+      const who = d.index !== undefined ? `Villager ${d.index}` : 'Villager';
+      const mood = d.mood === undefined ? 'mood not visible from here' : SPEC.moods[d.mood];
+      const rel = d.relationship !== undefined ? ` (relationship ${d.relationship})` : '';
+      return `${who}, ${mood}${rel}`;
+    },
+    market: () => 'Market',
+    cottage: (d) => (d.index !== undefined ? `Cottage of villager ${d.index}` : 'Cottage'),
+  },
+  /** A short key of a cell's state for the kinds whose key is more than the kind (tests and the stylesheet use it). */
+  stateKeys: {
+    soil: (d) => `soil-${d.stage}`,
+    animal: (d) =>
+      `animal-${d.species}-${d.sated === undefined ? 'unseen' : d.sated ? 'sated' : 'hungry'}${d.pending ? `-p${d.pending}` : ''}`,
+    villager: (d) => `villager-${d.mood === undefined ? 'unseen' : SPEC.moods[d.mood]}`,
+    barn: (d) => `barn${d.species ? `-${d.species}` : ''}`,
+  },
 
   /**
    * The status panel's groups of rows: the inventory, then each villager's relationship
