@@ -8,7 +8,6 @@ import { sandboxPlugin } from './sandboxPlugin.mjs';
 import { workerChunksPlugin } from './workerChunksPlugin.mjs';
 import { markdownPlugin } from './markdownPlugin.mjs';
 
-
 const here = fileURLToPath(new URL('.', import.meta.url));
 
 // The built site's Content Security Policy: only the site's own scripts (no inline script,
