@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { relayCopy } from '../../web/src/sandbox/relay.js';
 import { MAX_MESSAGE_CHARS, tooBig } from '../../web/src/model/messages.js';
 
-describe('what the sandbox relays of a message from the visitor\'s code', () => {
+describe("what the sandbox relays of a message from the visitor's code", () => {
   it('a message within the limits passes as it is', () => {
     const msg = { type: 'action', id: 3, action: 'north' };
     expect(relayCopy(msg)).toBe(msg);

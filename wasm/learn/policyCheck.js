@@ -19,6 +19,9 @@ const MAX_KEY_LENGTH = 1024;
 const bad = (path, wanted, got) => new TypeError(`valley-farm/learn: the policy's ${path} must be ${wanted}, got ${got}`);
 
 const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
+// numbers come as a JSON array, or as a Float32Array from a check done before (the page checks
+// a file in a Worker, which hands the weights back as Float32Arrays: no copy of a list on the way)
+const isNumberList = (v) => Array.isArray(v) || v instanceof Float32Array;
 
 /** Throws unless every element of `values` (at `path`) is a finite number. */
 function checkNumbers(values, path) {
@@ -52,11 +55,11 @@ function checkNet(json) {
         `valley-farm/learn: the policy's weights do not fit its network: weights[${i}].shape must be [${shape.join(', ')}], got ${String(JSON.stringify(w.shape)).slice(0, 40)} (expected shapes ${expected})`,
       );
     const size = shape.reduce((a, b) => a * b, 1);
-    if (!Array.isArray(w.values) || w.values.length !== size)
+    if (!isNumberList(w.values) || w.values.length !== size)
       throw bad(
         `weights[${i}].values`,
         `an array of ${size} numbers`,
-        Array.isArray(w.values) ? `${w.values.length} values` : shown(w.values),
+        isNumberList(w.values) ? `${w.values.length} values` : shown(w.values),
       );
     checkNumbers(w.values, `weights[${i}].values`);
   });
@@ -68,7 +71,7 @@ function checkTable(json) {
   if (json.table.length > MAX_TABLE_ROWS)
     throw new RangeError(`valley-farm/learn: the policy's table has ${json.table.length} rows; at most ${MAX_TABLE_ROWS} are allowed`);
   json.table.forEach((row, i) => {
-    if (!Array.isArray(row) || row.length !== 2 || typeof row[0] !== 'string' || row[0].length > MAX_KEY_LENGTH || !Array.isArray(row[1]))
+    if (!Array.isArray(row) || row.length !== 2 || typeof row[0] !== 'string' || row[0].length > MAX_KEY_LENGTH || !isNumberList(row[1]))
       throw bad(`table[${i}]`, `a row [key, ${A} numbers] (a key of at most ${MAX_KEY_LENGTH} characters)`, shown(row));
     if (row[1].length !== A) throw bad(`table[${i}][1]`, `${A} numbers (one per action)`, `${row[1].length} values`);
     checkNumbers(row[1], `table[${i}][1]`);
