@@ -69,6 +69,37 @@ describe('text from agent code is cut before it reaches the page', () => {
   });
 });
 
+describe("the sandbox relays a bounded copy of what the visitor's code posts", () => {
+  it("36 MB posted by the visitor's code reach the page's message handler as a copy within the message limits, saying why", async () => {
+    const page = await openPage(suite.browser, suite.server.url);
+    suite.opened.push(page);
+    // every message the sandbox's frame sends the page, sized as the page receives it
+    await page.evaluate(() => {
+      window.fromSandbox = [];
+      window.addEventListener(
+        'message',
+        (e) => {
+          if (e.data?.type === 'sandbox:message' || e.data?.type === 'sandbox:error') window.fromSandbox.push(JSON.stringify(e.data));
+        },
+        true,
+      );
+    });
+    // 9,000 strings of 4,000 characters: each within what cut.js's bounded keeps, 36 MB in all
+    await page.evaluate(() =>
+      window.valleyFarm.setAgent({
+        code: "self.postMessage({ type: 'note', list: Array.from({ length: 9000 }, () => 'q'.repeat(4000)) }); function act() { return 0; }",
+      }),
+    );
+    const seen = await page.evaluate(() => window.fromSandbox);
+    const note = seen.map((s) => JSON.parse(s).data).find((d) => d?.type === 'note');
+    expect(note).toEqual({
+      type: 'note',
+      refused: expect.stringMatching(/longer than 65536 characters; the sandbox relays at most the message limits/),
+    });
+    expect(Math.max(...seen.map((s) => s.length))).toBeLessThan(64 * 1024);
+  });
+});
+
 describe('one planner at a time', () => {
   it('rapid resets on maps outside the data leave at most one planner Worker alive', async () => {
     // Every planner Worker is counted, and none is ever sent its map: the slowest map there is.
