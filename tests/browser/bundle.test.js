@@ -70,8 +70,9 @@ describe('weight', () => {
   // Vite builds each Worker on its own, so what the Lab's train worker (web/src/lab/) and PPO's
   // worker threads (wasm/learn/shardWorker.js, which that worker starts) import is bundled
   // again for each: the learners, the data, and TensorFlow.js in a chunk each loads only for
-  // PPO's tfjs setting. When the workers share the page's chunks, the list shrinks; any other
-  // copy fails here.
+  // PPO's tfjs setting. The policy Worker (web/src/worker/policyWorker.js), which checks a
+  // policy file off the page's thread, carries its own copy of the learners (their check).
+  // When the workers share the page's chunks, the list shrinks; any other copy fails here.
   const LAB_WORKER_COPIES = [
     'TensorFlow.js core',
     'TensorFlow.js layers',
@@ -79,7 +80,7 @@ describe('weight', () => {
     'the best-known data',
     'the baselines data',
   ];
-  it("in all of dist/, the only dependencies bundled twice are the Lab's train worker's own copies", () => {
+  it("in all of dist/, the only dependencies bundled twice are the Lab's train worker's and the policy Worker's own copies", () => {
     const files = [...assets(), 'sandbox.js'];
     const twice = Object.entries(DEPENDENCIES)
       .filter(([, signature]) => holding(files, signature).length > 1)
@@ -88,7 +89,7 @@ describe('weight', () => {
     for (const name of twice) {
       const copies = holding(files, DEPENDENCIES[name]).filter((f) => !manifestFiles().has(f));
       expect(
-        copies.every((f) => /trainWorker-|shardWorker-|best-known-|baselines-|dist-|Unique_impl-/.test(f)),
+        copies.every((f) => /trainWorker-|shardWorker-|policyWorker-|best-known-|baselines-|dist-|Unique_impl-/.test(f)),
         `${name}: ${copies}`,
       ).toBe(true);
     }

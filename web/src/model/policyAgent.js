@@ -5,9 +5,9 @@
 // before any network exists, so that neither a 20 MB file nor a refused one holds the page's
 // thread. The agent frees the policy's tensors when the runner replaces it: TensorFlow.js's
 // memory is not collected, and policies left behind would fill it until no policy loads in the tab.
-import { checkedPolicy, fileTooBig } from './policyInput.js';
+import { fileTooBig } from './policyFile.js';
 
-export { MAX_POLICY_FILE_BYTES } from './policyInput.js';
+export { MAX_POLICY_FILE_BYTES } from './policyFile.js';
 
 /**
  * `{ file }` or `{ json }` parsed and checked in a Worker (policyWorker.js); resolves with the
@@ -15,7 +15,10 @@ export { MAX_POLICY_FILE_BYTES } from './policyInput.js';
  * checked here, by the same code.
  */
 export async function checkPolicy(input) {
-  if (typeof Worker !== 'function') return (await checkedPolicy(input)).policy;
+  if (typeof Worker !== 'function') {
+    const { checkedPolicy } = await import('./policyInput.js');
+    return (await checkedPolicy(input)).policy;
+  }
   const worker = new Worker(new URL('../worker/policyWorker.js', import.meta.url), { type: 'module' });
   try {
     return await new Promise((resolve, reject) => {

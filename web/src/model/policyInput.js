@@ -4,15 +4,9 @@
 // on the page's thread that is a frozen tab. The answer carries a ppo policy's weights as
 // Float32Arrays (what the learner core keeps anyway), which move back to the page without
 // a copy; the page then only builds the network from it (policyAgent.js).
+import { checkPolicyJSON } from 'valley-farm/learn';
 import { cut, errorMessage } from './cut.js';
-
-export const MAX_POLICY_FILE_BYTES = 20e6;
-
-/** A policy file (a File or Blob) too large to read: the error, or null. */
-export function fileTooBig(file) {
-  if (file?.size <= MAX_POLICY_FILE_BYTES) return null;
-  return `${cut(file?.name ?? 'the file', 100)} has ${file?.size} bytes; a policy file is at most ${MAX_POLICY_FILE_BYTES / 1e6} MB.`;
-}
+import { fileTooBig } from './policyFile.js';
 
 /**
  * `{ file }` (a File or Blob, refused by its size before it is read) or `{ json }` (parsed, as
@@ -31,8 +25,6 @@ export async function checkedPolicy({ file, json }) {
       throw new Error(`${cut(file.name ?? 'the file', 100)} is not JSON: ${errorMessage(err)}`);
     }
   }
-  // the learners load when first needed (the page imports this file for fileTooBig: its first load stays light)
-  const { checkPolicyJSON } = await import('valley-farm/learn');
   checkPolicyJSON(json);
   const transfer = [];
   const floats = (values) => {
