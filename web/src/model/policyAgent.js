@@ -9,6 +9,9 @@ import { fileTooBig } from './policyFile.js';
 
 export { MAX_POLICY_FILE_BYTES } from './policyFile.js';
 
+// far more than the check of the largest file allowed takes; past it the Worker is stopped
+export const POLICY_CHECK_TIME_LIMIT_MS = 20_000;
+
 /**
  * `{ file }` or `{ json }` parsed and checked in a Worker (policyWorker.js); resolves with the
  * policy, its weights as Float32Arrays. Where there is no Worker (Node, the tests) it is
@@ -20,13 +23,19 @@ export async function checkPolicy(input) {
     return (await checkedPolicy(input)).policy;
   }
   const worker = new Worker(new URL('../worker/policyWorker.js', import.meta.url), { type: 'module' });
+  let timer;
   try {
     return await new Promise((resolve, reject) => {
+      timer = setTimeout(
+        () => reject(new Error(`the policy check took more than ${POLICY_CHECK_TIME_LIMIT_MS / 1000} s`)),
+        POLICY_CHECK_TIME_LIMIT_MS,
+      );
       worker.onmessage = ({ data }) => (data?.ok ? resolve(data.policy) : reject(new Error(data?.error ?? 'the policy check stopped')));
       worker.onerror = (e) => reject(new Error(e.message || 'the policy check could not start'));
       worker.postMessage(input);
     });
   } finally {
+    clearTimeout(timer);
     worker.terminate();
   }
 }
