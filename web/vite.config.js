@@ -63,6 +63,7 @@ const workerChunks = workerChunksPlugin([
   `${here}src/lab/trainWorker.js`,
   `${root}wasm/learn/shardWorker.js`,
   `${here}src/worker/planWorker.js`,
+  `${here}src/worker/policyWorker.js`,
 ]);
 
 export default defineConfig({

@@ -29,6 +29,8 @@ const stopGapMeter = (page) =>
   });
 
 const sandboxes = (page) => page.evaluate(() => document.querySelectorAll('iframe[title="code sandbox"]').length);
+/** Workers alive in the sandbox's opaque origin (blob: URLs made there), nested ones included. */
+const sandboxWorkers = (page) => page.workers().filter((w) => w.url().startsWith('blob:null/')).length;
 
 describe('text from agent code is cut before it reaches the page', () => {
   it('agent code that throws a 100 MB error while it loads does not freeze the page; the status shows the error cut', async () => {
@@ -66,6 +68,37 @@ describe('text from agent code is cut before it reaches the page', () => {
     });
     expect(await stopGapMeter(page)).toBeLessThan(1000);
     expect(error).toMatch(/^Your code did not load: y+… \(99999500 more characters\)$/);
+  });
+});
+
+describe("the sandbox relays a bounded copy of what the visitor's code posts", () => {
+  it("36 MB posted by the visitor's code reach the page's message handler as a copy within the message limits, saying why", async () => {
+    const page = await openPage(suite.browser, suite.server.url);
+    suite.opened.push(page);
+    // every message the sandbox's frame sends the page, sized as the page receives it
+    await page.evaluate(() => {
+      window.fromSandbox = [];
+      window.addEventListener(
+        'message',
+        (e) => {
+          if (e.data?.type === 'sandbox:message' || e.data?.type === 'sandbox:error') window.fromSandbox.push(JSON.stringify(e.data));
+        },
+        true,
+      );
+    });
+    // 9,000 strings of 4,000 characters: each within what cut.js's bounded keeps, 36 MB in all
+    await page.evaluate(() =>
+      window.valleyFarm.setAgent({
+        code: "self.postMessage({ type: 'note', list: Array.from({ length: 9000 }, () => 'q'.repeat(4000)) }); function act() { return 0; }",
+      }),
+    );
+    const seen = await page.evaluate(() => window.fromSandbox);
+    const note = seen.map((s) => JSON.parse(s).data).find((d) => d?.type === 'note');
+    expect(note).toEqual({
+      type: 'note',
+      refused: expect.stringMatching(/longer than 65536 characters; the sandbox relays at most the message limits/),
+    });
+    expect(Math.max(...seen.map((s) => s.length))).toBeLessThan(64 * 1024);
   });
 });
 
@@ -138,7 +171,7 @@ describe('a code agent that does not play costs nothing', () => {
 const spin = new Worker(URL.createObjectURL(new Blob(['for (;;) {}'], { type: 'text/javascript' })));
 function act() { return 'wait'; }`;
 
-  it('pausing a code agent removes its sandbox, and with it every Worker its code started; Play starts it again', async () => {
+  it('pausing a code agent removes its sandbox, and with it its relay, its Worker and every Worker its code started; Play starts it again', async () => {
     const page = await openPage(suite.browser, suite.server.url);
     suite.opened.push(page);
     await page.evaluate(async (code) => {
@@ -148,8 +181,11 @@ function act() { return 'wait'; }`;
     }, busyCode);
     await page.waitForFunction(() => window.valleyFarm.status().step >= 3);
     expect(await sandboxes(page)).toBe(1);
+    // the sandbox's relay, the visitor's Worker nested in it, and the Worker the code started
+    expect(sandboxWorkers(page)).toBe(3);
     await page.evaluate(() => window.valleyFarm.pause());
     expect(await sandboxes(page)).toBe(0);
+    await expect.poll(() => sandboxWorkers(page)).toBe(0);
     const step = await page.evaluate(() => window.valleyFarm.status().step);
     await page.evaluate(() => window.valleyFarm.play());
     await page.waitForFunction((n) => window.valleyFarm.status().step >= n + 3, step);
@@ -157,7 +193,7 @@ function act() { return 'wait'; }`;
     await page.evaluate(() => window.valleyFarm.pause());
   });
 
-  it('switching from a code agent to a built-in one removes its sandbox', async () => {
+  it('switching from a code agent to a built-in one removes its sandbox and every Worker in it', async () => {
     const page = await openPage(suite.browser, suite.server.url);
     suite.opened.push(page);
     await page.evaluate(async (code) => {
@@ -167,6 +203,7 @@ function act() { return 'wait'; }`;
     await page.waitForFunction(() => window.valleyFarm.status().step >= 2);
     await page.evaluate(() => window.valleyFarm.setAgent('heuristic'));
     expect(await sandboxes(page)).toBe(0);
+    await expect.poll(() => sandboxWorkers(page)).toBe(0);
     await page.evaluate(() => window.valleyFarm.pause());
   });
 });

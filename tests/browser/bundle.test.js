@@ -83,7 +83,7 @@ describe('weight', () => {
     expect(carried).toEqual([]);
   });
 
-  it("the Lab's train worker and PPO's worker threads run the page's own chunk of the learners, and start without TensorFlow.js", () => {
+  it("the Lab's train worker, PPO's worker threads and the policy check's Worker run the page's own chunk of the learners, and start without TensorFlow.js", () => {
     const manifest = JSON.parse(readFileSync(join(dist, '.vite/manifest.json'), 'utf8'));
     const pageChunks = new Set();
     const visit = (key) => {
@@ -92,7 +92,7 @@ describe('weight', () => {
       for (const next of [...(manifest[key].imports ?? []), ...(manifest[key].dynamicImports ?? [])]) visit(next);
     };
     visit('index.html');
-    for (const name of ['trainWorker', 'shardWorker']) {
+    for (const name of ['trainWorker', 'shardWorker', 'policyWorker']) {
       const worker = workerFile(name);
       const learners = holding(withImports(worker), DEPENDENCIES['the learners (valley-farm/learn)']);
       expect(learners, name).toEqual([expect.any(String)]);

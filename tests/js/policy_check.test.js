@@ -47,6 +47,22 @@ describe('a policy is checked as data before any tensor exists', () => {
     await expect(loadPolicy(j)).rejects.toThrow(/weights\[2\]\.values\[17\] must be a finite number, got null/);
   });
 
+  it("weights as Float32Arrays (what the page's policy Worker hands back) load and act as the JSON lists do; a NaN among them is refused by its path", async () => {
+    const json = await ppoJSON();
+    const floats = { ...json, weights: json.weights.map((w) => ({ ...w, values: Float32Array.from(w.values) })) };
+    const [fromLists, fromFloats] = await Promise.all([loadPolicy(clone(json)), loadPolicy(floats)]);
+    const env = await make(V);
+    const { observation, info } = env.reset({ seed: 5 });
+    const legal = env.legalActions();
+    expect(fromFloats.act(observation, { ...info, legal })).toBe(fromLists.act(observation, { ...info, legal }));
+    env.close();
+    fromLists.dispose();
+    fromFloats.dispose();
+    const bad = { ...floats, weights: floats.weights.map((w) => ({ ...w, values: w.values.slice() })) };
+    bad.weights[2].values[17] = NaN;
+    expect(() => checkPolicyJSON(bad)).toThrow(/the policy's weights\[2\]\.values\[17\] must be a finite number, got /);
+  });
+
   it('the weights must be the count and shapes its settings imply', async () => {
     const json = await ppoJSON();
     const short = clone(json);

@@ -17,7 +17,20 @@ vi.mock('../../web/src/learn.js', () => ({
   },
 }));
 
-const policy = { format: 'valley-farm-policy', version: 1, env: 'ValleyFarm-v0', algo: 'ppo' };
+// what the page's check adds to the package's is tested here; the package's own check is stood in for
+vi.mock('valley-farm/learn', () => ({
+  checkPolicyJSON: (json) => {
+    if (json?.format !== 'valley-farm-policy') throw new TypeError('not a valley-farm policy');
+  },
+}));
+
+const policy = {
+  format: 'valley-farm-policy',
+  version: 1,
+  env: 'ValleyFarm-v0',
+  algo: 'ppo',
+  weights: [{ shape: [2], values: [0.5, -1] }],
+};
 
 describe('a saved policy as the agent', () => {
   it('a policy the runner replaces is disposed; the one in use is not', async () => {
@@ -40,6 +53,9 @@ describe('a saved policy as the agent', () => {
     );
     expect(text).not.toHaveBeenCalled();
     await expect(readPolicyFile(new Blob(['{"format": '], { type: 'application/json' }))).rejects.toThrow(/^the file is not JSON: /);
-    expect(await readPolicyFile(new Blob([JSON.stringify(policy)]))).toEqual(policy);
+    await expect(readPolicyFile(new Blob(['{"format": "x"}']))).rejects.toThrow('not a valley-farm policy');
+    const read = await readPolicyFile(new Blob([JSON.stringify(policy)]));
+    // the weights come back as Float32Arrays: they move from the checking Worker without a copy
+    expect(read).toEqual({ ...policy, weights: [{ shape: [2], values: new Float32Array([0.5, -1]) }] });
   });
 });

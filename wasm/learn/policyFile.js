@@ -10,6 +10,10 @@ export const bad = (path, wanted, got) => new TypeError(`valley-farm/learn: the 
 
 export const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
 
+// numbers come as a JSON array, or as a Float32Array from a check done before (the page checks
+// a file in a Worker, which hands the weights back as Float32Arrays: no copy of a list on the way)
+export const isNumberList = (v) => Array.isArray(v) || v instanceof Float32Array;
+
 /** Throws unless every element of `values` (at `path`) is a finite number. */
 export function checkNumbers(values, path) {
   for (let i = 0; i < values.length; i++) {

@@ -18,7 +18,7 @@
 // the timing, so a seeded run is the same for a given number of workers.
 import { envSpecs, makeVec, flatten } from '../index.js';
 import { checkNetworkSize, checkSettings, layers, networkShapes, number, shown, weightCount, whole } from './limits.js';
-import { POLICY_FORMAT, bad, checkNumbers, isObject } from './policyFile.js';
+import { POLICY_FORMAT, bad, checkNumbers, isNumberList, isObject } from './policyFile.js';
 import { networkInputs, perception } from './perception.js';
 import { Frames, SparseFrames } from './frames.js';
 import { drawFrom, foldSeed, seededRandom, shuffle } from '../rng.js';
@@ -725,11 +725,11 @@ function checkPolicy(json) {
         `valley-farm/learn: the policy's weights do not fit its network: weights[${i}].shape must be [${shape.join(', ')}], got ${String(JSON.stringify(w.shape)).slice(0, 40)} (expected shapes ${expected})`,
       );
     const size = shape.reduce((a, b) => a * b, 1);
-    if (!Array.isArray(w.values) || w.values.length !== size)
+    if (!isNumberList(w.values) || w.values.length !== size)
       throw bad(
         `weights[${i}].values`,
         `an array of ${size} numbers`,
-        Array.isArray(w.values) ? `${w.values.length} values` : shown(w.values),
+        isNumberList(w.values) ? `${w.values.length} values` : shown(w.values),
       );
     checkNumbers(w.values, `weights[${i}].values`);
   });

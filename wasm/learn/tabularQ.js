@@ -6,7 +6,7 @@ import { encoderFor } from './encode.js';
 import { seededRandom } from '../rng.js';
 import { progressOf, recordEpisode, trainingStats } from './progress.js';
 import { checkSettings, number, shown, whole } from './limits.js';
-import { POLICY_FORMAT, bad, checkNumbers, isObject } from './policyFile.js';
+import { POLICY_FORMAT, bad, checkNumbers, isNumberList, isObject } from './policyFile.js';
 
 export const defaults = Object.freeze({ numEnvs: 32, alpha: 0.1, gamma: 0.98, epsilon: 0.2, epsilonEnd: 0.02, epsilonSteps: 1_000_000 });
 
@@ -179,7 +179,7 @@ function checkPolicy(json) {
   if (json.table.length > MAX_TABLE_ROWS)
     throw new RangeError(`valley-farm/learn: the policy's table has ${json.table.length} rows; at most ${MAX_TABLE_ROWS} are allowed`);
   json.table.forEach((row, i) => {
-    if (!Array.isArray(row) || row.length !== 2 || typeof row[0] !== 'string' || row[0].length > MAX_KEY_LENGTH || !Array.isArray(row[1]))
+    if (!Array.isArray(row) || row.length !== 2 || typeof row[0] !== 'string' || row[0].length > MAX_KEY_LENGTH || !isNumberList(row[1]))
       throw bad(`table[${i}]`, `a row [key, ${A} numbers] (a key of at most ${MAX_KEY_LENGTH} characters)`, shown(row));
     if (row[1].length !== A) throw bad(`table[${i}][1]`, `${A} numbers (one per action)`, `${row[1].length} values`);
     checkNumbers(row[1], `table[${i}][1]`);

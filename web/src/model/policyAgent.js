@@ -1,31 +1,60 @@
 // policyAgent.js — a saved policy (the Lab's Download, `npx valley-farm train`) as the
 // runner's agent. A policy that comes by message or file is a stranger's data: a file is
-// refused by its size before it is read, and valley-farm/learn's loadPolicy checks the JSON
-// as data (format, settings, every weight) before any network exists. The agent frees the
-// policy's tensors when the runner replaces it: TensorFlow.js's memory is not collected, and
-// policies left behind would fill it until no policy loads in the tab.
-import { cut, errorMessage } from './cut.js';
+// refused by its size before it is read, and a Worker parses it and checks it as data
+// (format, settings, every weight: policyInput.js, with valley-farm/learn's checkPolicyJSON)
+// before any network exists, so that neither a 20 MB file nor a refused one holds the page's
+// thread. The agent frees the policy's tensors when the runner replaces it: TensorFlow.js's
+// memory is not collected, and policies left behind would fill it until no policy loads in the tab.
+import { fileTooBig } from './policyFile.js';
 
-export const MAX_POLICY_FILE_BYTES = 20e6;
+export { MAX_POLICY_FILE_BYTES } from './policyFile.js';
 
-/** A policy from its JSON (parsed, or as a message carries it); the learners load when first needed. */
+// far more than the check of the largest file allowed takes; past it the Worker is stopped
+export const POLICY_CHECK_TIME_LIMIT_MS = 20_000;
+
+/**
+ * `{ file }` or `{ json }` parsed and checked in a Worker (policyWorker.js); resolves with the
+ * policy, its weights as Float32Arrays. Where there is no Worker (Node, the tests) it is
+ * checked here, by the same code.
+ */
+export async function checkPolicy(input) {
+  if (typeof Worker !== 'function') {
+    const { checkedPolicy } = await import('./policyInput.js');
+    return (await checkedPolicy(input)).policy;
+  }
+  const worker = new Worker(new URL('../worker/policyWorker.js', import.meta.url), { type: 'module' });
+  let timer;
+  try {
+    return await new Promise((resolve, reject) => {
+      timer = setTimeout(
+        () => reject(new Error(`the policy check took more than ${POLICY_CHECK_TIME_LIMIT_MS / 1000} s`)),
+        POLICY_CHECK_TIME_LIMIT_MS,
+      );
+      worker.onmessage = ({ data }) => (data?.ok ? resolve(data.policy) : reject(new Error(data?.error ?? 'the policy check stopped')));
+      worker.onerror = (e) => reject(new Error(e.message || 'the policy check could not start'));
+      worker.postMessage(input);
+    });
+  } finally {
+    clearTimeout(timer);
+    worker.terminate();
+  }
+}
+
+/** A policy from its JSON (parsed, or as a message carries it), checked off the page's thread; the learners load when first needed. */
 export async function loadPolicyData(json) {
-  const { loadPolicy } = await import('../learn.js');
-  return loadPolicy(json);
+  const [checked, { loadPolicy }] = await Promise.all([checkPolicy({ json }), import('../learn.js')]);
+  return loadPolicy(checked);
 }
 
 /** The runner's agent for a loaded policy: it plays the policy, and frees it when replaced. */
 export const policyAgent = (policy) => ({ act: (o, info) => policy.act(o, info), terminate: () => policy.dispose?.() });
 
-/** A policy file's JSON (a File or Blob): too large a file is refused before it is read. */
+/**
+ * A policy file (a File or Blob) parsed and checked off the page's thread (loadPolicy builds
+ * it): too large a file is refused before it is read, and before a Worker starts.
+ */
 export async function readPolicyFile(file) {
-  const name = cut(file?.name ?? 'the file', 100);
-  if (!(file?.size <= MAX_POLICY_FILE_BYTES))
-    throw new Error(`${name} has ${file?.size} bytes; a policy file is at most ${MAX_POLICY_FILE_BYTES / 1e6} MB.`);
-  const text = await file.text();
-  try {
-    return JSON.parse(text);
-  } catch (err) {
-    throw new Error(`${name} is not JSON: ${errorMessage(err)}`);
-  }
+  const big = fileTooBig(file);
+  if (big) throw new Error(big);
+  return checkPolicy({ file });
 }

@@ -1,25 +1,30 @@
 // entry.js — the code sandbox: one script (built to sandbox.js by web/sandboxPlugin.mjs) that
-// runs in two places.
+// runs in three places.
 //
 //  1. In sandbox.html, loaded in an <iframe sandbox="allow-scripts"> (no allow-same-origin),
 //     so its origin is opaque: it cannot read the site's storage or cookies, and its
 //     requests to the site carry no credentials and their responses are unreadable.
 //     There it waits for the page's 'sandbox:start' (this script's own text, and the
-//     engine's bytes when examples need it), starts a Worker from that text and relays
-//     messages between the page and the Worker.
-//  2. In that Worker (same opaque origin): it runs the visitor's code. Agent messages
-//     (load / reset / act, web/src/worker/sandbox.js) and docs messages (example / agent,
-//     web/src/docs/worker/runExample.js) are answered as the old same-origin workers did.
+//     engine's bytes when examples need it), starts the relay Worker from that text and
+//     passes messages between the page and the relay.
+//  2. In the relay Worker (named RELAY_NAME, same opaque origin): it starts the visitor's
+//     Worker nested in itself, so that what the visitor's code posts is copied on the relay's
+//     thread, never the page's, and forwards a copy within the message limits (relay.js).
+//  3. In the visitor's Worker (nested in the relay): it runs the visitor's code. Agent
+//     messages (load / reset / act, web/src/worker/sandbox.js) and docs messages (example /
+//     agent, web/src/docs/worker/runExample.js) are answered as the old same-origin workers did.
 //
 // The page (web/src/model/sandboxedWorker.js) enforces every time limit and output cap: it
-// removes the iframe, and with it the Worker, whenever it wants.
+// removes the iframe, and with it the relay and every Worker under it, whenever it wants.
 import { useEngineBytes } from 'valley-farm';
 import { createSandbox } from '../worker/sandbox.js';
-import { bounded, cut } from '../model/cut.js';
+import { cut } from '../model/cut.js';
 import { runAgent, runExample } from '../docs/worker/runExample.js';
+import { RELAY_NAME, relayMain } from './relay.js';
 
 const inWorker = typeof WorkerGlobalScope !== 'undefined' && globalThis instanceof WorkerGlobalScope;
-if (inWorker) workerMain();
+if (inWorker && self.name === RELAY_NAME) relayMain(self);
+else if (inWorker) workerMain();
 else if (typeof window !== 'undefined' && window.parent !== window) frameMain();
 
 function workerMain() {
@@ -34,24 +39,27 @@ function workerMain() {
 }
 
 function frameMain() {
-  let worker = null;
+  let relay = null;
   const toPage = (msg) => window.parent.postMessage(msg, '*'); // the page checks the source
   window.addEventListener('message', (event) => {
     if (event.source !== window.parent) return;
     const data = event.data;
-    if (data?.type === 'sandbox:start' && !worker && typeof data.source === 'string') {
+    if (data?.type === 'sandbox:start' && !relay && typeof data.source === 'string') {
       const url = URL.createObjectURL(new Blob([data.source], { type: 'text/javascript' }));
-      worker = new Worker(url);
+      relay = new Worker(url, { name: RELAY_NAME });
       URL.revokeObjectURL(url);
-      // the visitor's code shares the worker with ours and may post anything: only a bounded copy goes on
-      worker.onmessage = (e) => toPage({ type: 'sandbox:message', data: bounded(e.data) });
-      worker.onerror = (e) => {
-        e.preventDefault();
-        toPage({ type: 'sandbox:error', message: cut(e.message ?? 'unknown error') });
+      // the relay has already cut what the visitor's code posted (relay.js): it passes on as it is
+      relay.onmessage = ({ data: msg }) => {
+        if (msg?.type === 'relay:message') toPage({ type: 'sandbox:message', data: msg.data });
+        else if (msg?.type === 'relay:error') toPage({ type: 'sandbox:error', message: msg.message });
       };
-      if (data.engine) worker.postMessage({ type: 'engine', bytes: data.engine }, [data.engine]);
-    } else if (data?.type === 'sandbox:post' && worker) {
-      worker.postMessage(data.data);
+      relay.onerror = (e) => {
+        e.preventDefault();
+        toPage({ type: 'sandbox:error', message: cut(e.message || 'unknown error') });
+      };
+      relay.postMessage({ type: 'relay:start', source: data.source, engine: data.engine }, data.engine ? [data.engine] : []);
+    } else if (data?.type === 'sandbox:post' && relay) {
+      relay.postMessage({ type: 'relay:post', data: data.data });
     }
   });
   toPage({ type: 'sandbox:ready' });
