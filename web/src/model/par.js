@@ -71,7 +71,16 @@ export function planInWorker(envId, seed, { width, prove }, { signal } = {}) {
   const promise = new Promise((resolve, reject) => {
     worker.onmessage = ({ data }) => (data?.ok ? resolve(data.plan) : reject(new Error(data?.error ?? 'the planner stopped')));
     worker.onerror = (e) => reject(new Error(e.message || 'the planner worker failed to start'));
-    signal?.addEventListener('abort', () => reject(new Error('the plan was stopped')), { once: true });
+    // terminated at once, not after the rejection settles: the plan that aborted this one
+    // starts its Worker in the same task, and at most one may be alive
+    signal?.addEventListener(
+      'abort',
+      () => {
+        worker.terminate();
+        reject(new Error('the plan was stopped'));
+      },
+      { once: true },
+    );
   }).finally(() => worker.terminate());
   worker.postMessage({ envId, seed, width, prove });
   return promise;
