@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { algorithms, loadPolicy, settingFlag } from '../../wasm/learn/index.js';
+import { algorithms, loadPolicy, runDefaultsOf, settingFlag } from '../../wasm/learn/index.js';
 import { ProgressLine, evaluationsLeft, secondsLeft } from '../../wasm/cli/progress.mjs';
 import baselines from '../../wasm/data/baselines.json' with { type: 'json' };
 import pkg from '../../package.json' with { type: 'json' };
@@ -42,10 +42,14 @@ describe('help', () => {
     const text = cli('train', '--help').stdout;
     for (const [algo, { defaults, docs }] of Object.entries(algorithms)) {
       const section = text.slice(text.indexOf(`${algo} settings`));
+      const followsRun = runDefaultsOf(algorithms[algo], 1);
       for (const [name, d] of Object.entries(defaults)) {
         const line = section.split('\n').find((l) => l.trimStart().startsWith(`${settingFlag(name)} `));
         expect(line, `${algo} ${name}`).toBeDefined();
-        expect(line).toContain(`(default ${Array.isArray(d) ? d.join(',') : d})`);
+        // a setting that follows the run's length (PPO's anneal) defaults to --steps
+        expect(line).toContain(
+          Object.hasOwn(followsRun, name) ? "(default the run's --steps)" : `(default ${Array.isArray(d) ? d.join(',') : d})`,
+        );
         expect(line).toContain(docs[name]);
       }
     }
@@ -151,6 +155,7 @@ describe('records', () => {
     expect(r.status, r.stderr).toBe(0);
     const json = JSON.parse(readFileSync(out, 'utf8'));
     expect(json.run).toMatchObject({ seed: 7, steps: 2048, package: `valley-farm@${pkg.version}` });
+    expect(json.config.anneal).toBe(2048); // no --anneal: the step size falls to 0 over the run's --steps
     expect(json.run.command).toBe(`valley-farm ${[...args, '--out', out, '--log', log, '--log-format', 'jsonl'].join(' ')}`);
     expect(json.run.seconds).toBeGreaterThanOrEqual(json.run.trainSeconds);
     expect((await loadPolicy(json)).algo).toBe('ppo');

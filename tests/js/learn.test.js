@@ -253,6 +253,25 @@ describe('training and policies', () => {
     learner.dispose();
   }, 60_000);
 
+  it("given the run's planned length (steps), PPO anneals over all of it unless anneal is given; without it, the step size stays", async () => {
+    const small = { env: V, algo: 'ppo', imitate: 0, seed: 3, numEnvs: 8, nSteps: 16, learningRate: 0.002, workers: 1 };
+    const run = await createLearner({ ...small, steps: 1024 });
+    expect(run.config.anneal).toBe(1024);
+    // the same schedule as anneal: 1024 above: a tenth of the way, the step size is 0.9 of it
+    expect((await run.trainFor(512)).losses.learningRate).toBeCloseTo(0.002 * (1 - 384 / 1024), 10);
+    run.dispose();
+    const chosen = await createLearner({ ...small, steps: 1024, anneal: 0 });
+    expect(chosen.config.anneal).toBe(0);
+    chosen.dispose();
+    const unknown = await createLearner(small);
+    expect(unknown.config.anneal).toBe(0);
+    unknown.dispose();
+    for (const steps of [0, 1.5, -4, 1e13, Number.NaN, '1000'])
+      await expect(createLearner({ ...small, steps })).rejects.toThrow(
+        /steps \(the run's planned length\) must be a whole number from 1 to 1e12/,
+      );
+  }, 60_000);
+
   it('a PPO policy with history sees that many observations, starts each episode afresh, and reloads identically', async () => {
     const learner = await createLearner({ env: V, algo: 'ppo', imitate: 0, seed: 2, history: 3, numEnvs: 8, nSteps: 16 });
     await learner.trainFor(256);

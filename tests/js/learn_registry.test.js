@@ -6,7 +6,15 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { algorithms, checkPolicyJSON, createLearner, estimateMemory, loadPolicy, registerLearner } from '../../wasm/learn/index.js';
+import {
+  algorithms,
+  checkPolicyJSON,
+  createLearner,
+  estimateMemory,
+  loadPolicy,
+  registerLearner,
+  runDefaultsOf,
+} from '../../wasm/learn/index.js';
 import { help, main, parse } from '../../wasm/cli/train.mjs';
 import { learner as bandit } from './fixtures/banditLearner.js';
 import { envIds, make } from '../../wasm/index.js';
@@ -17,6 +25,15 @@ const builtIn = Object.keys(algorithms);
 registerLearner(bandit);
 
 describe('a learner registered from one file', () => {
+  it("may declare settings that follow the run's length (runDefaults); one that names no setting of its own is refused", () => {
+    expect(runDefaultsOf(algorithms.ppo, 5000)).toEqual({ anneal: 5000 });
+    expect(runDefaultsOf(algorithms.ppo)).toEqual({});
+    expect(runDefaultsOf(algorithms['tabular-q'], 5000)).toEqual({});
+    expect(() => registerLearner({ ...bandit, name: 'bandit-run', runDefaults: (steps) => ({ horizon: steps }) })).toThrow(
+      /runDefaults\(steps\) must give some of its settings, got horizon/,
+    );
+  });
+
   it('is listed beside the built-in learners, after them', () => {
     expect(builtIn).toEqual(expect.arrayContaining(['tabular-q', 'ppo']));
     expect(Object.keys(algorithms)).toEqual([...builtIn, 'bandit']);

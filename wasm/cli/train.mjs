@@ -12,7 +12,7 @@ import { dirname, resolve } from 'node:path';
 import { envIds } from '../index.js';
 import { SPLITS } from '../splits.js';
 import { evaluate } from '../evaluate.js';
-import { algorithms, createLearner, settingFlag } from '../learn/index.js';
+import { algorithms, createLearner, runDefaultsOf, settingFlag } from '../learn/index.js';
 import { UsageError, helpText, parseOptions, wantsHelp } from './args.mjs';
 import { ProgressLine, evaluationsLeft, secondsLeft } from './progress.mjs';
 import pkg from '../../package.json' with { type: 'json' };
@@ -52,7 +52,11 @@ const settingRows = (algo) =>
   Object.fromEntries(
     Object.entries(algorithms[algo].defaults).map(([name, d]) => [
       settingFlag(name).slice(2),
-      { arg: Array.isArray(d) ? 'N,N' : Number.isInteger(d) ? 'N' : 'X', default: d, what: algorithms[algo].docs[name] ?? '' },
+      {
+        arg: Array.isArray(d) ? 'N,N' : Number.isInteger(d) ? 'N' : 'X',
+        default: Object.hasOwn(runDefaultsOf(algorithms[algo], 1), name) ? "the run's --steps" : d,
+        what: algorithms[algo].docs[name] ?? '',
+      },
     ]),
   );
 
@@ -256,7 +260,12 @@ export async function main(argv) {
   }
   let learner;
   try {
-    learner = await createLearner({ env: o.env, algo: o.algo, seed: o.seed, ...o.settings });
+    // the settings that follow the run's length (PPO's anneal) default to --steps; a resumed
+    // run keeps the values its checkpoint was made with (a checkpoint from before such a
+    // default existed has its own)
+    const settings = { ...o.settings };
+    if (resumed) for (const k of Object.keys(runDefaultsOf(algorithms[o.algo], o.steps))) settings[k] ??= resumed.config?.[k];
+    learner = await createLearner({ env: o.env, algo: o.algo, seed: o.seed, steps: o.steps, ...settings });
     if (resumed) await learner.restore(resumed);
   } catch (err) {
     console.error(`valley-farm train: ${err.message}\nusage: ${USAGE}`);

@@ -69,6 +69,8 @@ export interface LearnerDeclaration {
   checkConfig?(env: EnvId, config: Record<string, unknown>): void;
   memory?(env: EnvId, config: Record<string, unknown>): number;
   resume?: { setting: string; grain(config: Record<string, unknown>): number; checkState(state: unknown): void };
+  /** The defaults of settings that follow a run's planned length (PPO: { anneal: steps }). */
+  runDefaults?(steps: number): Record<string, unknown>;
 }
 /** The learners by name, in the order they were registered. */
 export const algorithms: Readonly<Record<Algo, Readonly<LearnerDeclaration>>>;
@@ -87,7 +89,16 @@ export function estimateMemory(env: EnvId, algo: Algo, settings?: Record<string,
  * A learner. Throws a clear error for a setting out of its range (algorithms[algo].limits), a
  * ppo network of more than 2^22 weights, or settings whose estimateMemory is above MEMORY_BUDGET.
  */
-export function createLearner(options: { env: EnvId; algo?: Algo; seed?: number; [setting: string]: unknown }): Promise<Learner>;
+export function createLearner(options: {
+  env: EnvId;
+  algo?: Algo;
+  seed?: number;
+  /** The run's planned length in env steps: settings that follow it (PPO's anneal) default to it. */
+  steps?: number;
+  [setting: string]: unknown;
+}): Promise<Learner>;
+/** The settings of a run of `steps` env steps that follow its length (the learner's runDefaults); {} without steps. */
+export function runDefaultsOf(learner: LearnerDeclaration, steps?: number): Record<string, unknown>;
 export type SettingLimit =
   | { kind: 'whole'; min: number; max: number }
   | { kind: 'number'; min: number; max: number; aboveMin: boolean }

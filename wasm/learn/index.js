@@ -12,7 +12,7 @@
 // seeds only (never a validation or test seed: wasm/splits.js). Adding one:
 // docs/adding-a-learner.md.
 import { envSpecs } from '../index.js';
-import { algorithms, learnerOf, registerLearner } from './registry.js';
+import { algorithms, learnerOf, registerLearner, runDefaultsOf } from './registry.js';
 import { checkLearner } from './settings.js';
 import { checkPolicyJSON } from './policyCheck.js';
 
@@ -23,7 +23,7 @@ export { estimateMemory, MEMORY_BUDGET } from './settings.js';
 // load(json) a policy from its file (checked by policyCheck.js first). Reading them loads
 // nothing heavy: ppo.js loads the learner core and TensorFlow.js only when a learner or policy
 // is made.
-export { algorithms, registerLearner };
+export { algorithms, registerLearner, runDefaultsOf };
 
 /** A setting's command-line option: numEnvs -> --num-envs (npx valley-farm train). */
 export const settingFlag = (name) => `--${name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
@@ -34,8 +34,12 @@ export const settingsText = (settings = {}) =>
     .map(([k, v]) => `${k} ${v}`)
     .join(', ');
 
-/** A learner for { env, algo, seed, ...settings } (see algorithms[algo].defaults). */
-export async function createLearner({ env, algo = 'tabular-q', seed = 1, ...settings } = {}) {
+/**
+ * A learner for { env, algo, seed, steps, ...settings } (see algorithms[algo].defaults).
+ * `steps`, optional, is the run's planned length: the settings that follow it (PPO's anneal)
+ * default to it; trainFor decides how long the run really is.
+ */
+export async function createLearner({ env, algo = 'tabular-q', seed = 1, steps, ...given } = {}) {
   if (!Object.hasOwn(envSpecs, env))
     throw new Error(
       `valley-farm/learn: unknown env ${JSON.stringify(String(env)).slice(0, 40)}; the env ids are ${Object.keys(envSpecs).join(', ')}`,
@@ -43,6 +47,12 @@ export async function createLearner({ env, algo = 'tabular-q', seed = 1, ...sett
   const learner = learnerOf(algo);
   if (!Number.isInteger(seed) || seed < 0 || seed > 2 ** 31)
     throw new RangeError('valley-farm/learn: seed must be an integer from 0 to 2^31');
+  if (steps !== undefined && (!Number.isInteger(steps) || steps < 1 || steps > 1e12))
+    throw new RangeError(
+      `valley-farm/learn: steps (the run's planned length) must be a whole number from 1 to 1e12, got ${String(steps).slice(0, 20)}`,
+    );
+  const settings = { ...given };
+  for (const [k, v] of Object.entries(runDefaultsOf(learner, steps))) if (settings[k] === undefined) settings[k] = v;
   checkLearner(env, algo, settings);
   const inner = await learner.create(env, settings, seed);
   const config = { env, algo, seed, ...inner.config };

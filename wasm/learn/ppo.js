@@ -62,7 +62,7 @@ export const docs = Object.freeze({
   minibatch: 'samples per gradient step',
   learningRate: 'Adam step size',
   anneal:
-    'env steps over which the step size falls in a straight line to 0, for a run of that many steps: late updates then polish the policy instead of shaking it (0: it stays)',
+    "env steps over which the step size falls in a straight line to 0, for a run of that many steps: late updates then polish the policy instead of shaking it (0: it stays; left out, it is the run's length where one is given: the CLI's --steps, the Lab's steps)",
   gamma: 'discount per step',
   lambda: 'GAE λ: bias against variance of the advantages',
   clip: 'the ratio clip ε',
@@ -782,6 +782,9 @@ export const learner = Object.freeze({
   limits,
   maxima,
   actModes: ACT_MODES,
+  // a run of known length anneals over all of it, as CleanRL's PPO does: it passed the
+  // heuristic sooner than a constant step size (docs/runs)
+  runDefaults: (steps) => ({ anneal: steps }),
   create: createPPO,
   checkConfig: (env, c) => checkNetworkSize(shapesOf(env, c), 'ppo'),
   memory,

@@ -21,6 +21,8 @@
 //   memory(env, c)     bytes a run takes beyond its vector env (estimateMemory)
 //   resume             { setting, grain(c), checkState(state) }: its runs can be saved and
 //                      resumed at multiples of `setting`, a multiple of grain(c) env steps
+//   runDefaults(steps) the defaults of settings that follow a run's planned length (PPO's
+//                      anneal), used where the length is given (createLearner's steps)
 import { allowed, fits, isLimit } from './limits.js';
 import { learner as tabularQ } from './tabularQ.js';
 import { learner as ppo } from './ppo.js';
@@ -32,7 +34,7 @@ export const algorithms = {};
 
 const NAME = /^[a-z][a-z0-9-]{0,30}$/;
 const REQUIRED = ['create', 'checkPolicy', 'load'];
-const OPTIONAL = ['checkConfig', 'memory'];
+const OPTIONAL = ['checkConfig', 'memory', 'runDefaults'];
 
 /** Throws a clear error naming the first thing a learner's declaration lacks or gets wrong. */
 function checkDeclaration(d) {
@@ -62,6 +64,11 @@ function checkDeclaration(d) {
     fail(`${who} needs actModes, the ways its policies pick actions (e.g. ['greedy'])`);
   for (const k of REQUIRED) if (typeof d[k] !== 'function') fail(`${who} needs ${k}, a function`);
   for (const k of OPTIONAL) if (d[k] !== undefined && typeof d[k] !== 'function') fail(`${who}'s ${k} must be a function`);
+  if (d.runDefaults !== undefined) {
+    const keys = Object.keys(d.runDefaults(1) ?? {});
+    if (!keys.every((k) => Object.hasOwn(d.defaults, k)))
+      fail(`${who}'s runDefaults(steps) must give some of its settings, got ${keys.join(', ')}`);
+  }
   if (d.resume !== undefined) {
     const r = d.resume;
     if (!r || !Object.hasOwn(d.defaults, r.setting) || typeof r.grain !== 'function' || typeof r.checkState !== 'function')
@@ -77,6 +84,12 @@ export function registerLearner(declaration) {
   checkDeclaration(declaration);
   Object.defineProperty(algorithms, declaration.name, { value: Object.freeze({ ...declaration }), enumerable: true });
 }
+
+/**
+ * The settings of a run of `steps` env steps that follow its length (the learner's
+ * runDefaults), {} when the length is not given or the learner has none.
+ */
+export const runDefaultsOf = (learner, steps) => (steps === undefined || !learner.runDefaults ? {} : learner.runDefaults(steps));
 
 /** The learner called `algo`, or a clear error listing the ones there are (`where`: what named it). */
 export function learnerOf(algo, where = '') {

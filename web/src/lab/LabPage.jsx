@@ -194,7 +194,7 @@ export function LabPage({ app, query = '' }) {
         <details class="lab-learner">
           <summary>Learner settings{overrides ? `: ${overrides}` : ' (the defaults)'}</summary>
           <div class="lab-settings">
-            {learnerSettings(s.algo).map((x) => (
+            {learnerSettings(s.algo, s.steps).map((x) => (
               <label>
                 <span class="lab-setting-name">{x.name}</span>{' '}
                 <input

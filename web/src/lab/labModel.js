@@ -5,7 +5,7 @@
 // storage, for the next visit.
 import { Emitter } from '../model/emitter.js';
 import { envIds } from '../model/envMeta.js';
-import { algorithms } from 'valley-farm/learn';
+import { algorithms, runDefaultsOf } from 'valley-farm/learn';
 import { errorMessage, MAX_LISTED } from '../model/cut.js';
 
 export const ALGOS = Object.keys(algorithms); // the package's learners, in its order
@@ -17,12 +17,15 @@ const RUN_KEYS = ['env', 'algo', 'seed', 'steps']; // the rest of a Lab's settin
 
 /**
  * The learner's settings a Lab run can change, from the package (algorithms[algo]): each
- * numeric one with its default and meaning (the layer sizes stay as they are).
+ * numeric one with its default for a run of `steps` (PPO's anneal follows the run's length)
+ * and meaning (the layer sizes stay as they are).
  */
-export const learnerSettings = (algo) =>
-  Object.entries(algorithms[algo].defaults)
+export const learnerSettings = (algo, steps) => {
+  const run = runDefaultsOf(algorithms[algo], steps);
+  return Object.entries(algorithms[algo].defaults)
     .filter(([, d]) => typeof d === 'number')
-    .map(([name, d]) => ({ name, default: d, doc: algorithms[algo].docs[name] }));
+    .map(([name, d]) => ({ name, default: run[name] ?? d, doc: algorithms[algo].docs[name] }));
+};
 
 /** The settings that differ from the learner's defaults: { history: 4 } (createLearner checks them). */
 export const learnerOverrides = (s) => Object.fromEntries(Object.entries(s).filter(([k]) => !RUN_KEYS.includes(k)));

@@ -55,7 +55,7 @@ self.onmessage = async ({ data }) => {
     if (data?.type === 'start') {
       learner?.dispose();
       const { steps, ...settings } = data.settings;
-      learner = await createLearner(settings);
+      learner = await createLearner({ ...settings, steps }); // steps: what PPO's anneal follows
       target = steps;
       paused = false;
       loop();
