@@ -50,6 +50,9 @@ describe('the Lab', () => {
       default: algorithms.ppo.defaults.imitate,
       doc: algorithms.ppo.docs.imitate,
     });
+    // anneal follows the run: its default is the run's steps
+    expect(learnerSettings('ppo', 50000).find((x) => x.name === 'anneal').default).toBe(50000);
+    expect(learnerSettings('ppo').find((x) => x.name === 'anneal').default).toBe(algorithms.ppo.defaults.anneal);
     const s = { env: 'ValleyFarm-v0', algo: 'ppo', seed: 7, steps: 50000, history: 4, imitate: 600, learningRate: 3e-4 };
     expect(labQuery(s)).toBe('env=ValleyFarm-v0&algo=ppo&seed=7&steps=50000&history=4&imitate=600&learningRate=0.0003');
     expect(parseLabQuery(labQuery(s))).toEqual({ settings: s, errors: [] });

@@ -47,7 +47,7 @@ export const defaults = Object.freeze({
   hidden: [64, 64],
   history: 1,
   memory: 1,
-  imitate: 6000,
+  imitate: 24000,
   plannerWidth: 16,
   imitationEpochs: 10,
   workers: defaultWorkers(),

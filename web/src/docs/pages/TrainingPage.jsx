@@ -71,15 +71,17 @@ const json = learner.policy().toJSON();               // save it; loadPolicy(jso
           it remembers of the farm this episode, as the hand-written heuristics do: for each kind of tile (and each status of a tile that
           has one), the nearest cell of that kind it has seen, its offset, its distance and how long ago it was in view; and around it, how
           much of each square of the farm it has seen. A farm without coordinates in its observation is followed by dead reckoning: a move
-          walks exactly when the tile it walks into is walkable, which the view shows. For a run of a known length, <code>anneal</code> set
-          to its steps (<code>--anneal 38e6</code>) lowers the step size in a straight line to 0 by its end, so that the last updates settle
-          the policy instead of shaking it.
+          walks exactly when the tile it walks into is walkable, which the view shows. A run of a known length (the Lab's steps,{' '}
+          <code>--steps</code>, <code>createLearner</code>'s <code>steps</code>) lowers its step size in a straight line to 0 by its end (
+          <code>anneal</code>, which defaults to the run's steps, as CleanRL's PPO does), so that the last updates settle the policy instead
+          of shaking it; <code>--anneal 0</code> keeps it constant, and without a length it stays constant too.
         </p>
         <p>
-          Learning from its own play alone is slow on these farms. With <code>imitate: 6000</code> (<code>--imitate 6000</code>) PPO first
-          plays 6,000 training farms with the engine's planner (a narrow beam: <code>plannerWidth</code>) and learns to take the planner's
-          action from what it saw, and to predict the planner's return; then it learns from its own play. The planner sees the whole farm
-          and the policy only its view, so give it a history too: from one view at a time it learns much less from the planner.
+          Learning from its own play alone is slow on these farms. By default PPO first plays <code>imitate</code> training farms (its
+          default is in <code>algorithms.ppo.defaults</code>; <code>--imitate 0</code> starts from scratch) with the engine's planner (a
+          narrow beam: <code>plannerWidth</code>) and learns to take the planner's action from what it saw, and to predict the planner's
+          return; then it learns from its own play. The planner sees the whole farm and the policy only its view, so give it a history too:
+          from one view at a time it learns much less from the planner.
         </p>
         <p>
           A PPO policy acts as it trained: it draws each action from its distribution, with a generator seeded by the episode's seed, so the
