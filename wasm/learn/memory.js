@@ -69,6 +69,9 @@ export function memoryFor(id) {
   function create(n) {
     const kind = new Int16Array(n * G * G); // the kind last seen in each cell, -1 none
     const seen = new Uint8Array(n * G * G); // 1 where the cell has been in view
+    // how many of the BLOCK cells from this one southwards have been in view, kept as cells
+    // are first seen, so that an explored square is the sum of BLOCK of these, not BLOCK^2 cells
+    const seenDown = new Uint8Array(n * G * G);
     const seenAt = new Int16Array(n * G * G); // the step it was last in view
     const first = new Int8Array(n * G * G); // the status it had when first seen
     const marks = Array.from({ length: n }, () => []); // cells that ever held a landmark
@@ -94,6 +97,7 @@ export function memoryFor(id) {
         if (opening) {
           kind.fill(-1, cells, cells + G * G);
           seen.fill(0, cells, cells + G * G);
+          seenDown.fill(0, cells, cells + G * G);
           marked.fill(0, cells, cells + G * G);
           marks[i].length = 0;
           t[i] = 0;
@@ -117,7 +121,10 @@ export function memoryFor(id) {
           const c = corner + Math.floor(v / VIEW) * G + (v % VIEW);
           const code = flat[base + tiles.offset + v];
           const now = status ? flat[base + status.offset + v] : 0;
-          if (!seen[c]) first[c] = now;
+          if (!seen[c]) {
+            first[c] = now;
+            for (let k = 0, up = c; k < BLOCK && up >= cells; k++, up -= G) seenDown[up]++;
+          }
           const k = kindOf[(code * STATUS + now) * 2 + (now === first[c] ? 0 : 1)];
           if (k >= 0 && !marked[c]) {
             marks[i].push(c);
@@ -168,10 +175,8 @@ export function memoryFor(id) {
         const from = cells + (ay - (BLOCKS * BLOCK) / 2) * G + ax - (BLOCKS * BLOCK) / 2;
         for (let by = 0; by < BLOCKS; by++) {
           for (let bx = 0; bx < BLOCKS; bx++) {
-            let count = 0;
-            for (let dy = 0, c = from + by * BLOCK * G + bx * BLOCK; dy < BLOCK; dy++, c += G)
-              count += seen[c] + seen[c + 1] + seen[c + 2] + seen[c + 3]; // BLOCK is 4
-            out[o++] = count / (BLOCK * BLOCK);
+            const c = from + by * BLOCK * G + bx * BLOCK;
+            out[o++] = (seenDown[c] + seenDown[c + 1] + seenDown[c + 2] + seenDown[c + 3]) / (BLOCK * BLOCK); // BLOCK is 4
           }
         }
         return out;
