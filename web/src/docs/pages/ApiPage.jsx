@@ -116,29 +116,10 @@ export function ApiPage() {
       </Sec>
       <Sec id="state">
         <p>
-          The full hidden state as plain JSON-serialisable data; a fresh object each call. Coordinates are <code>{'{ x, y }'}</code>.
+          The full hidden state as plain JSON-serialisable data, for debugging and drawing; a fresh object each call, so changing it changes
+          nothing in the env. Its shape is each farm's own, given with the farm's rules (<FarmLinks section="the-full-state" />
+          ).
         </p>
-        <ul>
-          <li>
-            <code>ValleyFarm-v0</code>:{' '}
-            <code>
-              {
-                '{ width, height, step, agent: { x, y }, tiles, inventory, crops: [{ x, y, stage }], animals: [{ x, y, species, sated, satedStepsLeft, counter, pending }], villagers: [{ x, y, relationship, mood }], market: { x, y }, totalReward }'
-              }
-            </code>
-            . <code>tiles[y][x]</code> is the tile code as the observation would show it; an animal's or villager's x, y is the tile it
-            stands on (south of its barn or cottage); <code>relationship</code> is exact (unrounded).
-          </li>
-          <li>
-            <code>BackwardsValleyFarm-v0</code>:{' '}
-            <code>
-              {
-                '{ width, height, step, agent: { x, y, facing }, tiles, crops: [{ x, y, stage, value, harvested }], animals: [{ x, y, health, bonus, rewarded }], villagers: [{ x, y, mood, bonus, rewarded }], meters: { cropYield, animalHealth, socialAffinity }, farmValue }'
-              }
-            </code>
-            . An animal's or villager's x, y is its PEN or HOUSE tile; <code>rewarded</code> is true once its bonus was paid.
-          </li>
-        </ul>
         <Ex id="state" />
       </Sec>
       <Sec id="render">
