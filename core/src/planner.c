@@ -59,7 +59,7 @@ void vfp_beam_over_actions(const vf_env *start, int width, void *work, vf_plan *
                 child.env = parent->env;
                 vf_step(&child.env, a, NULL);
                 child.ret = vf_total_reward(&child.env) - base;
-                child.rank = child.ret; /* backwards pays each reward as it happens */
+                child.rank = child.ret; /* this beam's farms pay each reward as it happens */
                 memcpy(child.actions, parent->actions, (size_t)depth);
                 child.actions[depth] = (uint8_t)a;
                 uint64_t key = vfp_state_key(&child.env, bytes);
@@ -139,7 +139,7 @@ static size_t proof_slots(int states) {
     return slots;
 }
 
-/* Work memory: the table, the stack, and (backwards) the spanning-tree memo. */
+/* Work memory: the table, the stack, and the spanning-tree memo (a row's tree_bytes, 0 for most). */
 static size_t tree_bytes(int kind);
 
 size_t vf_plan_prove_work_size(int kind, int states) {
@@ -190,7 +190,7 @@ static bool prove_search(const vf_env *start, int states, void *work, vfp_node *
     memset(table, 0, slots * sizeof *table);
     vfp_maps maps;
     maps.trees = (uint16_t *)(stack + (size_t)VFP_LEVELS * VFP_CHILDREN);
-    memset(maps.trees, 0xFF, tree_bytes(start->kind)); /* VFB_NO_TREE */
+    memset(maps.trees, 0xFF, tree_bytes(start->kind)); /* VFB_NO_TREE: nothing memoised */
     const vfp_planner *p = planner_of(start->kind);
     p->maps(&maps, start);
     int count[VFP_LEVELS], next[VFP_LEVELS], used = 0;
