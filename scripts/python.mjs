@@ -83,8 +83,8 @@ function pytest(python, env = process.env, extra = []) {
 export function pythonSuite({ asan = true } = {}) {
   ensurePython();
   say('Python package: a wheel of ./python installed into build/pyenv, then pytest against the installed package');
-  const python = venvWithPackage(`${root}build/pyenv`, `${root}build/wheels`);
-  pytest(python);
+  const plain = venvWithPackage(`${root}build/pyenv`, `${root}build/wheels`);
+  pytest(plain);
   // Gymnasium cannot be pip-installed here (no registry): where VF_GYMNASIUM_SRC names a source
   // checkout of it, the suite runs again with it importable, so test_gymnasium.py runs and the
   // envs are Gymnasium's subclasses (docs/python.md, "Run against Gymnasium itself").
@@ -94,7 +94,7 @@ export function pythonSuite({ asan = true } = {}) {
       throw new Error(`VF_GYMNASIUM_SRC=${gymnasium} is not a Gymnasium source checkout (it has no gymnasium/__init__.py)`);
     }
     say(`Python package with Gymnasium from ${gymnasium}`);
-    pytest(python, { ...process.env, PYTHONPATH: gymnasium }, ['-m', 'not slow']);
+    pytest(plain, { ...process.env, PYTHONPATH: gymnasium }, ['-m', 'not slow']);
   }
   if (!asan) return;
   say('Python package under AddressSanitizer + UndefinedBehaviorSanitizer (build/pyenv-asan)');
