@@ -5,6 +5,8 @@
 //
 //   node scripts/python.mjs            what tests/run.mjs runs (pythonSuite)
 //   node scripts/python.mjs --no-asan  without the sanitizer pass
+//   VF_GYMNASIUM_SRC=<a Gymnasium source checkout> node scripts/python.mjs
+//                                      the suite once more with that Gymnasium importable
 //
 // The venv sees the system's packages (--system-site-packages: NumPy, pytest, PyTorch from
 // Debian) and pip never reaches the network (--no-index, --no-build-isolation).
@@ -81,7 +83,19 @@ function pytest(python, env = process.env, extra = []) {
 export function pythonSuite({ asan = true } = {}) {
   ensurePython();
   say('Python package: a wheel of ./python installed into build/pyenv, then pytest against the installed package');
-  pytest(venvWithPackage(`${root}build/pyenv`, `${root}build/wheels`));
+  const plain = venvWithPackage(`${root}build/pyenv`, `${root}build/wheels`);
+  pytest(plain);
+  // Gymnasium cannot be pip-installed here (no registry): where VF_GYMNASIUM_SRC names a source
+  // checkout of it, the suite runs again with it importable, so test_gymnasium.py runs and the
+  // envs are Gymnasium's subclasses (docs/python.md, "Run against Gymnasium itself").
+  const gymnasium = process.env.VF_GYMNASIUM_SRC;
+  if (gymnasium) {
+    if (!existsSync(`${gymnasium}/gymnasium/__init__.py`)) {
+      throw new Error(`VF_GYMNASIUM_SRC=${gymnasium} is not a Gymnasium source checkout (it has no gymnasium/__init__.py)`);
+    }
+    say(`Python package with Gymnasium from ${gymnasium}`);
+    pytest(plain, { ...process.env, PYTHONPATH: gymnasium }, ['-m', 'not slow']);
+  }
   if (!asan) return;
   say('Python package under AddressSanitizer + UndefinedBehaviorSanitizer (build/pyenv-asan)');
   const runtime = execFileSync('gcc', ['-print-file-name=libasan.so'], { encoding: 'utf8' }).trim();

@@ -1,6 +1,11 @@
 """Masked PPO on a valley-farm vector env, in one file (CleanRL's ppo.py, read top to bottom).
 
     python ppo.py --env-id BackwardsValleyFarm-v0 --total-timesteps 2000000
+    python ppo.py --env-id ValleyFarm-v0 --total-timesteps 100000000 --eval-at-minutes 10,30 --json-out run.json
+
+The second trains until 30 minutes of this process's CPU time and evaluates at 10 and 30
+(CPU time rather than wall time: on a shared machine wall time counts the other processes
+too; evaluation's own time is not counted as training), writing every score as it comes.
 
 The arguments are one dataclass; the network; the rollout over ``valley_farm.make_vec`` (its
 arrays are views the next step overwrites: the rollout copies them into its buffers); GAE;
@@ -15,6 +20,10 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import json
+import os
+import platform
+import sys
 import time
 from dataclasses import dataclass
 
@@ -47,6 +56,12 @@ class Args:
     eval_split: str = "test"
     eval_episodes: int = 1000
     log_every: int = 10  # updates between progress lines (0: quiet)
+    # "10,30": evaluate on eval_split after 10 and 30 minutes of the process's CPU time spent
+    # training, then stop (total_timesteps is then only a cap). CPU time, not wall time: on a
+    # shared machine wall time would count the other processes; evaluation is not counted.
+    eval_at_minutes: str = ""
+    save_dir: str = ""  # where each evaluated policy's weights go (policy-<minutes>min.pt)
+    json_out: str = ""  # where the run's settings, throughput and scores go, as JSON
 
 
 class Encoder:
@@ -119,10 +134,52 @@ def train(args: Args) -> dict:
     batch = n * t_steps
     updates = args.total_timesteps // batch
     returns_seen: list = []
-    started = time.perf_counter()
+    marks = parse_minutes(args.eval_at_minutes)  # CPU seconds at which to evaluate
+    budget = marks[-1] if marks else None
+    checkpoints: list = []  # per mark: when, how far, the score (summary)
+    results: list = []  # per mark: evaluate()'s full answer
+    steps_done = 0
+    clock = TrainingClock()
+
+    def greedy(observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        with torch.no_grad():
+            logits = agent.actor(encode(observations)).masked_fill(~torch.tensor(masks, dtype=torch.bool), -1e9)
+        return logits.argmax(dim=1).numpy().astype(np.int32)
+
+    def checkpoint() -> None:
+        """Evaluates (and saves) the greedy policy at the next mark; its time is not training."""
+        cpu, wall = clock.cpu(), clock.wall()
+        with clock.paused():
+            minutes = marks[len(checkpoints)] / 60
+            if args.save_dir:
+                os.makedirs(args.save_dir, exist_ok=True)
+                torch.save(agent.state_dict(), os.path.join(args.save_dir, f"policy-{minutes:g}min.pt"))
+            result = valley_farm.evaluate(greedy, args.env_id, split=args.eval_split, episodes=args.eval_episodes)
+            point = {
+                "cpu_minutes_mark": minutes,
+                "train_cpu_seconds": cpu,
+                "train_wall_seconds": wall,
+                "steps": steps_done,
+                "steps_per_cpu_sec": steps_done / cpu,
+                "loadavg": list(os.getloadavg()),
+                "eval": summary(result),
+            }
+            checkpoints.append(point)
+            results.append(result)
+            if args.json_out:  # so far, in case the run is stopped before its last mark
+                write_record(args, {"steps": steps_done, "checkpoints": checkpoints, "partial": True})
+            print(f"[{minutes:g} CPU min] {steps_done:,} steps  {point['steps_per_cpu_sec']:,.0f} steps per CPU s  "
+                  f"{args.eval_split} mean {result['mean']:.2f} (95% CI {result['ci95'][0]:.2f}..{result['ci95'][1]:.2f})  "
+                  f"load {point['loadavg'][0]:.2f}", flush=True)
+
     for update in range(1, updates + 1):
+        if budget is not None and clock.cpu() >= budget:
+            break
         if args.anneal_lr:
-            optimizer.param_groups[0]["lr"] = args.learning_rate * (1.0 - (update - 1.0) / updates)
+            done = (update - 1.0) / updates
+            if budget is not None:  # a time budget: anneal over it (or the step cap, if sooner)
+                done = max(done, clock.cpu() / budget)
+            optimizer.param_groups[0]["lr"] = args.learning_rate * (1.0 - done)
         # ---- rollout ----
         for t in range(t_steps):
             obs_buf[t], mask_buf[t] = next_obs, next_mask
@@ -172,27 +229,99 @@ def train(args: Args) -> dict:
                 loss.backward()
                 nn.utils.clip_grad_norm_(agent.parameters(), args.max_grad_norm)
                 optimizer.step()
+        steps_done = update * batch
+        while len(checkpoints) < len(marks) and clock.cpu() >= marks[len(checkpoints)]:
+            checkpoint()
         if args.log_every and update % args.log_every == 0:
-            elapsed = time.perf_counter() - started
             recent = np.mean(returns_seen[-500:]) if returns_seen else float("nan")
-            print(f"update {update}/{updates}  steps {update * batch}  {update * batch / elapsed:,.0f} steps/s  "
-                  f"train return {recent:.2f}")
-    seconds = time.perf_counter() - started
+            print(f"update {update}/{updates}  steps {steps_done}  {steps_done / clock.wall():,.0f} steps/s  "
+                  f"({steps_done / clock.cpu():,.0f} per CPU s)  train return {recent:.2f}", flush=True)
     envs.close()
+    while len(checkpoints) < len(marks):  # the step cap came first: the rest are evaluated now
+        checkpoint()
 
-    # ---- evaluation: the greedy policy on the held-out split, by the package's protocol ----
-    def greedy(observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
-        with torch.no_grad():
-            logits = agent.actor(encode(observations)).masked_fill(~torch.tensor(masks), -1e9)
-        return logits.argmax(dim=1).numpy().astype(np.int32)
-
-    result = valley_farm.evaluate(greedy, args.env_id, split=args.eval_split, episodes=args.eval_episodes)
-    return {
-        "steps": updates * batch,
-        "seconds": seconds,
-        "steps_per_sec": updates * batch / seconds if updates else 0.0,
-        "eval": result,
+    out = {
+        "steps": steps_done,
+        "seconds": clock.wall(),
+        "cpu_seconds": clock.cpu(),
+        "steps_per_sec": steps_done / clock.wall() if steps_done else 0.0,
+        "steps_per_cpu_sec": steps_done / clock.cpu() if steps_done else 0.0,
     }
+    if marks:
+        out["checkpoints"] = checkpoints
+        out["eval"] = results[-1]
+    else:
+        # ---- evaluation: the greedy policy on the held-out split, by the package's protocol ----
+        out["eval"] = valley_farm.evaluate(greedy, args.env_id, split=args.eval_split, episodes=args.eval_episodes)
+    return out
+
+
+class TrainingClock:
+    """The process's CPU time (time.process_time: all its threads) and wall time spent
+    training, less the time spent inside ``paused()`` (evaluation, saving)."""
+
+    def __init__(self):
+        self.cpu0, self.wall0 = time.process_time(), time.perf_counter()
+
+    def cpu(self) -> float:
+        return time.process_time() - self.cpu0
+
+    def wall(self) -> float:
+        return time.perf_counter() - self.wall0
+
+    class _Pause:
+        def __init__(self, clock):
+            self.clock = clock
+
+        def __enter__(self):
+            self.cpu, self.wall = time.process_time(), time.perf_counter()
+
+        def __exit__(self, *exc):
+            self.clock.cpu0 += time.process_time() - self.cpu
+            self.clock.wall0 += time.perf_counter() - self.wall
+
+    def paused(self) -> "TrainingClock._Pause":
+        return TrainingClock._Pause(self)
+
+
+def parse_minutes(text: str) -> list:
+    """"10,30" -> [600.0, 1800.0] (CPU seconds), increasing and positive, or a ValueError."""
+    if not text.strip():
+        return []
+    try:
+        minutes = [float(m) for m in text.split(",")]
+    except ValueError:
+        raise ValueError(f"--eval-at-minutes takes comma-separated minutes such as 10,30; got {text!r}") from None
+    if any(m <= 0 for m in minutes) or minutes != sorted(set(minutes)):
+        raise ValueError(f"--eval-at-minutes takes positive minutes in increasing order such as 10,30; got {text!r}")
+    return [60.0 * m for m in minutes]
+
+
+def summary(result: dict) -> dict:
+    """evaluate()'s answer without its per-seed lists (JSON-sized)."""
+    keep = {k: result[k] for k in ("env", "mean", "stderr", "ci95") if k in result}
+    keep["episodes"] = len(result["seeds"])
+    if "normalized" in result:
+        keep["normalized_mean"] = result["normalized"]["mean"]
+        keep["reference"] = result["reference"]
+    return keep
+
+
+def write_record(args: Args, out: dict) -> None:
+    """The run as JSON: its command, settings, machine (with its load: the cores may be shared)
+    and results."""
+    record = {
+        "command": " ".join(["python3", "ppo.py"] + sys.argv[1:]),
+        "args": dataclasses.asdict(args),
+        "machine": {"cpus": os.cpu_count(), "platform": platform.platform(), "python": platform.python_version(),
+                    "torch": torch.__version__, "loadavg": list(os.getloadavg())},
+        **out,
+    }
+    if "eval" in out:
+        record["eval"] = summary(out["eval"])
+    with open(args.json_out, "w") as f:
+        json.dump(record, f, indent=2)
+        f.write("\n")
 
 
 def parse_args(argv=None) -> Args:
@@ -210,7 +339,9 @@ if __name__ == "__main__":
     args = parse_args()
     out = train(args)
     r = out["eval"]
-    print(f"{out['steps']:,} steps in {out['seconds']:.0f} s ({out['steps_per_sec']:,.0f} steps/s, training and updates)")
+    print(f"{out['steps']:,} steps in {out['seconds']:.0f} s wall, {out['cpu_seconds']:.0f} s CPU "
+          f"({out['steps_per_sec']:,.0f} steps/s wall, {out['steps_per_cpu_sec']:,.0f} per CPU s; training and updates). "
+          "CPU time is this process's (time.process_time): on a shared machine wall time also counts the others.")
     print(f"{args.eval_split} ({len(r['seeds'])} seeds): mean return {r['mean']:.2f} +- {r['stderr']:.2f}", end="")
     if "normalized" in r:
         ref = r["reference"]
@@ -218,3 +349,5 @@ if __name__ == "__main__":
               f"best known {ref['best_known']:.2f})")
     else:
         print()
+    if args.json_out:
+        write_record(args, out)

@@ -198,7 +198,9 @@ def test_spaces_sample_inside_themselves_and_seed_reproducibly():
     mask = np.zeros(act.n, dtype=np.int8)
     mask[3] = 1
     assert all(act.sample(mask=mask) == 3 for _ in range(10))
-    assert act.contains(2) and not act.contains(act.n) and not act.contains(1.0) and not act.contains(True)
+    assert act.contains(2) and not act.contains(act.n) and not act.contains(1.0)
+    if not valley_farm.spaces.GYMNASIUM:  # Gymnasium's own Discrete (used where it is installed) takes True as 1
+        assert not act.contains(True)
     d = env.dict_observation_space
     obs, _ = env.reset(seed=2)
     assert d.contains(valley_farm.unflatten("ValleyFarm-v0", obs))

@@ -18,7 +18,7 @@ from typing import Any
 from . import _engine
 from ._specs import ENV_IDS, SPECS, FarmSpec, spec_for
 from .agents import create_agent
-from .env import FarmEnv, Plan
+from .env import ENTRY_POINT, FarmEnv, Plan
 from .evaluate import evaluate, normalized_score, reference_by_seed
 from .spaces import Box, Dict, Discrete, MultiDiscrete
 from .spaces import unflatten as _unflatten
@@ -71,7 +71,7 @@ def register() -> None:
             continue
         gymnasium.register(
             id=env_id,
-            entry_point="valley_farm.env:FarmEnv",
+            entry_point=ENTRY_POINT,
             vector_entry_point="valley_farm.vector:FarmVecEnv",
             kwargs={"env_id": env_id},
             disable_env_checker=False,

@@ -1,7 +1,8 @@
 """The single env: Gymnasium 1.x's Env API over one engine env.
 
-``reset`` and ``step`` are the C methods of ``_engine.Env`` themselves (this class adds
-no Python frame around them), so a step from Python costs one C call:
+``step`` is the C method of ``_engine.Env`` itself (this class adds no Python frame around
+it), so a step from Python costs one C call; so is ``reset``, but where gymnasium is
+installed, which wraps it to seed ``np_random`` as Gymnasium asks:
 
     reset(seed=None, options=None) -> (obs, info)
     step(action) -> (obs, reward, terminated, truncated, info)
@@ -36,13 +37,22 @@ except ImportError:
 PROVE_STATES_DEFAULT = 1_000_000
 
 
-class EnvSpec(NamedTuple):
-    """What made an env (Gymnasium's EnvSpec where gymnasium registered it)."""
+class _EnvSpec(NamedTuple):
+    """What made an env: the fields of Gymnasium's EnvSpec that describe these envs, for use
+    without gymnasium (with it, its own EnvSpec class)."""
 
     id: str
     entry_point: str
-    max_episode_steps: Optional[int]
     kwargs: Dict[str, Any]
+    reward_threshold: Optional[float] = None
+    nondeterministic: bool = False  # the same seed and actions give the same episode
+    max_episode_steps: Optional[int] = None  # the farms end on their own clock
+    order_enforce: bool = True
+    disable_env_checker: bool = False
+
+
+ENTRY_POINT = "valley_farm.env:FarmEnv"
+EnvSpec: Any = gymnasium.envs.registration.EnvSpec if gymnasium is not None else _EnvSpec
 
 
 class Plan(NamedTuple):
@@ -75,10 +85,23 @@ class FarmEnv(*_BASES):  # type: ignore[misc]
         self.action_space = action_space(spec)
         self.observation_space = observation_space(spec)
         self.dict_observation_space = dict_observation_space(spec)
-        self.spec = EnvSpec(spec.id, "valley_farm:make", None, {"render_mode": render_mode, "events": events})
+        # what register() gives gymnasium, so that gymnasium.make(env.spec) makes this env again
+        self.spec = EnvSpec(id=spec.id, entry_point=ENTRY_POINT, kwargs={"env_id": spec.id, "render_mode": render_mode, "events": events})
 
     # reset, step, action_mask, illegal_reasons, render, snapshot, restore, state_hash and
-    # close are _engine.Env's methods (python/src/engine.c).
+    # close are _engine.Env's methods (python/src/engine.c); with gymnasium, reset is wrapped
+    # below.
+
+    if gymnasium is not None:
+
+        def reset(self, *, seed: Any = None, options: Optional[Dict[str, Any]] = None) -> Tuple[Any, Dict[str, Any]]:
+            """The engine's reset, then Gymnasium's seeding contract: a seeded reset also seeds
+            ``np_random`` (gymnasium.Env.reset's job, which its env checker asks for). The
+            engine checks the seed first, so a bad one raises its ValueError and changes nothing."""
+            out = _engine.Env.reset(self, seed=seed, options=options)
+            if seed is not None:
+                gymnasium.Env.reset(self, seed=seed)
+            return out
 
     @property
     def unwrapped(self) -> "FarmEnv":

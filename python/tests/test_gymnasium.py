@@ -1,0 +1,105 @@
+"""The envs under Gymnasium itself, where it is importable (skipped where it is not: the CI
+machines have no Python registry, so gymnasium is not installed there; docs/python.md says
+which Gymnasium releases this was run against, from a source checkout, and how).
+
+Gymnasium's own env checker on both farms' single envs, made by gymnasium.make after
+register() and by valley_farm.make; the seeding contract the checker asks for (a seeded
+reset seeds np_random); a spec that gymnasium.make can make again; and the vector env beside
+Gymnasium's SyncVectorEnv over the single envs in the same same-step autoreset mode, which
+must see the same first episodes (both seed env i with seed + i)."""
+import warnings
+
+import numpy as np
+import pytest
+
+import valley_farm
+
+gymnasium = pytest.importorskip("gymnasium")
+from gymnasium.utils.env_checker import check_env  # noqa: E402
+
+IDS = valley_farm.ENV_IDS
+
+
+@pytest.fixture(scope="module", autouse=True)
+def registered():
+    valley_farm.register()
+
+
+@pytest.mark.parametrize("env_id", IDS)
+def test_gymnasium_make_gives_a_gymnasium_env_that_passes_its_env_checker_without_warnings(env_id):
+    made = gymnasium.make(env_id)
+    assert isinstance(made.unwrapped, gymnasium.Env) and isinstance(made.unwrapped, valley_farm.FarmEnv)
+    assert isinstance(made.observation_space, gymnasium.spaces.Box)
+    assert isinstance(made.action_space, gymnasium.spaces.Discrete)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # Gymnasium's checker warns (logger.warn) on what it dislikes
+        check_env(made.unwrapped)
+        check_env(valley_farm.make(env_id))
+    # the passive checker gymnasium.make wraps around the env, over a whole episode
+    obs, info = made.reset(seed=5)
+    rng = np.random.default_rng(0)
+    terminated = truncated = False
+    while not (terminated or truncated):
+        action = int(rng.choice(np.flatnonzero(info["action_mask"])))
+        obs, reward, terminated, truncated, info = made.step(action)
+        assert made.observation_space.contains(obs)
+    made.close()
+    made.close()
+
+
+@pytest.mark.parametrize("env_id", IDS)
+def test_a_seeded_reset_seeds_np_random_and_a_bad_seed_changes_nothing(env_id):
+    env = valley_farm.make(env_id)
+    env.reset(seed=123)
+    first = env.np_random.bit_generator.state
+    assert env.np_random_seed == 123
+    env.reset()
+    env.reset(seed=123)
+    assert env.np_random.bit_generator.state == first
+    with pytest.raises(ValueError):
+        env.reset(seed=-1)
+    assert env.np_random_seed == 123 and env.np_random.bit_generator.state == first
+    env.reset(seed=456)
+    assert env.np_random.bit_generator.state != first
+
+
+@pytest.mark.parametrize("env_id", IDS)
+def test_an_envs_spec_makes_the_same_env_again_with_gymnasium_make(env_id):
+    env = valley_farm.make(env_id, events=True)
+    again = gymnasium.make(env.spec)
+    assert again.unwrapped.id == env_id and again.unwrapped.spec.kwargs["events"] is True
+    a, _ = env.reset(seed=9)
+    b, _ = again.reset(seed=9)
+    assert np.array_equal(a, b)
+
+
+@pytest.mark.parametrize("env_id", IDS)
+def test_the_vector_env_sees_what_gymnasiums_sync_vector_env_sees_in_a_first_episode(env_id):
+    n = 5
+    vec = gymnasium.make_vec(env_id, num_envs=n, vectorization_mode="vector_entry_point")
+    assert isinstance(vec, valley_farm.FarmVecEnv) and isinstance(vec, gymnasium.vector.VectorEnv)
+    assert vec.metadata["autoreset_mode"] is gymnasium.vector.AutoresetMode.SAME_STEP
+    sync = gymnasium.vector.SyncVectorEnv(
+        [lambda: valley_farm.make(env_id) for _ in range(n)], autoreset_mode=gymnasium.vector.AutoresetMode.SAME_STEP
+    )
+    obs, infos = vec.reset(seed=40)
+    sync_obs, sync_infos = sync.reset(seed=40)  # env i: seed 40 + i, as the vector env
+    assert np.array_equal(obs, sync_obs) and np.array_equal(infos["action_mask"], sync_infos["action_mask"])
+    rng = np.random.default_rng(1)
+    ended = False
+    while not ended:
+        masks = infos["action_mask"]
+        actions = (rng.random(masks.shape) * masks).argmax(axis=1).astype(np.int32)
+        obs, rewards, terms, truncs, infos = vec.step(actions)
+        sync_obs, sync_rewards, sync_terms, sync_truncs, sync_infos = sync.step(actions)
+        assert np.array_equal(rewards, sync_rewards) and np.array_equal(terms, sync_terms)
+        assert not truncs.any() and not sync_truncs.any()
+        ended = bool(terms.any())
+        if ended:  # the next episodes' seeds differ (seed + i + k n here, np_random there)
+            assert terms.all() and sync_infos["_final_obs"].all()
+            assert np.array_equal(infos["final_obs"], np.stack(sync_infos["final_obs"]))
+        else:
+            assert np.array_equal(obs, sync_obs)
+            assert np.array_equal(infos["action_mask"], sync_infos["action_mask"])
+    vec.close()
+    sync.close()
