@@ -9,7 +9,6 @@
 // Links: `#the-map` and `backwards-farm.md#one-step` become the docs routes of those pages and
 // sections (#/docs/valley/the-map); web links stay. Anything else is a build error, as is raw
 // HTML other than a widget marker, so the Markdown reads the same on GitHub and on the page.
-import { basename } from 'node:path';
 import { Marked, Renderer } from 'marked';
 
 const RULES_FILE = /(^|\/)docs\/rules\/([^/?]+\.md)$/;
@@ -106,12 +105,14 @@ export function rulesPage(markdown, file) {
 }
 
 /** The Vite plugin: `import page from '…/docs/rules/valley-farm.md'` is rulesPage of that file. */
+// (No Node import here: the web tests load this file in happy-dom, where one failed to load
+// under a full run.)
 export function markdownPlugin() {
   return {
     name: 'valley-farm-rules-markdown',
     transform(source, id) {
       if (!RULES_FILE.test(id)) return null;
-      return { code: `export default ${JSON.stringify(rulesPage(source, basename(id)))};\n`, map: null };
+      return { code: `export default ${JSON.stringify(rulesPage(source, id.split(/[\\/]/).pop()))};\n`, map: null };
     },
   };
 }

@@ -1,7 +1,7 @@
 // Every docs page renders from its route, every internal docs link points at a page and a
 // section that exist, and the API examples run cleanly in the docs sandbox (in Node here;
 // the browser suite runs one in a real Web Worker).
-import { describe, it, expect, vi, beforeAll, afterAll } from 'vitest';
+import { describe, it, expect } from 'vitest';
 import { render } from 'preact';
 import { act } from 'preact/test-utils';
 import { Docs, PAGES, parseDocsPath } from '../../web/src/docs/index.jsx';
@@ -11,18 +11,9 @@ import { runExample, runAgent } from '../../web/src/docs/worker/runExample.js';
 import { runInWorker } from '../../web/src/docs/model/runner.js';
 import { TUTORIAL_STEPS } from '../../web/src/docs/model/tutorial.js';
 import { parseEmbedParams } from '../../web/src/docs/Embed.jsx';
+import { quietIframes } from './quietIframes.js';
 
-// happy-dom does not load iframes (the docs embed live farms in them) and says so on
-// console.error each time; keep that one message out of the output, let anything else through.
-let restoreConsole;
-beforeAll(() => {
-  const real = console.error;
-  const spy = vi.spyOn(console, 'error').mockImplementation((...args) => {
-    if (!String(args[0]?.message ?? args[0]).includes('Iframe page loading is disabled')) real(...args);
-  });
-  restoreConsole = () => spy.mockRestore();
-});
-afterAll(() => restoreConsole());
+quietIframes(); // the docs' live farms are iframes, which happy-dom does not load
 
 async function show(path) {
   const host = document.createElement('div');

@@ -2,7 +2,7 @@
 // converted at build time by web/markdownPlugin.mjs (rulesPage), with the live widgets its
 // `<!-- widget: NAME -->` lines name. These tests hold the page to the file, the markers to
 // the widgets, and the conversion to its rules for links and raw HTML.
-import { describe, it, expect, vi, beforeAll, afterAll } from 'vitest';
+import { describe, it, expect } from 'vitest';
 import { render } from 'preact';
 import { act } from 'preact/test-utils';
 import { envIds } from 'valley-farm';
@@ -12,22 +12,14 @@ import { RulesDoc, rulesPageOf } from '../../web/src/docs/pages/EnvPage.jsx';
 import { widgetNames } from '../../web/src/docs/components/DocWidget.jsx';
 import { widgets } from '../../web/src/docs/model/widgets.js';
 import { farms, farmFor } from '../../web/src/model/farms/index.js';
+import { quietIframes } from './quietIframes.js';
 
 const RAW = import.meta.glob('../../docs/rules/*.md', { query: '?raw', import: 'default', eager: true });
 const fileOf = (id) => `${farmFor(id).slug}-farm.md`;
 const raw = (id) => RAW[`../../docs/rules/${fileOf(id)}`];
 const squash = (s) => s.replace(/\s+/g, ' ').trim();
 
-// happy-dom does not load the rule widgets' engines' iframes; nothing else may log an error
-let restoreConsole;
-beforeAll(() => {
-  const real = console.error;
-  const spy = vi.spyOn(console, 'error').mockImplementation((...args) => {
-    if (!String(args[0]?.message ?? args[0]).includes('Iframe page loading is disabled')) real(...args);
-  });
-  restoreConsole = () => spy.mockRestore();
-});
-afterAll(() => restoreConsole());
+quietIframes(); // the docs' live farms are iframes, which happy-dom does not load
 
 async function show(node) {
   const host = document.createElement('div');
