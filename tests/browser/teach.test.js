@@ -1,6 +1,6 @@
 // Play that teaches, for everyone, in Debian's Chromium on the built site: no serious
 // axe-core violation (and one h1 and a main landmark) on the game, every docs page, the
-// embed and the Lab; play with the keyboard alone with a visible focus; the live region
+// embed and the Lab (on arrival, and after play or a run); play with the keyboard alone with a visible focus; the live region
 // announces each step; the par of a map outside the data is planned in a Worker and its
 // best-known play replays to exactly the par; a whole episode played with taps on a phone.
 import { createRequire } from 'node:module';
@@ -100,6 +100,17 @@ describe('accessibility (axe-core)', () => {
     await keyboardEpisode(page);
     await page.waitForSelector('.message button');
     expect(await page.locator('[data-testid="event-log"] li').count()).toBeGreaterThan(3);
+    expect(await violations(page)).toEqual([]);
+  });
+
+  it('the Lab after a run (its curve drawn, trained to the end, evaluated on the test split) has none either', async () => {
+    const page = await open('#/lab?env=ValleyFarm-v0&algo=tabular-q&seed=1&steps=60000', { axe: true });
+    await page.waitForSelector('main.lab');
+    await page.click('button:has-text("Start")');
+    await page.waitForSelector('main.lab[data-state="done"]', { timeout: 60_000 });
+    expect(await page.$eval('.lab-curve polyline.mean', (el) => Number(el.dataset.points))).toBeGreaterThan(1);
+    await page.click('button:has-text("Evaluate on the test split")');
+    await page.waitForSelector('[data-testid="lab-evaluation"]', { timeout: 60_000 });
     expect(await violations(page)).toEqual([]);
   });
 
