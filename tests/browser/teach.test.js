@@ -1,8 +1,9 @@
 // Play that teaches, for everyone, in Debian's Chromium on the built site: no serious
 // axe-core violation (and one h1 and a main landmark) on the game, every docs page, the
-// embed and the Lab (on arrival, and after play or a run); play with the keyboard alone with a visible focus; the live region
-// announces each step; the par of a map outside the data is planned in a Worker and its
-// best-known play replays to exactly the par; a whole episode played with taps on a phone.
+// embed and the Lab (on arrival, and after play or a run); play with the keyboard alone
+// with a visible focus; the live region announces each step; the par of a map outside the
+// data is planned in a Worker and its best-known play replays to exactly the par; a whole
+// episode played with taps on a phone.
 import { createRequire } from 'node:module';
 import { describe, it, expect } from 'vitest';
 import { browserSuite } from './page.js';
