@@ -3,7 +3,8 @@
 //  1. env steps/s of the learner core against TensorFlow.js (the `tfjs` setting, the former
 //     path), one worker each, in Node, measured in alternating windows of one run (as
 //     `npm run bench` alternates), so that a busy machine slows both alike;
-//  2. the core's scaling with workers in Node: 1, 2, … up to the cores of this machine;
+//  2. the core's scaling with workers in Node: 1, 2, … up to the cores of this machine, the
+//     counts' windows alternating;
 //  3. the Lab's Worker(s) in Chromium against Node, for 1 worker and for all cores: the built
 //     site, read from the Lab's own status line (messages, progress and the page included),
 //     over a longer window than parts 1 and 2 (the status line moves a few times a second),
@@ -30,6 +31,7 @@ const WARM = 4 * ROLLOUT;
 const WINDOW = (quick ? 6 : 24) * ROLLOUT;
 const ROUNDS = 3;
 const LAB_WINDOW = (quick ? 64 : 320) * ROLLOUT; // about 10 s at 2 workers
+const SCALE_WINDOW = (quick ? 16 : 64) * ROLLOUT;
 const TARGETS = { coreOverTf: 4, scaling: 0.85, workerOverNode: 0.8, minutesToHeuristic: 5 };
 const log = (...a) => (json ? console.error(...a) : console.log(...a));
 const out = [];
@@ -70,16 +72,18 @@ async function coreAgainstTf(env) {
   return row;
 }
 
-/** Part 2: the core with 1 … k workers in Node (each the median of ROUNDS windows). */
+/**
+ * Part 2: the core with 1 … k workers in Node: one learner for each count, their windows
+ * alternating (medians of ROUNDS), each window long enough (SCALE_WINDOW) that a busy
+ * moment of the machine does not decide it.
+ */
 async function scaling(env, counts) {
-  const rows = [];
-  for (const workers of counts) {
-    const learner = await warmLearner(env, { workers });
-    const rates = [];
-    for (let r = 0; r < ROUNDS; r++) rates.push(await windowRate(learner));
-    learner.dispose();
-    rows.push({ workers, rate: median(rates) });
-  }
+  const learners = [];
+  for (const workers of counts) learners.push(await warmLearner(env, { workers }));
+  const rates = counts.map(() => []);
+  for (let r = 0; r < ROUNDS; r++) for (let i = 0; i < counts.length; i++) rates[i].push(await windowRate(learners[i], SCALE_WINDOW));
+  for (const l of learners) l.dispose();
+  const rows = counts.map((workers, i) => ({ workers, rate: median(rates[i]) }));
   const one = rows[0].rate;
   for (const r of rows)
     report({ part: 'scaling', env, workers: r.workers, stepsPerSec: r.rate, speedup: r.rate / one, efficiency: r.rate / one / r.workers });
