@@ -782,8 +782,8 @@ export const learner = Object.freeze({
   limits,
   maxima,
   actModes: ACT_MODES,
-  // a run of known length anneals over all of it, as CleanRL's PPO does: it passed the
-  // heuristic sooner than a constant step size (docs/runs)
+  // a run of known length anneals over all of it, as CleanRL's PPO does (and as the default
+  // reference runs in docs/runs did)
   runDefaults: (steps) => ({ anneal: steps }),
   create: createPPO,
   checkConfig: (env, c) => checkNetworkSize(shapesOf(env, c), 'ppo'),

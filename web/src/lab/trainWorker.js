@@ -29,15 +29,15 @@ async function loop() {
   if (running) return;
   running = true;
   try {
-    const base = FIRST_SLICE;
-    let chunk = base;
+    let slice = FIRST_SLICE;
     while (learner && !paused && learner.progress().steps < target) {
       const t0 = performance.now();
-      const progress = await learner.trainFor(Math.min(chunk, target - learner.progress().steps), {
+      const progress = await learner.trainFor(Math.min(slice, target - learner.progress().steps), {
         onProgress: (p) => post({ type: 'progress', progress: { ...p, backend: engine() } }),
       });
-      const ms = performance.now() - t0;
-      chunk = base * Math.max(1, Math.min(256, Math.round((chunk / base) * Math.min(2, SLICE_MS / Math.max(ms, 1)))));
+      // the next slice: SLICE_MS at this slice's rate, at most twice as long, from 1 to 256 first slices
+      const grown = (slice / FIRST_SLICE) * Math.min(2, SLICE_MS / Math.max(performance.now() - t0, 1));
+      slice = FIRST_SLICE * Math.max(1, Math.min(256, Math.round(grown)));
       post({ type: 'progress', progress: { ...progress, backend: await backend() } });
       await tick(); // let pause / stop / evaluate messages in
     }

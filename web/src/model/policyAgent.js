@@ -3,8 +3,9 @@
 // refused by its size before it is read, and a Worker parses it and checks it as data
 // (format, settings, every weight: policyInput.js, with valley-farm/learn's checkPolicyJSON)
 // before any network exists, so that neither a 20 MB file nor a refused one holds the page's
-// thread. The agent frees the policy's tensors when the runner replaces it: TensorFlow.js's
-// memory is not collected, and policies left behind would fill it until no policy loads in the tab.
+// thread. The agent frees the policy when the runner replaces it: a network's memory (the
+// learner core's, or TensorFlow.js's tensors) is not collected, and policies left behind would
+// fill it until no policy loads in the tab.
 import { fileTooBig } from './policyFile.js';
 
 export { MAX_POLICY_FILE_BYTES } from './policyFile.js';
