@@ -5,12 +5,14 @@
 //     `npm run bench` alternates), so that a busy machine slows both alike;
 //  2. the core's scaling with workers in Node: 1, 2, … up to the cores of this machine, the
 //     counts' windows alternating;
-//  3. the Lab's Worker(s) in Chromium against Node, for 1 worker and for all cores: the built
+//  3. the Lab's Worker(s) in Chromium against Node, for 1 worker and for all cores (so also
+//     the Lab's own scaling, its Workers against its one): the built
 //     site, read from the Lab's own status line (messages, progress and the page included),
 //     over a longer window than parts 1 and 2 (the status line moves a few times a second),
 //     Node's rate measured over the same window just before each Lab run;
 //  4. from the committed reference runs (docs/runs), the wall time at which each farm's
-//     validation mean first passed the heuristic's.
+//     validation mean first passed the heuristic's, and whether the test split confirms it
+//     (the run's final policy against the heuristic on the same test seeds, paired).
 // Rates count the rollouts' forward passes and the updates; each skips a warm-up. Run it on
 // an idle machine: other work on the cores lowers the figures of part 2 and 3 most.
 // `--quick` for short windows, `--json` for one JSON object per line, `--lab` for part 3 alone. A benchmark, not a
@@ -20,7 +22,7 @@ import { readFileSync } from 'node:fs';
 import { createLearner } from '../../wasm/learn/index.js';
 import { envIds } from '../../wasm/index.js';
 import { referenceRuns } from '../../scripts/baselines.mjs';
-import { heuristicValidation, timeToHeuristic } from '../../web/src/model/timeToHeuristic.js';
+import { heuristicValidation, pairedOverHeuristic, timeToHeuristic } from '../../web/src/model/timeToHeuristic.js';
 import { ensureBuilt, launch, serve } from '../browser/page.js';
 
 const json = process.argv.includes('--json');
@@ -133,6 +135,7 @@ function timeToHeuristics() {
       steps: first?.steps ?? null,
       runSeconds: run.seconds,
       test: run.test.mean,
+      paired: pairedOverHeuristic(baselines, run),
       command: run.command,
     };
     report(row);
@@ -193,11 +196,12 @@ async function main() {
   console.log('|---|---:|---:|---:|---:|');
   for (const r of rows.lab) console.log(`| ${r.env} | ${r.workers} | ${fmt(r.lab)} | ${fmt(r.node)} | ${r.ratio.toFixed(2)} |`);
   console.log('\nFrom the committed reference runs (docs/runs, default settings):\n');
-  console.log('| env | heuristic (validation) | validation first above it | run | test mean |');
-  console.log('|---|---:|---|---|---:|');
+  console.log('| env | heuristic (validation) | validation first above it | run | test mean | run − heuristic on the test seeds, paired |');
+  console.log('|---|---:|---|---|---:|---|');
+  const interval = (p) => `${p.mean >= 0 ? '+' : ''}${p.mean.toFixed(2)} (${p.ci95[0].toFixed(2)} – ${p.ci95[1].toFixed(2)})`;
   for (const r of heuristic)
     console.log(
-      `| ${r.env} | ${r.heuristicValidation.toFixed(2)} | ${r.seconds === null ? 'never' : `${(r.seconds / 60).toFixed(1)} min (${(r.steps / 1e6).toFixed(1)} M steps)`} | ${(r.runSeconds / 60).toFixed(1)} min | ${r.test.toFixed(2)} |`,
+      `| ${r.env} | ${r.heuristicValidation.toFixed(2)} | ${r.seconds === null ? 'never' : `${(r.seconds / 60).toFixed(1)} min (${(r.steps / 1e6).toFixed(1)} M steps)`} | ${(r.runSeconds / 60).toFixed(1)} min | ${r.test.toFixed(2)} | ${interval(r.paired)} |`,
     );
   console.log(`\nTargets (the learning issue), on this ${cores}-core machine:`);
   for (const r of rows.tf)
@@ -211,13 +215,23 @@ async function main() {
       `  ${mark(eff >= TARGETS.scaling)}  ${s.env}: ${last.workers} workers give ${(eff * last.workers).toFixed(2)} × one (target ${(TARGETS.scaling * last.workers).toFixed(2)})`,
     );
   }
+  // the same target in the Lab: its k Workers against its one, from part 3's windows
+  for (const env of envIds) {
+    const one = rows.lab.find((r) => r.env === env && r.workers === 1);
+    const most = rows.lab.find((r) => r.env === env && r.workers === cores && cores > 1);
+    if (!one || !most) continue;
+    const speedup = most.lab / one.lab;
+    console.log(
+      `  ${mark(speedup >= TARGETS.scaling * cores)}  ${env}: the Lab's ${cores} Workers give ${speedup.toFixed(2)} × its one (target ${(TARGETS.scaling * cores).toFixed(2)})`,
+    );
+  }
   for (const r of rows.lab)
     console.log(
       `  ${mark(r.ratio >= TARGETS.workerOverNode)}  ${r.env}, ${r.workers} worker(s): Lab / Node ${r.ratio.toFixed(2)} (target ${TARGETS.workerOverNode})`,
     );
   for (const r of heuristic)
     console.log(
-      `  ${mark(r.seconds !== null && r.seconds <= TARGETS.minutesToHeuristic * 60)}  ${r.env}: validation above the heuristic after ${r.seconds === null ? 'never' : `${(r.seconds / 60).toFixed(1)} min`} (target ${TARGETS.minutesToHeuristic} min)`,
+      `  ${mark(r.seconds !== null && r.seconds <= TARGETS.minutesToHeuristic * 60 && r.paired.ci95[0] > 0)}  ${r.env}: validation above the heuristic after ${r.seconds === null ? 'never' : `${(r.seconds / 60).toFixed(1)} min`}, and on the test seeds the run − heuristic ${interval(r.paired)} (target: within ${TARGETS.minutesToHeuristic} min, the test's paired interval above 0)`,
     );
 }
 

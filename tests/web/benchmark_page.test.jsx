@@ -6,6 +6,7 @@ import baselines from '../../wasm/data/baselines.json';
 import bestKnown from '../../wasm/data/best-known.json';
 import { BenchmarkPage } from '../../web/src/docs/pages/BenchmarkPage.jsx';
 import { referenceRuns } from '../../web/src/model/referenceRuns.js';
+import { SPLITS } from '../../wasm/splits.js';
 
 it("the baseline tables and the proven-optimal counts are the data's", () => {
   const host = document.createElement('div');
@@ -22,23 +23,75 @@ it("the baseline tables and the proven-optimal counts are the data's", () => {
   }
 });
 
-it("each farm's best reference run is named with its time, test mean and interval, and called above or below the heuristic only where the 95 % intervals do not overlap", () => {
+/** Run − heuristic on each test seed, by hand: the run's returns are in the test split's order. */
+function pairedByHand(run) {
+  const rows = baselines.perSeed[run.env].test;
+  const d = run.test.returns.map((r, i) => r - rows[i][2]);
+  const mean = d.reduce((a, x) => a + x, 0) / d.length;
+  const se = Math.sqrt(d.reduce((a, x) => a + (x - mean) ** 2, 0) / (d.length - 1) / d.length);
+  return { mean, low: mean - 1.96 * se, high: mean + 1.96 * se };
+}
+
+it("the baselines data's per-seed test rows are the test split's seeds in order (a run's returns are paired with them by position)", () => {
+  for (const env of Object.keys(baselines.table)) {
+    const seeds = baselines.perSeed[env].test.map((r) => r[0]);
+    expect(seeds).toEqual(Array.from({ length: SPLITS.test.count }, (_, i) => SPLITS.test.first + i));
+  }
+});
+
+it('pairedOverHeuristic is the mean of the per-seed differences with 1.96 standard errors either side', async () => {
+  const { pairedOverHeuristic } = await import('../../web/src/model/timeToHeuristic.js');
+  const data = {
+    perSeed: {
+      F: {
+        test: [
+          [1, 0, 10],
+          [2, 0, 12],
+          [3, 0, 14],
+          [4, 0, 10],
+        ],
+      },
+    },
+  };
+  // differences 1, 0, 2, 1: mean 1, sample variance 2/3, standard error sqrt(2/3/4)
+  const p = pairedOverHeuristic(data, { env: 'F', test: { returns: [11, 12, 16, 11] } });
+  expect(p.mean).toBe(1);
+  expect(p.ci95[0]).toBeCloseTo(1 - 1.96 * Math.sqrt(1 / 6), 12);
+  expect(p.ci95[1]).toBeCloseTo(1 + 1.96 * Math.sqrt(1 / 6), 12);
+  expect(() => pairedOverHeuristic(data, { env: 'F', test: { returns: [1, 2] } })).toThrow(/2\) do not match the 4 test seeds of F/);
+});
+
+it("each farm's best reference run is named with its time and test interval, and called above or below the heuristic only where the paired 95 % interval over the same test seeds excludes 0", () => {
   const host = document.createElement('div');
   render(<BenchmarkPage />, host);
   for (const [env, rows] of Object.entries(baselines.table)) {
     const runs = referenceRuns().filter((r) => r.env === env);
     const best = runs.reduce((a, r) => (r.test.mean > a.test.mean ? r : a));
-    const heuristicRow = rows.find((r) => r.agent === 'heuristic');
-    const heuristic = heuristicRow.mean;
+    const heuristic = rows.find((r) => r.agent === 'heuristic').mean;
     const text = host.querySelector(`[data-gap="${env}"]`).textContent.replace(/\s+/g, ' ');
     const [low, high] = best.test.ci95.map((x) => x.toFixed(2));
     expect(text).toContain(
       `${Math.round(best.seconds / 60)} minutes) scores ${best.test.mean.toFixed(2)} (95 % interval ${low} – ${high})`,
     );
-    const [hLow, hHigh] = heuristicRow.ci95;
-    const side = best.test.ci95[0] > hHigh ? 'above' : best.test.ci95[1] < hLow ? 'below' : 'level, within the 95 % intervals, with';
-    expect(text).toContain(`${side} the heuristic's ${heuristic.toFixed(2)}`);
+    const p = pairedByHand(best);
+    const side = p.low > 0 ? 'above' : p.high < 0 ? 'below' : 'level, within the paired 95 % interval, with';
+    expect(text).toContain(`${side} the heuristic's ${heuristic.toFixed(2)} on the same seeds`);
+    const sign = (x) => (x < 0 ? '−' : '') + Math.abs(x).toFixed(2);
+    expect(text).toContain(`(run − heuristic ${p.mean >= 0 ? '+' : '−'}${Math.abs(p.mean).toFixed(2)} (${sign(p.low)} – ${sign(p.high)}))`);
   }
+});
+
+it("the runs table gives each run's paired difference from the heuristic on the test seeds", () => {
+  const host = document.createElement('div');
+  render(<BenchmarkPage />, host);
+  const cells = [...host.querySelectorAll('[data-table="runs"] tbody tr')].map((tr) => tr.children[6].textContent);
+  const sign = (x) => (x < 0 ? '−' : '') + Math.abs(x).toFixed(2);
+  expect(cells).toEqual(
+    referenceRuns().map((r) => {
+      const p = pairedByHand(r);
+      return `${p.mean >= 0 ? '+' : '−'}${Math.abs(p.mean).toFixed(2)} (${sign(p.low)} – ${sign(p.high)})`;
+    }),
+  );
 });
 
 it("the runs table says when each run's validation mean first reached the heuristic's on the same seeds", async () => {

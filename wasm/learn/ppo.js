@@ -36,7 +36,7 @@ export const defaults = Object.freeze({
   numEnvs: 64,
   nSteps: 64,
   epochs: 3,
-  minibatch: 2048,
+  minibatch: 1024,
   learningRate: 1e-3,
   anneal: 0,
   gamma: 0.99,

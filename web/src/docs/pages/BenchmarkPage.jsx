@@ -5,7 +5,7 @@ import bestKnown from '../../../../wasm/data/best-known.json';
 import { SPLITS } from 'valley-farm/splits';
 import { Section, Toc } from '../components/Section.jsx';
 import { referenceRuns, settingsOf } from '../../model/referenceRuns.js';
-import { heuristicValidation, timeToHeuristic } from '../../model/timeToHeuristic.js';
+import { heuristicValidation, pairedOverHeuristic, timeToHeuristic } from '../../model/timeToHeuristic.js';
 
 export const BENCHMARK_SECTIONS = [
   ['protocol', 'The protocol'],
@@ -25,17 +25,22 @@ function aboveHeuristic(run) {
   return t ? `${(t.seconds / 60).toFixed(1)} min (${(t.steps / 1e6).toFixed(1)} M steps)` : 'not within the run';
 }
 
-/** The reference run with the best test mean on a farm, or null. */
+/** A paired difference as '+0.42 (0.21 – 0.64)'. */
+export const signed = ({ mean, ci95 }) =>
+  `${mean >= 0 ? '+' : '−'}${fmt(Math.abs(mean))} (${ci95.map((x) => fmt(x).replace('-', '−')).join(' – ')})`;
+
 /**
- * Where a score stands against another, as their 95 % intervals say: 'above' or 'below' only
- * where the intervals do not overlap; else the two are level within them.
+ * Where a run stands against the heuristic, as the protocol decides "A beats B": the 95 %
+ * interval of their paired difference over the same test seeds above 0 ('above'), below 0
+ * ('below'), else the two are level.
  */
-export function compared([low, high], [otherLow, otherHigh]) {
-  if (low > otherHigh) return 'above';
-  if (high < otherLow) return 'below';
-  return 'level, within the 95 % intervals, with';
+export function compared({ ci95: [low, high] }) {
+  if (low > 0) return 'above';
+  if (high < 0) return 'below';
+  return 'level, within the paired 95 % interval, with';
 }
 
+/** The reference run with the best test mean on a farm, or null. */
 export const bestRun = (envId) =>
   RUNS.filter((r) => r.env === envId).reduce((best, r) => (best === null || r.test.mean > best.test.mean ? r : best), null);
 
@@ -147,6 +152,7 @@ export function BenchmarkPage() {
               <th>wall time</th>
               <th>validation above the heuristic</th>
               <th>test mean</th>
+              <th>− heuristic, paired (95 % interval)</th>
               <th>normalised score</th>
             </tr>
           </thead>
@@ -162,6 +168,7 @@ export function BenchmarkPage() {
                 <td>{r.seconds} s</td>
                 <td>{aboveHeuristic(r)}</td>
                 <td>{fmt(r.test.mean)}</td>
+                <td>{signed(pairedOverHeuristic(baselines, r))}</td>
                 <td>{fmt(r.test.normalized)}</td>
               </tr>
             ))}
@@ -175,14 +182,14 @@ export function BenchmarkPage() {
             const best = bestRun(envId);
             const mean = (agent) => baselines.table[envId].find((r) => r.agent.startsWith(agent)).mean;
             const heuristic = mean('heuristic');
-            const side = compared(best.test.ci95, baselines.table[envId].find((r) => r.agent === 'heuristic').ci95);
+            const paired = best && pairedOverHeuristic(baselines, best);
             return (
               best && (
                 <li data-gap={envId}>
                   {envId}: the best run ({best.algo}
                   {settingsOf(best) && `, ${settingsOf(best)}`}, {Math.round(best.seconds / 60)} minutes) scores {fmt(best.test.mean)} (95 %
-                  interval {fmt(best.test.ci95[0])} – {fmt(best.test.ci95[1])}), {side} the heuristic's {fmt(heuristic)}; the best known
-                  play scores {fmt(mean('best known'))}.
+                  interval {fmt(best.test.ci95[0])} – {fmt(best.test.ci95[1])}), {compared(paired)} the heuristic's {fmt(heuristic)} on the
+                  same seeds (run − heuristic {signed(paired)}); the best known play scores {fmt(mean('best known'))}.
                 </li>
               )
             );

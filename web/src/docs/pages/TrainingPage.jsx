@@ -112,7 +112,8 @@ const json = learner.policy().toJSON();               // save it; loadPolicy(jso
         </p>
         <p>
           <code>npm run bench:learn</code> measures PPO's training speed: the core against TensorFlow.js, its scaling with workers, and the
-          Lab's Workers in Chromium against Node; and, from the reference runs, when each farm's validation passed the heuristic.
+          Lab's Workers in Chromium against Node; and, from the reference runs, when each farm's validation passed the heuristic and whether
+          the test seeds confirm it (the run against the heuristic on the same seeds, paired).
         </p>
       </Section>
       <Section page="training" id="score" title="Scoring it">
