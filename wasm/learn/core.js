@@ -4,8 +4,10 @@
 // rollout or a set of demonstrations keeps what the network reads, in the module's memory,
 // so that a minibatch is named by its rows and never copied.
 //
-// Samples hold each input sparse: its nonzero features as (index, value) pairs, at most
-// `stride` of them (features() of encode.js and memory.js are mostly one-hot zeros).
+// Samples hold each input sparse: its nonzero features as (index, value) pairs (features() of
+// encode.js and memory.js are mostly one-hot zeros), either with room for `stride` of them
+// each (a rollout, rewritten every update) or packed end to end, each sample's count known
+// beforehand (demonstrations, written once: see Samples.packed).
 
 import { readLocalFile, stubImports } from '../standalone.js';
 
@@ -158,7 +160,8 @@ export class CoreNet {
   /** Logits and values of `n` rows of `samples` (rows: an Int32Array in samples, or null: 0 .. n). */
   forward(samples, n, rows, logits, values) {
     const x = this.#core.x;
-    if (x.vflw_forward(this.#ptr, n, rows ?? 0, samples.idx, samples.val, samples.nnz, samples.stride, logits, values))
+    const s = samples;
+    if (x.vflw_forward(this.#ptr, n, rows ?? 0, s.idx, s.val, s.nnz, s.stride, s.start, logits, values))
       throw new RangeError('valley-farm/learn: out of WebAssembly memory in the learner core');
   }
 
@@ -185,6 +188,7 @@ export class CoreNet {
       s.val,
       s.nnz,
       s.stride,
+      s.start,
       s.masks,
       s.actions,
       s.oldLogp,
@@ -215,11 +219,14 @@ export class CoreNet {
 /**
  * Room for `count` samples of at most `stride` nonzero features and `actions` actions, in the
  * core's memory, with typed-array views (views(), again after anything that may grow memory).
+ * Samples.packed(core, nnz, actions) instead has room for exactly nnz[s] features of sample s.
  */
 export class Samples {
   #core;
   #blocks = [];
-  constructor(core, count, stride, actions) {
+  /** Bytes it holds in the core's memory. */
+  bytes = 0;
+  constructor(core, count, stride, actions, packed = null) {
     this.#core = core;
     this.count = count;
     this.stride = stride;
@@ -227,20 +234,45 @@ export class Samples {
     const block = (bytes) => {
       const p = core.alloc(bytes);
       this.#blocks.push(p);
+      this.bytes += Math.max(8, bytes);
       return p;
     };
-    this.idx = block(4 * count * stride);
-    this.val = block(4 * count * stride);
+    this.pairs = packed ? packed.pairs : count * stride;
+    this.idx = block(4 * this.pairs);
+    this.val = block(4 * this.pairs);
     this.nnz = block(4 * count);
+    this.start = packed ? block(4 * count) : 0; // 0: a NULL pointer, the stride
     this.masks = block(count * actions);
     this.actions = block(4 * count);
-    this.oldLogp = block(4 * count);
-    this.advantages = block(4 * count);
     this.returns = block(4 * count);
     this.rows = block(4 * count); // a minibatch's rows, or a rollout step's
-    this.logits = block(4 * count * actions); // forward's outputs
-    this.values = block(4 * count);
+    // what only a rollout has (cloning reads none of it): the log-probabilities of its
+    // actions, its advantages and forward's outputs
+    const rollout = packed ? 0 : count;
+    this.oldLogp = block(4 * rollout);
+    this.advantages = block(4 * rollout);
+    this.logits = block(4 * rollout * actions);
+    this.values = block(4 * rollout);
+    this.rollout = rollout;
     this.views();
+    if (packed) this.v.nnz.set(packed.nnz);
+    if (packed) for (let s = 0, at = 0; s < count; at += packed.nnz[s++]) this.v.start[s] = at;
+  }
+
+  /**
+   * Room for the samples of a cloning run: sample s has exactly nnz[s] nonzero features, its
+   * pairs packed after the previous sample's, and no room for what only a rollout has.
+   */
+  static packed(core, nnz, actions) {
+    let pairs = 0;
+    for (const n of nnz) pairs += n;
+    if (pairs >= 2 ** 32) throw new RangeError(`valley-farm/learn: ${pairs} nonzero features are more than the learner core can index`);
+    return new Samples(core, nnz.length, 0, actions, { nnz, pairs });
+  }
+
+  /** Where sample s's pairs begin in idx and val. */
+  first(s) {
+    return this.start ? this.views().start[s] : s * this.stride;
   }
 
   /** Typed-array views of every field (made again if the memory has grown). */
@@ -248,24 +280,26 @@ export class Samples {
     const c = this.#core;
     if (this.v && this.v.buffer === c.memory.buffer) return this.v;
     const n = this.count;
+    const r = this.rollout;
     this.v = {
       buffer: c.memory.buffer,
-      idx: c.view(Int32Array, this.idx, n * this.stride),
-      val: c.view(Float32Array, this.val, n * this.stride),
+      idx: c.view(Int32Array, this.idx, this.pairs),
+      val: c.view(Float32Array, this.val, this.pairs),
       nnz: c.view(Int32Array, this.nnz, n),
+      start: c.view(Uint32Array, this.start, this.start ? n : 0),
       masks: c.view(Uint8Array, this.masks, n * this.A),
       actions: c.view(Int32Array, this.actions, n),
-      oldLogp: c.view(Float32Array, this.oldLogp, n),
-      advantages: c.view(Float32Array, this.advantages, n),
       returns: c.view(Float32Array, this.returns, n),
       rows: c.view(Int32Array, this.rows, n),
-      logits: c.view(Float32Array, this.logits, n * this.A),
-      values: c.view(Float32Array, this.values, n),
+      oldLogp: c.view(Float32Array, this.oldLogp, r),
+      advantages: c.view(Float32Array, this.advantages, r),
+      logits: c.view(Float32Array, this.logits, r * this.A),
+      values: c.view(Float32Array, this.values, r),
     };
     return this.v;
   }
 
-  /** Writes the nonzero entries of dense[from .. from + length) as sample s's input. */
+  /** Writes the nonzero entries of dense[from .. from + length) as sample s's input (a stride's room). */
   putDense(s, dense, from, length) {
     const v = this.views();
     let k = s * this.stride;

@@ -301,9 +301,7 @@ export class Shard {
     const f = this.frames;
     for (let i = 0; i < this.n; i++) {
       const opening = opened === null || opened[i] === 1;
-      const slot = f.next(i, opening);
-      const at = slot * f.nonzero;
-      f.count[slot] = this.sight.seeSparse(i, this.r.observations, i, opening ? -1 : actions[i], opening, f.idx, f.val, at) - at;
+      f.see(i, this.sight, this.r.observations, i, opening ? -1 : actions[i], opening);
     }
   }
 
@@ -325,7 +323,7 @@ export class Shard {
     for (let t = 0; t < T; t++) {
       const at = t * n;
       const inputs = this.samples.views();
-      for (let i = 0; i < n; i++) this.frames.write(i, inputs, at + i, stride);
+      for (let i = 0; i < n; i++) this.frames.write(i, inputs, at + i, (at + i) * stride);
       const v = this.forwardRows(at, n);
       v.masks.set(this.r.masks, at * A);
       for (let i = 0; i < n; i++) {
@@ -346,7 +344,7 @@ export class Shard {
       this.observe(this.r.terminated, actions); // after an autoreset, the new episode's first observation
     }
     const inputs = this.samples.views();
-    for (let i = 0; i < n; i++) this.frames.write(i, inputs, this.N + i, stride);
+    for (let i = 0; i < n; i++) this.frames.write(i, inputs, this.N + i, (this.N + i) * stride);
     const last = this.forwardRows(this.N, n).values.slice(0, n);
     gae(this.rewards, values, this.dones, last, n, this.c.gamma, this.c.lambda, this.advantages, this.returns);
     let sum = 0;
@@ -409,26 +407,33 @@ export class Shard {
   /**
    * Plays planner episodes [from, to) of the run's demonstrations (imitate.js) and keeps
    * each step as a sample of what the policy would have seen; returns the returns' sums.
+   * The samples are packed (Samples.packed): a first pass over the episodes counts each
+   * frame's nonzero features, a second writes them, so the core holds no empty room.
    */
   async plan(from, to, onEpisode) {
     const c = this.c;
     const d = await plannerDemos(this.env, { from, to, width: c.plannerWidth, seed: this.seed0, gamma: c.gamma, onEpisode });
-    const W = this.seeing.width;
-    this.demos = this.brain.samples(Math.max(1, d.count), Math.min(this.F, this.samples.stride));
-    const sight = this.seeing.create(1);
-    const frames = new Frames(1, c.history, W);
-    const fresh = new Float32Array(W);
+    const { seeing } = this;
+    /** The frames of every step of the episodes in turn: sees(k, frames) after step k's. */
+    const replay = (sees) => {
+      const sight = seeing.create(1);
+      const frames = new SparseFrames(1, c.history, seeing.width, Math.min(seeing.width, seeing.nonzero));
+      for (let k = 0; k < d.count; k++) {
+        frames.see(0, sight, d.obs, k, d.actions[k - 1], d.steps[k] === 0);
+        sees(k, frames);
+      }
+    };
+    const nnz = new Int32Array(d.count);
+    replay((k, frames) => (nnz[k] = frames.size(0)));
+    this.demos = this.brain.samples(nnz);
     const v = this.demos.views();
+    replay((k, frames) => frames.write(0, v, k, v.start[k]));
+    v.masks.set(d.masks.subarray(0, d.count * this.A));
+    v.actions.set(d.actions.subarray(0, d.count));
+    v.returns.set(d.returns.subarray(0, d.count));
     let sum = 0;
     let squares = 0;
     for (let k = 0; k < d.count; k++) {
-      const opening = d.steps[k] === 0;
-      sight.see(0, d.obs, k, opening ? -1 : d.actions[k - 1], opening, fresh, 0);
-      frames.push(0, fresh, 0, opening);
-      this.demos.putDense(k, frames.frames, 0, this.F);
-      v.masks.set(d.masks.subarray(k * this.A, (k + 1) * this.A), k * this.A);
-      v.actions[k] = d.actions[k];
-      v.returns[k] = d.returns[k];
       sum += d.returns[k];
       squares += d.returns[k] ** 2;
     }
@@ -455,7 +460,9 @@ async function createBrain(c, net, seed) {
   n.init(seed);
   return {
     net: n,
-    samples: (count, stride) => new Samples(core, count, stride, net.actions),
+    // samples(count, stride): a rollout's; samples(nnz): demonstrations, packed (core.js)
+    samples: (count, stride) =>
+      ArrayBuffer.isView(count) ? Samples.packed(core, count, net.actions) : new Samples(core, count, stride, net.actions),
     forward: (samples, count, rows) => n.forward(samples, count, rows, samples.logits, samples.values),
     zeroGrad: () => n.zeroGrad(),
     grad: (samples, count, rows, loss) => n.grad(samples, count, rows, loss),
