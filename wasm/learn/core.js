@@ -217,6 +217,30 @@ export class CoreNet {
 }
 
 /**
+ * The fields of `count` samples with `pairs` (index, value) pairs in all, as [name, type,
+ * length]: packed samples (Samples.packed) have where each one's pairs start, and none of what
+ * only a rollout has (cloning reads none of it): the log-probabilities of its actions, its
+ * advantages and forward's outputs.
+ */
+function layout(count, pairs, actions, packed) {
+  const r = packed ? 0 : count;
+  return [
+    ['idx', Int32Array, pairs],
+    ['val', Float32Array, pairs],
+    ['nnz', Int32Array, count],
+    ['start', Uint32Array, packed ? count : 0], // a NULL pointer (0): the stride
+    ['masks', Uint8Array, count * actions],
+    ['actions', Int32Array, count],
+    ['returns', Float32Array, count],
+    ['rows', Int32Array, count], // a minibatch's rows, or a rollout step's
+    ['oldLogp', Float32Array, r],
+    ['advantages', Float32Array, r],
+    ['logits', Float32Array, r * actions],
+    ['values', Float32Array, r],
+  ];
+}
+
+/**
  * Room for `count` samples of at most `stride` nonzero features and `actions` actions, in the
  * core's memory, with typed-array views (views(), again after anything that may grow memory).
  * Samples.packed(core, nnz, actions) instead has room for exactly nnz[s] features of sample s.
@@ -224,39 +248,25 @@ export class CoreNet {
 export class Samples {
   #core;
   #blocks = [];
-  /** Bytes it holds in the core's memory. */
-  bytes = 0;
+  #layout;
   constructor(core, count, stride, actions, packed = null) {
     this.#core = core;
     this.count = count;
     this.stride = stride;
     this.A = actions;
-    const block = (bytes) => {
-      const p = core.alloc(bytes);
-      this.#blocks.push(p);
-      this.bytes += Math.max(8, bytes);
-      return p;
-    };
-    this.pairs = packed ? packed.pairs : count * stride;
-    this.idx = block(4 * this.pairs);
-    this.val = block(4 * this.pairs);
-    this.nnz = block(4 * count);
-    this.start = packed ? block(4 * count) : 0; // 0: a NULL pointer, the stride
-    this.masks = block(count * actions);
-    this.actions = block(4 * count);
-    this.returns = block(4 * count);
-    this.rows = block(4 * count); // a minibatch's rows, or a rollout step's
-    // what only a rollout has (cloning reads none of it): the log-probabilities of its
-    // actions, its advantages and forward's outputs
-    const rollout = packed ? 0 : count;
-    this.oldLogp = block(4 * rollout);
-    this.advantages = block(4 * rollout);
-    this.logits = block(4 * rollout * actions);
-    this.values = block(4 * rollout);
-    this.rollout = rollout;
-    this.views();
-    if (packed) this.v.nnz.set(packed.nnz);
-    if (packed) for (let s = 0, at = 0; s < count; at += packed.nnz[s++]) this.v.start[s] = at;
+    this.#layout = layout(count, packed ? packed.pairs : count * stride, actions, packed !== null);
+    for (const [name, Type, length] of this.#layout) {
+      this[name] = length > 0 ? core.alloc(Type.BYTES_PER_ELEMENT * length) : 0;
+      if (this[name]) this.#blocks.push(this[name]);
+    }
+    const v = this.views();
+    if (packed) v.nnz.set(packed.nnz);
+    if (packed) for (let s = 0, at = 0; s < count; at += packed.nnz[s++]) v.start[s] = at;
+  }
+
+  /** The bytes of `count` samples with `pairs` nonzero features in all, packed or not (at a stride). */
+  static bytes(count, pairs, actions, packed) {
+    return layout(count, pairs, actions, packed).reduce((a, [, Type, length]) => a + Type.BYTES_PER_ELEMENT * length, 0);
   }
 
   /**
@@ -279,23 +289,8 @@ export class Samples {
   views() {
     const c = this.#core;
     if (this.v && this.v.buffer === c.memory.buffer) return this.v;
-    const n = this.count;
-    const r = this.rollout;
-    this.v = {
-      buffer: c.memory.buffer,
-      idx: c.view(Int32Array, this.idx, this.pairs),
-      val: c.view(Float32Array, this.val, this.pairs),
-      nnz: c.view(Int32Array, this.nnz, n),
-      start: c.view(Uint32Array, this.start, this.start ? n : 0),
-      masks: c.view(Uint8Array, this.masks, n * this.A),
-      actions: c.view(Int32Array, this.actions, n),
-      returns: c.view(Float32Array, this.returns, n),
-      rows: c.view(Int32Array, this.rows, n),
-      oldLogp: c.view(Float32Array, this.oldLogp, r),
-      advantages: c.view(Float32Array, this.advantages, r),
-      logits: c.view(Float32Array, this.logits, r * this.A),
-      values: c.view(Float32Array, this.values, r),
-    };
+    this.v = { buffer: c.memory.buffer };
+    for (const [name, Type, length] of this.#layout) this.v[name] = c.view(Type, this[name], length);
     return this.v;
   }
 

@@ -23,7 +23,7 @@ import { networkInputs, perception } from './perception.js';
 import { Frames, SparseFrames } from './frames.js';
 import { drawFrom, foldSeed, seededRandom, shuffle } from '../rng.js';
 import { CoreNet, Samples, loadCore } from './core.js';
-import { plannerDemos } from './imitate.js';
+import { plannerDemos, plannerDemosBytes } from './imitate.js';
 import { progressOf, recordEpisode, trainingStats } from './progress.js';
 import { spawnShards, defaultWorkers, DEFAULT_WORKERS_MAX, WORKERS_MAX } from './workers.js';
 
@@ -742,26 +742,46 @@ function checkPolicy(json) {
   });
 }
 
+// A demonstration's frame is counted with every feature of the observation's encoding (all
+// but a few are one-hot) and this share of its memory's, which are 0 until the agent has seen
+// a kind of cell or looked at a square. With every episode counted at the full horizon, it
+// puts the estimate of the demonstrations within 0.7-1.5 times what they take on every farm
+// (tests/js/learn_settings.test.js measures it against runs).
+const MEMORY_FILL = 0.15;
+
 /**
- * The bytes a run of these settings takes beyond its vector env: the rollout's buffers and
- * frames, the network with its gradients and Adam's moments, a minibatch's activations, and
- * the planner episodes it clones.
+ * The bytes a run of these settings takes beyond its vector env, as the parts it holds at
+ * once: in the learner core, the rollout's samples and every worker's copy of the network
+ * (its gradients, Adam's two moments and a minibatch's activations and their gradients); in
+ * JS, the rollout's other buffers and frames; and with imitate, the planner episodes while
+ * they are played (imitate.js) together with their samples in the core (Samples.packed),
+ * every episode counted at the full horizon (a plan is never longer, often shorter).
  */
 function memory(env, c) {
   const spec = envSpecs[env];
   const A = spec.actions.length;
-  const F = networkInputs(env, c);
+  const net = networkOf(env, c);
+  const { seeing } = net;
   const n = c.numEnvs;
-  const T = c.nSteps;
-  const rollout = T * n * (F + A + 5) * 4 + n * F * 8; // the buffers, the frames and fresh ones
-  const hidden = c.hidden.reduce((a, b) => a + b, 0) + A + 1;
-  const weights = weightCount(networkShapes(F, c.hidden, A)) * 4 * 4; // weights, gradients, Adam's two moments
-  const B = Math.min(c.minibatch, T * n);
-  // a minibatch: its input written and as a tensor, the masks, and each layer's activations
-  // and their gradients kept for the backward pass
-  const batch = B * (2 * F + 2 * A + 4 * hidden) * 4;
-  const demos = c.imitate * spec.horizon * (spec.obsSize * 4 + A * 4 + 12);
-  return rollout + weights + batch + demos;
+  const N = c.nSteps * n;
+  const rollout =
+    Samples.bytes(N + n, (N + n) * net.nonzero, A, false) + // the samples, then each env's state after them
+    N * 6 * 4 + // rewards, dones, advantages, returns, values, the order of the samples
+    n * c.history * Math.min(seeing.width, seeing.nonzero) * 8; // the frames
+  // the most rows a network computes at once: a minibatch of the rollout or of the
+  // demonstrations, or a rollout's step
+  const B = Math.max(Math.min(c.minibatch, c.imitate > 0 ? c.imitate * spec.horizon : N), n);
+  const units = net.hidden.reduce((a, b) => a + b, 0) + A + 1;
+  const copy = weightCount(networkShapes(net.inputs, net.hidden, A)) * 4 * 4; // weights, gradients, Adam's two moments
+  // TensorFlow.js makes a minibatch's inputs dense, and their gradient
+  const network = c.workers * copy + B * units * 2 * 4 + (c.tfjs ? B * net.inputs * 4 * 2 : 0);
+  const steps = c.imitate * spec.horizon;
+  const frame = Math.min(seeing.width, seeing.encoder.nonzero + MEMORY_FILL * (seeing.width - seeing.encoder.size));
+  const demos =
+    c.imitate > 0
+      ? plannerDemosBytes(env, c.imitate) + Samples.bytes(steps, steps * frame * c.history, A, true) + steps * 2 * 4 // their frames' counts, their order
+      : 0;
+  return rollout + network + demos;
 }
 
 /** Throws unless a checkpoint's state (createPPO's checkpoint()) has every part, its numbers finite. */
