@@ -274,7 +274,6 @@ export class Shard {
     s.n = Math.floor(((index + 1) * c.numEnvs) / count) - first;
     const net = networkOf(env, c);
     s.A = net.actions;
-    s.F = net.inputs;
     s.seeing = net.seeing;
     s.brain = await createBrain(c, net, seed);
     s.vec = await makeVec(env, s.n);
