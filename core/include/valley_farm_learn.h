@@ -15,8 +15,8 @@
  *
  * Inputs are sparse. An observation's features are mostly one-hot zeros (about 30 of 365 are
  * not, on ValleyFarm-v0), so a sample is a list of (index, value) pairs: sample s has nnz[s]
- * pairs at idx/val + s * stride. The first layer then costs nnz x units instead of
- * inputs x units, forward and backward.
+ * pairs at idx/val + s * stride, or packed, at idx/val + start[s] (vfl_inputs). The first
+ * layer then costs nnz x units instead of inputs x units, forward and backward.
  *
  *     vfl_net *net = vfl_create(365, 2, (int32_t[]){64, 64}, 12);
  *     vfl_init(net, seed);                                  // or write vfl_params(net)
