@@ -92,11 +92,12 @@ describe('learner settings', () => {
   });
 
   it('the estimate of the planner episodes a run clones is within 0.7-1.5 times what they take, in JS and in the learner core', async () => {
-    // A fresh learner core in a child process: a run without imitate, then one with; what the
-    // second grows the core's memory by is its demonstrations' samples (the first's rollout
-    // and network are freed, and the second's fill their room again).
+    // A fresh learner core in a child process, its free room filled: a run without imitate,
+    // then one with; what the second grows the core's memory by is its demonstrations' samples
+    // (the first's rollout and network are freed, and the second's fill their room again).
     const episodes = 200;
-    const small = { workers: 1, numEnvs: 8, nSteps: 16 };
+    // a minibatch of the rollout's size, so that cloning computes no more rows at once than PPO
+    const small = { workers: 1, numEnvs: 8, nSteps: 16, minibatch: 128 };
     const grown = (env) =>
       Number(
         execFileSync(
@@ -106,7 +107,10 @@ describe('learner settings', () => {
             '-e',
             `const { createLearner } = await import(${JSON.stringify(new URL('../../wasm/learn/index.js', import.meta.url).href)});
              const { loadCore } = await import(${JSON.stringify(new URL('../../wasm/learn/core.js', import.meta.url).href)});
-             const { memory } = await loadCore();
+             const core = await loadCore();
+             const { memory } = core;
+             // fill the free room the core starts with, so that what a run takes grows its memory
+             for (const start = memory.buffer.byteLength; memory.buffer.byteLength === start; ) core.alloc(65536);
              const run = async (imitate) => {
                const learner = await createLearner({ env: '${env}', algo: 'ppo', seed: 2, imitate, ...${JSON.stringify(small)} });
                await learner.trainFor(128);
