@@ -15,8 +15,8 @@
  *
  * Inputs are sparse. An observation's features are mostly one-hot zeros (about 30 of 365 are
  * not, on ValleyFarm-v0), so a sample is a list of (index, value) pairs: sample s has nnz[s]
- * pairs at idx/val + s * stride. The first layer then costs nnz x units instead of
- * inputs x units, forward and backward.
+ * pairs at idx/val + s * stride, or packed, at idx/val + start[s] (vfl_inputs). The first
+ * layer then costs nnz x units instead of inputs x units, forward and backward.
  *
  *     vfl_net *net = vfl_create(365, 2, (int32_t[]){64, 64}, 12);
  *     vfl_init(net, seed);                                  // or write vfl_params(net)
@@ -68,13 +68,17 @@ int vfl_param_count(const vfl_net *net);
  * near-uniform first policy), zero biases; drawn from `seed` (SplitMix64). */
 void vfl_init(vfl_net *net, uint64_t seed);
 
-/* Where the samples are: sample s's nonzero features are idx/val[s * stride ..
- * s * stride + nnz[s]) (indices below `inputs`, each at most once). */
+/* Where the samples are: sample s's nonzero features are idx/val[at .. at + nnz[s]) (indices
+ * below `inputs`, each at most once), at = s * stride, or with `start` (not NULL) start[s].
+ * A stride gives every sample the same room, which a rollout refills each time; start packs
+ * samples of different sizes end to end, as demonstrations that are written once are kept
+ * (the room of the most nonzero features a frame can have is 2-3 times what a frame has). */
 typedef struct vfl_inputs {
     const int32_t *idx;
     const float *val;
     const int32_t *nnz;
     int stride;
+    const uint32_t *start; /* NULL: the stride */
 } vfl_inputs;
 
 /* Logits (n x actions) and values (n) of samples rows[0 .. n) (rows NULL: 0 .. n). Returns 0,

@@ -315,6 +315,11 @@ static void fill_head_kernel(vfl_net *net) {
     }
 }
 
+/* Where sample `row`'s nonzero features begin in idx and val (vfl_inputs). */
+static size_t first_feature(const vfl_inputs *in, int row) {
+    return in->start ? in->start[row] : (size_t)row * (size_t)in->stride;
+}
+
 /* Every layer's activations for samples rows[0 .. n), and the heads' outputs (logits, value,
  * padding) in layer layers + 1. */
 static int forward(vfl_net *net, int n, const int32_t *rows, const vfl_inputs *in) {
@@ -327,8 +332,9 @@ static int forward(vfl_net *net, int n, const int32_t *rows, const vfl_inputs *i
     int w16 = w1 / 16 * 16;
     for (int s = 0; s < n; s++) {
         int row = rows ? rows[s] : s;
-        const int32_t *idx = in->idx + (size_t)row * in->stride;
-        const float *val = in->val + (size_t)row * in->stride;
+        size_t at = first_feature(in, row);
+        const int32_t *idx = in->idx + at;
+        const float *val = in->val + at;
         int nnz = in->nnz[row];
         float *out = h + (size_t)s * w1;
         /* 16 units at a time stay in registers while the rows of the nonzero inputs add up */
@@ -443,8 +449,9 @@ static void backward(vfl_net *net, int n, const int32_t *rows, const vfl_inputs 
     float *k1 = g + net->kernel[0], *b1 = g + bias_of(net, 0);
     for (int s = 0; s < n; s++) {
         int row = rows ? rows[s] : s;
-        const int32_t *idx = in->idx + (size_t)row * in->stride;
-        const float *val = in->val + (size_t)row * in->stride;
+        size_t at = first_feature(in, row);
+        const int32_t *idx = in->idx + at;
+        const float *val = in->val + at;
         const float *d = d1 + (size_t)s * w1;
         int nnz = in->nnz[row], w16 = w1 / 16 * 16;
         for (int u = 0; u < w16; u += 16) { /* 16 units of d stay in registers */

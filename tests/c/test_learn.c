@@ -34,7 +34,7 @@ static void make_data(vfl_net *net, data *d) {
         d->adv[s] = (s % 2 ? 1.0f : -0.7f) * (float)(1 + s % 3);
         d->ret[s] = 0.3f * (float)s - 1;
     }
-    vfl_inputs in = {d->idx, d->val, d->nnz, STRIDE};
+    vfl_inputs in = {d->idx, d->val, d->nnz, STRIDE, NULL};
     float logits[SAMPLES * ACTIONS], values[SAMPLES];
     vfl_forward(net, SAMPLES, NULL, &in, logits, values);
     static const float shift[] = {0.05f, -0.05f, 0.6f, -0.6f, 0.1f, 0.0f, -0.3f, 0.3f, 0.02f};
@@ -50,7 +50,7 @@ static void make_data(vfl_net *net, data *d) {
 }
 
 static double loss_of(vfl_net *net, data *d, int cloning, const vfl_loss *loss) {
-    vfl_inputs in = {d->idx, d->val, d->nnz, STRIDE};
+    vfl_inputs in = {d->idx, d->val, d->nnz, STRIDE, NULL};
     vfl_batch b = {d->masks, d->actions, d->old_logp, d->adv, d->ret};
     double sums[3] = {0, 0, 0};
     if (cloning)
@@ -117,7 +117,7 @@ TEST(forward_of_rows_equals_forward_of_those_samples_alone) {
     vfl_init(net, 3);
     data d;
     make_data(net, &d);
-    vfl_inputs in = {d.idx, d.val, d.nnz, STRIDE};
+    vfl_inputs in = {d.idx, d.val, d.nnz, STRIDE, NULL};
     float all[SAMPLES * ACTIONS], values[SAMPLES];
     vfl_forward(net, SAMPLES, NULL, &in, all, values);
     int32_t rows[3] = {7, 2, 7};
@@ -136,7 +136,7 @@ TEST(gradients_of_two_shares_add_up_to_the_whole_batch) {
     vfl_init(net, 5);
     data d;
     make_data(net, &d);
-    vfl_inputs in = {d.idx, d.val, d.nnz, STRIDE};
+    vfl_inputs in = {d.idx, d.val, d.nnz, STRIDE, NULL};
     vfl_batch b = {d.masks, d.actions, d.old_logp, d.adv, d.ret};
     vfl_loss loss = {0.2f, 0.5f, 0.01f, 1.0f / SAMPLES};
     double sums[3] = {0, 0, 0};
@@ -154,6 +154,52 @@ TEST(gradients_of_two_shares_add_up_to_the_whole_batch) {
         bad += fabsf(vfl_grads(net)[k] - whole[k]) > 1e-6f + 1e-5f * fabsf(whole[k]);
     CHECK(bad == 0);
     free(whole);
+    vfl_destroy(net);
+}
+
+TEST(packed_inputs_give_the_same_bits_as_the_same_inputs_at_a_stride) {
+    /* 20 units: the first layer's 16 at a time and the rest one by one both read the inputs */
+    vfl_net *net = vfl_create(INPUTS, 2, (int32_t[]){20, 8}, ACTIONS);
+    vfl_init(net, 9);
+    data d;
+    make_data(net, &d);
+    /* the same samples end to end, in reverse order, so no sample is where its stride puts it */
+    int32_t idx[SAMPLES * STRIDE];
+    float val[SAMPLES * STRIDE];
+    uint32_t start[SAMPLES];
+    uint32_t at = 0;
+    for (int s = SAMPLES - 1; s >= 0; s--) {
+        start[s] = at;
+        for (int j = 0; j < d.nnz[s]; j++, at++) {
+            idx[at] = d.idx[s * STRIDE + j];
+            val[at] = d.val[s * STRIDE + j];
+        }
+    }
+    CHECK(at < SAMPLES * STRIDE);
+    vfl_inputs strided = {d.idx, d.val, d.nnz, STRIDE, NULL}, packed = {idx, val, d.nnz, 0, start};
+    float logits[2][SAMPLES * ACTIONS], values[2][SAMPLES];
+    vfl_forward(net, SAMPLES, NULL, &strided, logits[0], values[0]);
+    vfl_forward(net, SAMPLES, NULL, &packed, logits[1], values[1]);
+    int differ = 0;
+    for (int k = 0; k < SAMPLES * ACTIONS; k++) differ += logits[0][k] != logits[1][k];
+    for (int s = 0; s < SAMPLES; s++) differ += values[0][s] != values[1][s];
+    vfl_batch b = {d.masks, d.actions, d.old_logp, d.adv, d.ret};
+    vfl_loss loss = {0.2f, 0.5f, 0.01f, 1.0f / SAMPLES};
+    int count = vfl_param_count(net);
+    float *grads = malloc((size_t)count * sizeof(float));
+    int32_t rows[4] = {8, 0, 3, 3};
+    for (int cloning = 0; cloning < 2; cloning++) {
+        double sums[2][3] = {{0, 0, 0}, {0, 0, 0}};
+        vfl_zero_grad(net);
+        (cloning ? vfl_clone_grad : vfl_ppo_grad)(net, 4, rows, &strided, &b, &loss, sums[0]);
+        for (int k = 0; k < count; k++) grads[k] = vfl_grads(net)[k];
+        vfl_zero_grad(net);
+        (cloning ? vfl_clone_grad : vfl_ppo_grad)(net, 4, rows, &packed, &b, &loss, sums[1]);
+        for (int k = 0; k < count; k++) differ += grads[k] != vfl_grads(net)[k];
+        for (int j = 0; j < 3; j++) differ += sums[0][j] != sums[1][j];
+    }
+    CHECK(differ == 0);
+    free(grads);
     vfl_destroy(net);
 }
 
@@ -215,6 +261,7 @@ int main(void) {
     RUN(cloning_gradient_matches_finite_differences);
     RUN(forward_of_rows_equals_forward_of_those_samples_alone);
     RUN(gradients_of_two_shares_add_up_to_the_whole_batch);
+    RUN(packed_inputs_give_the_same_bits_as_the_same_inputs_at_a_stride);
     RUN(adam_takes_tensorflow_js_step);
     RUN(create_refuses_sizes_out_of_range);
     RUN(init_is_the_same_for_the_same_seed_and_differs_for_another);

@@ -2,6 +2,7 @@
 // library it replaced on PPO's path: the same weights and batch give the same outputs and the
 // same gradients; PPO's workers are reproducible and learn; policies keep loading across
 // the two paths. (tests/c/test_learn.c checks the same gradients against finite differences.)
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { CoreNet, Samples, loadCore } from '../../wasm/learn/core.js';
 import { createTfBrain } from '../../wasm/learn/net.js';
@@ -224,11 +225,10 @@ describe('the rollout keeps its inputs sparse', () => {
           const action = opening ? -1 : actions[i];
           denseSight.see(i, r.observations, i, action, opening, fresh, 0);
           dense.push(i, fresh, 0, opening);
-          const slot = sparse.next(i, opening);
-          const at = slot * sparse.nonzero;
-          sparse.count[slot] = sparseSight.seeSparse(i, r.observations, i, action, opening, sparse.idx, sparse.val, at) - at;
+          sparse.see(i, sparseSight, r.observations, i, action, opening);
           one.putDense(0, dense.frames, i * dense.size, dense.size);
-          sparse.write(i, one.views(), 1, one.stride);
+          sparse.write(i, one.views(), 1, one.first(1));
+          expect(sparse.size(i)).toBe(one.views().nnz[1]);
           const v = one.views();
           const pairs = (s) => Array.from({ length: v.nnz[s] }, (_, j) => [v.idx[s * one.stride + j], v.val[s * one.stride + j]]);
           expect(pairs(1)).toEqual(pairs(0));
@@ -268,5 +268,37 @@ describe("cloning the planner's play", () => {
     expect(p.imitation.samples).toBeGreaterThan(100 * 20); // the planner's steps, every one of them
     expect(p.steps).toBe(128);
     learner.dispose();
+  }, 60_000);
+
+  it('a seeded cloning run trains to the weights it trained to when the demonstrations were kept at a stride', async () => {
+    // The hashes were computed by this test's runs before the demonstrations were packed
+    // (Samples.packed): the same samples in the same order must give the same bits. A change
+    // meant to change what PPO learns changes them; one meant to change only how it keeps
+    // its samples must not.
+    const hashes = {
+      [B]: '20e501feafa8708608eba5a8ba3f1e3baad288c03aca2da050ffdc83827f8877',
+      [V]: '66c38e7b5f2d3c61c0e7d8626b3f4d209c930be434ab97050647c3349992aad6',
+    };
+    for (const [env, settings] of [
+      [B, { history: 2, workers: 2 }],
+      [V, { workers: 1 }],
+    ]) {
+      const learner = await createLearner({
+        env,
+        algo: 'ppo',
+        seed: 4,
+        numEnvs: 8,
+        nSteps: 16,
+        imitate: 40,
+        imitationEpochs: 2,
+        minibatch: 256,
+        ...settings,
+      });
+      await learner.trainFor(128);
+      const hash = createHash('sha256');
+      for (const w of learner.policy().toJSON().weights) hash.update(new Uint8Array(new Float32Array(w.values).buffer));
+      learner.dispose();
+      expect(hash.digest('hex'), env).toBe(hashes[env]);
+    }
   }, 60_000);
 });

@@ -1,5 +1,6 @@
 // A learner's settings have ranges that make sense and a memory estimate, and createLearner
 // refuses what is out of range or would take more than the budget, before it allocates.
+import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { algorithms, createLearner, estimateMemory, MEMORY_BUDGET } from '../../wasm/learn/index.js';
 import { ENGINE_ENV_ALLOWANCE } from '../../wasm/learn/settings.js';
@@ -7,6 +8,7 @@ import { allowed } from '../../wasm/learn/limits.js';
 import { engineMemoryBytes, makeVec } from '../../wasm/index.js';
 import { parse as parseTrain } from '../../wasm/cli/train.mjs';
 import { referenceRuns } from '../../scripts/baselines.mjs';
+import { plannerDemos } from '../../wasm/learn/imitate.js';
 
 const V = 'ValleyFarm-v0';
 const B = 'BackwardsValleyFarm-v0';
@@ -49,10 +51,10 @@ describe('learner settings', () => {
 
   it('a configuration whose memory estimate is above the budget is refused, naming both', async () => {
     expect(MEMORY_BUDGET).toBe(2 ** 30);
-    const big = { numEnvs: 1024, history: 16, memory: 1 };
+    const big = { numEnvs: 1024, history: 16, memory: 1, imitate: 0 };
     expect(estimateMemory(V, 'ppo', big)).toBeGreaterThan(MEMORY_BUDGET);
     await expect(createLearner({ env: V, algo: 'ppo', ...big })).rejects.toThrow(
-      /these ppo settings would take about 2\d{3} MB, more than the 1024 MB a learner may take/,
+      /these ppo settings would take about 1\d{3} MB, more than the 1024 MB a learner may take/,
     );
     // the same network size cap a saved policy has
     await expect(
@@ -87,5 +89,76 @@ describe('learner settings', () => {
     expect(grown).toBeGreaterThan(0);
     expect(grown).toBeLessThan(n * ENGINE_ENV_ALLOWANCE);
     vec.close();
+  });
+
+  it('the estimate of the planner episodes a run clones is within 0.7-1.5 times what they take, in JS and in the learner core', async () => {
+    // A fresh learner core in a child process, its free room filled: a run without imitate,
+    // then one with; what the second grows the core's memory by is its demonstrations' samples
+    // (the first's rollout and network are freed, and the second's fill their room again).
+    const episodes = 200;
+    // a minibatch of the rollout's size, so that cloning computes no more rows at once than PPO
+    const small = { workers: 1, numEnvs: 8, nSteps: 16, minibatch: 128 };
+    const grown = (env) =>
+      Number(
+        execFileSync(
+          process.execPath,
+          [
+            '--input-type=module',
+            '-e',
+            `const { createLearner } = await import(${JSON.stringify(new URL('../../wasm/learn/index.js', import.meta.url).href)});
+             const { loadCore } = await import(${JSON.stringify(new URL('../../wasm/learn/core.js', import.meta.url).href)});
+             const core = await loadCore();
+             const { memory } = core;
+             // fill the free room the core starts with, so that what a run takes grows its memory
+             for (const start = memory.buffer.byteLength; memory.buffer.byteLength === start; ) core.alloc(65536);
+             const run = async (imitate) => {
+               const learner = await createLearner({ env: '${env}', algo: 'ppo', seed: 2, imitate, ...${JSON.stringify(small)} });
+               await learner.trainFor(128);
+               learner.dispose();
+             };
+             await run(0);
+             const before = memory.buffer.byteLength;
+             await run(${episodes});
+             console.log(memory.buffer.byteLength - before);`,
+          ],
+          { encoding: 'utf8' },
+        ),
+      );
+    for (const env of [V, B]) {
+      // the JS arrays of the episodes while they are played: plannerDemos's own
+      const d = await plannerDemos(env, { episodes, width: algorithms.ppo.defaults.plannerWidth, seed: 2, gamma: 0.99 });
+      const js = Object.values(d).reduce((a, x) => a + (ArrayBuffer.isView(x) ? x.byteLength : 0), 0);
+      const core = grown(env);
+      expect(core, env).toBeGreaterThan(js); // the samples, not only a page or two
+      const estimated = estimateMemory(env, 'ppo', { ...small, imitate: episodes }) - estimateMemory(env, 'ppo', { ...small, imitate: 0 });
+      const ratio = estimated / (core + js);
+      expect(ratio, `${env}: estimated ${estimated} bytes, took ${core} in the core and ${js} in JS`).toBeGreaterThan(0.7);
+      expect(ratio, `${env}: estimated ${estimated} bytes, took ${core} in the core and ${js} in JS`).toBeLessThan(1.5);
+    }
+  }, 300_000); // two short runs and the planner's episodes on each farm: seconds, longer on a busy machine
+
+  it("imitate's largest value is refused for its memory, which names imitate, and what the budget allows fits in the learner core", async () => {
+    const most = algorithms.ppo.limits.imitate.max;
+    for (const env of [V, B])
+      await expect(createLearner({ env, algo: 'ppo', imitate: most, workers: 1 }), env).rejects.toThrow(
+        /these ppo settings would take about \d+ MB, more than the 1024 MB a learner may take; use fewer planner episodes \(imitate\)/,
+      );
+    // the learner core's memory can grow to its maximum (learner.wasm's build), and a run of
+    // the budget fits in it even if it took half as much again as its estimate
+    const pages = Number(
+      execFileSync(
+        process.execPath,
+        [
+          '--input-type=module',
+          '-e',
+          `const { loadCore } = await import(${JSON.stringify(new URL('../../wasm/learn/core.js', import.meta.url).href)});
+           const { memory } = await loadCore();
+           for (let step = 65536; step >= 1; step /= 2) try { memory.grow(step); } catch {}
+           console.log(memory.buffer.byteLength / 65536);`,
+        ],
+        { encoding: 'utf8' },
+      ),
+    );
+    expect(pages * 65536).toBeGreaterThanOrEqual(1.5 * MEMORY_BUDGET);
   });
 });

@@ -4,8 +4,10 @@
 // rollout or a set of demonstrations keeps what the network reads, in the module's memory,
 // so that a minibatch is named by its rows and never copied.
 //
-// Samples hold each input sparse: its nonzero features as (index, value) pairs, at most
-// `stride` of them (features() of encode.js and memory.js are mostly one-hot zeros).
+// Samples hold each input sparse: its nonzero features as (index, value) pairs (features() of
+// encode.js and memory.js are mostly one-hot zeros), either with room for `stride` of them
+// each (a rollout, rewritten every update) or packed end to end, each sample's count known
+// beforehand (demonstrations, written once: see Samples.packed).
 
 import { readLocalFile, stubImports } from '../standalone.js';
 
@@ -158,7 +160,8 @@ export class CoreNet {
   /** Logits and values of `n` rows of `samples` (rows: an Int32Array in samples, or null: 0 .. n). */
   forward(samples, n, rows, logits, values) {
     const x = this.#core.x;
-    if (x.vflw_forward(this.#ptr, n, rows ?? 0, samples.idx, samples.val, samples.nnz, samples.stride, logits, values))
+    const s = samples;
+    if (x.vflw_forward(this.#ptr, n, rows ?? 0, s.idx, s.val, s.nnz, s.stride, s.start, logits, values))
       throw new RangeError('valley-farm/learn: out of WebAssembly memory in the learner core');
   }
 
@@ -185,6 +188,7 @@ export class CoreNet {
       s.val,
       s.nnz,
       s.stride,
+      s.start,
       s.masks,
       s.actions,
       s.oldLogp,
@@ -213,59 +217,84 @@ export class CoreNet {
 }
 
 /**
+ * The fields of `count` samples with `pairs` (index, value) pairs in all, as [name, type,
+ * length]: packed samples (Samples.packed) have where each one's pairs start, and none of what
+ * only a rollout has (cloning reads none of it): the log-probabilities of its actions, its
+ * advantages and forward's outputs.
+ */
+function layout(count, pairs, actions, packed) {
+  const r = packed ? 0 : count;
+  return [
+    ['idx', Int32Array, pairs],
+    ['val', Float32Array, pairs],
+    ['nnz', Int32Array, count],
+    ['start', Uint32Array, packed ? count : 0], // a NULL pointer (0): the stride
+    ['masks', Uint8Array, count * actions],
+    ['actions', Int32Array, count],
+    ['returns', Float32Array, count],
+    ['rows', Int32Array, count], // a minibatch's rows, or a rollout step's
+    ['oldLogp', Float32Array, r],
+    ['advantages', Float32Array, r],
+    ['logits', Float32Array, r * actions],
+    ['values', Float32Array, r],
+  ];
+}
+
+/**
  * Room for `count` samples of at most `stride` nonzero features and `actions` actions, in the
  * core's memory, with typed-array views (views(), again after anything that may grow memory).
+ * Samples.packed(core, nnz, actions) instead has room for exactly nnz[s] features of sample s.
  */
 export class Samples {
   #core;
   #blocks = [];
-  constructor(core, count, stride, actions) {
+  #layout;
+  constructor(core, count, stride, actions, packed = null) {
     this.#core = core;
     this.count = count;
     this.stride = stride;
     this.A = actions;
-    const block = (bytes) => {
-      const p = core.alloc(bytes);
-      this.#blocks.push(p);
-      return p;
-    };
-    this.idx = block(4 * count * stride);
-    this.val = block(4 * count * stride);
-    this.nnz = block(4 * count);
-    this.masks = block(count * actions);
-    this.actions = block(4 * count);
-    this.oldLogp = block(4 * count);
-    this.advantages = block(4 * count);
-    this.returns = block(4 * count);
-    this.rows = block(4 * count); // a minibatch's rows, or a rollout step's
-    this.logits = block(4 * count * actions); // forward's outputs
-    this.values = block(4 * count);
-    this.views();
+    this.#layout = layout(count, packed ? packed.pairs : count * stride, actions, packed !== null);
+    for (const [name, Type, length] of this.#layout) {
+      this[name] = length > 0 ? core.alloc(Type.BYTES_PER_ELEMENT * length) : 0;
+      if (this[name]) this.#blocks.push(this[name]);
+    }
+    const v = this.views();
+    if (packed) v.nnz.set(packed.nnz);
+    if (packed) for (let s = 0, at = 0; s < count; at += packed.nnz[s++]) v.start[s] = at;
+  }
+
+  /** The bytes of `count` samples with `pairs` nonzero features in all, packed or not (at a stride). */
+  static bytes(count, pairs, actions, packed) {
+    return layout(count, pairs, actions, packed).reduce((a, [, Type, length]) => a + Type.BYTES_PER_ELEMENT * length, 0);
+  }
+
+  /**
+   * Room for the samples of a cloning run: sample s has exactly nnz[s] nonzero features, its
+   * pairs packed after the previous sample's, and no room for what only a rollout has.
+   */
+  static packed(core, nnz, actions) {
+    let pairs = 0;
+    for (const n of nnz) pairs += n;
+    if (pairs >= 2 ** 32) throw new RangeError(`valley-farm/learn: ${pairs} nonzero features are more than the learner core can index`);
+    return new Samples(core, nnz.length, 0, actions, { nnz, pairs });
+  }
+
+  /** Where sample s's pairs begin in idx and val. */
+  first(s) {
+    return this.start ? this.views().start[s] : s * this.stride;
   }
 
   /** Typed-array views of every field (made again if the memory has grown). */
   views() {
     const c = this.#core;
     if (this.v && this.v.buffer === c.memory.buffer) return this.v;
-    const n = this.count;
-    this.v = {
-      buffer: c.memory.buffer,
-      idx: c.view(Int32Array, this.idx, n * this.stride),
-      val: c.view(Float32Array, this.val, n * this.stride),
-      nnz: c.view(Int32Array, this.nnz, n),
-      masks: c.view(Uint8Array, this.masks, n * this.A),
-      actions: c.view(Int32Array, this.actions, n),
-      oldLogp: c.view(Float32Array, this.oldLogp, n),
-      advantages: c.view(Float32Array, this.advantages, n),
-      returns: c.view(Float32Array, this.returns, n),
-      rows: c.view(Int32Array, this.rows, n),
-      logits: c.view(Float32Array, this.logits, n * this.A),
-      values: c.view(Float32Array, this.values, n),
-    };
+    this.v = { buffer: c.memory.buffer };
+    for (const [name, Type, length] of this.#layout) this.v[name] = c.view(Type, this[name], length);
     return this.v;
   }
 
-  /** Writes the nonzero entries of dense[from .. from + length) as sample s's input. */
+  /** Writes the nonzero entries of dense[from .. from + length) as sample s's input (a stride's room). */
   putDense(s, dense, from, length) {
     const v = this.views();
     let k = s * this.stride;

@@ -52,10 +52,27 @@ export class SparseFrames {
     return i * H + this.newest[i];
   }
 
-  /** Writes env i's frames, oldest first, as sample s of `v` (Samples' views) with room `stride`. */
-  write(i, v, s, stride) {
+  /**
+   * Adds env i's next frame: what `sight` (perception.js) sees in row `row` of the flat
+   * observations, after env i took `action` (or opening an episode).
+   */
+  see(i, sight, flat, row, action, opening) {
+    const slot = this.next(i, opening);
+    const at = slot * this.nonzero;
+    this.count[slot] = sight.seeSparse(i, flat, row, opening ? -1 : action, opening, this.idx, this.val, at) - at;
+  }
+
+  /** How many nonzero features env i's frames have together (write()'s count). */
+  size(i) {
+    let n = 0;
+    for (let h = 0; h < this.history; h++) n += this.count[i * this.history + h];
+    return n;
+  }
+
+  /** Writes env i's frames, oldest first, as sample s of `v` (Samples' views), its pairs from idx/val[at]. */
+  write(i, v, s, at) {
     const H = this.history;
-    let k = s * stride;
+    let k = at;
     for (let h = 0; h < H; h++) {
       const slot = i * H + ((this.newest[i] + 1 + h) % H);
       const shift = h * this.F;
@@ -64,6 +81,6 @@ export class SparseFrames {
         v.val[k++] = this.val[j];
       }
     }
-    v.nnz[s] = k - s * stride;
+    v.nnz[s] = k - at;
   }
 }

@@ -99,11 +99,12 @@ export function batchTensors(tf, samples, n, rows, inputs, A) {
   const ret = new Float32Array(n);
   for (let b = 0; b < n; b++) {
     const k = rows ? v.rows[b] : b;
-    for (let j = 0; j < v.nnz[k]; j++) xT[v.idx[k * samples.stride + j] * n + b] = v.val[k * samples.stride + j];
+    const at = samples.first(k);
+    for (let j = 0; j < v.nnz[k]; j++) xT[v.idx[at + j] * n + b] = v.val[at + j];
     for (let a = 0; a < A; a++) masks[b * A + a] = v.masks[k * A + a];
     actions[b] = v.actions[k];
-    oldLogp[b] = v.oldLogp[k];
-    adv[b] = v.advantages[k];
+    oldLogp[b] = v.oldLogp[k] ?? 0; // demonstrations have none (Samples.packed): cloning reads neither
+    adv[b] = v.advantages[k] ?? 0;
     ret[b] = v.returns[k];
   }
   return {
@@ -128,7 +129,7 @@ export async function createTfBrain({ inputs, hidden, actions }, c, seed) {
   const count = net.weights.reduce((a, w) => a + w.size, 0);
   const grads = new Float32Array(count);
   return {
-    samples: (n, stride) => new Samples(core, n, stride, actions),
+    samples: (n, stride) => (ArrayBuffer.isView(n) ? Samples.packed(core, n, actions) : new Samples(core, n, stride, actions)),
     forward(samples, n, rows) {
       const t = tf.tidy(() => {
         const { xT } = batchTensors(tf, samples, n, rows, inputs, actions);

@@ -23,7 +23,7 @@ import { networkInputs, perception } from './perception.js';
 import { Frames, SparseFrames } from './frames.js';
 import { drawFrom, foldSeed, seededRandom, shuffle } from '../rng.js';
 import { CoreNet, Samples, loadCore } from './core.js';
-import { plannerDemos } from './imitate.js';
+import { plannerDemos, plannerDemosBytes } from './imitate.js';
 import { progressOf, recordEpisode, trainingStats } from './progress.js';
 import { spawnShards, defaultWorkers, DEFAULT_WORKERS_MAX, WORKERS_MAX } from './workers.js';
 
@@ -274,7 +274,6 @@ export class Shard {
     s.n = Math.floor(((index + 1) * c.numEnvs) / count) - first;
     const net = networkOf(env, c);
     s.A = net.actions;
-    s.F = net.inputs;
     s.seeing = net.seeing;
     s.brain = await createBrain(c, net, seed);
     s.vec = await makeVec(env, s.n);
@@ -301,9 +300,7 @@ export class Shard {
     const f = this.frames;
     for (let i = 0; i < this.n; i++) {
       const opening = opened === null || opened[i] === 1;
-      const slot = f.next(i, opening);
-      const at = slot * f.nonzero;
-      f.count[slot] = this.sight.seeSparse(i, this.r.observations, i, opening ? -1 : actions[i], opening, f.idx, f.val, at) - at;
+      f.see(i, this.sight, this.r.observations, i, opening ? -1 : actions[i], opening);
     }
   }
 
@@ -325,7 +322,7 @@ export class Shard {
     for (let t = 0; t < T; t++) {
       const at = t * n;
       const inputs = this.samples.views();
-      for (let i = 0; i < n; i++) this.frames.write(i, inputs, at + i, stride);
+      for (let i = 0; i < n; i++) this.frames.write(i, inputs, at + i, (at + i) * stride);
       const v = this.forwardRows(at, n);
       v.masks.set(this.r.masks, at * A);
       for (let i = 0; i < n; i++) {
@@ -346,7 +343,7 @@ export class Shard {
       this.observe(this.r.terminated, actions); // after an autoreset, the new episode's first observation
     }
     const inputs = this.samples.views();
-    for (let i = 0; i < n; i++) this.frames.write(i, inputs, this.N + i, stride);
+    for (let i = 0; i < n; i++) this.frames.write(i, inputs, this.N + i, (this.N + i) * stride);
     const last = this.forwardRows(this.N, n).values.slice(0, n);
     gae(this.rewards, values, this.dones, last, n, this.c.gamma, this.c.lambda, this.advantages, this.returns);
     let sum = 0;
@@ -409,26 +406,33 @@ export class Shard {
   /**
    * Plays planner episodes [from, to) of the run's demonstrations (imitate.js) and keeps
    * each step as a sample of what the policy would have seen; returns the returns' sums.
+   * The samples are packed (Samples.packed): a first pass over the episodes counts each
+   * frame's nonzero features, a second writes them, so the core holds no empty room.
    */
   async plan(from, to, onEpisode) {
     const c = this.c;
     const d = await plannerDemos(this.env, { from, to, width: c.plannerWidth, seed: this.seed0, gamma: c.gamma, onEpisode });
-    const W = this.seeing.width;
-    this.demos = this.brain.samples(Math.max(1, d.count), Math.min(this.F, this.samples.stride));
-    const sight = this.seeing.create(1);
-    const frames = new Frames(1, c.history, W);
-    const fresh = new Float32Array(W);
+    const { seeing } = this;
+    /** The frames of every step of the episodes in turn: sees(k, frames) after step k's. */
+    const replay = (sees) => {
+      const sight = seeing.create(1);
+      const frames = new SparseFrames(1, c.history, seeing.width, Math.min(seeing.width, seeing.nonzero));
+      for (let k = 0; k < d.count; k++) {
+        frames.see(0, sight, d.obs, k, d.actions[k - 1], d.steps[k] === 0);
+        sees(k, frames);
+      }
+    };
+    const nnz = new Int32Array(d.count);
+    replay((k, frames) => (nnz[k] = frames.size(0)));
+    this.demos = this.brain.samples(nnz);
     const v = this.demos.views();
+    replay((k, frames) => frames.write(0, v, k, v.start[k]));
+    v.masks.set(d.masks.subarray(0, d.count * this.A));
+    v.actions.set(d.actions.subarray(0, d.count));
+    v.returns.set(d.returns.subarray(0, d.count));
     let sum = 0;
     let squares = 0;
     for (let k = 0; k < d.count; k++) {
-      const opening = d.steps[k] === 0;
-      sight.see(0, d.obs, k, opening ? -1 : d.actions[k - 1], opening, fresh, 0);
-      frames.push(0, fresh, 0, opening);
-      this.demos.putDense(k, frames.frames, 0, this.F);
-      v.masks.set(d.masks.subarray(k * this.A, (k + 1) * this.A), k * this.A);
-      v.actions[k] = d.actions[k];
-      v.returns[k] = d.returns[k];
       sum += d.returns[k];
       squares += d.returns[k] ** 2;
     }
@@ -455,7 +459,9 @@ async function createBrain(c, net, seed) {
   n.init(seed);
   return {
     net: n,
-    samples: (count, stride) => new Samples(core, count, stride, net.actions),
+    // samples(count, stride): a rollout's; samples(nnz): demonstrations, packed (core.js)
+    samples: (count, stride) =>
+      ArrayBuffer.isView(count) ? Samples.packed(core, count, net.actions) : new Samples(core, count, stride, net.actions),
     forward: (samples, count, rows) => n.forward(samples, count, rows, samples.logits, samples.values),
     zeroGrad: () => n.zeroGrad(),
     grad: (samples, count, rows, loss) => n.grad(samples, count, rows, loss),
@@ -735,26 +741,46 @@ function checkPolicy(json) {
   });
 }
 
+// A demonstration's frame is counted with every feature of the observation's encoding (all
+// but a few are one-hot) and this share of its memory's, which are 0 until the agent has seen
+// a kind of cell or looked at a square. With every episode counted at the full horizon, it
+// puts the estimate of the demonstrations within 0.7-1.5 times what they take on every farm
+// (tests/js/learn_settings.test.js measures it against runs).
+const MEMORY_FILL = 0.15;
+
 /**
- * The bytes a run of these settings takes beyond its vector env: the rollout's buffers and
- * frames, the network with its gradients and Adam's moments, a minibatch's activations, and
- * the planner episodes it clones.
+ * The bytes a run of these settings takes beyond its vector env, as the parts it holds at
+ * once: in the learner core, the rollout's samples and every worker's copy of the network
+ * (its gradients, Adam's two moments and a minibatch's activations and their gradients); in
+ * JS, the rollout's other buffers and frames; and with imitate, the planner episodes while
+ * they are played (imitate.js) together with their samples in the core (Samples.packed),
+ * every episode counted at the full horizon (a plan is never longer, often shorter).
  */
 function memory(env, c) {
   const spec = envSpecs[env];
   const A = spec.actions.length;
-  const F = networkInputs(env, c);
+  const net = networkOf(env, c);
+  const { seeing } = net;
   const n = c.numEnvs;
-  const T = c.nSteps;
-  const rollout = T * n * (F + A + 5) * 4 + n * F * 8; // the buffers, the frames and fresh ones
-  const hidden = c.hidden.reduce((a, b) => a + b, 0) + A + 1;
-  const weights = weightCount(networkShapes(F, c.hidden, A)) * 4 * 4; // weights, gradients, Adam's two moments
-  const B = Math.min(c.minibatch, T * n);
-  // a minibatch: its input written and as a tensor, the masks, and each layer's activations
-  // and their gradients kept for the backward pass
-  const batch = B * (2 * F + 2 * A + 4 * hidden) * 4;
-  const demos = c.imitate * spec.horizon * (spec.obsSize * 4 + A * 4 + 12);
-  return rollout + weights + batch + demos;
+  const N = c.nSteps * n;
+  const rollout =
+    Samples.bytes(N + n, (N + n) * net.nonzero, A, false) + // the samples, then each env's state after them
+    N * 6 * 4 + // rewards, dones, advantages, returns, values, the order of the samples
+    n * c.history * Math.min(seeing.width, seeing.nonzero) * 8; // the frames
+  // the most rows a network computes at once: a minibatch of the rollout or of the
+  // demonstrations, or a rollout's step
+  const B = Math.max(Math.min(c.minibatch, c.imitate > 0 ? c.imitate * spec.horizon : N), n);
+  const units = net.hidden.reduce((a, b) => a + b, 0) + A + 1;
+  const copy = weightCount(networkShapes(net.inputs, net.hidden, A)) * 4 * 4; // weights, gradients, Adam's two moments
+  // TensorFlow.js makes a minibatch's inputs dense, and their gradient
+  const network = c.workers * copy + B * units * 2 * 4 + (c.tfjs ? B * net.inputs * 4 * 2 : 0);
+  const steps = c.imitate * spec.horizon;
+  const frame = Math.min(seeing.width, seeing.encoder.nonzero + MEMORY_FILL * (seeing.width - seeing.encoder.size));
+  const demos =
+    c.imitate > 0
+      ? plannerDemosBytes(env, c.imitate) + Samples.bytes(steps, steps * frame * c.history, A, true) + steps * 2 * 4 // their frames' counts, their order
+      : 0;
+  return rollout + network + demos;
 }
 
 /** Throws unless a checkpoint's state (createPPO's checkpoint()) has every part, its numbers finite. */

@@ -47,7 +47,7 @@ export function checkLearner(env, algo, settings) {
   if (bytes > MEMORY_BUDGET) {
     const mb = (b) => `${Math.round(b / 2 ** 20)} MB`;
     throw new RangeError(
-      `valley-farm/learn: these ${algo} settings would take about ${mb(bytes)}, more than the ${mb(MEMORY_BUDGET)} a learner may take; use fewer envs (numEnvs), shorter rollouts (nSteps), a shorter history or smaller hidden layers`,
+      `valley-farm/learn: these ${algo} settings would take about ${mb(bytes)}, more than the ${mb(MEMORY_BUDGET)} a learner may take; use fewer planner episodes (imitate), fewer envs (numEnvs), shorter rollouts (nSteps), a shorter history or smaller hidden layers`,
     );
   }
 }
