@@ -25,6 +25,9 @@ const RUNS = [
   // seeds every 1 M steps, so that the curve says when it passed the heuristic
   { algo: 'ppo', env: 'ValleyFarm-v0', steps: '35e6', evalEvery: '1000000', evalEpisodes: 200, workers: 2 },
   { algo: 'ppo', env: 'BackwardsValleyFarm-v0', steps: '35e6', evalEvery: '1000000', evalEpisodes: 200, workers: 2 },
+  // the same settings for half an hour (its step size annealed over all of it): how far PPO
+  // gets on the harder farm with time (the valley's half-hour run is below)
+  { algo: 'ppo', env: 'BackwardsValleyFarm-v0', steps: '230e6', evalEvery: '2000000', evalEpisodes: 200, workers: 2, label: '30-min' },
   // the longest runs, half an hour each, with former defaults: a constant step size
   // (anneal 0), 6,000 planner episodes and minibatches of 2,048
   {
@@ -47,12 +50,17 @@ const RUNS = [
   },
 ];
 
-/** A run's file name: its learner, its settings other than the defaults, its farm. */
+/** A run's file name: its learner, its label (runs of the same settings), its settings other than the defaults, its farm. */
 const nameOf = (run) =>
-  [run.algo, ...Object.entries(run.settings ?? {}).map(([k, v]) => `${settingFlag(k).slice(2)}-${v}`), run.env].join('-');
+  [
+    run.algo,
+    ...(run.label ? [run.label] : []),
+    ...Object.entries(run.settings ?? {}).map(([k, v]) => `${settingFlag(k).slice(2)}-${v}`),
+    run.env,
+  ].join('-');
 
 // `npm run reference-runs -- [name] [env]`: only the runs whose file name starts with
-// `name` (ppo, tabular-q, ppo-history-4-imitate-6000) on that farm
+// `name` (ppo, tabular-q, ppo-30-min, ppo-history-4-imitate-6000) on that farm
 const [onlyName, onlyEnv] = process.argv.slice(2);
 const dir = mkdtempSync(join(tmpdir(), 'vf-runs-'));
 mkdirSync(join(root, 'docs/runs'), { recursive: true });

@@ -40,14 +40,19 @@ describe.each(envIds)('%s reference data', (id) => {
   });
 });
 
-it("the page's reference runs are the committed files of docs/runs, and the Lab's is the one with default settings", () => {
+it("the page's reference runs are the committed files of docs/runs, and the Lab's is the one with its settings and nearest its steps", () => {
   const files = readdirSync(new URL('../../docs/runs/', import.meta.url)).filter((f) => f.endsWith('.json'));
   expect(page.referenceRuns()).toHaveLength(files.length);
-  for (const f of files) {
-    const json = JSON.parse(read(`docs/runs/${f}`));
-    // the Lab trains with default settings, so its reference is the run without any
-    if (Object.keys(json.settings).length === 0) expect(page.referenceRun(json.env, json.algo)).toEqual(json);
-    else expect(page.referenceRun(json.env, json.algo).settings).toEqual({});
+  const runs = files.map((f) => JSON.parse(read(`docs/runs/${f}`)));
+  for (const json of runs) {
+    // the Lab trains with default settings, so its reference is a run without any: of
+    // several, the one of its length, and without a length the shortest
+    if (Object.keys(json.settings).length === 0) {
+      expect(page.referenceRun(json.env, json.algo, {}, json.steps)).toEqual(json);
+      const lengths = runs.filter((r) => r.env === json.env && r.algo === json.algo && !Object.keys(r.settings).length).map((r) => r.steps);
+      expect(page.referenceRun(json.env, json.algo).steps).toBe(Math.min(...lengths));
+    } else expect(page.referenceRun(json.env, json.algo).settings).toEqual({});
+    expect(page.referenceRun(json.env, json.algo, json.settings, json.steps)).toEqual(json);
   }
   expect(page.referenceRun('ValleyFarm-v0', 'no-such-learner')).toBeNull();
   expect(page.settingsOf({ settings: { history: 4, numEnvs: 8 } })).toBe('history 4, numEnvs 8');

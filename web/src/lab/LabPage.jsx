@@ -251,7 +251,12 @@ export function LabPage({ app, query = '' }) {
       </section>
       <section class="panel" aria-labelledby="lab-curve">
         <h2 id="lab-curve">Learning curve</h2>
-        <LearningCurve curve={lab.curve} references={references} total={target} run={referenceRun(s.env, s.algo, learnerOverrides(s))} />
+        <LearningCurve
+          curve={lab.curve}
+          references={references}
+          total={target}
+          run={referenceRun(s.env, s.algo, learnerOverrides(s), s.steps)}
+        />
       </section>
       <section class="panel" aria-labelledby="lab-policy">
         <h2 id="lab-policy">The policy</h2>

@@ -7,10 +7,16 @@ const RUNS = Object.values(import.meta.glob('../../../docs/runs/*.json', { eager
 /** Every run: { algo, env, command, settings, steps, seconds, curve: [{ steps, validation }], test }. */
 export const referenceRuns = () => RUNS;
 
-/** The reference run of a learner on a farm with exactly these settings beyond the defaults (none: the defaults), or null. */
-export function referenceRun(env, algo, settings = {}) {
+/**
+ * The reference run of a learner on a farm with exactly these settings beyond the defaults
+ * (none: the defaults), or null; of several such runs (of different lengths), the one whose
+ * steps are nearest `steps` (a Lab run's), else the shortest.
+ */
+export function referenceRun(env, algo, settings = {}, steps = 0) {
   const same = (a, b) => Object.keys(a).length === Object.keys(b).length && Object.entries(a).every(([k, v]) => b[k] === v);
-  return RUNS.find((r) => r.env === env && r.algo === algo && same(r.settings ?? {}, settings)) ?? null;
+  const runs = RUNS.filter((r) => r.env === env && r.algo === algo && same(r.settings ?? {}, settings));
+  const distance = (r) => Math.abs(r.steps - steps);
+  return runs.reduce((best, r) => (best === null || distance(r) < distance(best) ? r : best), null);
 }
 
 /** A run's settings beyond the defaults, as words ('history 4'), or ''. */
