@@ -129,7 +129,8 @@ export async function createTfBrain({ inputs, hidden, actions }, c, seed) {
   const count = net.weights.reduce((a, w) => a + w.size, 0);
   const grads = new Float32Array(count);
   return {
-    samples: (n, stride) => (ArrayBuffer.isView(n) ? Samples.packed(core, n, actions) : new Samples(core, n, stride, actions)),
+    samples: (n, stride) => new Samples(core, n, stride, actions),
+    packedSamples: (nnz) => Samples.packed(core, nnz, actions),
     forward(samples, n, rows) {
       const t = tf.tidy(() => {
         const { xT } = batchTensors(tf, samples, n, rows, inputs, actions);

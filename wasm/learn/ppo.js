@@ -424,7 +424,7 @@ export class Shard {
     };
     const nnz = new Int32Array(d.count);
     replay((k, frames) => (nnz[k] = frames.size(0)));
-    this.demos = this.brain.samples(nnz);
+    this.demos = this.brain.packedSamples(nnz);
     const v = this.demos.views();
     replay((k, frames) => frames.write(0, v, k, v.start[k]));
     v.masks.set(d.masks.subarray(0, d.count * this.A));
@@ -459,9 +459,8 @@ async function createBrain(c, net, seed) {
   n.init(seed);
   return {
     net: n,
-    // samples(count, stride): a rollout's; samples(nnz): demonstrations, packed (core.js)
-    samples: (count, stride) =>
-      ArrayBuffer.isView(count) ? Samples.packed(core, count, net.actions) : new Samples(core, count, stride, net.actions),
+    samples: (count, stride) => new Samples(core, count, stride, net.actions), // a rollout's
+    packedSamples: (nnz) => Samples.packed(core, nnz, net.actions), // demonstrations' (core.js)
     forward: (samples, count, rows) => n.forward(samples, count, rows, samples.logits, samples.values),
     zeroGrad: () => n.zeroGrad(),
     grad: (samples, count, rows, loss) => n.grad(samples, count, rows, loss),

@@ -10,7 +10,8 @@ import { errorMessage, MAX_LISTED } from '../model/cut.js';
 
 export const ALGOS = Object.keys(algorithms); // the package's learners, in its order
 // PPO by default, on the learner core and every core; its step size anneals over these
-// steps. The reference runs (docs/runs) are this default run, with their times and scores.
+// steps. The shortest reference run of default settings (docs/runs) is this default run,
+// with its times and scores.
 export const DEFAULTS = Object.freeze({ env: envIds[1], algo: 'ppo', seed: 1, steps: 35_000_000 });
 const MAX_STEPS = 1e9;
 const RUN_KEYS = ['env', 'algo', 'seed', 'steps']; // the rest of a Lab's settings are the learner's

@@ -1,5 +1,7 @@
 // timeToHeuristic.js — when a reference run's learner caught up with the hand-written
 // heuristic: plain functions of the data, for the Benchmark page and npm run bench:learn.
+import { summarize } from 'valley-farm/evaluate';
+
 /**
  * When a run's validation mean first reached `heuristic` (the heuristic's own mean on the
  * validation seeds, the same seeds): { seconds, steps } of that curve point, or null if it never did.
@@ -17,19 +19,14 @@ export const heuristicValidation = (baselines, env) => {
 
 /**
  * A reference run's final policy against the heuristic on the same test seeds: the mean of
- * the per-seed differences (run − heuristic) and its 95 % interval (normal, 1.96 standard
- * errors), the protocol's test of "A beats B" (the interval above 0). The run's returns are in
- * the test split's seed order, as the baselines data's per-seed rows [seed, random, heuristic].
+ * the per-seed differences (run − heuristic) and its 95 % interval (the protocol's summarize),
+ * the test of "A beats B" (the interval above 0). The run's returns are in the test split's
+ * seed order, as the baselines data's per-seed rows [seed, random, heuristic].
  */
 export function pairedOverHeuristic(baselines, run) {
   const rows = baselines.perSeed[run.env].test;
   const returns = run.test.returns;
   if (returns?.length !== rows.length)
     throw new Error(`the run's test returns (${returns?.length ?? 'none'}) do not match the ${rows.length} test seeds of ${run.env}`);
-  const diffs = returns.map((r, i) => r - rows[i][2]);
-  const n = diffs.length;
-  const mean = diffs.reduce((a, d) => a + d, 0) / n;
-  const variance = diffs.reduce((a, d) => a + (d - mean) ** 2, 0) / (n - 1);
-  const half = 1.96 * Math.sqrt(variance / n);
-  return { mean, ci95: [mean - half, mean + half] };
+  return summarize(returns.map((r, i) => r - rows[i][2]));
 }
