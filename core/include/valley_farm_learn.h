@@ -27,9 +27,9 @@
  *     vfl_destroy(net);
  *
  * Data-parallel training (several workers, one network each): every worker accumulates the
- * gradient of its share of a minibatch, scaled by 1 / (the whole minibatch's size); the
- * shares' gradients are added (in worker order, so the sum does not depend on timing) and
- * every copy takes the same Adam step, so the copies stay identical.
+ * gradient of its share of a minibatch, scaled by 1 / (the whole minibatch's size); every
+ * worker adds the shares' gradients (vfl_add_grads, in worker order, so the sum does not depend
+ * on timing) and takes the same Adam step, so the copies stay identical.
  *
  * Deterministic: the same calls on the same data give the same bits, natively and in
  * WebAssembly, for a given build.
@@ -122,6 +122,10 @@ int vfl_clone_grad(vfl_net *net, int n, const int32_t *rows, const vfl_inputs *i
 
 /* Sets the gradient to zero. */
 void vfl_zero_grad(vfl_net *net);
+
+/* Adds another copy's gradient (vfl_param_count floats) to this one's, element by element in
+ * float: copies that add the same gradients in the same order hold the same bits. */
+void vfl_add_grads(vfl_net *net, const float *other);
 
 /* One Adam step (β1 0.9, β2 0.999, ε 1e-7: TensorFlow.js's defaults and update) from the
  * gradient; the moments and step count live in the net. */

@@ -552,6 +552,10 @@ void vfl_zero_grad(vfl_net *net) {
     memset(net->grads, 0, (size_t)net->count * sizeof(float));
 }
 
+void vfl_add_grads(vfl_net *net, const float *other) {
+    for (int k = 0; k < net->count; k++) net->grads[k] += other[k];
+}
+
 void vfl_adam(vfl_net *net, float learning_rate) {
     const float beta1 = 0.9f, beta2 = 0.999f, eps = 1e-7f;
     float c1 = 1 - net->acc_beta1, c2 = 1 - net->acc_beta2;

@@ -157,6 +157,52 @@ TEST(gradients_of_two_shares_add_up_to_the_whole_batch) {
     vfl_destroy(net);
 }
 
+/* Two workers, one network each, each the gradient of its share; each adds the other's
+ * (vfl_add_grads): both then hold the whole batch's gradient, and the same bits (which PPO's
+ * workers rely on: shards 0 and 1 each add the other's gradient to their own). */
+TEST(two_workers_adding_each_others_gradients_hold_the_same_sum_of_the_whole_batch) {
+    vfl_net *net[2] = {vfl_create(INPUTS, 2, (int32_t[]){8, 8}, ACTIONS),
+                       vfl_create(INPUTS, 2, (int32_t[]){8, 8}, ACTIONS)};
+    vfl_init(net[0], 5);
+    vfl_init(net[1], 5);
+    data d;
+    make_data(net[0], &d);
+    vfl_inputs in = {d.idx, d.val, d.nnz, STRIDE, NULL};
+    vfl_batch b = {d.masks, d.actions, d.old_logp, d.adv, d.ret};
+    vfl_loss loss = {0.2f, 0.5f, 0.01f, 1.0f / SAMPLES};
+    double sums[3] = {0, 0, 0};
+    int count = vfl_param_count(net[0]);
+    float *whole = malloc((size_t)count * sizeof(float));
+    float *share[2] = {malloc((size_t)count * sizeof(float)),
+                       malloc((size_t)count * sizeof(float))};
+    vfl_zero_grad(net[0]);
+    vfl_ppo_grad(net[0], SAMPLES, NULL, &in, &b, &loss, sums);
+    for (int k = 0; k < count; k++) whole[k] = vfl_grads(net[0])[k];
+    int32_t first[4] = {0, 1, 2, 3}, second[5] = {4, 5, 6, 7, 8};
+    for (int w = 0; w < 2; w++) {
+        vfl_zero_grad(net[w]);
+        vfl_ppo_grad(net[w], w ? 5 : 4, w ? second : first, &in, &b, &loss, sums);
+        for (int k = 0; k < count; k++) share[w][k] = vfl_grads(net[w])[k];
+    }
+    vfl_add_grads(net[0], share[1]);
+    vfl_add_grads(net[1], share[0]);
+    int differ = 0, far = 0, nonzero = 0;
+    for (int k = 0; k < count; k++) {
+        float g = vfl_grads(net[0])[k];
+        differ += g != vfl_grads(net[1])[k] || g != share[0][k] + share[1][k];
+        far += fabsf(g - whole[k]) > 1e-6f + 1e-5f * fabsf(whole[k]);
+        nonzero += share[0][k] != 0 && share[1][k] != 0;
+    }
+    CHECK(differ == 0);
+    CHECK(far == 0);
+    CHECK(nonzero > count / 4); /* both shares reach most parameters: the sum is a real one */
+    free(whole);
+    free(share[0]);
+    free(share[1]);
+    vfl_destroy(net[0]);
+    vfl_destroy(net[1]);
+}
+
 TEST(packed_inputs_give_the_same_bits_as_the_same_inputs_at_a_stride) {
     /* 20 units: the first layer's 16 at a time and the rest one by one both read the inputs */
     vfl_net *net = vfl_create(INPUTS, 2, (int32_t[]){20, 8}, ACTIONS);
@@ -261,6 +307,7 @@ int main(void) {
     RUN(cloning_gradient_matches_finite_differences);
     RUN(forward_of_rows_equals_forward_of_those_samples_alone);
     RUN(gradients_of_two_shares_add_up_to_the_whole_batch);
+    RUN(two_workers_adding_each_others_gradients_hold_the_same_sum_of_the_whole_batch);
     RUN(packed_inputs_give_the_same_bits_as_the_same_inputs_at_a_stride);
     RUN(adam_takes_tensorflow_js_step);
     RUN(create_refuses_sizes_out_of_range);

@@ -137,6 +137,28 @@ describe('PPO on the core, with workers', () => {
     expect(two).not.toEqual(one);
   }, 60_000);
 
+  it('every worker holds the parameters one thread held and sent the others: seeded runs of 2 and 3 workers train to the same bits', async () => {
+    // The hashes were computed by these runs when one thread summed the workers' gradients,
+    // took the Adam step and sent the new parameters to the others. Now each worker sums them
+    // in the same order and steps itself: if a worker's copy strayed by one bit, its rollouts
+    // would, and so would the weights. 3 workers: the third adds its own after the first two.
+    const hashes = {
+      [B]: '38c9ba84eb42f8ca3bb6fcb49ff3fa7014792841f35801b69268785c83f1dc27',
+      [V]: '0859061b84b5a994555df4af561a58fa220aebecc790d4442f6c35099f0bc5bd',
+    };
+    for (const [env, settings] of [
+      [B, { workers: 2 }],
+      [V, { workers: 3, anneal: 4096 }],
+    ]) {
+      const learner = await createLearner({ env, algo: 'ppo', seed: 5, numEnvs: 12, nSteps: 16, imitate: 0, ...settings });
+      await learner.trainFor(192 * 6);
+      const hash = createHash('sha256');
+      for (const w of learner.policy().toJSON().weights) hash.update(new Uint8Array(new Float32Array(w.values).buffer));
+      learner.dispose();
+      expect(hash.digest('hex'), env).toBe(hashes[env]);
+    }
+  }, 60_000);
+
   it('reports how many workers train', async () => {
     const learner = await createLearner({ env: B, algo: 'ppo', imitate: 0, seed: 1, numEnvs: 8, nSteps: 16, workers: 2 });
     const p = await learner.trainFor(128);

@@ -80,6 +80,7 @@ export class CoreNet {
   #core;
   #ptr;
   #scratch; // sums (3 doubles), then the hidden sizes
+  #inbox = 0; // another worker's gradient (addGrads)
   constructor(core, inputs, hidden, actions) {
     this.#core = core;
     this.inputs = inputs;
@@ -169,6 +170,13 @@ export class CoreNet {
     this.#core.x.vfl_zero_grad(this.#ptr);
   }
 
+  /** Adds another copy's gradient (a Float32Array of count values, from another worker) to this one's. */
+  addGrads(other) {
+    this.#inbox ||= this.#core.alloc(4 * this.count);
+    this.#f32(this.#inbox, this.count).set(other);
+    this.#core.x.vfl_add_grads(this.#ptr, this.#inbox);
+  }
+
   /**
    * Adds the gradient of PPO's loss (cloning false) or of cloning's (true) over `n` rows of
    * `samples` (rows: a pointer from samples.rows), each term times `scale`; returns the
@@ -212,6 +220,7 @@ export class CoreNet {
     if (!this.#ptr) return;
     this.#core.x.vfl_destroy(this.#ptr);
     this.#core.x.free(this.#scratch);
+    if (this.#inbox) this.#core.x.free(this.#inbox);
     this.#ptr = 0;
   }
 }

@@ -168,6 +168,10 @@ export async function createTfBrain({ inputs, hidden, actions }, c, seed) {
       return [p * n, v * n, e * n];
     },
     grads: () => grads,
+    setGrads: (g) => grads.set(g),
+    addGrads(other) {
+      for (let k = 0; k < count; k++) grads[k] += other[k];
+    },
     params() {
       const out = new Float32Array(count);
       let at = 0;
@@ -176,13 +180,6 @@ export async function createTfBrain({ inputs, hidden, actions }, c, seed) {
         at += w.size;
       }
       return out;
-    },
-    setParams(p) {
-      let at = 0;
-      for (const w of net.weights) {
-        tf.tidy(() => w.assign(tf.tensor(p.subarray(at, at + w.size), w.shape)));
-        at += w.size;
-      }
     },
     adam(learningRate) {
       optimizer.learningRate = learningRate;

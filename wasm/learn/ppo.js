@@ -13,8 +13,9 @@
 //
 // Every core: the envs are shared out among `workers` shards (workers.js runs each in a
 // worker thread or Web Worker; one shard runs here). Each shard plays its envs and computes
-// the gradient of its share of every minibatch; the shares are added in shard order, one Adam
-// step is taken, and every shard gets the new parameters: one update per minibatch, whatever
+// the gradient of its share of every minibatch; the shards send their shares to each other,
+// each adds them up in shard order and takes the same Adam step from the same state, so every
+// shard holds the same parameters without sending them: one update per minibatch, whatever
 // the timing, so a seeded run is the same for a given number of workers.
 import { envSpecs, makeVec, flatten } from '../index.js';
 import { checkNetworkSize, checkSettings, layers, networkShapes, number, shown, weightCount, whole } from './limits.js';
@@ -25,7 +26,7 @@ import { drawFrom, foldSeed, seededRandom, shuffle } from '../rng.js';
 import { CoreNet, Samples, loadCore } from './core.js';
 import { plannerDemos, plannerDemosBytes } from './imitate.js';
 import { progressOf, recordEpisode, trainingStats } from './progress.js';
-import { spawnShards, defaultWorkers, DEFAULT_WORKERS_MAX, WORKERS_MAX } from './workers.js';
+import { connectShards, spawnShards, defaultWorkers, DEFAULT_WORKERS_MAX, WORKERS_MAX } from './workers.js';
 
 const HISTORY_MAX = 16; // frames a policy may stack (its input grows with each)
 
@@ -257,6 +258,11 @@ export async function netPolicyFromJSON(json) {
 
 // ---- a shard: some of the envs, their rollouts and their share of every gradient ----------
 
+/** The next gradient a peer (Shard.connect) sent: at once if it has come, else when it does. */
+function received(peer) {
+  return peer.inbox.length ? peer.inbox.shift() : new Promise((resolve) => (peer.waiting = resolve));
+}
+
 /**
  * Shard `index` of `count`: envs [first, first + n) of the run's numEnvs, its own vector env,
  * frames, samples and brain. Every method is called by the coordinator below, here or in a
@@ -371,7 +377,7 @@ export class Shard {
     shuffle(order, this.random);
   }
 
-  /** The gradient of minibatch m of M (its share: chunk m of its order), scaled by `scale`. */
+  /** Its share of minibatch m of M's gradient (chunk m of its order, scaled by `scale`): the loss's sums and its count. */
   grad(m, M, loss, demos) {
     const order = demos ? this.demoOrder : this.order;
     const samples = demos ? this.demos : this.samples;
@@ -381,11 +387,79 @@ export class Shard {
     v.rows.set(order.subarray(from, to));
     this.brain.zeroGrad();
     const sums = to > from ? this.brain.grad(samples, to - from, samples.rows, loss) : [0, 0, 0];
-    return { grads: this.brain.grads(), sums, count: to - from };
+    return { sums, count: to - from };
   }
 
-  setParams(params) {
-    this.brain.setParams(params);
+  /**
+   * Passes over its samples (demos false: the rollout, its advantages normalised by `mean` and
+   * `sd` first) or its demonstrations (true), M minibatches each, of `total` samples over all
+   * shards: each minibatch's gradient summed over the shards (sumGradients), then one Adam step
+   * of `learningRate`. Returns its shares' loss sums and count, and the last minibatch's sums.
+   */
+  async learn({ demos, passes, M, total, loss, learningRate, mean = 0, sd = 1 }) {
+    if (!demos) this.normalize(mean, sd);
+    const sums = [0, 0, 0];
+    let count = 0;
+    let last = null;
+    for (let pass = 0; pass < passes; pass++) {
+      this.shuffle(demos);
+      for (let m = 0; m < M; m++) {
+        const size = Math.floor(((m + 1) * total) / M) - Math.floor((m * total) / M);
+        const part = this.grad(m, M, { ...loss, scale: 1 / size }, demos);
+        await this.sumGradients();
+        this.brain.adam(learningRate);
+        for (let j = 0; j < 3; j++) sums[j] += part.sums[j];
+        count += part.count;
+        last = part.sums;
+      }
+    }
+    return { sums, count, last };
+  }
+
+  /**
+   * Connects it to the other shards: ports[j] (a MessagePort, null for itself) carries
+   * gradients to and from shard j, one message a minibatch each way, in order.
+   */
+  connect(ports) {
+    this.peers = ports.map((port) => {
+      if (!port) return null;
+      const peer = { port, inbox: [], waiting: null };
+      port.onmessage = (e) => {
+        if (peer.waiting) peer.waiting(e.data);
+        else peer.inbox.push(e.data);
+        peer.waiting = null;
+      };
+      return peer;
+    });
+  }
+
+  /**
+   * Makes its gradient the sum of every shard's, ((g0 + g1) + g2) + … in shard order, the same
+   * bits on every shard: sends a copy of its own to each of the others and waits for theirs.
+   */
+  async sumGradients() {
+    if (!this.peers) return;
+    const mine = this.index;
+    const g = this.brain.grads();
+    for (const peer of this.peers) {
+      if (!peer) continue;
+      const copy = g.slice();
+      peer.port.postMessage(copy, [copy.buffer]); // moved, not copied again
+    }
+    // g0 + g1 is g1 + g0 to the bit, so shards 0 and 1 add the others to their own; shard 2 on
+    // must first put g0 + g1 together, and add its own in its place
+    const own = mine > 1 ? g.slice() : null;
+    const parts = await Promise.all(this.peers.map((peer) => (peer ? received(peer) : own)));
+    if (mine > 1) this.brain.setGrads(parts[0]);
+    for (let j = mine > 1 ? 1 : 0; j < parts.length; j++) if (parts[j]) this.brain.addGrads(parts[j]);
+  }
+
+  /** Sets its parameters and Adam's state (a checkpoint's, on every shard) on the learner core. */
+  setState({ params, moments, adamSteps }) {
+    const net = this.brain.policyNet();
+    net.params().set(params);
+    net.moments().set(moments);
+    net.adamSteps = adamSteps;
   }
 
   /** Every env starts a new episode, its first seed `seed` + the env's index in the run. */
@@ -445,6 +519,7 @@ export class Shard {
     this.samples.dispose();
     this.demos?.dispose();
     this.brain.dispose();
+    for (const peer of this.peers ?? []) peer?.port.close();
   }
 }
 
@@ -465,8 +540,9 @@ async function createBrain(c, net, seed) {
     zeroGrad: () => n.zeroGrad(),
     grad: (samples, count, rows, loss) => n.grad(samples, count, rows, loss),
     grads: () => n.grads(),
+    setGrads: (g) => n.grads().set(g),
+    addGrads: (g) => n.addGrads(g),
     params: () => n.params(),
-    setParams: (p) => n.params().set(p),
     adam: (lr) => n.adam(lr),
     policyNet: () => n,
     dispose: () => n.dispose(),
@@ -485,9 +561,16 @@ export async function createPPO(env, config, seed) {
   if (workers > c.numEnvs)
     throw new RangeError(`valley-farm/learn: ppo needs at least one env per worker: numEnvs ${c.numEnvs} < workers ${workers}`);
   const run = { env, config: c, seed };
-  // shard 0 runs here; it holds the parameters and Adam's state that every update starts from
+  // shard 0 runs here: its parameters and Adam's state (every shard's) are the policy's and a checkpoint's
   const local = await Shard.create({ ...run, index: 0, count: workers });
-  const remote = workers > 1 ? await spawnShards(run, workers) : [];
+  let remote = [];
+  try {
+    remote = workers > 1 ? await spawnShards(run, workers) : [];
+    if (remote.length) await connectShards([local, ...remote]);
+  } catch (err) {
+    for (const s of [local, ...remote]) s.dispose();
+    throw err;
+  }
   const shards = [local, ...remote];
   const brain = local.brain;
   const stats = trainingStats();
@@ -496,46 +579,39 @@ export async function createPPO(env, config, seed) {
   const N = c.nSteps * c.numEnvs; // env steps of one rollout of every shard
   let learningRate = c.learningRate;
 
-  // the parameters the workers have not been sent yet: they go with the next call that
-  // needs them (a gradient or a rollout), so an update costs one round trip, not two
-  let unsent = null;
-  const take = () => {
-    const p = unsent;
-    unsent = null;
-    return p;
-  };
   /**
    * fn(shard) on every shard, in parallel: the workers' calls leave first (the local shard
-   * then works while they do); the results in shard order.
+   * then works while they do); the results in shard order. One that fails fails the call at
+   * once, even while the others wait for its gradients.
    */
-  async function all(fn) {
+  function all(fn) {
     const others = remote.map((s) => fn(s));
-    const mine = await fn(local);
-    return [mine, ...(await Promise.all(others))];
+    let mine;
+    try {
+      mine = fn(local);
+    } catch (err) {
+      mine = Promise.reject(err);
+    }
+    return Promise.all([mine, ...others]);
   }
 
-  /** Sums the shards' gradients of minibatch m in shard order, steps Adam, keeps the result to send. */
-  async function step(m, M, loss, demos) {
-    const params = take();
-    const parts = await all((s) => (s === local ? s.grad(m, M, loss, demos) : s.grad(m, M, loss, demos, params)));
-    const count = parts.reduce((a, p) => a + p.count, 0);
-    if (shards.length > 1) {
-      const g = brain.grads();
-      for (let s = 1; s < parts.length; s++) {
-        const other = parts[s].grads;
-        for (let k = 0; k < g.length; k++) g[k] += other[k];
-      }
-    }
-    brain.adam(learningRate);
-    if (remote.length) unsent = brain.params().slice();
+  /** Every shard's learn(options); the sums of their losses and samples, and of their last minibatch's losses. */
+  async function learn(options) {
+    const parts = await all((s) => s.learn({ ...options, learningRate }));
     const sums = [0, 0, 0];
-    for (const p of parts) for (let j = 0; j < 3; j++) sums[j] += p.sums[j];
-    return { sums, count };
+    const last = [0, 0, 0];
+    let count = 0;
+    for (const p of parts) {
+      for (let j = 0; j < 3; j++) sums[j] += p.sums[j];
+      for (let j = 0; j < 3; j++) last[j] += p.last[j];
+      count += p.count;
+    }
+    stats.updates += options.passes * options.M;
+    return { sums, last, count };
   }
 
   async function update() {
-    const params = take();
-    const rolled = await all((s) => (s === local ? s.rollout() : s.rollout(params)));
+    const rolled = await all((s) => s.rollout());
     let sum = 0;
     let squares = 0;
     for (const r of rolled) {
@@ -545,22 +621,9 @@ export async function createPPO(env, config, seed) {
     }
     const mean = sum / N;
     const sd = Math.sqrt(Math.max(0, squares / N - mean * mean)) + 1e-8;
-    await all((s) => s.normalize(mean, sd));
-    const M = Math.ceil(N / c.minibatch);
-    const totals = [0, 0, 0];
-    let samples = 0;
-    for (let epoch = 0; epoch < c.epochs; epoch++) {
-      await all((s) => s.shuffle(false));
-      for (let m = 0; m < M; m++) {
-        const from = Math.floor((m * N) / M);
-        const scale = 1 / (Math.floor(((m + 1) * N) / M) - from);
-        const { sums, count } = await step(m, M, { clip: c.clip, valueCoef: c.valueCoef, entropyCoef: c.entropyCoef, scale }, false);
-        for (let j = 0; j < 3; j++) totals[j] += sums[j];
-        samples += count;
-        stats.updates++;
-      }
-    }
-    stats.losses = { policy: totals[0] / samples, value: totals[1] / samples, entropy: totals[2] / samples };
+    const loss = { clip: c.clip, valueCoef: c.valueCoef, entropyCoef: c.entropyCoef };
+    const { sums, count } = await learn({ demos: false, passes: c.epochs, M: Math.ceil(N / c.minibatch), total: N, loss, mean, sd });
+    stats.losses = { policy: sums[0] / count, value: sums[1] / count, entropy: sums[2] / count };
     if (c.anneal > 0) stats.losses.learningRate = learningRate;
   }
 
@@ -586,15 +649,12 @@ export async function createPPO(env, config, seed) {
     const mean = shares.reduce((a, s) => a + s.sum, 0) / count;
     const variance = Math.max(1e-6, shares.reduce((a, s) => a + s.squares, 0) / count - mean * mean);
     const M = Math.ceil(count / c.minibatch);
+    const lastSize = count - Math.floor(((M - 1) * count) / M);
     let loss = 0;
     for (let epoch = 0; epoch < c.imitationEpochs; epoch++) {
       report('cloning', epoch, c.imitationEpochs);
-      await all((s) => s.shuffle(true));
-      for (let m = 0; m < M; m++) {
-        const size = Math.floor(((m + 1) * count) / M) - Math.floor((m * count) / M);
-        const { sums } = await step(m, M, { cloning: true, valueCoef: c.valueCoef / variance, scale: 1 / size }, true);
-        loss = sums[0] / size; // the last minibatch's cross-entropy
-      }
+      const { last } = await learn({ demos: true, passes: 1, M, total: count, loss: { cloning: true, valueCoef: c.valueCoef / variance } });
+      loss = last[0] / lastSize; // the last minibatch's cross-entropy
     }
     stats.imitation = { episodes: total, samples: count, loss, seconds: (Date.now() - t0) / 1000 };
   }
@@ -655,13 +715,8 @@ export async function createPPO(env, config, seed) {
         throw new Error(
           `valley-farm/learn: the checkpoint does not fit this learner (a network of ${net.count} weights and ${shards.length} workers): resume with the settings and workers it was made with`,
         );
-      net.params().set(state.params);
-      net.moments().set(state.moments);
-      net.adamSteps = state.adamSteps;
-      if (remote.length) {
-        const p = net.params().slice();
-        await Promise.all(remote.map((s) => s.setParams(p)));
-      }
+      const adam = { params: Float32Array.from(state.params), moments: Float32Array.from(state.moments), adamSteps: state.adamSteps };
+      await all((s) => s.setState(adam));
       await Promise.all(shards.map((s, j) => s.setRngState(state.rng[j])));
       Object.assign(stats, { ...state.stats, steps: state.steps, startMs: Date.now() - state.stats.elapsedMs });
       delete stats.elapsedMs;

@@ -1,16 +1,15 @@
 // shardWorker.js — one shard of a PPO run in its own thread (workers.js starts it): it builds
 // the Shard of ppo.js and answers the coordinator's calls { id, method, args } with
-// { id, result } or { id, error }. A gradient is copied out of the core's memory and moved,
-// not cloned.
+// { id, result } or { id, error }. Gradients do not pass here: the shards send them to each
+// other (connectShards in workers.js).
 import { Shard } from './ppo.js';
 
 const inNode = Boolean(globalThis.process?.versions?.node) && typeof globalThis.WorkerGlobalScope === 'undefined';
 let post = (msg, transfer) => self.postMessage(msg, transfer);
 let shard = null;
 
-async function answer({ id, method, args, params }) {
+async function answer({ id, method, args }) {
   try {
-    if (params) shard.setParams(params);
     if (method === 'create') {
       shard = await Shard.create(args[0]);
       return post({ id, result: null });
@@ -20,10 +19,6 @@ async function answer({ id, method, args, params }) {
       return post({ id, result });
     }
     const result = await shard[method](...args);
-    if (method === 'grad') {
-      const grads = result.grads.slice();
-      return post({ id, result: { ...result, grads } }, [grads.buffer]);
-    }
     post({ id, result: result ?? null });
   } catch (err) {
     post({ id, error: String(err?.message ?? err).slice(0, 2000) });

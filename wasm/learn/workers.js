@@ -1,7 +1,8 @@
 // workers.js — the shards of a PPO run that play in other threads: a worker_threads Worker in
 // Node, a Web Worker in a browser (shardWorker.js runs each), with the same methods as a
-// local Shard (ppo.js), each returning a promise. Calls and answers are plain messages;
-// gradients and parameters travel as Float32Arrays.
+// local Shard (ppo.js), each returning a promise. Calls and answers are plain messages; the
+// shards send each other their gradients as Float32Arrays through MessageChannels of their
+// own (connectShards), not through the thread that started them.
 
 /** The most workers a run may ask for, and how many it gets when it asks for 0. */
 export const WORKERS_MAX = 16;
@@ -77,22 +78,20 @@ class RemoteShard {
     );
   }
 
-  /** Calls the shard's method; `params` (a Float32Array) are set first, when given. */
-  call(method, args = [], params = null) {
+  /** Calls the shard's method; `transfer`: what the arguments hand over (MessagePorts). */
+  call(method, args = [], transfer = []) {
     if (this.#failed) return Promise.reject(this.#failed);
     return new Promise((resolve, reject) => {
       const id = this.#next++;
       this.#pending.set(id, { resolve, reject });
-      this.#worker.post({ id, method, args, params });
+      this.#worker.post({ id, method, args }, transfer);
     });
   }
 
-  // rollout and grad take the newest parameters, if the coordinator has new ones to send
-  rollout = (params) => this.call('rollout', [], params);
-  normalize = (mean, sd) => this.call('normalize', [mean, sd]);
-  shuffle = (demos) => this.call('shuffle', [demos]);
-  grad = (m, M, loss, demos, params) => this.call('grad', [m, M, loss, demos], params);
-  setParams = (params) => this.call('setParams', [params]);
+  rollout = () => this.call('rollout');
+  learn = (options) => this.call('learn', [options]);
+  connect = (ports) => this.call('connect', [ports], ports.filter(Boolean));
+  setState = (state) => this.call('setState', [state]);
   restart = (seed) => this.call('restart', [seed]);
   rngState = () => this.call('rngState');
   setRngState = (state) => this.call('setRngState', [state]);
@@ -120,4 +119,19 @@ export async function spawnShards(run, count) {
     for (const s of shards) s.dispose();
     throw new Error(`valley-farm/learn: could not start ${count - 1} PPO worker(s): ${err.message}`, { cause: err });
   }
+}
+
+/**
+ * Connects every two shards (the local one first, then the workers') with a MessageChannel
+ * of their own, over which they exchange gradients (Shard.connect in ppo.js).
+ */
+export async function connectShards(shards) {
+  const ports = shards.map(() => shards.map(() => null)); // ports[i][j]: shard i's end towards j
+  for (let i = 0; i < shards.length; i++)
+    for (let j = i + 1; j < shards.length; j++) {
+      const channel = new MessageChannel();
+      ports[i][j] = channel.port1;
+      ports[j][i] = channel.port2;
+    }
+  await Promise.all(shards.map((s, i) => s.connect(ports[i])));
 }
