@@ -6,10 +6,10 @@
 //  2. the core's scaling with workers in Node: 1, 2, … up to the cores of this machine, the
 //     counts' windows alternating;
 //  3. the Lab's Worker(s) in Chromium against Node, for 1 worker and for all cores (so also
-//     the Lab's own scaling, its Workers against its one): the built
-//     site, read from the Lab's own status line (messages, progress and the page included),
-//     over a longer window than parts 1 and 2 (the status line moves a few times a second),
-//     Node's rate measured over the same window just before each Lab run;
+//     the Lab's own scaling, its Workers against its one): the built site, its rate read
+//     from the Lab's own status line (messages, progress and the page included), medians
+//     of three windows of 8 s, Node's rate over one window of about as many steps just
+//     before each Lab run;
 //  4. from the committed reference runs (docs/runs), the wall time at which each farm's
 //     validation mean first passed the heuristic's, and whether the test split confirms it
 //     (the run's final policy against the heuristic on the same test seeds, paired).
@@ -32,7 +32,8 @@ const ROLLOUT = 64 * 64; // the default rollout
 const WARM = 4 * ROLLOUT;
 const WINDOW = (quick ? 6 : 24) * ROLLOUT;
 const ROUNDS = 3;
-const LAB_WINDOW = (quick ? 64 : 320) * ROLLOUT; // about 10 s at 2 workers
+const LAB_WINDOW = (quick ? 64 : 320) * ROLLOUT; // Node's window beside each Lab run: about 10 s at 2 workers
+const LAB_SECONDS = quick ? 3 : 8; // the Lab's windows (ROUNDS of them, one after another)
 const SCALE_WINDOW = (quick ? 16 : 64) * ROLLOUT;
 const TARGETS = { coreOverTf: 4, scaling: 0.85, workerOverNode: 0.8, minutesToHeuristic: 5 };
 const log = (...a) => (json ? console.error(...a) : console.log(...a));
@@ -92,31 +93,35 @@ async function scaling(env, counts) {
   return rows;
 }
 
-/** Part 3: steps/s of the Lab between WARM and WARM + LAB_WINDOW, read from its status line. */
+/** Part 3: steps/s of the Lab after WARM steps, read from its status line: the median of ROUNDS windows of LAB_SECONDS. */
 async function inLab(browser, url, env, workers) {
   const page = await browser.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(`${url}#/lab?env=${env}&algo=ppo&seed=1&steps=${WARM + LAB_WINDOW + 64 * ROLLOUT}&workers=${workers}&imitate=0`);
+  await page.goto(`${url}#/lab?env=${env}&algo=ppo&seed=1&steps=1000000000&workers=${workers}&imitate=0`);
   await page.waitForSelector('main.lab');
   await page.click('button:has-text("Start")');
-  const stepsShown = () =>
-    page.$eval('[data-testid="lab-status"]', (el) => {
-      const m = /([\d,]+) \/ [\d,]+ steps, [\d,]+ steps\/s/.exec(el.textContent);
-      return m ? Number(m[1].replaceAll(',', '')) : 0;
-    });
-  const until = async (n) => {
-    for (;;) {
-      const steps = await stepsShown();
-      if (steps >= n) return { steps, at: performance.now() };
-      if (errors.length) throw new Error(`the Lab failed: ${errors[0]}`);
-      await new Promise((r) => setTimeout(r, 20));
-    }
+  const number = (text) => Number(text.replaceAll(',', ''));
+  const shown = async () => {
+    const m = /([\d,]+) \/ [\d,]+ steps, ([\d,]+) steps\/s/.exec(await page.$eval('[data-testid="lab-status"]', (el) => el.textContent));
+    if (errors.length) throw new Error(`the Lab failed: ${errors[0]}`);
+    return m ? { steps: number(m[1]), rate: number(m[2]) } : { steps: 0 };
   };
-  const a = await until(WARM);
-  const b = await until(WARM + LAB_WINDOW);
+  // The status gives the learner's steps and their mean rate since it began, both from the
+  // moment it reported them, so steps / rate is the learner's own clock then. Read after the
+  // warm-up and every LAB_SECONDS after it, not in between: polling the page takes a share of
+  // the cores the Workers use (every 20 ms cost them 20 %).
+  let a = await shown();
+  for (; a.steps < WARM; a = await shown()) await new Promise((r) => setTimeout(r, 250));
+  const rates = [];
+  for (let w = 0; w < ROUNDS; w++) {
+    await new Promise((r) => setTimeout(r, LAB_SECONDS * 1000));
+    const b = await shown();
+    rates.push((b.steps - a.steps) / (b.steps / b.rate - a.steps / a.rate));
+    a = b;
+  }
   await page.close();
-  return (b.steps - a.steps) / ((b.at - a.at) / 1000);
+  return median(rates);
 }
 
 /** Part 4: the first validation point of each farm's default-settings run at or above the heuristic's validation mean. */
