@@ -142,6 +142,7 @@ describe('PPO on the core, with workers', () => {
     // took the Adam step and sent the new parameters to the others. Now each worker sums them
     // in the same order and steps itself: if a worker's copy strayed by one bit, its rollouts
     // would, and so would the weights. 3 workers: the third adds its own after the first two.
+    // (valueCoef 0.5: the default when the hashes were computed.)
     const hashes = {
       [B]: '38c9ba84eb42f8ca3bb6fcb49ff3fa7014792841f35801b69268785c83f1dc27',
       [V]: '0859061b84b5a994555df4af561a58fa220aebecc790d4442f6c35099f0bc5bd',
@@ -150,7 +151,7 @@ describe('PPO on the core, with workers', () => {
       [B, { workers: 2 }],
       [V, { workers: 3, anneal: 4096 }],
     ]) {
-      const learner = await createLearner({ env, algo: 'ppo', seed: 5, numEnvs: 12, nSteps: 16, imitate: 0, ...settings });
+      const learner = await createLearner({ env, algo: 'ppo', seed: 5, numEnvs: 12, nSteps: 16, imitate: 0, valueCoef: 0.5, ...settings });
       await learner.trainFor(192 * 6);
       const hash = createHash('sha256');
       for (const w of learner.policy().toJSON().weights) hash.update(new Uint8Array(new Float32Array(w.values).buffer));
@@ -314,6 +315,7 @@ describe("cloning the planner's play", () => {
         imitate: 40,
         imitationEpochs: 2,
         minibatch: 256,
+        valueCoef: 0.5, // the default when the hashes were computed
         ...settings,
       });
       await learner.trainFor(128);

@@ -44,7 +44,7 @@ export const defaults = Object.freeze({
   lambda: 0.95,
   clip: 0.2,
   entropyCoef: 0.01,
-  valueCoef: 0.5,
+  valueCoef: 0.02,
   hidden: [64, 64],
   history: 1,
   memory: 1,
@@ -68,7 +68,8 @@ export const docs = Object.freeze({
   lambda: 'GAE λ: bias against variance of the advantages',
   clip: 'the ratio clip ε',
   entropyCoef: 'weight of the entropy bonus',
-  valueCoef: 'weight of the value loss',
+  valueCoef:
+    'weight of the value loss: the value and the policy share the hidden layers, and a larger weight lets the value, whose returns run into the tens, steer them (0.5 scored 2 lower on the backwards farm)',
   hidden: 'sizes of the hidden layers (tanh)',
   imitate:
     'planner episodes to clone before PPO starts (0: none): the policy learns the action the planner took from what it saw, the value its return',
