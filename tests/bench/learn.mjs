@@ -44,6 +44,8 @@ const report = (row) => {
 };
 const median = (xs) => xs.slice().sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const fmt = (x) => Math.round(x).toLocaleString('en');
+// a value beside its target, rounded down: 1.698 shows as 1.69, never as a 1.70 that missed 1.7
+const down = (x) => (Math.floor(x * 100) / 100).toFixed(2);
 
 // the default settings, but for cloning the planner first: the rate is of PPO's own steps
 async function warmLearner(env, settings) {
@@ -213,14 +215,12 @@ async function main() {
     );
   console.log(`\nTargets (the learning issue), on this ${cores}-core machine:`);
   for (const r of rows.tf)
-    console.log(
-      `  ${mark(r.ratio >= TARGETS.coreOverTf)}  ${r.env}: core / TensorFlow.js ${r.ratio.toFixed(2)} (target ${TARGETS.coreOverTf})`,
-    );
+    console.log(`  ${mark(r.ratio >= TARGETS.coreOverTf)}  ${r.env}: core / TensorFlow.js ${down(r.ratio)} (target ${TARGETS.coreOverTf})`);
   for (const s of rows.scale) {
     const last = s.rows[s.rows.length - 1];
     const eff = last.rate / s.rows[0].rate / last.workers;
     console.log(
-      `  ${mark(eff >= TARGETS.scaling)}  ${s.env}: ${last.workers} workers give ${(eff * last.workers).toFixed(2)} × one (target ${(TARGETS.scaling * last.workers).toFixed(2)})`,
+      `  ${mark(eff >= TARGETS.scaling)}  ${s.env}: ${last.workers} workers give ${down(eff * last.workers)} × one (target ${(TARGETS.scaling * last.workers).toFixed(2)})`,
     );
   }
   // the same target in the Lab: its k Workers against its one, from part 3's windows
@@ -230,12 +230,12 @@ async function main() {
     if (!one || !most) continue;
     const speedup = most.lab / one.lab;
     console.log(
-      `  ${mark(speedup >= TARGETS.scaling * cores)}  ${env}: the Lab's ${cores} Workers give ${speedup.toFixed(2)} × its one (target ${(TARGETS.scaling * cores).toFixed(2)})`,
+      `  ${mark(speedup >= TARGETS.scaling * cores)}  ${env}: the Lab's ${cores} Workers give ${down(speedup)} × its one (target ${(TARGETS.scaling * cores).toFixed(2)})`,
     );
   }
   for (const r of rows.lab)
     console.log(
-      `  ${mark(r.ratio >= TARGETS.workerOverNode)}  ${r.env}, ${r.workers} worker(s): Lab / Node ${r.ratio.toFixed(2)} (target ${TARGETS.workerOverNode})`,
+      `  ${mark(r.ratio >= TARGETS.workerOverNode)}  ${r.env}, ${r.workers} worker(s): Lab / Node ${down(r.ratio)} (target ${TARGETS.workerOverNode})`,
     );
   for (const r of heuristic.filter((r) => r.labDefault))
     console.log(

@@ -71,9 +71,11 @@ describe('npm run bench -- --json', () => {
     ]);
     for (const t of targets) expect(t.met).toBe(t.value >= t.goal);
     const wasm = lines.find((l) => l.env === env && l.path === 'wasm');
-    expect(targets[0].value).toBe(wasm.stepsPerSec);
+    expect(targets[0].value).toBe(Math.floor(wasm.stepsPerSec));
     const ratio = lines.find((l) => l.env === env && l.path === 'ratio');
-    expect(targets[1].value).toBeCloseTo(ratio.wasmOverNative, 3); // the alternating median
+    // the alternating median, rounded down to the 3 decimals shown
+    expect(targets[1].value).toBeLessThanOrEqual(ratio.wasmOverNative);
+    expect(ratio.wasmOverNative - targets[1].value).toBeLessThan(0.001);
   });
 
   it('ends with the machine and the size of the module it measured', () => {
