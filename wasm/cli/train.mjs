@@ -345,9 +345,9 @@ export async function main(argv) {
     if (o.log) appendFileSync(o.log, curveLine(o.logFormat, row));
     const due = !o.checkpointSeconds || Date.now() - lastCheckpoint >= 1000 * o.checkpointSeconds;
     if (o.checkpointEvery && p.steps < o.steps && due) {
-      lastCheckpoint = Date.now();
-      const ckpt = await learner.checkpoint();
+      const ckpt = await learner.checkpoint(); // null between the steps where the envs start afresh
       if (ckpt) {
+        lastCheckpoint = Date.now(); // (not before: a time waits for the first such step after it)
         ckpt.cli = { argv, trainMs, evalMs, evalsDone, nextEval, elapsedMs: Date.now() - started };
         writeWhole(ckptFile, JSON.stringify(ckpt));
         screen.note(`checkpoint at ${p.steps.toLocaleString('en')} steps: ${ckptFile} (--resume ${ckptFile} continues from here)`);
