@@ -6,16 +6,17 @@
 //  2. the core's scaling with workers in Node: 1, 2, … up to the cores of this machine, the
 //     counts' windows alternating;
 //  3. the Lab's Worker(s) in Chromium against Node, for 1 worker and for all cores (so also
-//     the Lab's own scaling, its Workers against its one): the built site, its rate read
-//     from the Lab's own status line (messages, progress and the page included), medians
-//     of three windows of 8 s, Node's rate over one window of about as many steps just
-//     before each Lab run;
+//     the Lab's own scaling, its Workers against its one): the built site, new runs of 1 and
+//     of all Workers in turn (1 k k 1 1 k), each rate read from the Lab's own status line
+//     (messages, progress and the page included) over 8 s after a warm-up, beside a Node
+//     window of about as many steps just before it; medians of the three runs of each, and
+//     the scaling the median of the three pairs' ratios;
 //  4. from the committed reference runs (docs/runs), the wall time at which each farm's
 //     validation mean first passed the heuristic's, and whether the test split confirms it
 //     (the run's final policy against the heuristic on the same test seeds, paired).
 // Rates count the rollouts' forward passes and the updates; each skips a warm-up. Run it on
 // an idle machine: other work on the cores lowers the figures of part 2 and 3 most.
-// `--quick` for short windows, `--json` for one JSON object per line, `--lab` for part 3 alone. A benchmark, not a
+// `--quick` for short windows, `--json` for one JSON object per line, `--lab` for part 3 alone, `--env ID` for one farm. A benchmark, not a
 // test: nothing passes or fails.
 import { availableParallelism } from 'node:os';
 import { readFileSync } from 'node:fs';
@@ -28,12 +29,18 @@ import { ensureBuilt, launch, serve } from '../browser/page.js';
 const json = process.argv.includes('--json');
 const quick = process.argv.includes('--quick');
 const labOnly = process.argv.includes('--lab'); // part 3 alone
+const envFlag = process.argv.indexOf('--env');
+const farms = envFlag > 0 ? [process.argv[envFlag + 1]] : envIds; // `--env ID`: one farm
+if (!farms.every((id) => envIds.includes(id))) {
+  console.error(`bench:learn: --env must be one of ${envIds.join(', ')}, got ${farms[0]}`);
+  process.exit(2);
+}
 const ROLLOUT = 64 * 64; // the default rollout
 const WARM = 4 * ROLLOUT;
 const WINDOW = (quick ? 6 : 24) * ROLLOUT;
 const ROUNDS = 3;
-const LAB_WINDOW = (quick ? 64 : 320) * ROLLOUT; // Node's window beside each Lab run: about 10 s at 2 workers
-const LAB_SECONDS = quick ? 3 : 8; // the Lab's windows (ROUNDS of them, one after another)
+const LAB_WINDOW = (quick ? 64 : 192) * ROLLOUT; // Node's window beside each Lab run: about 5 s at 2 workers
+const LAB_SECONDS = quick ? 3 : 8; // a Lab run's window
 const SCALE_WINDOW = (quick ? 16 : 64) * ROLLOUT;
 const TARGETS = { coreOverTf: 4, scaling: 0.85, workerOverNode: 0.8, minutesToHeuristic: 5 };
 const log = (...a) => (json ? console.error(...a) : console.log(...a));
@@ -95,7 +102,7 @@ async function scaling(env, counts) {
   return rows;
 }
 
-/** Part 3: steps/s of the Lab after WARM steps, read from its status line: the median of ROUNDS windows of LAB_SECONDS. */
+/** Part 3: steps/s of a new run in the Lab over LAB_SECONDS after WARM steps, read from its status line. */
 async function inLab(browser, url, env, workers) {
   const page = await browser.newPage();
   const errors = [];
@@ -111,19 +118,46 @@ async function inLab(browser, url, env, workers) {
   };
   // The status gives the learner's steps and their mean rate since it began, both from the
   // moment it reported them, so steps / rate is the learner's own clock then. Read after the
-  // warm-up and every LAB_SECONDS after it, not in between: polling the page takes a share of
-  // the cores the Workers use (every 20 ms cost them 20 %).
+  // warm-up and LAB_SECONDS after it, not in between: polling the page takes a share of the
+  // cores the Workers use (every 20 ms cost them 20 %).
   let a = await shown();
   for (; a.steps < WARM; a = await shown()) await new Promise((r) => setTimeout(r, 250));
-  const rates = [];
-  for (let w = 0; w < ROUNDS; w++) {
-    await new Promise((r) => setTimeout(r, LAB_SECONDS * 1000));
-    const b = await shown();
-    rates.push((b.steps - a.steps) / (b.steps / b.rate - a.steps / a.rate));
-    a = b;
-  }
+  await new Promise((r) => setTimeout(r, LAB_SECONDS * 1000));
+  const b = await shown();
   await page.close();
-  return median(rates);
+  return (b.steps - a.steps) / (b.steps / b.rate - a.steps / a.rate);
+}
+
+/**
+ * Part 3 for one farm: runs of 1 and of all the cores' Workers in turn (1 k k 1 1 k, so a
+ * slow patch of the machine lands on both), each a new Lab run beside a Node window of the
+ * same workers just before it. The Lab's scaling is the median of the three pairs' ratios.
+ */
+async function labRuns(browser, url, env, cores) {
+  const order = cores > 1 ? [1, cores, cores, 1, 1, cores] : [1, 1, 1];
+  const runs = [];
+  for (const workers of order) {
+    log(`${env}: Node, then the Lab with ${workers} worker(s) in Chromium…`);
+    const learner = await warmLearner(env, { workers });
+    const node = await windowRate(learner, LAB_WINDOW);
+    learner.dispose();
+    runs.push({ workers, node, lab: await inLab(browser, url, env, workers) });
+  }
+  const rows = [...new Set(order)].map((workers) => {
+    const mine = runs.filter((r) => r.workers === workers);
+    const row = { part: 'lab-vs-node', env, workers, lab: median(mine.map((r) => r.lab)), node: median(mine.map((r) => r.node)) };
+    row.ratio = row.lab / row.node;
+    report(row);
+    return row;
+  });
+  if (cores === 1) return { rows, scaling: null };
+  const pairs = [0, 2, 4].map((i) => {
+    const [x, y] = [runs[i], runs[i + 1]];
+    return x.workers === 1 ? y.lab / x.lab : x.lab / y.lab;
+  });
+  const scaling = { part: 'lab-scaling', env, workers: cores, speedup: median(pairs), pairs };
+  report(scaling);
+  return { rows, scaling };
 }
 
 /** Part 4: the first validation point of each farm's default-settings run at or above the heuristic's validation mean. */
@@ -157,8 +191,8 @@ function timeToHeuristics() {
 async function main() {
   const cores = availableParallelism();
   const counts = [...new Set([1, 2, cores].filter((k) => k <= cores))];
-  const rows = { tf: [], scale: [], lab: [] };
-  for (const env of labOnly ? [] : envIds) {
+  const rows = { tf: [], scale: [], lab: [], labScaling: [] };
+  for (const env of labOnly ? [] : farms) {
     log(`${env}: the learner core against TensorFlow.js, one worker each…`);
     rows.tf.push(await coreAgainstTf(env));
     log(`${env}: the core with ${counts.join(', ')} workers…`);
@@ -169,17 +203,10 @@ async function main() {
   const server = await serve();
   const browser = await launch();
   try {
-    for (const env of envIds) {
-      for (const workers of [1, cores]) {
-        log(`${env}: Node, then the Lab with ${workers} worker(s) in Chromium…`);
-        const learner = await warmLearner(env, { workers });
-        const node = await windowRate(learner, LAB_WINDOW);
-        learner.dispose();
-        const lab = await inLab(browser, server.url, env, workers);
-        const row = { part: 'lab-vs-node', env, workers, lab, node, ratio: lab / node };
-        report(row);
-        rows.lab.push(row);
-      }
+    for (const env of farms) {
+      const { rows: lab, scaling } = await labRuns(browser, server.url, env, cores);
+      rows.lab.push(...lab);
+      if (scaling) rows.labScaling.push(scaling);
     }
   } finally {
     await browser.close();
@@ -223,16 +250,11 @@ async function main() {
       `  ${mark(eff >= TARGETS.scaling)}  ${s.env}: ${last.workers} workers give ${down(eff * last.workers)} × one (target ${(TARGETS.scaling * last.workers).toFixed(2)})`,
     );
   }
-  // the same target in the Lab: its k Workers against its one, from part 3's windows
-  for (const env of envIds) {
-    const one = rows.lab.find((r) => r.env === env && r.workers === 1);
-    const most = rows.lab.find((r) => r.env === env && r.workers === cores && cores > 1);
-    if (!one || !most) continue;
-    const speedup = most.lab / one.lab;
+  // the same target in the Lab: its k Workers against its one, from part 3's alternating runs
+  for (const { env, speedup, pairs } of rows.labScaling)
     console.log(
-      `  ${mark(speedup >= TARGETS.scaling * cores)}  ${env}: the Lab's ${cores} Workers give ${down(speedup)} × its one (target ${(TARGETS.scaling * cores).toFixed(2)})`,
+      `  ${mark(speedup >= TARGETS.scaling * cores)}  ${env}: the Lab's ${cores} Workers give ${down(speedup)} × its one (median of ${pairs.map(down).join(', ')}; target ${(TARGETS.scaling * cores).toFixed(2)})`,
     );
-  }
   for (const r of rows.lab)
     console.log(
       `  ${mark(r.ratio >= TARGETS.workerOverNode)}  ${r.env}, ${r.workers} worker(s): Lab / Node ${down(r.ratio)} (target ${TARGETS.workerOverNode})`,

@@ -29,6 +29,7 @@ import { progressOf, recordEpisode, trainingStats } from './progress.js';
 import { connectShards, spawnShards, defaultWorkers, DEFAULT_WORKERS_MAX, WORKERS_MAX } from './workers.js';
 
 const HISTORY_MAX = 16; // frames a policy may stack (its input grows with each)
+const UPDATES_A_CALL = 32; // updates the shards make in one call of the coordinator's (Shard.train)
 
 /** The largest value of the settings that have one (createLearner checks them). */
 export const maxima = Object.freeze({ history: HISTORY_MAX, memory: 1, tfjs: 1, workers: WORKERS_MAX });
@@ -362,6 +363,49 @@ export class Shard {
     return { returns, sum, squares, count: this.N };
   }
 
+  /**
+   * Updates, one after another, without the coordinator between them (its messages would keep
+   * the workers waiting): for each of `plan`, every env starts a new episode first where it
+   * says `restart` (a seed), then a rollout, its advantages normalised over every shard
+   * (advantageMoments) and learn(options) at the update's `learningRate`. Returns, for each,
+   * its episodes' returns and its learn()'s loss sums and count.
+   */
+  async train(plan, options) {
+    const done = [];
+    for (const { restart, learningRate } of plan) {
+      if (restart !== null) this.restart(restart);
+      const { returns, ...moments } = this.rollout();
+      const { mean, sd } = await this.advantageMoments(moments);
+      const { sums, count } = await this.learn({ ...options, learningRate, mean, sd });
+      done.push({ returns, sums, count });
+    }
+    return done;
+  }
+
+  /**
+   * The mean and deviation of the advantages of every shard's rollout: each sends the others
+   * its sums and adds up theirs in shard order, the same bits on every shard.
+   */
+  async advantageMoments(mine) {
+    const parts = this.peers ? await this.exchange(mine) : [mine];
+    let sum = 0;
+    let squares = 0;
+    let count = 0;
+    for (const p of parts) {
+      sum += p.sum;
+      squares += p.squares;
+      count += p.count;
+    }
+    const mean = sum / count;
+    return { mean, sd: Math.sqrt(Math.max(0, squares / count - mean * mean)) + 1e-8 };
+  }
+
+  /** Sends `message` to every other shard; their messages in shard order, `message` in its own place. */
+  exchange(message) {
+    for (const peer of this.peers) peer?.port.postMessage(message);
+    return Promise.all(this.peers.map((peer) => (peer ? received(peer) : message)));
+  }
+
   /** Normalises the advantages (mean and deviation over every shard) and stores the targets. */
   normalize(mean, sd) {
     const v = this.samples.views();
@@ -419,12 +463,14 @@ export class Shard {
 
   /**
    * Connects it to the other shards: ports[j] (a MessagePort, null for itself) carries
-   * gradients to and from shard j, one message a minibatch each way, in order.
+   * messages to and from shard j in order, one each way at a time: a rollout's advantage sums,
+   * then a gradient a minibatch.
    */
   connect(ports) {
     this.peers = ports.map((port) => {
       if (!port) return null;
-      const peer = { port, inbox: [], waiting: null };
+      // spare: the last gradient it sent, once added, to send ours back in (no new buffer a minibatch)
+      const peer = { port, inbox: [], waiting: null, spare: null };
       port.onmessage = (e) => {
         if (peer.waiting) peer.waiting(e.data);
         else peer.inbox.push(e.data);
@@ -442,17 +488,20 @@ export class Shard {
     if (!this.peers) return;
     const mine = this.index;
     const g = this.brain.grads();
+    const copyOf = (spare) => (spare?.length === g.length ? (spare.set(g), spare) : g.slice());
     for (const peer of this.peers) {
       if (!peer) continue;
-      const copy = g.slice();
+      const copy = copyOf(peer.spare);
+      peer.spare = null;
       peer.port.postMessage(copy, [copy.buffer]); // moved, not copied again
     }
     // g0 + g1 is g1 + g0 to the bit, so shards 0 and 1 add the others to their own; shard 2 on
     // must first put g0 + g1 together, and add its own in its place
-    const own = mine > 1 ? g.slice() : null;
+    const own = mine > 1 ? (this.own = copyOf(this.own)) : null;
     const parts = await Promise.all(this.peers.map((peer) => (peer ? received(peer) : own)));
     if (mine > 1) this.brain.setGrads(parts[0]);
     for (let j = mine > 1 ? 1 : 0; j < parts.length; j++) if (j !== mine || mine > 1) this.brain.addGrads(parts[j]);
+    this.peers.forEach((peer, j) => peer && (peer.spare = parts[j]));
   }
 
   /** Sets its parameters and Adam's state (a checkpoint's, on every shard) on the learner core. */
@@ -611,21 +660,41 @@ export async function createPPO(env, config, seed) {
     return { sums, last, count };
   }
 
-  async function update() {
-    const rolled = await all((s) => s.rollout());
-    let sum = 0;
-    let squares = 0;
-    for (const r of rolled) {
-      for (const ret of r.returns) recordEpisode(stats, ret);
-      sum += r.sum;
-      squares += r.squares;
+  /**
+   * The next `count` updates, in one call of every shard (Shard.train): each update's step
+   * size (annealed by the steps before it) and whether every env starts afresh before it (at
+   * each multiple of restartEvery) are known ahead, so the shards need not wait for this
+   * thread between updates.
+   */
+  async function updates(count) {
+    const plan = [];
+    for (let u = 0; u < count; u++) {
+      const steps = stats.steps + u * N;
+      const fresh = c.restartEvery > 0 && steps > 0 && steps % c.restartEvery === 0 && restarted !== steps;
+      plan.push({
+        restart: fresh ? seed * 1_000_003 + 2 ** 32 + (steps / c.restartEvery) * 2 ** 24 : null,
+        learningRate: c.anneal > 0 ? c.learningRate * Math.max(0, 1 - steps / c.anneal) : c.learningRate,
+      });
     }
-    const mean = sum / N;
-    const sd = Math.sqrt(Math.max(0, squares / N - mean * mean)) + 1e-8;
+    const M = Math.ceil(N / c.minibatch);
     const loss = { clip: c.clip, valueCoef: c.valueCoef, entropyCoef: c.entropyCoef };
-    const { sums, count } = await learn({ demos: false, passes: c.epochs, M: Math.ceil(N / c.minibatch), total: N, loss, mean, sd });
-    stats.losses = { policy: sums[0] / count, value: sums[1] / count, entropy: sums[2] / count };
-    if (c.anneal > 0) stats.losses.learningRate = learningRate;
+    const parts = await all((s) => s.train(plan, { demos: false, passes: c.epochs, M, total: N, loss }));
+    for (let u = 0; u < count; u++) {
+      const sums = [0, 0, 0];
+      let samples = 0;
+      for (const part of parts) {
+        const { returns, count: n, sums: s } = part[u];
+        for (const ret of returns) recordEpisode(stats, ret);
+        for (let j = 0; j < 3; j++) sums[j] += s[j];
+        samples += n;
+      }
+      learningRate = plan[u].learningRate;
+      stats.losses = { policy: sums[0] / samples, value: sums[1] / samples, entropy: sums[2] / samples };
+      if (c.anneal > 0) stats.losses.learningRate = learningRate;
+      if (plan[u].restart !== null) restarted = stats.steps;
+      stats.updates += c.epochs * M;
+      stats.steps += N;
+    }
   }
 
   /** Behaviour cloning from the planner (imitate.js), once, before the first update. */
@@ -669,16 +738,8 @@ export async function createPPO(env, config, seed) {
     async trainFor(steps, { onProgress } = {}) {
       if (c.imitate > 0 && !stats.imitation?.samples) await imitate(onProgress);
       const target = stats.steps + steps;
-      while (stats.steps < target) {
-        if (atRestart() && restarted !== stats.steps) {
-          const k = stats.steps / c.restartEvery;
-          await all((s) => s.restart(seed * 1_000_003 + 2 ** 32 + k * 2 ** 24));
-          restarted = stats.steps;
-        }
-        if (c.anneal > 0) learningRate = c.learningRate * Math.max(0, 1 - stats.steps / c.anneal);
-        await update();
-        stats.steps += N;
-      }
+      // at most UPDATES_A_CALL a call, so that what the shards return stays small
+      while (stats.steps < target) await updates(Math.min(UPDATES_A_CALL, Math.ceil((target - stats.steps) / N)));
       return this.progress();
     },
     /**

@@ -88,7 +88,7 @@ class RemoteShard {
     });
   }
 
-  rollout = () => this.call('rollout');
+  train = (plan, options) => this.call('train', [plan, options]);
   learn = (options) => this.call('learn', [options]);
   connect = (ports) => this.call('connect', [ports], ports.filter(Boolean));
   setState = (state) => this.call('setState', [state]);
