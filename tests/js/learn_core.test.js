@@ -160,6 +160,30 @@ describe('PPO on the core, with workers', () => {
     }
   }, 60_000);
 
+  it('the shards make many updates in a call as the coordinator made them one by one: restarts, annealing and three calls give the same bits', async () => {
+    // The hash was computed by this run when the coordinator called every shard twice an
+    // update (a rollout, then learning from it, the advantages' moments put together by the
+    // coordinator). Now each shard makes up to 32 updates a call and the shards exchange the
+    // moments: 71 updates are three calls, with the envs restarted every 5 updates.
+    const learner = await createLearner({
+      env: B,
+      algo: 'ppo',
+      seed: 5,
+      numEnvs: 12,
+      nSteps: 16,
+      imitate: 0,
+      workers: 2,
+      restartEvery: 192 * 5,
+      anneal: 192 * 80,
+    });
+    await learner.trainFor(192 * 71);
+    const hash = createHash('sha256');
+    for (const w of learner.policy().toJSON().weights) hash.update(new Uint8Array(new Float32Array(w.values).buffer));
+    expect(learner.progress().steps).toBe(192 * 71);
+    learner.dispose();
+    expect(hash.digest('hex')).toBe('75c1299112fa0e17c7b176eb6114e325ff2eef4870ff5143a2d504196cc9901d');
+  }, 60_000);
+
   it('reports how many workers train', async () => {
     const learner = await createLearner({ env: B, algo: 'ppo', imitate: 0, seed: 1, numEnvs: 8, nSteps: 16, workers: 2 });
     const p = await learner.trainFor(128);
