@@ -3,7 +3,8 @@
 // the runs the page reads).
 import { describe, expect, it } from 'vitest';
 import { render } from 'preact';
-import { LearningCurve } from '../../web/src/lab/LabPage.jsx';
+import { DOTS, LINE_POINTS, LearningCurve } from '../../web/src/lab/LabPage.jsx';
+import { evenly } from '../../web/src/model/evenly.js';
 
 const run = {
   command: 'npx valley-farm train --env ValleyFarm-v0 --algo ppo --steps 300',
@@ -42,5 +43,57 @@ describe('the Lab learning curve', () => {
     const host = draw({ total: 50, run });
     expect(host.querySelector('.reference-run')).toBeNull();
     expect(host.querySelector('figcaption').textContent).not.toMatch(/reference run|Grey/);
+  });
+
+  it('draws a long run with at most LINE_POINTS points in its line and DOTS dots, its first and last among them', () => {
+    const curve = Array.from({ length: 7000 }, (_, k) => ({ steps: 4096 * (k + 1), meanReturn: k / 1000 }));
+    const host = draw({ total: 4096 * 7000, curve });
+    const line = host.querySelector('polyline.mean');
+    expect(line.dataset.points).toBe('7000'); // the curve's own length
+    const points = line.getAttribute('points').split(' ');
+    expect(points).toHaveLength(LINE_POINTS);
+    const dots = host.querySelectorAll('circle.dot');
+    expect(dots).toHaveLength(DOTS);
+    expect(dots[0].textContent).toMatch(/^4,096 steps: 0\b/);
+    expect(dots[DOTS - 1].textContent).toMatch(/^28,672,000 steps: 7$/);
+    // the same ends as the whole curve's: the line starts and stops where the run does
+    const whole = draw({ total: 4096 * 7000, curve: [curve[0], curve[6999]] })
+      .querySelector('polyline.mean')
+      .getAttribute('points')
+      .split(' ');
+    expect([points[0], points.at(-1)]).toEqual(whole);
+  });
+
+  it('draws every point of a curve shorter than that', () => {
+    const curve = Array.from({ length: 12 }, (_, k) => ({ steps: 100 * (k + 1), meanReturn: k }));
+    const host = draw({ total: 1200, curve });
+    expect(host.querySelector('polyline.mean').getAttribute('points').split(' ')).toHaveLength(12);
+    expect(host.querySelectorAll('circle.dot')).toHaveLength(12);
+  });
+});
+
+describe('evenly', () => {
+  it('keeps a list of at most max items as it is', () => {
+    const items = [1, 2, 3];
+    expect(evenly(items, 3)).toBe(items);
+    expect(evenly([], 5)).toEqual([]);
+  });
+
+  it('takes max items of a longer list, in order, each once, the first and last among them, the gaps within one of each other', () => {
+    for (const [n, max] of [
+      [7, 2],
+      [101, 100],
+      [1000, 7],
+      [7001, 500],
+    ]) {
+      const items = Array.from({ length: n }, (_, k) => k);
+      const picked = evenly(items, max);
+      expect(picked).toHaveLength(max);
+      expect(picked[0]).toBe(0);
+      expect(picked.at(-1)).toBe(n - 1);
+      const gaps = picked.slice(1).map((v, i) => v - picked[i]);
+      expect(Math.min(...gaps)).toBeGreaterThan(0);
+      expect(Math.max(...gaps) - Math.min(...gaps)).toBeLessThanOrEqual(1);
+    }
   });
 });

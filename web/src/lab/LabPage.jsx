@@ -10,11 +10,17 @@ import { referenceRun } from '../model/referenceRuns.js';
 import { formatReturn } from '../model/session.js';
 import { policyAgent, readPolicyFile } from '../model/policyAgent.js';
 import { cut, errorMessage } from '../model/cut.js';
+import { evenly } from '../model/evenly.js';
 import { ALGOS, labQuery, learnerOverrides, learnerSettings, sharedLab } from './labModel.js';
 
 const W = 560;
 const H = 220;
 const PAD = { l: 40, r: 10, t: 10, b: 22 };
+// A run reports a point every quarter second (thousands in a long run), and the page draws
+// the curve again at each: it draws at most LINE_POINTS of them as the line (about one a
+// pixel) and DOTS as dots, evenly spaced, the last always among them.
+export const LINE_POINTS = 500;
+export const DOTS = 100;
 
 /**
  * Mean return against env steps, with the reference agents' test means as dashed lines and,
@@ -62,9 +68,15 @@ export function LearningCurve({ curve, references, total, run = null }) {
           </g>
         )}
         {curve.length > 1 && (
-          <polyline class="mean" data-points={curve.length} points={curve.map((p) => `${x(p.steps)},${y(p.meanReturn)}`).join(' ')} />
+          <polyline
+            class="mean"
+            data-points={curve.length}
+            points={evenly(curve, LINE_POINTS)
+              .map((p) => `${x(p.steps)},${y(p.meanReturn)}`)
+              .join(' ')}
+          />
         )}
-        {curve.map((p) => (
+        {evenly(curve, DOTS).map((p) => (
           <circle class="dot" cx={x(p.steps)} cy={y(p.meanReturn)} r="2">
             <title>{`${p.steps.toLocaleString('en')} steps: ${formatReturn(p.meanReturn)}`}</title>
           </circle>
