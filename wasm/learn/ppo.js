@@ -670,7 +670,7 @@ export async function createPPO(env, config, seed) {
     const plan = [];
     for (let u = 0; u < count; u++) {
       const steps = stats.steps + u * N;
-      const fresh = c.restartEvery > 0 && steps > 0 && steps % c.restartEvery === 0 && restarted !== steps;
+      const fresh = atRestart(steps) && restarted !== steps;
       plan.push({
         restart: fresh ? seed * 1_000_003 + 2 ** 32 + (steps / c.restartEvery) * 2 ** 24 : null,
         learningRate: c.anneal > 0 ? c.learningRate * Math.max(0, 1 - steps / c.anneal) : c.learningRate,
@@ -731,7 +731,7 @@ export async function createPPO(env, config, seed) {
 
   // restartEvery: every env starts afresh at each multiple of it, before the update there
   let restarted = 0;
-  const atRestart = () => c.restartEvery > 0 && stats.steps > 0 && stats.steps % c.restartEvery === 0;
+  const atRestart = (steps = stats.steps) => c.restartEvery > 0 && steps > 0 && steps % c.restartEvery === 0;
 
   return {
     config: c,

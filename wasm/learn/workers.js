@@ -92,7 +92,6 @@ class RemoteShard {
   learn = (options) => this.call('learn', [options]);
   connect = (ports) => this.call('connect', [ports], ports.filter(Boolean));
   setState = (state) => this.call('setState', [state]);
-  restart = (seed) => this.call('restart', [seed]);
   rngState = () => this.call('rngState');
   setRngState = (state) => this.call('setRngState', [state]);
   plan = (from, to, onEpisode) => {
