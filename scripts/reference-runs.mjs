@@ -27,7 +27,8 @@ const RUNS = [
   { algo: 'ppo', env: 'ValleyFarm-v0', steps: '35e6', evalEvery: '1000000', evalEpisodes: 200, workers: 2 },
   { algo: 'ppo', env: 'BackwardsValleyFarm-v0', steps: '35e6', evalEvery: '1000000', evalEpisodes: 200, workers: 2 },
   // the same settings for half an hour (its step size annealed over all of it): how far PPO
-  // gets on the harder farm with time (the valley's half-hour run is below)
+  // gets on each farm with time
+  { algo: 'ppo', env: 'ValleyFarm-v0', steps: '280e6', evalEvery: '2000000', evalEpisodes: 200, workers: 2, label: '30-min' },
   { algo: 'ppo', env: 'BackwardsValleyFarm-v0', steps: '250e6', evalEvery: '2000000', evalEpisodes: 200, workers: 2, label: '30-min' },
   // the same with the value loss weighted 0.5, the former default
   {
