@@ -14,6 +14,13 @@ import { loadTf } from '../../wasm/learn/tf.js';
 const V = 'ValleyFarm-v0';
 const B = 'BackwardsValleyFarm-v0';
 
+/** The sha-256 of a learner's policy weights, as float32 bytes in the policy file's order. */
+function weightsHash(learner) {
+  const hash = createHash('sha256');
+  for (const w of learner.policy().toJSON().weights) hash.update(new Uint8Array(new Float32Array(w.values).buffer));
+  return hash.digest('hex');
+}
+
 /** A batch of n samples of sparse inputs (one-hot and scaled), masks, actions and targets. */
 function fillBatch(samples, n, inputs, A, random) {
   const v = samples.views();
@@ -153,10 +160,9 @@ describe('PPO on the core, with workers', () => {
     ]) {
       const learner = await createLearner({ env, algo: 'ppo', seed: 5, numEnvs: 12, nSteps: 16, imitate: 0, valueCoef: 0.5, ...settings });
       await learner.trainFor(192 * 6);
-      const hash = createHash('sha256');
-      for (const w of learner.policy().toJSON().weights) hash.update(new Uint8Array(new Float32Array(w.values).buffer));
+      const hash = weightsHash(learner);
       learner.dispose();
-      expect(hash.digest('hex'), env).toBe(hashes[env]);
+      expect(hash, env).toBe(hashes[env]);
     }
   }, 60_000);
 
@@ -177,11 +183,10 @@ describe('PPO on the core, with workers', () => {
       anneal: 192 * 80,
     });
     await learner.trainFor(192 * 71);
-    const hash = createHash('sha256');
-    for (const w of learner.policy().toJSON().weights) hash.update(new Uint8Array(new Float32Array(w.values).buffer));
+    const hash = weightsHash(learner);
     expect(learner.progress().steps).toBe(192 * 71);
     learner.dispose();
-    expect(hash.digest('hex')).toBe('75c1299112fa0e17c7b176eb6114e325ff2eef4870ff5143a2d504196cc9901d');
+    expect(hash).toBe('75c1299112fa0e17c7b176eb6114e325ff2eef4870ff5143a2d504196cc9901d');
   }, 60_000);
 
   it('reports how many workers train', async () => {
@@ -343,10 +348,9 @@ describe("cloning the planner's play", () => {
         ...settings,
       });
       await learner.trainFor(128);
-      const hash = createHash('sha256');
-      for (const w of learner.policy().toJSON().weights) hash.update(new Uint8Array(new Float32Array(w.values).buffer));
+      const hash = weightsHash(learner);
       learner.dispose();
-      expect(hash.digest('hex'), env).toBe(hashes[env]);
+      expect(hash, env).toBe(hashes[env]);
     }
   }, 60_000);
 });
