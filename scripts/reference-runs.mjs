@@ -18,12 +18,10 @@ const root = new URL('..', import.meta.url).pathname;
 const RUNS = [
   { algo: 'tabular-q', env: 'BackwardsValleyFarm-v0', steps: '5e6', evalEvery: '500000' },
   { algo: 'tabular-q', env: 'ValleyFarm-v0', steps: '5e6', evalEvery: '500000' },
-  // PPO with its default settings (a memory of the farm, first cloning 24,000 of the
-  // planner's episodes, minibatches of 1,024, the step size annealed over the run, the value
-  // loss weighted 0.02) for the
-  // Lab's default run of 35 M steps, on the learner core, two workers on this two-core
-  // machine kind, one run at a time: about 5 minutes each, validated on all 200 validation
-  // seeds every 1 M steps, so that the curve says when it passed the heuristic
+  // PPO with its default settings (`defaults` in wasm/learn/ppo.js) for the Lab's default run
+  // of 35 M steps, on the learner core, two workers on this two-core machine kind, one run at
+  // a time: about 5 minutes each, validated on all 200 validation seeds every 1 M steps, so
+  // that the curve says when it passed the heuristic
   { algo: 'ppo', env: 'ValleyFarm-v0', steps: '35e6', evalEvery: '1000000', evalEpisodes: 200, workers: 2 },
   { algo: 'ppo', env: 'BackwardsValleyFarm-v0', steps: '35e6', evalEvery: '1000000', evalEpisodes: 200, workers: 2 },
   // the same settings for half an hour (its step size annealed over all of it): how far PPO

@@ -16,9 +16,10 @@ import { ALGOS, labQuery, learnerOverrides, learnerSettings, sharedLab } from '.
 const W = 560;
 const H = 220;
 const PAD = { l: 40, r: 10, t: 10, b: 22 };
-// A run reports a point every quarter second (thousands in a long run), and the page draws
-// the curve again at each: it draws at most LINE_POINTS of them as the line (about one a
-// pixel) and DOTS as dots, evenly spaced, the last always among them.
+// A run reports a point at each slice of its training (trainWorker.js: thousands in a long
+// run), and the page draws the curve again at each: at most LINE_POINTS of them as the line
+// (about one a unit of the plot's width W) and DOTS as dots, evenly spaced, the first and
+// last always among them.
 export const LINE_POINTS = 500;
 export const DOTS = 100;
 

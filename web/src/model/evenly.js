@@ -1,6 +1,6 @@
 // evenly.js — at most `max` of a list's items, evenly spaced, its first and last among them:
-// what a plot draws of a series that grows without end (a Lab run reports a point every
-// quarter second, and each drawn point costs the page's main thread at every update).
+// what a plot draws of a series that grows without end (a Lab run's curve gains a point at
+// each report of its Worker, and each drawn point costs the page's main thread at every update).
 
 /** `items` itself when it has at most `max` (≥ 2) items, else `max` of them evenly spaced, first and last included. */
 export function evenly(items, max) {
