@@ -1,38 +1,50 @@
 /*
- * valley_farm_learn.h — the numeric core of valley-farm's neural learners: a policy and value
- * network, its gradients for PPO's loss and for cloning a teacher's actions, and Adam.
+ * valley_farm_learn.h — the numeric core of valley-farm's neural learners: a network's forward
+ * pass, its backward pass from the gradient at its outputs, and the optimisers. It knows no
+ * algorithm: what the outputs mean (the logits of the actions and a value, or one Q-value per
+ * action) and which loss they serve are the learner's. A learner (wasm/learn/ppo.js, dqn.js,
+ * reinforce.js) runs forward, computes d loss / d outputs itself, in its own file beside the
+ * advantages or targets that feed it, and hands that back to backward, which adds d loss /
+ * d parameters to the gradient. Then an optimiser step.
  *
- * It is the part of learning that multiplies numbers; what to multiply (rollouts, advantages,
- * minibatches, the order of updates) is the learner's, in wasm/learn/ppo.js. It builds natively
- * and into its own WebAssembly module (wasm/learn/learner.wasm, which the game page never
- * loads), with no dependency on the engine.
+ * It builds natively and into its own WebAssembly module (wasm/learn/learner.wasm, which the
+ * game page never loads), with no dependency on the engine.
  *
- * The network: inputs -> hidden layers (tanh) -> two heads, the logits of the actions and
- * the value. Its parameters are one float array in the order and shapes a stack of dense
- * layers has (TensorFlow.js's, so saved policies are interchangeable): for each hidden layer
- * its kernel [in x out] (row-major) and bias [out], then the logits' kernel and bias, then
- * the value's kernel [last x 1] and bias [1].
+ * The network: sparse inputs -> hidden layers (dense, each tanh or ReLU) -> heads (linear),
+ * side by side on the last hidden layer. Its parameters are one float array in the order and
+ * shapes a stack of dense layers has (TensorFlow.js's, so saved policies stay
+ * interchangeable): for each hidden layer its kernel [in x out] (row-major) and bias [out],
+ * then for each head its kernel [last x units] and bias [units]. A forward pass writes, for
+ * each sample, the heads' outputs side by side: an actor-critic's row is its logits then its
+ * value (heads {actions, 1}).
  *
  * Inputs are sparse. An observation's features are mostly one-hot zeros (about 30 of 365 are
  * not, on ValleyFarm-v0), so a sample is a list of (index, value) pairs: sample s has nnz[s]
  * pairs at idx/val + s * stride, or packed, at idx/val + start[s] (vfl_inputs). The first
  * layer then costs nnz x units instead of inputs x units, forward and backward.
  *
- *     vfl_net *net = vfl_create(365, 2, (int32_t[]){64, 64}, 12);
- *     vfl_init(net, seed);                                  // or write vfl_params(net)
- *     vfl_forward(net, n, rows, &in, logits, values);       // acting, rollouts
+ *     vfl_layout shape = {.inputs = 365, .layers = 2, .units = {64, 64},
+ *                         .kinds = {VFL_TANH, VFL_TANH}, .heads = 2, .head_units = {12, 1},
+ *                         .head_init = {0.01f, 0}};
+ *     vfl_net *net = vfl_create(&shape);                 // NULL: vfl_layout_problem says why
+ *     vfl_init(net, seed);                               // or write vfl_params(net)
+ *     vfl_forward(net, n, rows, &in, out);               // out: n x vfl_outputs(net)
+ *     ...                                                // the learner: dout = d loss / d out
  *     vfl_zero_grad(net);
- *     vfl_ppo_grad(net, b, rows, &in, &batch, &loss, sums); // accumulates d loss / d params
- *     vfl_adam(net, learning_rate);                         // one step from the gradient
+ *     vfl_backward(net, n, rows, &in, dout);             // adds d loss / d params
+ *     vfl_adam(net, learning_rate);                      // one step from the gradient
  *     vfl_destroy(net);
  *
- * Data-parallel training (several workers, one network each): every worker accumulates the
- * gradient of its share of a minibatch, scaled by 1 / (the whole minibatch's size); every
- * worker adds the shares' gradients (vfl_add_grads, in worker order, so the sum does not depend
- * on timing) and takes the same Adam step, so the copies stay identical.
+ * Data-parallel training (several shards of a minibatch, on any number of threads): each
+ * shard's gradient is computed alone (zero, forward, backward) and the shards' gradients are
+ * added in a fixed order (vfl_add_grads), so the sum, and every copy's Adam step, does not
+ * depend on which thread computed what or when.
  *
  * Deterministic: the same calls on the same data give the same bits, natively and in
- * WebAssembly, for a given build.
+ * WebAssembly, for a given build; a sample's outputs do not depend on the other rows of its
+ * batch. Every call checks what it is given and refuses, changing nothing, what is out of
+ * range (an error below); none allocates but vfl_create and the first call to meet a larger
+ * batch than any before (its scratch space grows once).
  */
 #ifndef VALLEY_FARM_LEARN_H
 #define VALLEY_FARM_LEARN_H
@@ -44,81 +56,94 @@
 extern "C" {
 #endif
 
-/* The most hidden layers and the widest layer a network may have (policies are checked
- * against these before a network is built). */
+/* What a network may have (vfl_layout_problem refuses more; a learner's settings and a saved
+ * policy are checked against tighter limits in JS before a network is built). */
 #define VFL_MAX_LAYERS  8
 #define VFL_MAX_UNITS   4096
 #define VFL_MAX_INPUTS  (1 << 20)
-#define VFL_MAX_ACTIONS 64
+#define VFL_MAX_HEADS   4
+#define VFL_MAX_OUTPUTS 64        /* the heads' units together */
+#define VFL_MAX_PARAMS  (1 << 26) /* 256 MB of floats */
+#define VFL_MAX_BATCH   (1 << 20) /* samples in one call */
+
+/* What a hidden layer does to its weighted sum. */
+enum { VFL_TANH = 0, VFL_RELU = 1 };
+
+/* The results of the calls that can fail (0: done). */
+enum {
+    VFL_OK = 0,
+    VFL_ERR_MEMORY = -1,   /* scratch space could not grow */
+    VFL_ERR_ARGUMENT = -2, /* a size, a row or an index out of range: nothing was changed */
+};
+
+/* A network's shape. head_init[h]: 0 draws head h's kernel Glorot-uniform; d > 0 draws it
+ * normal with deviation d (a policy's logits start near uniform with 0.01). */
+typedef struct vfl_layout {
+    int32_t inputs;
+    int32_t layers;
+    int32_t units[VFL_MAX_LAYERS];
+    int32_t kinds[VFL_MAX_LAYERS]; /* VFL_TANH or VFL_RELU */
+    int32_t heads;
+    int32_t head_units[VFL_MAX_HEADS];
+    float head_init[VFL_MAX_HEADS];
+} vfl_layout;
 
 typedef struct vfl_net vfl_net;
 
-/* A network of these sizes, its parameters zero, or NULL if a size is out of range or memory
- * ran out. hidden: `layers` widths. The only functions that allocate are vfl_create and the
- * calls that meet a larger batch than any before (their scratch space grows once). */
-vfl_net *vfl_create(int inputs, int layers, const int32_t *hidden, int actions);
+/* NULL if the layout can be built, else what is wrong with it, in words. */
+const char *vfl_layout_problem(const vfl_layout *layout);
+
+/* A network of this layout, its parameters zero; NULL if vfl_layout_problem names a problem
+ * or memory ran out. */
+vfl_net *vfl_create(const vfl_layout *layout);
 void vfl_destroy(vfl_net *net);
 
-/* The parameters (read and write), their count, and the gradient vfl_*_grad accumulates. */
+/* The parameters (read and write), their count, the outputs a sample has (the heads' units
+ * together), and the gradient backward adds up. */
 float *vfl_params(vfl_net *net);
 float *vfl_grads(vfl_net *net);
 int vfl_param_count(const vfl_net *net);
+int vfl_outputs(const vfl_net *net);
 
-/* Glorot-uniform hidden and value kernels, logits' kernel normal with deviation 0.01 (a
- * near-uniform first policy), zero biases; drawn from `seed` (SplitMix64). */
+/* Glorot-uniform hidden kernels, each head's kernel as its head_init says, zero biases; drawn
+ * from `seed` (SplitMix64), layer by layer then head by head. Resets Adam's state. */
 void vfl_init(vfl_net *net, uint64_t seed);
 
 /* Where the samples are: sample s's nonzero features are idx/val[at .. at + nnz[s]) (indices
- * below `inputs`, each at most once), at = s * stride, or with `start` (not NULL) start[s].
- * A stride gives every sample the same room, which a rollout refills each time; start packs
- * samples of different sizes end to end, as demonstrations that are written once are kept
- * (the room of the most nonzero features a frame can have is 2-3 times what a frame has). */
+ * below the network's inputs, each at most once), at = s * stride, or with `start` (not NULL)
+ * start[s]. A stride gives every sample the same room, which a rollout refills each time;
+ * start packs samples of different sizes end to end, as demonstrations written once are kept.
+ * count and pairs say how many samples and (index, value) pairs there are, so that a row, a
+ * count or an index from the caller is checked before it is read. */
 typedef struct vfl_inputs {
     const int32_t *idx;
     const float *val;
     const int32_t *nnz;
-    int stride;
+    int32_t stride;
     const uint32_t *start; /* NULL: the stride */
+    int32_t count;         /* samples: rows are below it */
+    uint32_t pairs;        /* (index, value) pairs in idx and val */
 } vfl_inputs;
 
-/* Logits (n x actions) and values (n) of samples rows[0 .. n) (rows NULL: 0 .. n). Returns 0,
- * or -1 if scratch space could not grow. */
-int vfl_forward(vfl_net *net, int n, const int32_t *rows, const vfl_inputs *in, float *logits,
-                float *values);
+/* The outputs (n x vfl_outputs) of samples rows[0 .. n) (rows NULL: 0 .. n) into out, and
+ * what backward needs kept in the network until the next forward. */
+int vfl_forward(vfl_net *net, int n, const int32_t *rows, const vfl_inputs *in, float *out);
 
-/* What each sample of a minibatch brings to the loss, indexed like the inputs (by row):
- * masks (actions per row, 1 legal / 0 illegal), the action taken, the log-probability it had
- * when taken (PPO), its advantage (PPO; already normalised) and its return. */
-typedef struct vfl_batch {
-    const uint8_t *masks;
-    const int32_t *actions;
-    const float *old_logp;
-    const float *advantages;
-    const float *returns;
-} vfl_batch;
+/* Adds to the gradient d loss / d params of the samples of the last forward, given
+ * dout = d loss / d out (n x vfl_outputs, as forward wrote out). n, rows and in must be the
+ * last forward's (n is checked: VFL_ERR_ARGUMENT otherwise). */
+int vfl_backward(vfl_net *net, int n, const int32_t *rows, const vfl_inputs *in,
+                 const float *dout);
 
-/* The loss's weights. scale multiplies every sample's term: 1 / (the whole minibatch's size),
- * of which a call may see only a share. */
-typedef struct vfl_loss {
-    float clip;         /* PPO's ratio clip ε */
-    float value_coef;   /* weight of the squared error of the value */
-    float entropy_coef; /* weight of the entropy bonus (PPO) */
-    float scale;
-} vfl_loss;
-
-/* Adds to the gradient that of PPO's loss over samples rows[0 .. n):
- *   mean(−min(r A, clip(r, 1 ± ε) A)) + value_coef mean((v − R)²) − entropy_coef mean(H),
- * r = π(a) / π_old(a), π the softmax over the legal actions (illegal ones have probability 0).
- * sums[0..2] += the unscaled sums over these samples of the clipped objective's loss, of
- * (v − R)² and of the entropy (for reporting means). Returns 0, or -1 (no scratch space). */
-int vfl_ppo_grad(vfl_net *net, int n, const int32_t *rows, const vfl_inputs *in,
-                 const vfl_batch *batch, const vfl_loss *loss, double *sums);
-
-/* The same for cloning a teacher: mean(−log π(a)) + value_coef mean((v − R)²); clip,
- * entropy_coef and old_logp, advantages are not read. sums[0] += cross-entropy,
- * sums[1] += squared error. */
-int vfl_clone_grad(vfl_net *net, int n, const int32_t *rows, const vfl_inputs *in,
-                   const vfl_batch *batch, const vfl_loss *loss, double *sums);
+/* The policy the first head's outputs give, as every learner that reads logits reads it: for
+ * samples rows[0 .. n) (rows NULL: 0 .. n) of `out` (a forward's outputs, n x vfl_outputs),
+ * the softmax over the legal actions of the first head's units (masks: that many bytes a row,
+ * indexed by row, 1 legal), log π into logp and π into p (n x units; an illegal action gets
+ * −INFINITY and exactly 0), and each sample's entropy (NULL: not written). An op the losses
+ * use, not a loss: it adds nothing to the gradient. VFL_ERR_ARGUMENT for a row below 0 or a
+ * row with no legal action (nothing is written for it; the others are). */
+int vfl_masked_softmax(const vfl_net *net, int n, const int32_t *rows, const uint8_t *masks,
+                       const float *out, float *logp, float *p, float *entropy);
 
 /* Sets the gradient to zero. */
 void vfl_zero_grad(vfl_net *net);
@@ -127,12 +152,27 @@ void vfl_zero_grad(vfl_net *net);
  * float: copies that add the same gradients in the same order hold the same bits. */
 void vfl_add_grads(vfl_net *net, const float *other);
 
-/* One Adam step (β1 0.9, β2 0.999, ε 1e-7: TensorFlow.js's defaults and update) from the
- * gradient; the moments and step count live in the net. */
+/* to[k] += from[k] for k < count, in float: how data-parallel training adds kept gradients
+ * (shards' or their partial sums) in a fixed order. */
+void vfl_add_floats(float *to, const float *from, int count);
+
+/* The gradient's Euclidean norm (summed in double, in parameter order), and the gradient
+ * times `factor` (for clipping the norm). */
+double vfl_grad_norm(const vfl_net *net);
+void vfl_scale_grads(vfl_net *net, float factor);
+
+/* One step from the gradient: Adam (β1 0.9, β2 0.999, ε 1e-7: TensorFlow.js's defaults and
+ * update; its moments and step count live in the net), or plain gradient descent. */
 void vfl_adam(vfl_net *net, float learning_rate);
+void vfl_sgd(vfl_net *net, float learning_rate);
+
+/* Copies another network's parameters into this one (a DQN's target network); VFL_ERR_ARGUMENT
+ * unless the two have the same layout. */
+int vfl_copy_params(vfl_net *to, const vfl_net *from);
 
 /* Adam's state, to save and restore a run: 2 * vfl_param_count floats (first, then second
- * moments) and the number of steps taken. */
+ * moments) and the number of steps taken (from 0 to INT32_MAX; setting it takes at most about
+ * 10^5 multiplications, after which β^t is 0 in float). */
 float *vfl_adam_moments(vfl_net *net);
 int vfl_adam_steps(const vfl_net *net);
 void vfl_set_adam_steps(vfl_net *net, int steps);

@@ -1,12 +1,12 @@
-/* net.c — the learners' network (valley_farm_learn.h): forward, the gradients of PPO's loss
- * and of cloning, Adam.
+/* net.c — the learners' network (valley_farm_learn.h): forward, backward from the gradient at
+ * the outputs, the optimisers.
  *
  * A minibatch goes through layer by layer, as matrices of one sample a row, so that every
  * dense product is one kernel (gemm below) that keeps a 4 x 8 block of its result in
  * registers: written in plain C with GCC/Clang vector types, it becomes SSE natively and
- * WebAssembly SIMD under Emscripten. The first layer is sparse (see the header). The two
- * heads run as one product with a [last x heads] kernel: the logits' columns, the value's,
- * then zeros up to a multiple of 8. */
+ * WebAssembly SIMD under Emscripten. The first layer is sparse (see the header). The heads run
+ * as one product with a [last x padded] kernel: every head's columns side by side, then zeros
+ * up to a multiple of 8. */
 #include "valley_farm_learn.h"
 
 #include <math.h>
@@ -30,68 +30,99 @@ static v4 splat(float x) {
 }
 
 struct vfl_net {
-    int inputs, layers, actions, heads; /* heads: actions + 1 rounded up to a multiple of 8 */
-    int width[VFL_MAX_LAYERS + 1];      /* width[0] = inputs, width[l] = hidden layer l */
-    int kernel[VFL_MAX_LAYERS + 2];     /* offset of each layer's kernel in params; then
-                                           [layers] the logits', [layers + 1] the value's */
-    int count;                          /* parameters */
-    float *params, *grads, *moments;    /* moments: Adam's first, then second */
+    vfl_layout layout;
+    int layers, outputs, padded;    /* padded: outputs rounded up to a multiple of 8 */
+    int width[VFL_MAX_LAYERS + 1];  /* width[0] = inputs, width[l] = hidden layer l */
+    int kernel[VFL_MAX_LAYERS];     /* offset of each hidden layer's kernel in params */
+    int head_kernel[VFL_MAX_HEADS]; /* offset of each head's kernel in params */
+    int head_column[VFL_MAX_HEADS]; /* where each head's outputs start in a sample's row */
+    int count;                      /* parameters */
+    float *params, *grads, *moments; /* moments: Adam's first, then second */
     int adam_steps;
     float acc_beta1, acc_beta2; /* β^t, kept as TensorFlow.js keeps them */
     /* scratch for a batch of up to `capacity` samples */
     int capacity;
+    int last_n;   /* samples of the last forward (backward's check) */
     float *act;   /* per layer l >= 1: capacity x width[l] activations, then the heads' */
     float *delta; /* the same shapes: the loss's gradient by each layer's pre-activation */
-    float *head_kernel, *head_kernel_t, *kernel_t; /* [last x heads], its transpose, scratch */
-    float *head_grad;                              /* [last x heads] */
+    float *heads_kernel, *heads_kernel_t, *kernel_t; /* [last x padded], its transpose, scratch */
+    float *heads_grad;                               /* [last x padded] */
 };
 
-static int bias_of(const vfl_net *net, int l) {
-    return net->kernel[l] + (l < net->layers
-                                 ? net->width[l] * net->width[l + 1]
-                                 : net->width[net->layers] * (l == net->layers ? net->actions : 1));
+/* ---- the layout ------------------------------------------------------------------------ */
+
+const char *vfl_layout_problem(const vfl_layout *l) {
+    if (!l) return "no layout";
+    if (l->inputs < 1 || l->inputs > VFL_MAX_INPUTS) return "inputs must be from 1 to 2^20";
+    if (l->layers < 1 || l->layers > VFL_MAX_LAYERS) return "hidden layers must be from 1 to 8";
+    for (int k = 0; k < l->layers; k++) {
+        if (l->units[k] < 1 || l->units[k] > VFL_MAX_UNITS)
+            return "a hidden layer's units must be from 1 to 4096";
+        if (l->kinds[k] != VFL_TANH && l->kinds[k] != VFL_RELU)
+            return "a hidden layer's kind must be VFL_TANH or VFL_RELU";
+    }
+    if (l->heads < 1 || l->heads > VFL_MAX_HEADS) return "heads must be from 1 to 4";
+    int64_t outputs = 0;
+    for (int h = 0; h < l->heads; h++) {
+        if (l->head_units[h] < 1) return "a head's units must be at least 1";
+        if (!(l->head_init[h] >= 0 && l->head_init[h] <= 1))
+            return "a head's initial deviation must be from 0 (Glorot) to 1";
+        outputs += l->head_units[h];
+    }
+    if (outputs > VFL_MAX_OUTPUTS) return "the heads' units together must be at most 64";
+    int64_t count = 0, from = l->inputs;
+    for (int k = 0; k < l->layers; k++) {
+        count += from * l->units[k] + l->units[k];
+        from = l->units[k];
+    }
+    count += from * outputs + outputs;
+    if (count > VFL_MAX_PARAMS) return "the network would have more than 2^26 parameters";
+    return NULL;
 }
 
-vfl_net *vfl_create(int inputs, int layers, const int32_t *hidden, int actions) {
-    if (inputs < 1 || inputs > VFL_MAX_INPUTS || layers < 1 || layers > VFL_MAX_LAYERS ||
-        actions < 1 || actions > VFL_MAX_ACTIONS || !hidden)
-        return NULL;
-    for (int l = 0; l < layers; l++)
-        if (hidden[l] < 1 || hidden[l] > VFL_MAX_UNITS) return NULL;
+vfl_net *vfl_create(const vfl_layout *layout) {
+    if (vfl_layout_problem(layout)) return NULL;
     vfl_net *net = calloc(1, sizeof *net);
     if (!net) return NULL;
-    net->inputs = inputs;
-    net->layers = layers;
-    net->actions = actions;
-    net->heads = (actions + 1 + 7) / 8 * 8;
-    net->width[0] = inputs;
-    int at = 0;
-    for (int l = 0; l < layers; l++) {
-        net->width[l + 1] = hidden[l];
-        net->kernel[l] = at;
-        at += net->width[l] * hidden[l] + hidden[l];
+    net->layout = *layout; /* the slots past its layers and heads zeroed, so layouts compare */
+    int L = layout->layers;
+    for (int l = L; l < VFL_MAX_LAYERS; l++) net->layout.units[l] = net->layout.kinds[l] = 0;
+    for (int h = layout->heads; h < VFL_MAX_HEADS; h++) {
+        net->layout.head_units[h] = 0;
+        net->layout.head_init[h] = 0;
     }
-    int last = hidden[layers - 1];
-    net->kernel[layers] = at;
-    at += last * actions + actions;
-    net->kernel[layers + 1] = at;
-    at += last + 1;
+    net->layers = L;
+    net->width[0] = layout->inputs;
+    int at = 0; /* fits: vfl_layout_problem bounds the count */
+    for (int l = 0; l < L; l++) {
+        net->width[l + 1] = layout->units[l];
+        net->kernel[l] = at;
+        at += net->width[l] * layout->units[l] + layout->units[l];
+    }
+    int last = net->width[L];
+    for (int h = 0; h < layout->heads; h++) {
+        net->head_kernel[h] = at;
+        net->head_column[h] = net->outputs;
+        at += last * layout->head_units[h] + layout->head_units[h];
+        net->outputs += layout->head_units[h];
+    }
+    net->padded = (net->outputs + 7) / 8 * 8;
     net->count = at;
     net->params = calloc((size_t)at, sizeof(float));
     net->grads = calloc((size_t)at, sizeof(float));
     net->moments = calloc(2 * (size_t)at, sizeof(float));
-    net->head_kernel = calloc((size_t)last * (size_t)net->heads, sizeof(float));
-    net->head_kernel_t = calloc((size_t)last * (size_t)net->heads, sizeof(float));
-    net->head_grad = calloc((size_t)last * (size_t)net->heads, sizeof(float));
-    int widest = 0;
-    for (int l = 1; l <= layers; l++)
+    size_t heads = (size_t)last * (size_t)net->padded;
+    net->heads_kernel = calloc(heads, sizeof(float));
+    net->heads_kernel_t = calloc(heads, sizeof(float));
+    net->heads_grad = calloc(heads, sizeof(float));
+    int widest = net->padded;
+    for (int l = 1; l <= L; l++)
         if (net->width[l] > widest) widest = net->width[l];
-    if (net->heads > widest) widest = net->heads;
     net->kernel_t = calloc((size_t)widest * (size_t)widest, sizeof(float));
     net->acc_beta1 = 0.9f;
     net->acc_beta2 = 0.999f;
-    if (!net->params || !net->grads || !net->moments || !net->head_kernel || !net->head_kernel_t ||
-        !net->head_grad || !net->kernel_t) {
+    if (!net->params || !net->grads || !net->moments || !net->heads_kernel ||
+        !net->heads_kernel_t || !net->heads_grad || !net->kernel_t) {
         vfl_destroy(net);
         return NULL;
     }
@@ -105,10 +136,10 @@ void vfl_destroy(vfl_net *net) {
     free(net->moments);
     free(net->act);
     free(net->delta);
-    free(net->head_kernel);
-    free(net->head_kernel_t);
+    free(net->heads_kernel);
+    free(net->heads_kernel_t);
     free(net->kernel_t);
-    free(net->head_grad);
+    free(net->heads_grad);
     free(net);
 }
 
@@ -124,6 +155,10 @@ int vfl_param_count(const vfl_net *net) {
     return net->count;
 }
 
+int vfl_outputs(const vfl_net *net) {
+    return net->outputs;
+}
+
 float *vfl_adam_moments(vfl_net *net) {
     return net->moments;
 }
@@ -133,10 +168,12 @@ int vfl_adam_steps(const vfl_net *net) {
 }
 
 void vfl_set_adam_steps(vfl_net *net, int steps) {
+    if (steps < 0) steps = 0;
     net->adam_steps = steps;
     net->acc_beta1 = 0.9f;
     net->acc_beta2 = 0.999f;
-    for (int t = 0; t < steps; t++) {
+    /* once both products reach 0 in float they stay there: at most ~10^5 steps to get there */
+    for (int t = 0; t < steps && (net->acc_beta1 != 0 || net->acc_beta2 != 0); t++) {
         net->acc_beta1 *= 0.9f;
         net->acc_beta2 *= 0.999f;
     }
@@ -160,20 +197,29 @@ static void glorot(float *w, int in, int out, uint64_t *s) {
     for (int k = 0; k < in * out; k++) w[k] = (float)((2 * uniform01(s) - 1) * limit);
 }
 
+static void normal(float *w, int count, double deviation, uint64_t *s) {
+    for (int k = 0; k < count; k += 2) { /* Box-Muller */
+        double u1 = uniform01(s), u2 = uniform01(s);
+        double r = sqrt(-2 * log(1 - u1)) * deviation;
+        w[k] = (float)(r * cos(6.283185307179586 * u2));
+        if (k + 1 < count) w[k + 1] = (float)(r * sin(6.283185307179586 * u2));
+    }
+}
+
 void vfl_init(vfl_net *net, uint64_t seed) {
     uint64_t s = seed;
     memset(net->params, 0, (size_t)net->count * sizeof(float));
     for (int l = 0; l < net->layers; l++)
         glorot(net->params + net->kernel[l], net->width[l], net->width[l + 1], &s);
     int last = net->width[net->layers];
-    float *logits = net->params + net->kernel[net->layers];
-    for (int k = 0; k < last * net->actions; k += 2) { /* Box-Muller, deviation 0.01 */
-        double u1 = uniform01(&s), u2 = uniform01(&s);
-        double r = sqrt(-2 * log(1 - u1)) * 0.01;
-        logits[k] = (float)(r * cos(6.283185307179586 * u2));
-        if (k + 1 < last * net->actions) logits[k + 1] = (float)(r * sin(6.283185307179586 * u2));
+    for (int h = 0; h < net->layout.heads; h++) {
+        int units = net->layout.head_units[h];
+        float *w = net->params + net->head_kernel[h];
+        if (net->layout.head_init[h] > 0)
+            normal(w, last * units, net->layout.head_init[h], &s);
+        else
+            glorot(w, last, units, &s);
     }
-    glorot(net->params + net->kernel[net->layers + 1], last, 1, &s);
     memset(net->moments, 0, 2 * (size_t)net->count * sizeof(float));
     vfl_set_adam_steps(net, 0);
 }
@@ -281,19 +327,22 @@ static void transpose(const float *src, int rows, int cols, float *dst) {
 
 /* ---- forward --------------------------------------------------------------------------- */
 
+/* Room for n samples in the scratch space (sized in 64 bits: a batch too large for memory is
+ * refused, never wrapped around). */
 static int reserve(vfl_net *net, int n) {
-    if (n <= net->capacity) return 0;
-    size_t per = 0;
-    for (int l = 1; l <= net->layers; l++) per += (size_t)net->width[l];
-    per += (size_t)net->heads;
-    float *act = realloc(net->act, (size_t)n * per * sizeof(float));
-    if (!act) return -1;
+    if (n <= net->capacity) return VFL_OK;
+    uint64_t per = (uint64_t)net->padded;
+    for (int l = 1; l <= net->layers; l++) per += (uint64_t)net->width[l];
+    uint64_t bytes = (uint64_t)n * per * sizeof(float);
+    if (bytes > SIZE_MAX / 2) return VFL_ERR_MEMORY;
+    float *act = realloc(net->act, (size_t)bytes);
+    if (!act) return VFL_ERR_MEMORY;
     net->act = act;
-    float *delta = realloc(net->delta, (size_t)n * per * sizeof(float));
-    if (!delta) return -1;
+    float *delta = realloc(net->delta, (size_t)bytes);
+    if (!delta) return VFL_ERR_MEMORY;
     net->delta = delta;
     net->capacity = n;
-    return 0;
+    return VFL_OK;
 }
 
 /* Layer l's activations (l = 1 .. layers; layers + 1: the heads) in act or delta. */
@@ -303,32 +352,60 @@ static float *layer(const vfl_net *net, float *base, int l) {
     return base + at * (size_t)net->capacity;
 }
 
-static void fill_head_kernel(vfl_net *net) {
-    int last = net->width[net->layers], A = net->actions, H = net->heads;
-    const float *logits = net->params + net->kernel[net->layers];
-    const float *value = net->params + net->kernel[net->layers + 1];
-    for (int i = 0; i < last; i++) {
-        float *row = net->head_kernel + (size_t)i * H;
-        memcpy(row, logits + (size_t)i * A, (size_t)A * sizeof(float));
-        row[A] = value[i];
-        for (int h = A + 1; h < H; h++) row[h] = 0;
-    }
-}
-
 /* Where sample `row`'s nonzero features begin in idx and val (vfl_inputs). */
 static size_t first_feature(const vfl_inputs *in, int row) {
     return in->start ? in->start[row] : (size_t)row * (size_t)in->stride;
 }
 
-/* Every layer's activations for samples rows[0 .. n), and the heads' outputs (logits, value,
- * padding) in layer layers + 1. */
+/* VFL_OK if samples rows[0 .. n) can be read: each row below the inputs' count, its pairs
+ * within the inputs' pairs (and its stride), each index below the network's inputs. */
+static int check_inputs(const vfl_net *net, int n, const int32_t *rows, const vfl_inputs *in) {
+    if (n < 0 || n > VFL_MAX_BATCH || !in) return VFL_ERR_ARGUMENT;
+    if (n == 0) return VFL_OK;
+    if (!in->idx || !in->val || !in->nnz || in->count < 0 || (!in->start && in->stride < 0))
+        return VFL_ERR_ARGUMENT;
+    for (int s = 0; s < n; s++) {
+        int row = rows ? rows[s] : s;
+        if (row < 0 || row >= in->count) return VFL_ERR_ARGUMENT;
+        int nnz = in->nnz[row];
+        if (nnz < 0 || (!in->start && nnz > in->stride)) return VFL_ERR_ARGUMENT;
+        uint64_t at = first_feature(in, row);
+        if (at + (uint64_t)nnz > in->pairs) return VFL_ERR_ARGUMENT;
+        for (int j = 0; j < nnz; j++)
+            if ((uint32_t)in->idx[at + (size_t)j] >= (uint32_t)net->width[0]) return VFL_ERR_ARGUMENT;
+    }
+    return VFL_OK;
+}
+
+/* The heads' kernels side by side in one [last x padded] matrix, zeros past the outputs. */
+static void fill_heads_kernel(vfl_net *net) {
+    int last = net->width[net->layers], P = net->padded;
+    memset(net->heads_kernel, 0, (size_t)last * (size_t)P * sizeof(float));
+    for (int h = 0; h < net->layout.heads; h++) {
+        int units = net->layout.head_units[h], col = net->head_column[h];
+        const float *w = net->params + net->head_kernel[h];
+        for (int i = 0; i < last; i++)
+            memcpy(net->heads_kernel + (size_t)i * P + col, w + (size_t)i * units,
+                   (size_t)units * sizeof(float));
+    }
+}
+
+static void activate(int kind, float *x, size_t n) {
+    if (kind == VFL_TANH)
+        tanh_all(x, n);
+    else
+        for (size_t k = 0; k < n; k++) x[k] = x[k] > 0 ? x[k] : 0;
+}
+
+/* Every layer's activations for samples rows[0 .. n), and the heads' outputs (then zeros) in
+ * layer layers + 1. */
 static int forward(vfl_net *net, int n, const int32_t *rows, const vfl_inputs *in) {
-    if (reserve(net, n)) return -1;
+    if (reserve(net, n)) return VFL_ERR_MEMORY;
     const float *p = net->params;
     /* the sparse first layer: bias plus the kernel's rows of the nonzero inputs */
     int w1 = net->width[1];
     float *h = layer(net, net->act, 1);
-    const float *k1 = p + net->kernel[0], *b1 = p + bias_of(net, 0);
+    const float *k1 = p + net->kernel[0], *b1 = k1 + (size_t)net->width[0] * w1;
     int w16 = w1 / 16 * 16;
     for (int s = 0; s < n; s++) {
         int row = rows ? rows[s] : s;
@@ -360,93 +437,109 @@ static int forward(vfl_net *net, int n, const int32_t *rows, const vfl_inputs *i
             out[u] = a;
         }
     }
-    tanh_all(h, (size_t)n * w1);
+    activate(net->layout.kinds[0], h, (size_t)n * w1);
     for (int l = 2; l <= net->layers + 1; l++) {
         int from = net->width[l - 1];
-        int to = l <= net->layers ? net->width[l] : net->heads;
+        int heads = l > net->layers;
+        int to = heads ? net->padded : net->width[l];
         const float *prev = layer(net, net->act, l - 1);
         float *out = layer(net, net->act, l);
         const float *kernel, *bias;
-        float head_bias[VFL_MAX_ACTIONS + 8];
-        if (l <= net->layers) {
+        float heads_bias[VFL_MAX_OUTPUTS + 8];
+        if (!heads) {
             kernel = p + net->kernel[l - 1];
-            bias = p + bias_of(net, l - 1);
+            bias = kernel + (size_t)from * to;
         } else {
-            fill_head_kernel(net);
-            kernel = net->head_kernel;
-            memcpy(head_bias, p + bias_of(net, net->layers), (size_t)net->actions * sizeof(float));
-            head_bias[net->actions] = p[bias_of(net, net->layers + 1)];
-            for (int k = net->actions + 1; k < to; k++) head_bias[k] = 0;
-            bias = head_bias;
+            fill_heads_kernel(net);
+            kernel = net->heads_kernel;
+            memset(heads_bias, 0, sizeof heads_bias);
+            for (int hd = 0; hd < net->layout.heads; hd++) {
+                int units = net->layout.head_units[hd];
+                memcpy(heads_bias + net->head_column[hd],
+                       p + net->head_kernel[hd] + (size_t)from * units,
+                       (size_t)units * sizeof(float));
+            }
+            bias = heads_bias;
         }
         for (int s = 0; s < n; s++) memcpy(out + (size_t)s * to, bias, (size_t)to * sizeof(float));
         gemm(n, from, to, prev, from, 1, kernel, to, out, to);
-        if (l <= net->layers) tanh_all(out, (size_t)n * to);
+        if (!heads) activate(net->layout.kinds[l - 1], out, (size_t)n * to);
     }
-    return 0;
+    net->last_n = n;
+    return VFL_OK;
 }
 
-int vfl_forward(vfl_net *net, int n, const int32_t *rows, const vfl_inputs *in, float *logits,
-                float *values) {
-    if (forward(net, n, rows, in)) return -1;
-    const float *heads = layer(net, net->act, net->layers + 1);
-    for (int s = 0; s < n; s++) {
-        const float *o = heads + (size_t)s * net->heads;
-        if (logits)
-            memcpy(logits + (size_t)s * net->actions, o, (size_t)net->actions * sizeof(float));
-        if (values) values[s] = o[net->actions];
+int vfl_forward(vfl_net *net, int n, const int32_t *rows, const vfl_inputs *in, float *out) {
+    int problem = check_inputs(net, n, rows, in);
+    if (problem) return problem;
+    if (n == 0) {
+        net->last_n = 0;
+        return VFL_OK;
     }
-    return 0;
+    if (forward(net, n, rows, in)) return VFL_ERR_MEMORY;
+    if (out) {
+        const float *heads = layer(net, net->act, net->layers + 1);
+        for (int s = 0; s < n; s++)
+            memcpy(out + (size_t)s * net->outputs, heads + (size_t)s * net->padded,
+                   (size_t)net->outputs * sizeof(float));
+    }
+    return VFL_OK;
 }
 
 /* ---- backward ---------------------------------------------------------------------------- */
 
-/* From the heads' gradient (delta of layer layers + 1, filled by the loss) down to the first
- * layer's kernel: adds every parameter's gradient. */
+/* d activation / d pre-activation, from the activation y. */
+static void derive(int kind, const float *y, float *d, size_t n) {
+    if (kind == VFL_TANH)
+        for (size_t k = 0; k < n; k++) d[k] *= 1 - y[k] * y[k];
+    else
+        for (size_t k = 0; k < n; k++) d[k] = y[k] > 0 ? d[k] : 0;
+}
+
+/* From the heads' gradient (delta of layer layers + 1) down to the first layer's kernel: adds
+ * every parameter's gradient. */
 static void backward(vfl_net *net, int n, const int32_t *rows, const vfl_inputs *in) {
     const float *p = net->params;
     float *g = net->grads;
     int L = net->layers;
     for (int l = L + 1; l >= 2; l--) {
         int from = net->width[l - 1];
-        int to = l <= L ? net->width[l] : net->heads;
+        int heads = l > L;
+        int to = heads ? net->padded : net->width[l];
         const float *prev = layer(net, net->act, l - 1);
         const float *d = layer(net, net->delta, l);
         /* bias: the column sums of d; kernel: prevᵀ d */
-        float *kgrad = l <= L ? g + net->kernel[l - 1] : net->head_grad;
-        if (l > L) memset(net->head_grad, 0, (size_t)from * to * sizeof(float));
+        float *kgrad = heads ? net->heads_grad : g + net->kernel[l - 1];
+        if (heads) memset(net->heads_grad, 0, (size_t)from * to * sizeof(float));
         gemm(from, n, to, prev, 1, from, d, to, kgrad, to);
-        if (l <= L) {
-            float *bgrad = g + bias_of(net, l - 1);
+        if (!heads) {
+            float *bgrad = kgrad + (size_t)from * to;
             for (int s = 0; s < n; s++)
                 for (int u = 0; u < to; u++) bgrad[u] += d[(size_t)s * to + u];
         } else {
-            int A = net->actions;
-            float *lk = g + net->kernel[L], *lb = g + bias_of(net, L);
-            float *vk = g + net->kernel[L + 1], *vb = g + bias_of(net, L + 1);
-            for (int i = 0; i < from; i++) {
-                for (int a = 0; a < A; a++)
-                    lk[(size_t)i * A + a] += net->head_grad[(size_t)i * to + a];
-                vk[i] += net->head_grad[(size_t)i * to + A];
-            }
-            for (int s = 0; s < n; s++) {
-                for (int a = 0; a < A; a++) lb[a] += d[(size_t)s * to + a];
-                vb[0] += d[(size_t)s * to + A];
+            for (int hd = 0; hd < net->layout.heads; hd++) {
+                int units = net->layout.head_units[hd], col = net->head_column[hd];
+                float *kg = g + net->head_kernel[hd], *bg = kg + (size_t)from * units;
+                for (int i = 0; i < from; i++)
+                    for (int a = 0; a < units; a++)
+                        kg[(size_t)i * units + a] += net->heads_grad[(size_t)i * to + col + a];
+                for (int s = 0; s < n; s++)
+                    for (int a = 0; a < units; a++) bg[a] += d[(size_t)s * to + col + a];
             }
         }
-        /* the previous layer's delta: (d kernelᵀ) ⊙ tanh' */
+        /* the previous layer's delta: (d kernelᵀ) ⊙ its activation's derivative */
         float *dprev = layer(net, net->delta, l - 1);
-        const float *kernel = l <= L ? p + net->kernel[l - 1] : net->head_kernel;
-        float *kt = l <= L ? net->kernel_t : net->head_kernel_t;
+        const float *kernel = heads ? net->heads_kernel : p + net->kernel[l - 1];
+        float *kt = heads ? net->heads_kernel_t : net->kernel_t;
         transpose(kernel, from, to, kt);
         memset(dprev, 0, (size_t)n * from * sizeof(float));
         gemm(n, to, from, d, to, 1, kt, from, dprev, from);
-        for (size_t k = 0; k < (size_t)n * from; k++) dprev[k] *= 1 - prev[k] * prev[k];
+        derive(net->layout.kinds[l - 2], prev, dprev, (size_t)n * from);
     }
     /* the sparse first layer's kernel and bias */
     int w1 = net->width[1];
     const float *d1 = layer(net, net->delta, 1);
-    float *k1 = g + net->kernel[0], *b1 = g + bias_of(net, 0);
+    float *k1 = g + net->kernel[0], *b1 = k1 + (size_t)net->width[0] * w1;
     for (int s = 0; s < n; s++) {
         int row = rows ? rows[s] : s;
         size_t at = first_feature(in, row);
@@ -472,88 +565,83 @@ static void backward(vfl_net *net, int n, const int32_t *rows, const vfl_inputs 
     }
 }
 
-/* ---- the losses -------------------------------------------------------------------------- */
-
-/* log π over the legal actions of one sample: logp[a] (illegal: -INFINITY), p[a] (0). */
-static void masked_log_softmax(const float *z, const uint8_t *mask, int A, float *logp,
-                               float *prob) {
-    float max = -INFINITY;
-    for (int a = 0; a < A; a++)
-        if (mask[a] && z[a] > max) max = z[a];
-    float sum = 0;
-    for (int a = 0; a < A; a++) sum += mask[a] ? expf(z[a] - max) : 0;
-    float lse = max + logf(sum);
-    for (int a = 0; a < A; a++) {
-        logp[a] = mask[a] ? z[a] - lse : -INFINITY;
-        prob[a] = mask[a] ? expf(logp[a]) : 0;
-    }
-}
-
-static int loss_grad(vfl_net *net, int n, const int32_t *rows, const vfl_inputs *in,
-                     const vfl_batch *b, const vfl_loss *loss, double *sums, int cloning) {
-    if (forward(net, n, rows, in)) return -1;
-    int A = net->actions, H = net->heads;
-    const float *heads = layer(net, net->act, net->layers + 1);
+int vfl_backward(vfl_net *net, int n, const int32_t *rows, const vfl_inputs *in,
+                 const float *dout) {
+    if (n != net->last_n || !dout) return VFL_ERR_ARGUMENT;
+    int problem = check_inputs(net, n, rows, in);
+    if (problem) return problem;
+    if (n == 0) return VFL_OK;
     float *d = layer(net, net->delta, net->layers + 1);
-    float logp[VFL_MAX_ACTIONS], prob[VFL_MAX_ACTIONS];
-    float scale = loss->scale;
+    int O = net->outputs, P = net->padded;
     for (int s = 0; s < n; s++) {
-        int row = rows ? rows[s] : s;
-        const float *z = heads + (size_t)s * H;
-        float *dz = d + (size_t)s * H;
-        const uint8_t *mask = b->masks + (size_t)row * A;
-        int act = b->actions[row];
-        masked_log_softmax(z, mask, A, logp, prob);
-        float g; /* d loss / d log π(act) */
-        if (cloning) {
-            sums[0] += -logp[act];
-            g = -scale;
-            for (int a = 0; a < A; a++) dz[a] = 0;
-        } else {
-            float adv = b->advantages[row];
-            float ratio = expf(logp[act] - b->old_logp[row]);
-            float clipped = fminf(fmaxf(ratio, 1 - loss->clip), 1 + loss->clip);
-            float s1 = ratio * adv, s2 = clipped * adv;
-            sums[0] += -fminf(s1, s2);
-            /* min takes the unclipped term where it is the smaller (ties included), and the
-             * clipped one is flat outside [1 − ε, 1 + ε] */
-            g = s1 <= s2 ? -adv * ratio * scale : 0;
-            float entropy = 0;
-            for (int a = 0; a < A; a++)
-                if (mask[a]) entropy -= prob[a] * logp[a];
-            sums[2] += entropy;
-            /* − entropy_coef H: dH/dz_a = −π(a) (log π(a) + H) */
-            float e = loss->entropy_coef * scale;
-            for (int a = 0; a < A; a++) dz[a] = mask[a] ? e * prob[a] * (logp[a] + entropy) : 0;
-        }
-        /* through the log-softmax: d log π(act) / dz_a = [a = act] − π(a) */
-        for (int a = 0; a < A; a++)
-            if (mask[a]) dz[a] += g * ((a == act) - prob[a]);
-        float err = z[A] - b->returns[row];
-        sums[1] += err * err;
-        dz[A] = 2 * loss->value_coef * scale * err;
-        for (int h = A + 1; h < H; h++) dz[h] = 0;
+        memcpy(d + (size_t)s * P, dout + (size_t)s * O, (size_t)O * sizeof(float));
+        memset(d + (size_t)s * P + O, 0, (size_t)(P - O) * sizeof(float));
     }
     backward(net, n, rows, in);
-    return 0;
+    return VFL_OK;
 }
 
-int vfl_ppo_grad(vfl_net *net, int n, const int32_t *rows, const vfl_inputs *in,
-                 const vfl_batch *batch, const vfl_loss *loss, double *sums) {
-    return loss_grad(net, n, rows, in, batch, loss, sums, 0);
+/* ---- the policy of the logits ------------------------------------------------------------ */
+
+int vfl_masked_softmax(const vfl_net *net, int n, const int32_t *rows, const uint8_t *masks,
+                       const float *out, float *logp, float *p, float *entropy) {
+    if (n < 0 || n > VFL_MAX_BATCH || !masks || !out || !logp || !p) return VFL_ERR_ARGUMENT;
+    int A = net->layout.head_units[0], O = net->outputs, result = VFL_OK;
+    for (int s = 0; s < n; s++) {
+        int row = rows ? rows[s] : s;
+        if (row < 0) {
+            result = VFL_ERR_ARGUMENT;
+            continue;
+        }
+        const float *z = out + (size_t)s * O;
+        const uint8_t *mask = masks + (size_t)row * A;
+        float *lp = logp + (size_t)s * A, *pr = p + (size_t)s * A;
+        float max = -INFINITY;
+        for (int a = 0; a < A; a++)
+            if (mask[a] && z[a] > max) max = z[a];
+        if (max == -INFINITY) { /* no legal action */
+            result = VFL_ERR_ARGUMENT;
+            continue;
+        }
+        float sum = 0;
+        for (int a = 0; a < A; a++) sum += pr[a] = mask[a] ? expf(z[a] - max) : 0;
+        float log_sum = logf(sum), h = 0;
+        for (int a = 0; a < A; a++) {
+            if (!mask[a]) {
+                lp[a] = -INFINITY;
+                continue;
+            }
+            lp[a] = z[a] - max - log_sum;
+            pr[a] /= sum;
+            h -= pr[a] * lp[a];
+        }
+        if (entropy) entropy[s] = h;
+    }
+    return result;
 }
 
-int vfl_clone_grad(vfl_net *net, int n, const int32_t *rows, const vfl_inputs *in,
-                   const vfl_batch *batch, const vfl_loss *loss, double *sums) {
-    return loss_grad(net, n, rows, in, batch, loss, sums, 1);
-}
+/* ---- the gradient and the optimisers ---------------------------------------------------- */
 
 void vfl_zero_grad(vfl_net *net) {
     memset(net->grads, 0, (size_t)net->count * sizeof(float));
 }
 
 void vfl_add_grads(vfl_net *net, const float *other) {
-    for (int k = 0; k < net->count; k++) net->grads[k] += other[k];
+    vfl_add_floats(net->grads, other, net->count);
+}
+
+void vfl_add_floats(float *to, const float *from, int count) {
+    for (int k = 0; k < count; k++) to[k] += from[k];
+}
+
+double vfl_grad_norm(const vfl_net *net) {
+    double sum = 0;
+    for (int k = 0; k < net->count; k++) sum += (double)net->grads[k] * net->grads[k];
+    return sqrt(sum);
+}
+
+void vfl_scale_grads(vfl_net *net, float factor) {
+    for (int k = 0; k < net->count; k++) net->grads[k] *= factor;
 }
 
 void vfl_adam(vfl_net *net, float learning_rate) {
@@ -566,7 +654,17 @@ void vfl_adam(vfl_net *net, float learning_rate) {
         v[k] = v[k] * beta2 + gk * gk * (1 - beta2);
         net->params[k] += (m[k] / c1) / (sqrtf(v[k] / c2) + eps) * -learning_rate;
     }
-    net->adam_steps++;
+    if (net->adam_steps < INT32_MAX) net->adam_steps++;
     net->acc_beta1 *= beta1;
     net->acc_beta2 *= beta2;
+}
+
+void vfl_sgd(vfl_net *net, float learning_rate) {
+    for (int k = 0; k < net->count; k++) net->params[k] -= learning_rate * net->grads[k];
+}
+
+int vfl_copy_params(vfl_net *to, const vfl_net *from) {
+    if (memcmp(&to->layout, &from->layout, sizeof to->layout) != 0) return VFL_ERR_ARGUMENT;
+    memcpy(to->params, from->params, (size_t)to->count * sizeof(float));
+    return VFL_OK;
 }

@@ -1,13 +1,23 @@
 // core.js — the learners' numeric core (core/learn/net.c, valley_farm_learn.h) from JS: its
 // own WebAssembly module, wasm/learn/learner.wasm, loaded on first use (the game page never
-// loads it). A CoreNet is one network with its gradient and Adam's state; a Samples is where a
-// rollout or a set of demonstrations keeps what the network reads, in the module's memory,
-// so that a minibatch is named by its rows and never copied.
+// loads it). It knows no algorithm: a CoreNet runs forward, takes back the gradient of the
+// learner's loss at its outputs (backward), and steps (adam, sgd); the learner computes that
+// gradient in its own file. A Samples is where a rollout, a replay memory or a set of
+// demonstrations keeps what the network reads, in the module's memory, so that a minibatch is
+// named by its rows and never copied.
 //
-// Samples hold each input sparse: its nonzero features as (index, value) pairs (features() of
-// encode.js and memory.js are mostly one-hot zeros), either with room for `stride` of them
-// each (a rollout, rewritten every update) or packed end to end, each sample's count known
-// beforehand (demonstrations, written once: see Samples.packed).
+//     const net = new CoreNet(core, { inputs, hidden: [64, 64], heads: [A, 1], headInit: [0.01, 0] });
+//     net.init(seed);
+//     const out = net.forward(samples, n, samples.rows);  // n x net.outputs (a view)
+//     const dout = net.outputGrad(n);                     // the learner writes d loss / d out here
+//     net.zeroGrad();
+//     net.backward(samples, n, samples.rows);             // adds d loss / d params
+//     net.adam(learningRate);
+//
+// Samples hold each input sparse: its nonzero features as (index, value) pairs (what a policy
+// sees is mostly one-hot zeros), either with room for `stride` of them each (a rollout,
+// rewritten every update) or packed end to end, each sample's count known beforehand
+// (demonstrations, written once: see Samples.packed).
 
 import { readLocalFile, stubImports } from '../standalone.js';
 
@@ -73,39 +83,113 @@ class Core {
   view(Type, ptr, length) {
     return new Type(this.memory.buffer, ptr, length);
   }
+
+  /** to[k] += from[k] for k < count: floats in the module's memory, added in float (SIMD). */
+  addFloats(to, from, count) {
+    this.x.vfl_add_floats(to, from, count);
+  }
+
+  /** The C string at ptr (the core's messages are short ASCII). */
+  cString(ptr) {
+    const bytes = new Uint8Array(this.memory.buffer, ptr, Math.min(256, this.memory.buffer.byteLength - ptr));
+    const end = bytes.indexOf(0);
+    return String.fromCharCode(...bytes.subarray(0, end < 0 ? bytes.length : end));
+  }
 }
 
-/** One network: its parameters in TensorFlow.js's dense-layer order (net.js's weights). */
+const KINDS = Object.freeze({ tanh: 0, relu: 1 }); // valley_farm_learn.h's VFL_TANH, VFL_RELU
+const MAX_LAYERS = 8; // VFL_MAX_LAYERS
+const MAX_HEADS = 4; // VFL_MAX_HEADS
+const ERRORS = { [-1]: 'out of WebAssembly memory in the learner core', [-2]: 'a row, count or index out of range' };
+
+/**
+ * The shapes of a network's weights, in its parameters' order: each hidden layer's kernel and
+ * bias, then each head's (a policy file's "weights" have these shapes).
+ */
+export function layoutShapes({ inputs, hidden, heads }) {
+  const shapes = [];
+  const sizes = [inputs, ...hidden];
+  hidden.forEach((h, i) => shapes.push([sizes[i], h], [h]));
+  const last = sizes[sizes.length - 1];
+  for (const units of heads) shapes.push([last, units], [units]);
+  return shapes;
+}
+
+/**
+ * One network: sparse inputs, hidden layers (`activation` 'tanh' or 'relu', or one per layer),
+ * linear heads side by side (heads: their units, e.g. [actions, 1] for logits and a value;
+ * headInit: each head's initial deviation, 0 for Glorot), with its gradient and Adam's state.
+ */
 export class CoreNet {
   #core;
   #ptr;
-  #scratch; // sums (3 doubles), then the hidden sizes
-  #inbox = 0; // another worker's gradient (addGrads)
-  constructor(core, inputs, hidden, actions) {
+  #out = 0; // forward's outputs, the learner's gradient at them, the policy of the logits (room for #rows rows)
+  #dout = 0;
+  #logp = 0;
+  #p = 0;
+  #entropy = 0;
+  #rows = 0;
+  #inbox = 0; // another copy's gradient (addGrads)
+  constructor(core, { inputs, hidden, activation = 'tanh', heads, headInit = heads.map(() => 0) }) {
     this.#core = core;
     this.inputs = inputs;
     this.hidden = hidden.slice();
-    this.actions = actions;
+    this.heads = heads.slice();
     const x = core.x;
-    this.#scratch = core.alloc(24 + 4 * hidden.length);
-    core.view(Int32Array, this.#scratch + 24, hidden.length).set(hidden);
-    this.#ptr = x.vflw_create(inputs, hidden.length, this.#scratch + 24, actions);
-    if (!this.#ptr) {
-      x.free(this.#scratch);
-      throw new RangeError(
-        `valley-farm/learn: the learner core cannot build a network of ${inputs} inputs, hidden ${JSON.stringify(hidden)}, ${actions} actions (out of range or out of memory)`,
-      );
-    }
+    const kinds = Array.isArray(activation) ? activation : hidden.map(() => activation);
+    const problem = (what) => {
+      throw new RangeError(`valley-farm/learn: the learner core cannot build this network: ${what}`);
+    };
+    if (hidden.length > MAX_LAYERS || heads.length > MAX_HEADS || kinds.length !== hidden.length || !kinds.every((k) => Object.hasOwn(KINDS, k)))
+      problem(`at most ${MAX_LAYERS} hidden layers, each 'tanh' or 'relu', and at most ${MAX_HEADS} heads`);
+    // the vfl_layout struct: inputs, layers, units[8], kinds[8], heads, head_units[4], head_init[4]
+    const size = x.vflw_layout_size();
+    const at = core.alloc(size);
+    const ints = core.view(Int32Array, at, size / 4);
+    ints.fill(0);
+    ints[0] = inputs;
+    ints[1] = hidden.length;
+    ints.set(hidden, 2);
+    ints.set(kinds.map((k) => KINDS[k]), 2 + MAX_LAYERS);
+    ints[2 + 2 * MAX_LAYERS] = heads.length;
+    ints.set(heads, 3 + 2 * MAX_LAYERS);
+    core.view(Float32Array, at, size / 4).set(headInit, 3 + 2 * MAX_LAYERS + MAX_HEADS);
+    const why = x.vfl_layout_problem(at);
+    this.#ptr = why ? 0 : x.vfl_create(at);
+    x.free(at);
+    if (why) problem(core.cString(why));
+    if (!this.#ptr) problem('out of WebAssembly memory');
     this.count = x.vfl_param_count(this.#ptr);
-    this.shapes = [];
-    const sizes = [inputs, ...hidden];
-    hidden.forEach((h, i) => this.shapes.push([sizes[i], h], [h]));
-    const last = sizes[sizes.length - 1];
-    this.shapes.push([last, actions], [actions], [last, 1], [1]);
+    this.outputs = x.vfl_outputs(this.#ptr);
+    this.shapes = layoutShapes({ inputs, hidden, heads });
   }
 
   #f32(at, length) {
     return this.#core.view(Float32Array, at, length);
+  }
+
+  /** Throws the core's error for a call's result (0: none). */
+  #check(code, what) {
+    if (code) throw new RangeError(`valley-farm/learn: ${what}: ${ERRORS[code] ?? `error ${code}`}`);
+  }
+
+  /**
+   * Room for n rows of outputs and of their gradient, both grown at once (never shrunk), before
+   * forward runs: so that a view of forward's outputs stays good while the learner writes the
+   * gradient (growing the module's memory would leave it stale).
+   */
+  #reserve(n) {
+    if (n <= this.#rows) return;
+    const x = this.#core.x;
+    for (const p of [this.#out, this.#dout, this.#logp, this.#p, this.#entropy]) if (p) x.free(p);
+    this.#out = this.#dout = this.#logp = this.#p = this.#entropy = 0;
+    const A = this.heads[0];
+    this.#out = this.#core.alloc(4 * n * this.outputs);
+    this.#dout = this.#core.alloc(4 * n * this.outputs);
+    this.#logp = this.#core.alloc(4 * n * A);
+    this.#p = this.#core.alloc(4 * n * A);
+    this.#entropy = this.#core.alloc(4 * n);
+    this.#rows = n;
   }
 
   /** The parameters (a view: copy it to keep it). */
@@ -113,9 +197,18 @@ export class CoreNet {
     return this.#f32(this.#core.x.vfl_params(this.#ptr), this.count);
   }
 
-  /** The gradient the last grad() calls added up (a view). */
+  /** The gradient backward() added up (a view). */
   grads() {
     return this.#f32(this.#core.x.vfl_grads(this.#ptr), this.count);
+  }
+
+  /** Where the gradient is in the module's memory (exchange.js adds kept gradients there), and the module. */
+  get gradsPointer() {
+    return this.#core.x.vfl_grads(this.#ptr);
+  }
+
+  get core() {
+    return this.#core;
   }
 
   /** Adam's moments (first, then second: a view) and steps taken. */
@@ -131,7 +224,7 @@ export class CoreNet {
     this.#core.x.vfl_set_adam_steps(this.#ptr, steps);
   }
 
-  /** Glorot-uniform weights from the seed (a whole number below 2^53). */
+  /** Initial weights from the seed (a whole number below 2^53): Glorot-uniform, each head as its headInit says. */
   init(seed) {
     this.#core.x.vflw_init(this.#ptr, seed >>> 0, Math.floor(seed / 2 ** 32) >>> 0);
   }
@@ -158,135 +251,150 @@ export class CoreNet {
     }
   }
 
-  /** Logits and values of `n` rows of `samples` (rows: an Int32Array in samples, or null: 0 .. n). */
-  forward(samples, n, rows, logits, values) {
-    const x = this.#core.x;
-    const s = samples;
-    if (x.vflw_forward(this.#ptr, n, rows ?? 0, s.idx, s.val, s.nnz, s.stride, s.start, logits, values))
-      throw new RangeError('valley-farm/learn: out of WebAssembly memory in the learner core');
+  /**
+   * The outputs of `n` rows of `samples` (rows: samples.rows, a pointer whose first n entries
+   * the caller set, or 0 for rows 0 .. n − 1), n × outputs (a view of the net's own buffer,
+   * until its next forward). backward() then reads what this forward kept. A forward of more
+   * rows than any before grows the module's memory: views taken before it are then stale, so
+   * take them after (samples.views() makes them again).
+   */
+  forward(samples, n, rows) {
+    this.#reserve(n);
+    this.#check(this.#core.x.vfl_forward(this.#ptr, n, rows || 0, samples.inputs, this.#out), 'forward');
+    return this.#f32(this.#out, n * this.outputs);
+  }
+
+  /**
+   * The policy of the last forward's first head (its logits), masked by samples.masks (a row
+   * each, 1 legal) of the same n rows: { logp, p, entropy } (views, n × actions, n × actions,
+   * n: log π, π and its entropy; an illegal action has log π −Infinity and π exactly 0).
+   * The learner core computes it (valley_farm_learn.h: vfl_masked_softmax), the one masked
+   * softmax every learner and policy reads.
+   */
+  policy(samples, n, rows) {
+    this.#reserve(n);
+    const code = this.#core.x.vfl_masked_softmax(this.#ptr, n, rows || 0, samples.masks, this.#out, this.#logp, this.#p, this.#entropy);
+    this.#check(code, 'policy (every row needs a legal action)');
+    const A = this.heads[0];
+    return { logp: this.#f32(this.#logp, n * A), p: this.#f32(this.#p, n * A), entropy: this.#f32(this.#entropy, n) };
+  }
+
+  /**
+   * Where the learner writes d loss / d outputs of the last forward's n rows (a view, n ×
+   * outputs; taking it allocates nothing, so forward's view stays good).
+   */
+  outputGrad(n) {
+    this.#reserve(n);
+    return this.#f32(this.#dout, n * this.outputs);
+  }
+
+  /** Adds to the gradient d loss / d params of the last forward's rows, from outputGrad(n). */
+  backward(samples, n, rows) {
+    this.#reserve(n);
+    this.#check(this.#core.x.vfl_backward(this.#ptr, n, rows || 0, samples.inputs, this.#dout), 'backward (after a forward of the same rows)');
   }
 
   zeroGrad() {
     this.#core.x.vfl_zero_grad(this.#ptr);
   }
 
-  /** Adds another copy's gradient (a Float32Array of count values, from another worker) to this one's. */
+  /** Adds another copy's gradient (a Float32Array of count values, from another thread) to this one's. */
   addGrads(other) {
     this.#inbox ||= this.#core.alloc(4 * this.count);
     this.#f32(this.#inbox, this.count).set(other);
     this.#core.x.vfl_add_grads(this.#ptr, this.#inbox);
   }
 
-  /**
-   * Adds the gradient of PPO's loss (cloning false) or of cloning's (true) over `n` rows of
-   * `samples` (rows: a pointer from samples.rows), each term times `scale`; returns the
-   * unscaled sums [policy loss or cross-entropy, squared value error, entropy].
-   */
-  grad(samples, n, rows, { cloning = false, clip = 0, valueCoef, entropyCoef = 0, scale }) {
-    const x = this.#core.x;
-    const sums = this.#core.view(Float64Array, this.#scratch, 3);
-    sums.fill(0);
-    const s = samples;
-    const failed = x.vflw_grad(
-      this.#ptr,
-      cloning ? 1 : 0,
-      n,
-      rows,
-      s.idx,
-      s.val,
-      s.nnz,
-      s.stride,
-      s.start,
-      s.masks,
-      s.actions,
-      s.oldLogp,
-      s.advantages,
-      s.returns,
-      clip,
-      valueCoef,
-      entropyCoef,
-      scale,
-      this.#scratch,
-    );
-    if (failed) throw new RangeError('valley-farm/learn: out of WebAssembly memory in the learner core');
-    return Array.from(this.#core.view(Float64Array, this.#scratch, 3));
+  /** The gradient's Euclidean norm. */
+  gradNorm() {
+    return this.#core.x.vfl_grad_norm(this.#ptr);
+  }
+
+  scaleGrads(factor) {
+    this.#core.x.vfl_scale_grads(this.#ptr, factor);
   }
 
   adam(learningRate) {
     this.#core.x.vfl_adam(this.#ptr, learningRate);
   }
 
+  sgd(learningRate) {
+    this.#core.x.vfl_sgd(this.#ptr, learningRate);
+  }
+
+  /** Takes another network's parameters (of the same layout): a target network's refresh. */
+  copyFrom(other) {
+    this.#check(this.#core.x.vfl_copy_params(this.#ptr, other.#ptr), 'copyFrom (a network of another layout)');
+  }
+
   dispose() {
     if (!this.#ptr) return;
-    this.#core.x.vfl_destroy(this.#ptr);
-    this.#core.x.free(this.#scratch);
-    if (this.#inbox) this.#core.x.free(this.#inbox);
+    const x = this.#core.x;
+    x.vfl_destroy(this.#ptr);
+    for (const p of [this.#out, this.#dout, this.#logp, this.#p, this.#entropy, this.#inbox]) if (p) x.free(p);
     this.#ptr = 0;
   }
 }
 
 /**
  * The fields of `count` samples with `pairs` (index, value) pairs in all, as [name, type,
- * length]: packed samples (Samples.packed) have where each one's pairs start, and none of what
- * only a rollout has (cloning reads none of it): the log-probabilities of its actions, its
- * advantages and forward's outputs.
+ * length]: packed samples (Samples.packed) also have where each one's pairs start. `rows`
+ * names a minibatch's rows (or a rollout step's); `masks`, with `actions`, each sample's legal
+ * actions (CoreNet.policy reads them).
  */
-function layout(count, pairs, actions, packed) {
-  const r = packed ? 0 : count;
+function layout(count, pairs, packed, actions) {
   return [
     ['idx', Int32Array, pairs],
     ['val', Float32Array, pairs],
     ['nnz', Int32Array, count],
     ['start', Uint32Array, packed ? count : 0], // a NULL pointer (0): the stride
+    ['rows', Int32Array, count],
     ['masks', Uint8Array, count * actions],
-    ['actions', Int32Array, count],
-    ['returns', Float32Array, count],
-    ['rows', Int32Array, count], // a minibatch's rows, or a rollout step's
-    ['oldLogp', Float32Array, r],
-    ['advantages', Float32Array, r],
-    ['logits', Float32Array, r * actions],
-    ['values', Float32Array, r],
   ];
 }
 
 /**
- * Room for `count` samples of at most `stride` nonzero features and `actions` actions, in the
- * core's memory, with typed-array views (views(), again after anything that may grow memory).
- * Samples.packed(core, nnz, actions) instead has room for exactly nnz[s] features of sample s.
+ * Room for `count` samples of at most `stride` nonzero features (and, with `actions`, their
+ * legal masks), in the core's memory, with typed-array views (views(), again after anything
+ * that may grow memory). Samples.packed(core, nnz, { actions }) instead has room for exactly
+ * nnz[s] features of sample s. `inputs` points to the vfl_inputs the core reads them through.
  */
 export class Samples {
   #core;
   #blocks = [];
   #layout;
-  constructor(core, count, stride, actions, packed = null) {
+  constructor(core, count, stride, { actions = 0, packed = null } = {}) {
     this.#core = core;
     this.count = count;
     this.stride = stride;
     this.A = actions;
-    this.#layout = layout(count, packed ? packed.pairs : count * stride, actions, packed !== null);
+    const pairs = packed ? packed.pairs : count * stride;
+    if (pairs >= 2 ** 32) throw new RangeError(`valley-farm/learn: ${pairs} nonzero features are more than the learner core can index`);
+    this.#layout = layout(count, pairs, packed !== null, actions);
     for (const [name, Type, length] of this.#layout) {
       this[name] = length > 0 ? core.alloc(Type.BYTES_PER_ELEMENT * length) : 0;
       if (this[name]) this.#blocks.push(this[name]);
     }
+    // vfl_inputs: idx, val, nnz, stride, start, count, pairs (pointers are 32-bit in the module)
+    const size = core.x.vflw_inputs_size();
+    this.inputs = core.alloc(size);
+    this.#blocks.push(this.inputs);
+    core.view(Uint32Array, this.inputs, size / 4).set([this.idx, this.val, this.nnz, stride, this.start, count, pairs]);
     const v = this.views();
     if (packed) v.nnz.set(packed.nnz);
     if (packed) for (let s = 0, at = 0; s < count; at += packed.nnz[s++]) v.start[s] = at;
   }
 
-  /** The bytes of `count` samples with `pairs` nonzero features in all, packed or not (at a stride). */
-  static bytes(count, pairs, actions, packed) {
-    return layout(count, pairs, actions, packed).reduce((a, [, Type, length]) => a + Type.BYTES_PER_ELEMENT * length, 0);
+  /** The bytes of `count` samples with `pairs` nonzero features in all, packed or not (at a stride), with masks of `actions`. */
+  static bytes(count, pairs, packed, actions = 0) {
+    return layout(count, pairs, packed, actions).reduce((a, [, Type, length]) => a + Type.BYTES_PER_ELEMENT * length, 0);
   }
 
-  /**
-   * Room for the samples of a cloning run: sample s has exactly nnz[s] nonzero features, its
-   * pairs packed after the previous sample's, and no room for what only a rollout has.
-   */
-  static packed(core, nnz, actions) {
+  /** Room for samples of exactly nnz[s] nonzero features each, packed end to end (written once). */
+  static packed(core, nnz, { actions = 0 } = {}) {
     let pairs = 0;
     for (const n of nnz) pairs += n;
-    if (pairs >= 2 ** 32) throw new RangeError(`valley-farm/learn: ${pairs} nonzero features are more than the learner core can index`);
-    return new Samples(core, nnz.length, 0, actions, { nnz, pairs });
+    return new Samples(core, nnz.length, 0, { actions, packed: { nnz, pairs } });
   }
 
   /** Where sample s's pairs begin in idx and val. */

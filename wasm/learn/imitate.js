@@ -1,8 +1,8 @@
-// imitate.js — behaviour cloning from the engine's planner, the start PPO can take before
-// it learns from its own play. The planner sees the whole state (env.plan: beam search), so
-// a narrow beam already plays far above the hand-written heuristic; the policy sees only
-// its view, and learns which action the planner took from what it sees. The demonstrations
-// are played on training seeds only (above every held-out one: wasm/splits.js).
+// imitate.js — the engine's planner playing, for a learner to clone (cloning.js) before it
+// learns from its own play. The planner sees the whole state (env.plan: beam search), so a
+// narrow beam already plays far above the hand-written heuristic; the policy sees only its
+// view, and learns which action the planner took from what it sees. The demonstrations are
+// played on training seeds only (above every held-out one: wasm/splits.js).
 import { envSpecs, flatObservationSpace, flatten, make } from '../index.js';
 
 /**
@@ -42,43 +42,71 @@ export function plannerDemosBytes(id, episodes) {
 }
 
 /**
- * Plays planner episodes (beam `width`) from training seeds drawn from `seed`, episode `from`
- * up to `to` (or the first `episodes`), and records each step the planner took: its flat
- * observation (in observationArray's type), legal mask (1 legal, 0 not), action, the
- * episode's step, and the discounted return from there (a first target for the value).
- * onEpisode() is called after each episode. PPO clones them (ppo.js); its workers share the
- * episodes out, each playing its range.
+ * Planner episodes (beam `width`) from training seeds drawn from `seed`, episode `from` up to
+ * `to`, played a few at a time (play(until)), each step recorded: its flat observation (in
+ * observationArray's type), legal mask (1 legal, 0 not), action, the episode's step, and the
+ * discounted return from there (a first target for the value). Arrays with room for every step
+ * of every episode (a plan is never longer than an episode) are made at once.
  */
-export async function plannerDemos(id, { episodes, from = 0, to = episodes, width, seed, gamma, onEpisode }) {
-  episodes = to - from;
-  const spec = envSpecs[id];
-  const A = spec.actions.length;
-  const O = spec.obsSize;
-  const most = episodes * spec.horizon; // a plan is never longer than an episode
-  const d = { count: 0, A, obsSize: O }; // sample k's flat observation at obs[k * obsSize]
-  for (const [name, [Type, n]] of Object.entries(columns(id))) d[name] = new Type(most * n);
-  const flat = new Int32Array(O);
-  const env = await make(id);
-  try {
-    for (let e = from; e < to; e++) {
-      let { observation } = env.reset({ seed: 2 ** 33 + seed * 1_000_003 + e });
-      const plan = env.plan({ width });
+export class PlannerEpisodes {
+  constructor(id, { from, to, width, seed, gamma }) {
+    Object.assign(this, { id, next: from, to, width, seed, gamma });
+    const spec = envSpecs[id];
+    this.A = spec.actions.length;
+    this.O = spec.obsSize;
+    this.d = { count: 0, A: this.A, obsSize: this.O }; // sample k's flat observation at obs[k * obsSize]
+    for (const [name, [Type, n]] of Object.entries(columns(id))) this.d[name] = new Type((to - from) * spec.horizon * n);
+    this.flat = new Int32Array(this.O);
+    this.env = null;
+  }
+
+  /** Whether every episode has been played. */
+  get done() {
+    return this.next >= this.to;
+  }
+
+  /**
+   * Plays episodes until all are played or performance.now() passes `until` (at least one an
+   * call); onEpisode() after each. Returns whether all are played.
+   */
+  async play(until = Infinity, onEpisode) {
+    const { id, d, A, O, flat } = this;
+    if (this.done) return true;
+    this.env ??= await make(id);
+    do {
+      let { observation } = this.env.reset({ seed: 2 ** 33 + this.seed * 1_000_003 + this.next });
+      const plan = this.env.plan({ width: this.width });
       const first = d.count;
       plan.actions.forEach((a, t) => {
         const k = d.count++;
         d.obs.set(flatten(id, observation, flat), k * O);
-        d.masks.set(env.legalActions(), k * A);
+        d.masks.set(this.env.legalActions(), k * A);
         d.actions[k] = a;
         d.steps[k] = t;
-        const r = env.step(a);
+        const r = this.env.step(a);
         observation = r.observation;
         d.returns[k] = r.reward;
       });
-      for (let k = d.count - 2; k >= first; k--) d.returns[k] += gamma * d.returns[k + 1]; // rewards -> returns
+      for (let k = d.count - 2; k >= first; k--) d.returns[k] += this.gamma * d.returns[k + 1]; // rewards -> returns
+      this.next++;
       onEpisode?.();
-    }
-  } finally {
-    env.close();
+    } while (!this.done && performance.now() < until);
+    if (this.done) this.close();
+    return this.done;
   }
-  return d;
+
+  close() {
+    this.env?.close();
+    this.env = null;
+  }
+}
+
+/**
+ * Plays planner episodes `from` up to `to` (or the first `episodes`) at once: the recorded
+ * steps (PlannerEpisodes' arrays, `count` of them).
+ */
+export async function plannerDemos(id, { episodes, from = 0, to = from + episodes, width, seed, gamma, onEpisode }) {
+  const p = new PlannerEpisodes(id, { from, to, width, seed, gamma });
+  await p.play(Infinity, onEpisode);
+  return p.d;
 }

@@ -6,18 +6,17 @@
 //   const policy = learner.policy();        // act(observation, info), toJSON()
 //   const again = await loadPolicy(JSON.parse(JSON.stringify(policy)));
 //
-// The learners are listed in registry.js ('tabular-q': tabularQ.js; 'ppo': ppo.js, its numbers
-// on the learner core, core.js, a WebAssembly module loaded only when used; TensorFlow.js only
-// with its tfjs setting). Every one trains on the vector env with legal masks, from training
-// seeds only (never a validation or test seed: wasm/splits.js). Adding one:
-// docs/adding-a-learner.md.
+// The learners are listed in registry.js ('tabular-q': tabularQ.js; 'ppo': ppo.js, and the other
+// neural learners, their numbers on the learner core, core.js, a WebAssembly module loaded only
+// when used). Every one trains on the vector env with legal masks, from training seeds only
+// (never a validation or test seed: wasm/splits.js). Adding one: docs/adding-a-learner.md.
 import { envSpecs } from '../index.js';
 import { algorithms, learnerOf, registerLearner, runDefaultsOf } from './registry.js';
 import { checkLearner } from './settings.js';
 import { checkPolicyJSON } from './policyCheck.js';
+import { THREADS_MAX, defaultThreads } from './threads.js';
 
-export { setWasmPaths, tfBackend } from './tf.js';
-export { checkPolicyJSON };
+export { checkPolicyJSON, THREADS_MAX, defaultThreads };
 export { estimateMemory, MEMORY_BUDGET } from './settings.js';
 // Each learner: its settings' defaults, meanings and ranges, create(env, settings, seed) a run,
 // load(json) a policy from its file (checked by policyCheck.js first). Reading them loads
@@ -34,12 +33,17 @@ export const settingsText = (settings = {}) =>
     .map(([k, v]) => `${k} ${v}`)
     .join(', ');
 
+/** The threads a run takes when it is not told: one per core, at most this many. */
+export const DEFAULT_THREADS_MAX = 8;
+
 /**
- * A learner for { env, algo, seed, steps, ...settings } (see algorithms[algo].defaults).
+ * A learner for { env, algo, seed, steps, threads, ...settings } (see algorithms[algo].defaults).
  * `steps`, optional, is the run's planned length: the settings that follow it (PPO's anneal)
- * default to it; trainFor decides how long the run really is.
+ * default to it; trainFor decides how long the run really is. `threads` (a learner that runs
+ * on several: default one per core, at most DEFAULT_THREADS_MAX) changes only its speed: a
+ * seeded run gives the same bits on any number.
  */
-export async function createLearner({ env, algo = 'tabular-q', seed = 1, steps, ...given } = {}) {
+export async function createLearner({ env, algo = 'tabular-q', seed = 1, steps, threads, ...given } = {}) {
   if (!Object.hasOwn(envSpecs, env))
     throw new Error(
       `valley-farm/learn: unknown env ${JSON.stringify(String(env)).slice(0, 40)}; the env ids are ${Object.keys(envSpecs).join(', ')}`,
@@ -51,10 +55,13 @@ export async function createLearner({ env, algo = 'tabular-q', seed = 1, steps, 
     throw new RangeError(
       `valley-farm/learn: steps (the run's planned length) must be a whole number from 1 to 1e12, got ${String(steps).slice(0, 20)}`,
     );
+  if (threads !== undefined && (!Number.isInteger(threads) || threads < 1 || threads > THREADS_MAX))
+    throw new RangeError(`valley-farm/learn: threads must be a whole number from 1 to ${THREADS_MAX}, got ${String(threads).slice(0, 20)}`);
+  threads ??= defaultThreads(DEFAULT_THREADS_MAX);
   const settings = { ...given };
   for (const [k, v] of Object.entries(runDefaultsOf(learner, steps))) if (settings[k] === undefined) settings[k] = v;
-  checkLearner(env, algo, settings);
-  const inner = await learner.create(env, settings, seed);
+  checkLearner(env, algo, settings, { threads });
+  const inner = await learner.create(env, settings, seed, { threads });
   const config = { env, algo, seed, ...inner.config };
   return {
     env,
@@ -68,13 +75,13 @@ export async function createLearner({ env, algo = 'tabular-q', seed = 1, steps, 
     },
     progress: () => inner.progress(),
     /**
-     * The run so far as JSON-ready data, to resume it exactly (restore): a ppo run with
-     * restartEvery, at a multiple of it (null elsewhere).
+     * The run so far as JSON-ready data, to resume it exactly (restore), on any number of
+     * threads; null where the learner cannot save one (PPO while it clones the planner).
      */
     async checkpoint() {
       if (!learner.resume) throw notResumable(algo);
       const state = await inner.checkpoint();
-      return state && { format: CHECKPOINT_FORMAT, version: 1, env, algo, seed, config, state };
+      return state && { format: CHECKPOINT_FORMAT, version: CHECKPOINT_VERSION, env, algo, seed, config, state };
     },
     /** Continues from a checkpoint() of a run with this env, algo, seed and settings. */
     async restore(ckpt) {
@@ -90,6 +97,7 @@ export async function createLearner({ env, algo = 'tabular-q', seed = 1, steps, 
 }
 
 const CHECKPOINT_FORMAT = 'valley-farm-checkpoint';
+const CHECKPOINT_VERSION = 2; // 1: runs of fixed workers, saved where their envs restarted
 
 /** The error for saving or resuming a run of a learner that declares no `resume`. */
 function notResumable(algo) {
@@ -102,8 +110,12 @@ function notResumable(algo) {
  * (env, algo, seed and every setting); its learner's resume.checkState then checks its state.
  */
 export function checkCheckpoint(ckpt, config) {
-  if (!ckpt || typeof ckpt !== 'object' || ckpt.format !== CHECKPOINT_FORMAT || ckpt.version !== 1)
-    throw new TypeError(`valley-farm/learn: not a checkpoint (its "format" must be "${CHECKPOINT_FORMAT}", version 1)`);
+  if (!ckpt || typeof ckpt !== 'object' || ckpt.format !== CHECKPOINT_FORMAT)
+    throw new TypeError(`valley-farm/learn: not a checkpoint (its "format" must be "${CHECKPOINT_FORMAT}")`);
+  if (ckpt.version !== CHECKPOINT_VERSION)
+    throw new Error(
+      `valley-farm/learn: a checkpoint of version ${String(ckpt.version).slice(0, 10)}; this package resumes version ${CHECKPOINT_VERSION} (a run saved by an earlier valley-farm resumes with that version)`,
+    );
   for (const [k, v] of Object.entries(config)) {
     if (JSON.stringify(ckpt.config?.[k]) !== JSON.stringify(v))
       throw new Error(

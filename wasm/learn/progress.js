@@ -24,7 +24,7 @@ export function progressOf(stats) {
     stepsPerSec: learning > 0 ? (1000 * stats.steps) / learning : 0,
     losses: { ...stats.losses },
     elapsedMs: ms,
-    ...(stats.workers && { workers: stats.workers }),
+    ...(stats.threads && { threads: stats.threads, shards: stats.shards }),
     ...(stats.imitation && { imitation: { ...stats.imitation } }),
   };
 }

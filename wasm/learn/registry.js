@@ -18,11 +18,15 @@
 // and may hold:
 //   maxima             the largest value of the settings that have one
 //   checkConfig(env, c)  throws for settings that fit their limits but not together
-//   memory(env, c)     bytes a run takes beyond its vector env (estimateMemory)
-//   resume             { setting, grain(c), checkState(state) }: its runs can be saved and
-//                      resumed at multiples of `setting`, a multiple of grain(c) env steps
+//   memory(env, c, { threads })  bytes a run takes beyond its vector envs (estimateMemory)
+//   resume             { checkState(state) }: its runs can be saved (checkpoint()) between
+//                      trainFor calls and resumed (restore(state)) exactly
 //   runDefaults(steps) the defaults of settings that follow a run's planned length (PPO's
 //                      anneal), used where the length is given (createLearner's steps)
+//   thread(ctx)        the part of a run each thread runs (threads.js): a learner that has
+//                      one runs on every core with the same bits (exchange.js)
+//   url                where its module is (import.meta.url), for a learner from outside the
+//                      package that runs threads: each thread imports it from there
 import { allowed, fits, isLimit } from './limits.js';
 import { learner as tabularQ } from './tabularQ.js';
 import { learner as ppo } from './ppo.js';
@@ -34,7 +38,7 @@ export const algorithms = {};
 
 const NAME = /^[a-z][a-z0-9-]{0,30}$/;
 const REQUIRED = ['create', 'checkPolicy', 'load'];
-const OPTIONAL = ['checkConfig', 'memory', 'runDefaults'];
+const OPTIONAL = ['checkConfig', 'memory', 'runDefaults', 'thread'];
 
 /** Throws a clear error naming the first thing a learner's declaration lacks or gets wrong. */
 function checkDeclaration(d) {
@@ -69,10 +73,10 @@ function checkDeclaration(d) {
     if (!keys.every((k) => Object.hasOwn(d.defaults, k)))
       fail(`${who}'s runDefaults(steps) must give some of its settings, got ${keys.join(', ')}`);
   }
+  if (d.url !== undefined && typeof d.url !== 'string') fail(`${who}'s url must be its module's URL (import.meta.url)`);
   if (d.resume !== undefined) {
     const r = d.resume;
-    if (!r || !Object.hasOwn(d.defaults, r.setting) || typeof r.grain !== 'function' || typeof r.checkState !== 'function')
-      fail(`${who}'s resume must be { setting (one of its settings), grain(c), checkState(state) }`);
+    if (!r || typeof r.checkState !== 'function') fail(`${who}'s resume must be { checkState(state) }`);
   }
 }
 

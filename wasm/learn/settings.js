@@ -23,7 +23,7 @@ export const ENGINE_ENV_ALLOWANCE = 4096;
  * its gradients and Adam's moments, a minibatch's activations, and the planner episodes it
  * clones; a tabular-q table, which grows with the states it meets, is not counted).
  */
-export function estimateMemory(env, algo, settings = {}) {
+export function estimateMemory(env, algo, settings = {}, { threads = 1 } = {}) {
   if (!Object.hasOwn(envSpecs, env)) throw new Error(`valley-farm/learn: estimateMemory: unknown env ${shown(env)}`);
   if (!Object.hasOwn(algorithms, algo)) throw new Error(`valley-farm/learn: estimateMemory: unknown algo ${shown(algo)}`);
   const learner = algorithms[algo];
@@ -31,7 +31,7 @@ export function estimateMemory(env, algo, settings = {}) {
   const c = { ...learner.defaults, ...settings };
   const spec = envSpecs[env];
   const vec = c.numEnvs * (ENGINE_ENV_ALLOWANCE + spec.obsSize * 4 + spec.actions.length + 64);
-  return vec + (learner.memory ? learner.memory(env, c) : 0);
+  return vec + (learner.memory ? learner.memory(env, c, { threads }) : 0);
 }
 
 /**
@@ -39,11 +39,11 @@ export function estimateMemory(env, algo, settings = {}) {
  * the learner's own check of them together (PPO: a network of at most MAX_WEIGHTS weights),
  * and an estimate within MEMORY_BUDGET.
  */
-export function checkLearner(env, algo, settings) {
+export function checkLearner(env, algo, settings, { threads = 1 } = {}) {
   const learner = algorithms[algo];
   checkSettings(learner, settings);
   learner.checkConfig?.(env, { ...learner.defaults, ...settings });
-  const bytes = estimateMemory(env, algo, settings);
+  const bytes = estimateMemory(env, algo, settings, { threads });
   if (bytes > MEMORY_BUDGET) {
     const mb = (b) => `${Math.round(b / 2 ** 20)} MB`;
     throw new RangeError(
