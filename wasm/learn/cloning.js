@@ -15,6 +15,31 @@ export const episodesOf = (shard, shards, episodes) => ({
   to: Math.floor(((shard + 1) * episodes) / shards),
 });
 
+/**
+ * The gradient of cloning's loss with respect to an actor-critic's outputs (logits, then the
+ * value), for n samples whose outputs are out[j * (A + 1) ..], whose policy is pi
+ * (CoreNet.policy) and whose rows are rows[j]:  −log π(a) + valueWeight (v − R)², each term
+ * times `scale`, into dout. d: the demonstrations' actions and returns by row, and A. Returns
+ * [n, the cross-entropy's sum, the squared errors' sum].
+ */
+export function cloningGradient(out, { logp, p }, dout, n, rows, d, scale, valueWeight) {
+  const A = d.A;
+  const O = A + 1;
+  let crossEntropy = 0;
+  let squaredError = 0;
+  for (let j = 0; j < n; j++) {
+    const row = rows[j];
+    const act = d.actions[row];
+    crossEntropy -= logp[j * A + act];
+    // d(−log π(a)) / dz_b = π(b) − [b = a] (π(b) is exactly 0 for an illegal b)
+    for (let b = 0; b < A; b++) dout[j * O + b] = scale * (p[j * A + b] - (b === act));
+    const err = out[j * O + A] - d.returns[row];
+    squaredError += err * err;
+    dout[j * O + A] = 2 * valueWeight * scale * err;
+  }
+  return [n, crossEntropy, squaredError];
+}
+
 /** One shard's planner episodes, played (play), then kept as samples (pack), then cloned (gradient). */
 export class ShardDemos {
   /** c: the learner's settings (imitate, plannerWidth, gamma, history); seeing: perception.js's. */
@@ -86,26 +111,10 @@ export class ShardDemos {
     if (n === 0) return [0, 0, 0];
     const s = this.samples;
     s.views().rows.set(this.order.subarray(from, from + n));
-    const out = net.forward(s, n, s.rows);
-    const { logp, p } = net.policy(s, n, s.rows);
-    const dout = net.outputGrad(n);
-    const rows = s.views().rows; // after forward, which may have grown the core's memory
-    const A = this.A;
-    const O = A + 1;
-    let crossEntropy = 0;
-    let squaredError = 0;
-    for (let j = 0; j < n; j++) {
-      const row = rows[j];
-      const act = this.actions[row];
-      crossEntropy -= logp[j * A + act];
-      // d(−log π(a)) / dz_b = π(b) − [b = a], over the legal actions (π(b) = 0 for the others)
-      for (let b = 0; b < A; b++) dout[j * O + b] = scale * (p[j * A + b] - (b === act));
-      const err = out[j * O + A] - this.returns[row];
-      squaredError += err * err;
-      dout[j * O + A] = 2 * valueWeight * scale * err;
-    }
+    const out = net.forward(s, n, s.rows); // (views after it: it may have grown the core's memory)
+    const part = cloningGradient(out, net.policy(s, n, s.rows), net.outputGrad(n), n, s.views().rows, this, scale, valueWeight);
     net.backward(s, n, s.rows);
-    return [n, crossEntropy, squaredError];
+    return part;
   }
 
   dispose() {
