@@ -56,12 +56,12 @@ const preloadEnginePlugin = {
   },
 };
 const root = fileURLToPath(new URL('..', import.meta.url));
-// The site's Workers (the Lab's train worker, PPO's worker threads that it starts, the par's
-// planner), built with the page: they import its chunks, so the engine's JS, the learners,
-// TensorFlow.js and the data are each in dist/ once (workerChunksPlugin.mjs)
+// The site's Workers (the Lab's train worker, the learners' threads that it starts, the par's
+// planner, the policy check), built with the page: they import its chunks, so the engine's JS,
+// the learners and the data are each in dist/ once (workerChunksPlugin.mjs)
 const workerChunks = workerChunksPlugin([
   `${here}src/lab/trainWorker.js`,
-  `${root}wasm/learn/shardWorker.js`,
+  `${root}wasm/learn/threadWorker.js`,
   `${here}src/worker/planWorker.js`,
   `${here}src/worker/policyWorker.js`,
 ]);

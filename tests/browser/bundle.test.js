@@ -17,8 +17,6 @@ beforeAll(async () => {
 // A string each dependency's code carries once, whatever the minifier does to its names.
 const DEPENDENCIES = {
   "the engine's JS (valley-farm)": 'vfw_step_explained',
-  'TensorFlow.js core': 'is already registered',
-  'TensorFlow.js layers': 'tfjs-layers',
   'the learners (valley-farm/learn)': 'weight of the entropy bonus',
   'the best-known data': 'valley-farm-best-known',
   'the baselines data': 'valley-farm-baselines',
@@ -83,7 +81,7 @@ describe('weight', () => {
     expect(carried).toEqual([]);
   });
 
-  it("the Lab's train worker, PPO's worker threads and the policy check's Worker run the page's own chunk of the learners, and start without TensorFlow.js", () => {
+  it("the Lab's train worker, the learners' threads and the policy check's Worker run the page's own chunk of the learners", () => {
     const manifest = JSON.parse(readFileSync(join(dist, '.vite/manifest.json'), 'utf8'));
     const pageChunks = new Set();
     const visit = (key) => {
@@ -92,17 +90,16 @@ describe('weight', () => {
       for (const next of [...(manifest[key].imports ?? []), ...(manifest[key].dynamicImports ?? [])]) visit(next);
     };
     visit('index.html');
-    for (const name of ['trainWorker', 'shardWorker', 'policyWorker']) {
+    for (const name of ['trainWorker', 'threadWorker', 'policyWorker']) {
       const worker = workerFile(name);
-      const learners = holding(withImports(worker), DEPENDENCIES['the learners (valley-farm/learn)']);
+      const learners = holding(withImports(worker, { dynamic: name === 'threadWorker' }), DEPENDENCIES['the learners (valley-farm/learn)']);
       expect(learners, name).toEqual([expect.any(String)]);
       expect(pageChunks.has(learners[0]), `${name} runs ${learners[0]}`).toBe(true);
-      expect(holding(withImports(worker), DEPENDENCIES['TensorFlow.js core']), name).toEqual([]); // only for PPO's tfjs setting
     }
   });
 
   it("no chunk a Worker may run asks Vite's preload helper for files (the helper reads document, which a Worker lacks)", () => {
-    for (const name of ['trainWorker', 'shardWorker', 'planWorker']) {
+    for (const name of ['trainWorker', 'threadWorker', 'planWorker']) {
       const runs = withImports(workerFile(name), { dynamic: true });
       expect(runs.length, name).toBeGreaterThan(1);
       expect(holding(runs, '__vite__mapDeps'), name).toEqual([]);

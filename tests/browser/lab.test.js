@@ -103,38 +103,25 @@ describe('the Lab', () => {
     expect(await page.inputValue('.lab-settings label:has-text("Seed") input')).toBe('7');
   });
 
-  it("trains PPO with the link's learner settings on the learner core in 2 Workers, served by the site under its Content Security Policy", async () => {
+  it("trains PPO with the link's learner settings on the learner core in 2 threads, served by the site under its Content Security Policy", async () => {
     const page = await openPage(suite.browser, `${suite.server.url}#/`);
     suite.opened.push(page);
     const errors = [];
     page.on('pageerror', (e) => errors.push(e.message));
-    await page.goto(`${suite.server.url}#/lab?env=ValleyFarm-v0&algo=ppo&seed=1&steps=8192&history=2&nSteps=32&workers=2&imitate=0`);
+    await page.goto(`${suite.server.url}#/lab?env=ValleyFarm-v0&algo=ppo&seed=1&steps=8192&threads=2&history=2&nSteps=32&imitate=0`);
     await page.waitForSelector('main.lab');
     expect(await page.textContent('.lab-learner summary')).toMatch(/^Learner settings: history 2, nSteps 32/);
     expect(await page.inputValue('.lab-learner label:has-text("history") input')).toBe('2');
     await page.click('button:has-text("Start")');
     await page.waitForSelector('main.lab[data-state="done"]', { timeout: 90_000 });
-    // the status line says what trained: the core, in both Workers
+    // the status line says what trained: the core, in both threads
     expect(await page.textContent('[data-testid="lab-status"]')).toMatch(
-      /8,192 \/ 8,192 steps, [\d,]+ steps\/s \(learner core, 2 workers\)/,
+      /8,192 \/ 8,192 steps, [\d,]+ steps\/s \(learner core, 2 threads\)/,
     );
     const [dl] = await Promise.all([page.waitForEvent('download'), page.click('button:has-text("Download")')]);
     const json = JSON.parse(await readFile(await dl.path(), 'utf8'));
-    expect(json.config).toMatchObject({ history: 2, nSteps: 32, workers: 2 });
+    expect(json.config).toMatchObject({ history: 2, nSteps: 32, shards: 8 });
     expect(json.act).toBe('sample');
     expect(errors).toEqual([]);
-  });
-
-  it('trains PPO on TensorFlow.js (tfjs 1) on its wasm backend, served by the site', async () => {
-    const page = await openPage(suite.browser, `${suite.server.url}#/`);
-    suite.opened.push(page);
-    await page.goto(`${suite.server.url}#/lab?env=ValleyFarm-v0&algo=ppo&seed=1&steps=4096&nSteps=32&workers=1&tfjs=1&imitate=0`);
-    await page.waitForSelector('main.lab');
-    await page.click('button:has-text("Start")');
-    await page.waitForSelector('main.lab[data-state="done"]', { timeout: 90_000 });
-    // the cpu backend would also train, only slower: the status line says which one ran
-    expect(await page.textContent('[data-testid="lab-status"]')).toMatch(
-      /4,096 \/ 4,096 steps, [\d,]+ steps\/s \(TensorFlow\.js wasm backend\)/,
-    );
   });
 });

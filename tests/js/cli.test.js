@@ -233,23 +233,3 @@ describe('eval', () => {
   });
 });
 
-it('without @tensorflow/tfjs-backend-wasm, loading TensorFlow.js names the one command that installs it', () => {
-  // a resolve hook that hides the package, as if it were not installed
-  const hook = `data:text/javascript,${encodeURIComponent(
-    `export async function resolve(s, c, next) { if (s === '@tensorflow/tfjs-backend-wasm') { const e = new Error("Cannot find package '@tensorflow/tfjs-backend-wasm'"); e.code = 'ERR_MODULE_NOT_FOUND'; throw e; } return next(s, c); }`,
-  )}`;
-  const register = `data:text/javascript,${encodeURIComponent(`import { register } from 'node:module'; register(${JSON.stringify(hook)});`)}`;
-  const r = spawnSync(
-    process.execPath,
-    [
-      '--import',
-      register,
-      '--input-type=module',
-      '-e',
-      `const tf = await (await import('${root}wasm/learn/tf.js')).loadTf(); console.log(tf.getBackend());`,
-    ],
-    { encoding: 'utf8' },
-  );
-  expect(r.stdout.trim()).toBe('cpu');
-  expect(r.stderr).toMatch(/@tensorflow\/tfjs-backend-wasm is not installed.*npm install @tensorflow\/tfjs-backend-wasm@4\.\d+\.\d+/);
-});

@@ -5,11 +5,9 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { evaluate } from '../../wasm/evaluate.js';
 import { createLearner, loadPolicy } from '../../wasm/learn/index.js';
-import { clippedLoss, gae, maskedLogSoftmax } from '../../wasm/learn/ppo.js';
+import { gae, lossGradient } from '../../wasm/learn/ppo.js';
 import { Frames } from '../../wasm/learn/frames.js';
 import { make } from '../../wasm/index.js';
-import { loadTf, setWasmPaths, tfBackend } from '../../wasm/learn/tf.js';
-import { createNet } from '../../wasm/learn/net.js';
 import { memoryFor } from '../../wasm/learn/memory.js';
 import { plannerDemos } from '../../wasm/learn/imitate.js';
 import { splitOf } from '../../wasm/splits.js';
@@ -44,12 +42,23 @@ describe('PPO parts', () => {
     expect(Array.from(returns)).toEqual([1.75, 2, 4]);
   });
 
-  it('the clipped loss matches a hand computation', async () => {
-    const tf = await loadTf();
-    // ratios 0.5, 1.5, 1.1 with advantages 1, 1, −2 and ε = 0.2:
-    // min(0.5, 0.8) = 0.5; min(1.5, 1.2) = 1.2; min(−2.2, −2.2) = −2.2 → loss −(0.5 + 1.2 − 2.2) / 3
-    const loss = clippedLoss(tf, tf.tensor1d([0.5, 1.5, 1.1]), tf.tensor1d([1, 1, -2]), 0.2).dataSync()[0];
-    expect(loss).toBeCloseTo(0.5 / 3, 6);
+  it("the clipped objective's gradient at the outputs matches a hand computation, unclipped and clipped", () => {
+    // two legal actions of equal logits (π = ½ each, H = ln 2) and one illegal; action 0 taken,
+    // advantage 1, ε = 0.2, scale 1, no entropy weight, value weight 0.5
+    const out = Float32Array.of(0, 0, 9, 2, 0, 0, 9, 2); // logits, then the value; two samples
+    const pi = { logp: Float32Array.of(-Math.LN2, -Math.LN2, -Infinity, -Math.LN2, -Math.LN2, -Infinity), p: Float32Array.of(0.5, 0.5, 0, 0.5, 0.5, 0), entropy: Float32Array.of(Math.LN2, Math.LN2) };
+    // r = 0.5 (old π(a) = 1): min(0.5·1, 0.8·1) takes the unclipped term, d/dz_a of −r A = −r A ([a = 0] − π(a))
+    // r = 1.5 (old π(a) = 1/3): min(1.5, 1.2) takes the clipped one, flat: no policy gradient
+    const b = { A: 3, actions: [0, 0], oldLogp: Float32Array.of(0, Math.log(1 / 3)), advantages: [1, 1], returns: [1, 4] };
+    const dout = new Float32Array(8);
+    const sums = new Float64Array(6);
+    lossGradient(out, pi, dout, 2, [0, 1], b, { clip: 0.2, valueCoef: 0.5, entropyCoef: 0 }, 1, sums);
+    const near = (x) => expect.closeTo(x, 6);
+    // value: d 0.5 (v − R)² / dv = v − R: 2 − 1 = 1 and 2 − 4 = −2
+    expect(Array.from(dout)).toEqual([-0.25, 0.25, 0, 1, 0, 0, 0, -2].map(near));
+    // the objective's loss −min(·): −0.5 and −1.2; squared errors 1 and 4; entropies ln 2; the
+    // approximate KL (r − 1) − ln r; both ratios outside 1 ± ε (CleanRL's clip fraction counts both)
+    expect(Array.from(sums)).toEqual([2, -1.7, 5, 2 * Math.LN2, 0.5 - 1 - Math.log(0.5) + (1.5 - 1 - Math.log(1.5)), 2].map(near));
   });
 
   it('frames keep the last `history` observations, oldest first, with zeros before the episode began', () => {
@@ -67,78 +76,6 @@ describe('PPO parts', () => {
     expect(Array.from(f.frames.subarray(6))).toEqual([0, 0, 0, 0, 0, 0]);
   });
 
-  it('the network is one function laid out in rows or in columns: the same logits, values and gradients', async () => {
-    const tf = await loadTf();
-    const net = createNet(tf, 7, [5, 4], 3, 11);
-    const x = tf.randomUniform([6, 7], -1, 1, 'float32', 5);
-    const [l1, v1] = net.rows(x);
-    const [l2, v2] = net.columns(tf.transpose(x));
-    expect(l2.shape).toEqual([6, 3]);
-    expect(v2.shape).toEqual([6]);
-    expect(Array.from(l2.dataSync())).toEqual(Array.from(l1.dataSync()).map((a) => expect.closeTo(a, 5)));
-    expect(Array.from(v2.dataSync())).toEqual(Array.from(v1.dataSync()).map((a) => expect.closeTo(a, 5)));
-    // a loss that weighs every output differently, differentiated through both layouts
-    const w = tf.randomUniform([6, 3], -1, 1, 'float32', 6);
-    const loss = (layout) => () => {
-      const [l, v] = layout();
-      return tf.add(tf.sum(tf.mul(tf.square(l), w)), tf.sum(tf.exp(v)));
-    };
-    const g1 = tf.variableGrads(
-      loss(() => net.rows(x)),
-      net.weights,
-    ).grads;
-    const g2 = tf.variableGrads(
-      loss(() => net.columns(tf.transpose(x))),
-      net.weights,
-    ).grads;
-    expect(Object.keys(g1)).toHaveLength(8); // every weight gets a gradient
-    for (const name of Object.keys(g1)) {
-      expect(Array.from(g2[name].dataSync())).toEqual(Array.from(g1[name].dataSync()).map((a) => expect.closeTo(a, 4)));
-    }
-    net.dispose();
-  });
-
-  it('matMul with transposed operands gives the product on the wasm backend (it transposes before multiplying)', async () => {
-    const tf = await loadTf();
-    expect(await tfBackend()).toBe('wasm');
-    expect(tf.getKernel('BatchMatMul', 'wasm').kernelFunc.transposesFirst).toBe(true);
-    // a (2 x 3) and b (3 x 2) by hand, each also given transposed
-    const a = [
-      [1, 2, 3],
-      [4, 5, 6],
-    ];
-    const b = [
-      [7, 8],
-      [9, 10],
-      [11, 12],
-    ];
-    const product = [
-      [58, 64],
-      [139, 154],
-    ];
-    const T = (m) => m[0].map((_, j) => m.map((row) => row[j]));
-    for (const [ta, tb] of [
-      [false, false],
-      [true, false],
-      [false, true],
-      [true, true],
-    ]) {
-      const out = tf.matMul(tf.tensor2d(ta ? T(a) : a), tf.tensor2d(tb ? T(b) : b), ta, tb);
-      expect(out.arraySync()).toEqual(product);
-    }
-    // batched (rank 3): a and 2a, each transposed, times b
-    const twice = (m) => m.map((row) => row.map((v) => 2 * v));
-    const batch = tf.matMul(tf.tensor3d([T(a), twice(T(a))]), tf.tensor3d([b, b]), true, false);
-    expect(batch.arraySync()).toEqual([product, twice(product)]);
-  });
-
-  it('masking gives illegal actions probability exactly 0', async () => {
-    const tf = await loadTf();
-    const p = tf.exp(maskedLogSoftmax(tf, tf.tensor2d([[5, 1, 3, 100]]), tf.tensor2d([[1, 0, 1, 0]]))).dataSync();
-    expect(p[1]).toBe(0);
-    expect(p[3]).toBe(0);
-    expect(p[0] + p[2]).toBeCloseTo(1, 6);
-  });
 });
 
 describe('imitating the planner', () => {
@@ -254,7 +191,7 @@ describe('training and policies', () => {
   }, 60_000);
 
   it("given the run's planned length (steps), PPO anneals over all of it unless anneal is given; without it, the step size stays", async () => {
-    const small = { env: V, algo: 'ppo', imitate: 0, seed: 3, numEnvs: 8, nSteps: 16, learningRate: 0.002, workers: 1 };
+    const small = { env: V, algo: 'ppo', imitate: 0, seed: 3, numEnvs: 8, nSteps: 16, learningRate: 0.002, threads: 1 };
     const run = await createLearner({ ...small, steps: 1024 });
     expect(run.config.anneal).toBe(1024);
     // the same schedule as anneal: 1024 above: a tenth of the way, the step size is 0.9 of it
@@ -374,9 +311,8 @@ describe('training and policies', () => {
       expect([npx, cli, train]).toEqual(['npx', 'valley-farm', 'train']);
       const o = parseTrain(args);
       // the threads a run trained on are in its command, not among the settings that name it
-      const { workers, ...settings } = o.settings;
-      expect([o.env, o.algo, o.steps, settings]).toEqual([run.env, run.algo, run.steps, run.settings]);
-      if (run.algo === 'ppo') expect(workers).toBeGreaterThanOrEqual(1);
+      expect([o.env, o.algo, o.steps, o.settings]).toEqual([run.env, run.algo, run.steps, run.settings]);
+      if (run.algo === 'ppo') expect(o.threads).toBeGreaterThanOrEqual(1);
       expect(run.curve.at(-1).steps).toBeGreaterThanOrEqual(run.steps);
     }
   });
@@ -412,23 +348,5 @@ describe('training and policies', () => {
     expect(o.settings).toEqual({ history: 4, numEnvs: 128, hidden: [128, 32], learningRate: 3e-4 });
     expect(parseTrain(['--env', V]).settings).toEqual({}); // tabular-q with its defaults
     expect(() => parseTrain(['--env', V, '--history', '4'])).toThrow(/tabular-q's settings are/); // history is PPO's
-  });
-});
-
-describe("TensorFlow.js's backend", () => {
-  it('Node trains on the wasm backend, found in the installed package', async () => {
-    await loadTf();
-    expect(await tfBackend()).toBe('wasm');
-  });
-
-  it('setWasmPaths takes a folder or a URL for each of the three files, and only before TensorFlow.js loads', async () => {
-    const files = ['tfjs-backend-wasm.wasm', 'tfjs-backend-wasm-simd.wasm', 'tfjs-backend-wasm-threaded-simd.wasm'];
-    const allowed = /a folder URL ending in '\/' or an object with a URL for each of tfjs-backend-wasm.wasm, tfjs-backend-wasm-simd.wasm/;
-    expect(() => setWasmPaths('/assets')).toThrow(allowed); // a folder must end in '/'
-    expect(() => setWasmPaths({ [files[0]]: '/a.wasm', [files[1]]: '/b.wasm' })).toThrow(allowed); // one missing
-    expect(() => setWasmPaths(null)).toThrow(TypeError);
-    await loadTf();
-    expect(() => setWasmPaths('/assets/')).toThrow(/already loaded; call setWasmPaths before the first learner/);
-    expect(await tfBackend()).toBe('wasm'); // and nothing changed
   });
 });

@@ -241,11 +241,14 @@ describe('PPO on any number of threads', () => {
     learner.dispose();
   }, 120_000);
 
-  it('refuses threads 0, 10^6, NaN or 1.5, and more shards than envs, with what is allowed', async () => {
+  it('refuses threads 0, 10^6, NaN or 1.5 and shards 0, with what is allowed; fewer envs than shards make one shard an env', async () => {
     for (const bad of [0, 1e6, NaN, 1.5])
       await expect(createLearner({ env: V, algo: 'ppo', imitate: 0, threads: bad })).rejects.toThrow(/threads must be a whole number from 1 to 16/);
-    await expect(createLearner({ env: V, algo: 'ppo', imitate: 0, numEnvs: 4 })).rejects.toThrow(/at least one env per shard: numEnvs 4 < shards 8/);
     await expect(createLearner({ env: V, algo: 'ppo', imitate: 0, shards: 0 })).rejects.toThrow(/shards must be a whole number from 1 to 64/);
+    const few = await createLearner({ env: V, algo: 'ppo', imitate: 0, numEnvs: 3, nSteps: 4, threads: 2 });
+    expect(few.config.shards).toBe(3);
+    expect((await few.trainFor(12)).shards).toBe(3);
+    few.dispose();
   });
 });
 

@@ -97,7 +97,7 @@ describe('learner settings', () => {
     // (the first's rollout and network are freed, and the second's fill their room again).
     const episodes = 200;
     // a minibatch of the rollout's size, so that cloning computes no more rows at once than PPO
-    const small = { workers: 1, numEnvs: 8, nSteps: 16, minibatch: 128 };
+    const small = { threads: 1, numEnvs: 8, nSteps: 16, minibatch: 128 };
     const grown = (env) =>
       Number(
         execFileSync(
@@ -130,7 +130,8 @@ describe('learner settings', () => {
       const js = Object.values(d).reduce((a, x) => a + (ArrayBuffer.isView(x) ? x.byteLength : 0), 0);
       const core = grown(env);
       expect(core, env).toBeGreaterThan(js); // the samples, not only a page or two
-      const estimated = estimateMemory(env, 'ppo', { ...small, imitate: episodes }) - estimateMemory(env, 'ppo', { ...small, imitate: 0 });
+      const { threads, ...settings } = small;
+      const estimated = estimateMemory(env, 'ppo', { ...settings, imitate: episodes }, { threads }) - estimateMemory(env, 'ppo', { ...settings, imitate: 0 }, { threads });
       const ratio = estimated / (core + js);
       expect(ratio, `${env}: estimated ${estimated} bytes, took ${core} in the core and ${js} in JS`).toBeGreaterThan(0.7);
       expect(ratio, `${env}: estimated ${estimated} bytes, took ${core} in the core and ${js} in JS`).toBeLessThan(1.5);
@@ -140,7 +141,7 @@ describe('learner settings', () => {
   it("imitate's largest value is refused for its memory, which names imitate, and what the budget allows fits in the learner core", async () => {
     const most = algorithms.ppo.limits.imitate.max;
     for (const env of [V, B])
-      await expect(createLearner({ env, algo: 'ppo', imitate: most, workers: 1 }), env).rejects.toThrow(
+      await expect(createLearner({ env, algo: 'ppo', imitate: most, threads: 1 }), env).rejects.toThrow(
         /these ppo settings would take about \d+ MB, more than the 1024 MB a learner may take; use fewer planner episodes \(imitate\)/,
       );
     // the learner core's memory can grow to its maximum (learner.wasm's build), and a run of

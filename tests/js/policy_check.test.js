@@ -1,9 +1,9 @@
 // Saved policies are checked as data before any network exists (policyCheck.js), and loading,
-// refusing and disposing leave no tensor behind: a policy can come from anyone.
+// refusing and disposing leave nothing behind in the learner core: a policy can come from anyone.
 import { describe, expect, it } from 'vitest';
 import { createLearner, loadPolicy } from '../../wasm/learn/index.js';
 import { checkPolicyJSON } from '../../wasm/learn/policyCheck.js';
-import { loadTf } from '../../wasm/learn/tf.js';
+import { loadCore } from '../../wasm/learn/core.js';
 import { make } from '../../wasm/index.js';
 
 const V = 'ValleyFarm-v0';
@@ -19,11 +19,13 @@ async function ppoJSON(settings = {}) {
 
 const clone = (o) => JSON.parse(JSON.stringify(o));
 
-describe('a policy is checked as data before any tensor exists', () => {
-  it('a huge network asked for by a few bytes is refused by its settings, before a tensor is made', async () => {
-    const tf = await loadTf();
+/** The learner core's memory: it grows for a network and never shrinks, so a leak shows. */
+const coreBytes = async () => (await loadCore()).memory.buffer.byteLength;
+
+describe('a policy is checked as data before any network exists', () => {
+  it('a huge network asked for by a few bytes is refused by its settings, before the core allocates anything', async () => {
     const json = await ppoJSON();
-    const before = tf.memory().numTensors;
+    const before = await coreBytes();
     const huge = { ...json, config: { ...json.config, hidden: Array(12).fill(4096) } };
     await expect(loadPolicy(huge)).rejects.toThrow(
       /ppo policy's setting hidden must be an array of at most 4 layer sizes, each a whole number from 1 to 512/,
@@ -32,7 +34,7 @@ describe('a policy is checked as data before any tensor exists', () => {
     expect(() => checkPolicyJSON(deep)).toThrow(/hidden must be an array of at most 4 layer sizes/);
     const tooMany = { ...json, config: { ...json.config, history: 16, memory: 1, hidden: [512, 512, 512, 512] } };
     expect(() => checkPolicyJSON(tooMany)).toThrow(/the network would have \d+ weights, more than the 4194304 allowed/);
-    expect(tf.memory().numTensors).toBe(before);
+    expect(await coreBytes()).toBe(before);
   });
 
   it('every weight must be a finite number, and the error names its path and what is allowed', async () => {
@@ -42,6 +44,11 @@ describe('a policy is checked as data before any tensor exists', () => {
       j.weights[2].values[17] = bad;
       expect(() => checkPolicyJSON(j), String(bad)).toThrow(/the policy's weights\[2\]\.values\[17\] must be a finite number, got /);
     }
+    const big = clone(json);
+    big.weights[1].values[3] = 3.5e38; // finite as a double, Infinity as the core's float32: every probability would be NaN
+    expect(() => checkPolicyJSON(big)).toThrow(/the policy's weights\[1\]\.values\[3\] must be a number a float32 holds \(at most 3.4e38 in size\), got 3.5e\+38/);
+    big.weights[1].values[3] = -3.4e38; // within float32
+    expect(() => checkPolicyJSON(big)).not.toThrow();
     const j = clone(json);
     j.weights[2].values[17] = NaN; // what JSON.parse can never give, but a caller can
     await expect(loadPolicy(j)).rejects.toThrow(/weights\[2\]\.values\[17\] must be a finite number, got null/);
@@ -116,16 +123,16 @@ describe('a policy is checked as data before any tensor exists', () => {
   });
 });
 
-describe('tensors are freed on every path', () => {
-  it('100 valid loads (disposed) and 100 refused loads leave the tensor count where it was', async () => {
-    const tf = await loadTf();
+describe("the learner core's memory is freed on every path", () => {
+  it('100 valid loads (disposed) and 100 refused loads leave the core as large as one load left it', async () => {
     const json = await ppoJSON();
     const nan = clone(json);
     nan.weights[3].values[0] = 'NaN';
     const big = { ...json, config: { ...json.config, hidden: Array(12).fill(4096) } };
     const env = await make(V);
     const { observation, info } = env.reset({ seed: 1 });
-    const before = tf.memory().numTensors;
+    (await loadPolicy(json)).dispose();
+    const before = await coreBytes();
     for (let i = 0; i < 100; i++) {
       const p = await loadPolicy(json);
       expect(p.act(observation, { ...info, legal: env.legalActions() })).toBeLessThan(12);
@@ -133,26 +140,20 @@ describe('tensors are freed on every path', () => {
     }
     env.close();
     for (let i = 0; i < 100; i++) await expect(loadPolicy(i % 2 ? nan : big)).rejects.toThrow(/valley-farm\/learn/);
-    expect(tf.memory().numTensors).toBe(before);
+    expect(await coreBytes()).toBe(before); // a leaked network of ~100 KB each would have grown it
   }, 120_000);
 
-  it("a learner's dispose() frees every tensor it made", async () => {
-    const tf = await loadTf();
-    const before = tf.memory().numTensors;
-    // the TensorFlow.js path (tfjs 1) makes tensors; the learner core makes none
-    const learner = await createLearner({
-      env: V,
-      algo: 'ppo',
-      seed: 1,
-      numEnvs: 2,
-      nSteps: 4,
-      minibatch: 8,
-      imitate: 0,
-      workers: 1,
-      tfjs: 1,
-    });
-    await learner.trainFor(8);
-    learner.dispose();
-    expect(tf.memory().numTensors).toBe(before);
+  it("a learner's dispose() frees what it took in the core: 20 more learners leave it as large as one left it", async () => {
+    const settings = { env: V, algo: 'ppo', seed: 1, numEnvs: 2, nSteps: 4, minibatch: 8, imitate: 0, threads: 1 };
+    const once = await createLearner(settings);
+    await once.trainFor(8);
+    once.dispose();
+    const before = await coreBytes();
+    for (let i = 0; i < 20; i++) {
+      const learner = await createLearner(settings);
+      await learner.trainFor(8);
+      learner.dispose();
+    }
+    expect(await coreBytes()).toBe(before);
   });
 });

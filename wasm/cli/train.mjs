@@ -12,13 +12,12 @@ import { dirname, resolve } from 'node:path';
 import { envIds } from '../index.js';
 import { SPLITS } from '../splits.js';
 import { evaluate } from '../evaluate.js';
-import { algorithms, createLearner, runDefaultsOf, settingFlag } from '../learn/index.js';
+import { DEFAULT_THREADS_MAX, THREADS_MAX, algorithms, createLearner, runDefaultsOf, settingFlag } from '../learn/index.js';
 import { UsageError, helpText, parseOptions, wantsHelp } from './args.mjs';
 import { ProgressLine, evaluationsLeft, secondsLeft } from './progress.mjs';
 import pkg from '../../package.json' with { type: 'json' };
 
 const MAX_STEPS = 1e12;
-const TIME_GRAIN = 2 ** 20; // --checkpoint-every TIME: where a checkpoint may be taken
 const USAGE = 'valley-farm train --env ENV [--algo ALGO] [--steps N] [--out policy.json] [--log curve.csv] [--SETTING VALUE ...]';
 
 const OPTIONS = {
@@ -32,6 +31,11 @@ const OPTIONS = {
   },
   steps: { arg: 'N', default: 1e6, what: 'env steps to train (5e6 is fine)' },
   seed: { arg: 'S', default: 1, what: 'seeds the learner: the same seed and settings train to the same policy' },
+  threads: {
+    arg: 'N',
+    what: `threads that train, 1 … ${THREADS_MAX} (default: one per core, at most ${DEFAULT_THREADS_MAX}); a seeded run trains to the same policy on any number`,
+  },
+  workers: { arg: 'N', what: 'the former name of --threads' },
   out: { arg: 'FILE', default: 'policy.json', what: 'where the policy is written (its folder must exist)' },
   log: { arg: 'FILE', what: 'where the learning curve is written as training goes (default: none)' },
   'log-format': { arg: 'FORMAT', default: 'csv', what: 'the curve as csv, or jsonl (a JSON object per line)' },
@@ -41,7 +45,7 @@ const OPTIONS = {
   'checkpoint-every': {
     arg: 'N|TIME',
     get what() {
-      return `${resumable().join(', ')}: env steps (1e6) or a time (90s, 10m, 1h) between checkpoints, saved to the --out file + .ckpt; a killed run continues with --resume to exactly the policy the unbroken run gives (a time saves at the first multiple of 1,048,576 steps after it, rounded up to whole rollouts)`;
+      return `${resumable().join(', ')}: env steps (1e6) or a time (90s, 10m, 1h) between checkpoints, saved to the --out file + .ckpt; a killed run continues with --resume to exactly the policy the unbroken run gives, on any number of threads (PPO saves once it has cloned the planner)`;
     },
   },
   resume: { arg: 'FILE', what: 'continue the run saved in this checkpoint, with the options it was started with (give no other option)' },
@@ -107,6 +111,11 @@ export function parse(argv) {
     if (Object.hasOwn(OPTIONS, settingFlag(k).slice(2))) o[k] = v;
     else settings[k] = v;
   }
+  if (o.workers !== undefined) {
+    if (o.threads !== undefined) throw new UsageError('--workers is the former name of --threads: give one of them');
+    o.threads = o.workers;
+    delete o.workers;
+  }
   if (!envIds.includes(o.env)) throw new UsageError(`--env must be one of ${envIds.join(', ')}`);
   if (!Object.hasOwn(algorithms, o.algo)) throw new UsageError(`--algo must be one of ${Object.keys(algorithms).join(', ')}`);
   if (!['csv', 'jsonl'].includes(o.logFormat)) throw new UsageError('--log-format must be csv or jsonl');
@@ -120,9 +129,9 @@ export function parse(argv) {
   }
   // the largest value of each: a run of a trillion steps, every validation seed (what the
   // run is evaluated on); the learner checks the seed's range
-  const most = { steps: MAX_STEPS, seed: Number.MAX_SAFE_INTEGER, evalEvery: MAX_STEPS, evalEpisodes: SPLITS.validation.count };
-  for (const k of ['steps', 'seed', 'evalEvery', 'evalEpisodes']) {
-    if (o[k] === null) continue;
+  const most = { steps: MAX_STEPS, seed: Number.MAX_SAFE_INTEGER, evalEvery: MAX_STEPS, evalEpisodes: SPLITS.validation.count, threads: THREADS_MAX };
+  for (const k of ['steps', 'seed', 'evalEvery', 'evalEpisodes', 'threads']) {
+    if (o[k] === null || o[k] === undefined) continue;
     const n = Number(o[k]);
     const least = k === 'seed' ? 0 : 1;
     if (!Number.isInteger(n) || n < least || n > most[k]) {
@@ -136,22 +145,16 @@ export function parse(argv) {
       `--log and --out name the same file (${String(o.out).slice(0, 80)}): the curve would replace the policy; give them different names`,
     );
   if (o.checkpointEvery !== undefined) {
-    const resume = algorithms[o.algo].resume;
-    if (!resume) throw new UsageError(`--checkpoint-every saves ${resumable().join(', ')} runs (${o.algo} runs cannot be resumed)`);
-    // a time: checkpoints where the envs start afresh every TIME_GRAIN steps, once that much time has passed
+    if (!algorithms[o.algo].resume) throw new UsageError(`--checkpoint-every saves ${resumable().join(', ')} runs (${o.algo} runs cannot be resumed)`);
+    // a number of steps, or a time (checkpoints at the first chance once that much has passed)
     const time = /^(\d+(?:\.\d+)?)(s|m|h)$/.exec(o.checkpointEvery);
-    const n = time ? TIME_GRAIN : Number(o.checkpointEvery);
     o.checkpointSeconds = time ? Number(time[1]) * { s: 1, m: 60, h: 3600 }[time[2]] : 0;
-    if (!Number.isInteger(n) || n < 1 || n > MAX_STEPS || (time && !(o.checkpointSeconds > 0)))
+    const n = time ? 0 : Number(o.checkpointEvery);
+    if (time ? !(o.checkpointSeconds > 0) : !Number.isInteger(n) || n < 1 || n > MAX_STEPS)
       throw new UsageError(
         `--checkpoint-every must be a whole number of steps from 1 to ${MAX_STEPS} (1e6 is fine) or a time such as 90s, 10m or 1h`,
       );
-    // every env starts afresh at each checkpoint (PPO's restartEvery), so a checkpoint keeps no env
-    const grain = resume.grain({ ...defaults, ...o.settings });
-    o.checkpointEvery = Math.ceil(n / grain) * grain;
-    if (o.settings[resume.setting] !== undefined && o.settings[resume.setting] !== o.checkpointEvery)
-      throw new UsageError(`--checkpoint-every sets ${settingFlag(resume.setting)}: give one of them`);
-    o.settings[resume.setting] = o.checkpointEvery;
+    o.checkpointEvery = n; // 0: by time
   }
   o.progressEvery = Number(o.progressEvery);
   if (!(o.progressEvery >= 0 && o.progressEvery <= 86_400))
@@ -265,7 +268,7 @@ export async function main(argv) {
     // default existed has its own)
     const settings = { ...o.settings };
     if (resumed) for (const k of Object.keys(runDefaultsOf(algorithms[o.algo], o.steps))) settings[k] ??= resumed.config?.[k];
-    learner = await createLearner({ env: o.env, algo: o.algo, seed: o.seed, steps: o.steps, ...settings });
+    learner = await createLearner({ env: o.env, algo: o.algo, seed: o.seed, steps: o.steps, threads: o.threads, ...settings });
     if (resumed) await learner.restore(resumed);
   } catch (err) {
     console.error(`valley-farm train: ${err.message}\nusage: ${USAGE}`);
@@ -296,13 +299,13 @@ export async function main(argv) {
   if (resumed) screen.note(`resumed at ${p.steps.toLocaleString('en')} steps`);
   const ckptFile = `${o.out}.ckpt`;
   let lastCheckpoint = Date.now();
-  const chunk = Math.min(o.evalEvery, 50_000, o.checkpointEvery ?? Infinity);
+  const chunk = Math.min(o.evalEvery, 50_000, o.checkpointEvery || Infinity);
+  let nextCheckpoint = o.checkpointEvery ? (Math.floor(p.steps / o.checkpointEvery) + 1) * o.checkpointEvery : Infinity;
   if (o.settings.imitate > 0) screen.note(`cloning ${o.settings.imitate.toLocaleString('en')} of the planner's episodes first…`);
   while (p.steps < o.steps) {
     const cloned = Boolean(p.imitation);
     const t0 = Date.now();
-    const toCheckpoint = o.checkpointEvery ? o.checkpointEvery - (p.steps % o.checkpointEvery) : Infinity;
-    p = await learner.trainFor(Math.min(chunk, o.steps - p.steps, toCheckpoint), {
+    p = await learner.trainFor(Math.min(chunk, o.steps - p.steps, nextCheckpoint - p.steps), {
       onProgress: ({ imitation: i }) =>
         i?.phase &&
         screen.update(
@@ -343,11 +346,12 @@ export async function main(argv) {
       val ? round(val.normalized.mean, 4) : null,
     ];
     if (o.log) appendFileSync(o.log, curveLine(o.logFormat, row));
-    const due = !o.checkpointSeconds || Date.now() - lastCheckpoint >= 1000 * o.checkpointSeconds;
-    if (o.checkpointEvery && p.steps < o.steps && due) {
-      const ckpt = await learner.checkpoint(); // null between the steps where the envs start afresh
+    const due = o.checkpointSeconds ? Date.now() - lastCheckpoint >= 1000 * o.checkpointSeconds : p.steps >= nextCheckpoint;
+    if (o.checkpointEvery !== undefined && p.steps < o.steps && due) {
+      const ckpt = await learner.checkpoint(); // null while PPO clones the planner
       if (ckpt) {
-        lastCheckpoint = Date.now(); // (not before: a time waits for the first such step after it)
+        lastCheckpoint = Date.now();
+        if (o.checkpointEvery) nextCheckpoint = (Math.floor(p.steps / o.checkpointEvery) + 1) * o.checkpointEvery;
         ckpt.cli = { argv, trainMs, evalMs, evalsDone, nextEval, elapsedMs: Date.now() - started };
         writeWhole(ckptFile, JSON.stringify(ckpt));
         screen.note(`checkpoint at ${p.steps.toLocaleString('en')} steps: ${ckptFile} (--resume ${ckptFile} continues from here)`);
@@ -374,6 +378,7 @@ export async function main(argv) {
     steps: p.steps,
     seconds: round(seconds, 1),
     trainSeconds: round(trainMs / 1000, 1),
+    ...(p.threads && { threads: p.threads, shards: p.shards }), // the threads changed only the speed
     package: `${pkg.name}@${pkg.version}`,
     command: ['valley-farm', 'train', ...argv].map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : JSON.stringify(a))).join(' '),
     node: process.version,
@@ -381,7 +386,7 @@ export async function main(argv) {
   };
   try {
     writeFileSync(o.out, JSON.stringify(policy));
-    if (o.checkpointEvery) rmSync(ckptFile, { force: true }); // the policy is whole: nothing left to resume
+    if (o.checkpointEvery !== undefined) rmSync(ckptFile, { force: true }); // the policy is whole: nothing left to resume
   } catch (err) {
     console.error(`valley-farm train: could not write the policy to ${o.out}: ${err.message}`);
     learner.dispose();

@@ -79,7 +79,7 @@ export const docs = Object.freeze({
   memory:
     '1: the policy also sees what it remembers of the farm this episode: the nearest cell of each kind it has seen, and where it has not looked yet (0: only its observations)',
   history: `observations the policy sees: the current one and up to history − 1 before it in the episode (zeros before its start), 1 … ${HISTORY_MAX}`,
-  shards: `parts every rollout and minibatch is cut into, each with its own envs and generator, at most numEnvs: they fix what a seeded run computes, whatever the threads that run them (--threads); 1 … ${SHARDS_MAX}`,
+  shards: `parts every rollout and minibatch is cut into, each with its own envs and generator (numEnvs, if there are fewer envs): they fix what a seeded run computes, whatever the threads that run them; 1 … ${SHARDS_MAX}`,
   restartEvery: 'env steps after which every env starts a new episode (0: never); a multiple of numEnvs × nSteps',
 });
 
@@ -424,10 +424,10 @@ export async function thread({ env, config: c, seed, first, end, shards, exchang
 /** A PPO run on `threads` threads (its results do not depend on how many). */
 export async function createPPO(env, config, seed, { threads = 1 } = {}) {
   const c = { ...defaults, ...config }; // checked by createLearner
+  c.shards = Math.min(c.shards, c.numEnvs); // fewer envs than shards: one env a shard
   const N = c.nSteps * c.numEnvs; // env steps of one rollout of every shard
   if (c.restartEvery % N !== 0)
     throw new RangeError(`valley-farm/learn: ppo setting restartEvery must be a multiple of a rollout's numEnvs × nSteps = ${N} env steps (or 0), got ${c.restartEvery}`);
-  if (c.shards > c.numEnvs) throw new RangeError(`valley-farm/learn: ppo needs at least one env per shard: numEnvs ${c.numEnvs} < shards ${c.shards}`);
   const team = await startThreads(learner, { env, config: c, seed }, { shards: c.shards, threads: Math.min(threads, c.shards) });
   const stats = trainingStats();
   stats.threads = team.threads;
@@ -628,8 +628,8 @@ function memory(env, c, { threads = 1 } = {}) {
   const n = c.numEnvs;
   const N = c.nSteps * n;
   const rollout =
-    Samples.bytes(N + n, (N + n) * layout.nonzero, false) + // the samples, then each env's state after them
-    N * (A + 8 * 4) + // masks, actions, old log-probabilities, values, rewards, dones, advantages, returns, order
+    Samples.bytes(N + n, (N + n) * layout.nonzero, false, A) + // the samples and their masks, then each env's state after them
+    N * 8 * 4 + // actions, old log-probabilities, values, rewards, dones, advantages, returns, order
     n * c.history * Math.min(seeing.width, seeing.nonzero) * 8 + // the frames
     n * spec.horizon * 4; // each episode's actions so far
   // the most rows a network computes at once: a minibatch's share of a rollout or of the demonstrations
@@ -640,7 +640,7 @@ function memory(env, c, { threads = 1 } = {}) {
   const network = threads * (weights * (4 + Math.ceil(c.shards / threads) + 2) + B * units * 2 * 4);
   const steps = c.imitate * spec.horizon;
   const frame = Math.min(seeing.width, seeing.encoder.nonzero + MEMORY_FILL * (seeing.width - seeing.encoder.size));
-  const demos = c.imitate > 0 ? plannerDemosBytes(env, c.imitate) + Samples.bytes(steps, steps * frame * c.history, true) + steps * 4 : 0; // + their order
+  const demos = c.imitate > 0 ? plannerDemosBytes(env, c.imitate) + Samples.bytes(steps, steps * frame * c.history, true, A) + steps * 4 : 0; // + their order
   return rollout + network + demos;
 }
 

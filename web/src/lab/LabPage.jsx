@@ -105,10 +105,9 @@ function download(json) {
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
-/** What trains: the learner core and its workers, or TensorFlow.js's backend. */
+/** What trains: the learner core on its threads (a neural learner), or nothing to say (tabular). */
 function engineText(p) {
-  if (p.backend === 'core') return ` (learner core, ${p.workers} worker${p.workers === 1 ? '' : 's'})`;
-  return p.backend ? ` (TensorFlow.js ${p.backend} backend)` : '';
+  return p.threads ? ` (learner core, ${p.threads} thread${p.threads === 1 ? '' : 's'})` : '';
 }
 
 export function LabPage({ app, query = '' }) {
@@ -249,7 +248,7 @@ export function LabPage({ app, query = '' }) {
               ? linkNote
               : p
                 ? p.imitation?.phase
-                  ? `${lab.state}: cloning the planner's play before the first step of its own: ${p.imitation.phase === 'planning' ? 'planned' : 'trained on them'} ${p.imitation.done.toLocaleString('en')} / ${p.imitation.total.toLocaleString('en')} ${p.imitation.phase === 'planning' ? 'episodes' : 'times'} (${Math.round(p.imitation.seconds)} s)${p.workers ? `, ${p.workers} workers` : ''}`
+                  ? `${lab.state}: cloning the planner's play before the first step of its own: ${p.imitation.phase === 'planning' ? 'planned' : 'trained on them'} ${p.imitation.done.toLocaleString('en')} / ${p.imitation.total.toLocaleString('en')} ${p.imitation.phase === 'planning' ? 'episodes' : 'times'} (${Math.round(p.imitation.seconds)} s)${p.threads ? `, ${p.threads} threads` : ''}`
                   : `${lab.state}: ${p.steps.toLocaleString('en')} / ${target.toLocaleString('en')} steps, ${Math.round(p.stepsPerSec).toLocaleString('en')} steps/s${engineText(p)}, ${p.episodes.toLocaleString('en')} episodes; ${Object.entries(
                       p.losses,
                     )

@@ -5,7 +5,7 @@
 // storage, for the next visit.
 import { Emitter } from '../model/emitter.js';
 import { envIds } from '../model/envMeta.js';
-import { algorithms, runDefaultsOf } from 'valley-farm/learn';
+import { THREADS_MAX, algorithms, runDefaultsOf } from 'valley-farm/learn';
 import { errorMessage, MAX_LISTED } from '../model/cut.js';
 
 export const ALGOS = Object.keys(algorithms); // the package's learners, in its order
@@ -14,7 +14,8 @@ export const ALGOS = Object.keys(algorithms); // the package's learners, in its 
 // with its times and scores.
 export const DEFAULTS = Object.freeze({ env: envIds[1], algo: 'ppo', seed: 1, steps: 35_000_000 });
 const MAX_STEPS = 1e9;
-const RUN_KEYS = ['env', 'algo', 'seed', 'steps']; // the rest of a Lab's settings are the learner's
+// the rest of a Lab's settings are the learner's; threads (a link's, else one per core) changes only the speed
+const RUN_KEYS = ['env', 'algo', 'seed', 'steps', 'threads'];
 
 /**
  * The learner's settings a Lab run can change, from the package (algorithms[algo]): each
@@ -62,6 +63,7 @@ export function parseLabQuery(query = '') {
   for (const [key, max] of [
     ['seed', 2 ** 31],
     ['steps', MAX_STEPS],
+    ['threads', THREADS_MAX],
   ]) {
     if (!q.has(key)) continue;
     const v = q.get(key);
@@ -85,9 +87,11 @@ export function parseLabQuery(query = '') {
 }
 
 export const labQuery = (s) =>
-  [`env=${s.env}&algo=${s.algo}&seed=${s.seed}&steps=${s.steps}`, ...Object.entries(learnerOverrides(s)).map(([k, v]) => `${k}=${v}`)].join(
-    '&',
-  );
+  [
+    `env=${s.env}&algo=${s.algo}&seed=${s.seed}&steps=${s.steps}`,
+    ...(s.threads ? [`threads=${s.threads}`] : []),
+    ...Object.entries(learnerOverrides(s)).map(([k, v]) => `${k}=${v}`),
+  ].join('&');
 
 export class LabModel extends Emitter {
   constructor({ createWorker = defaultWorker, storage = null } = {}) {

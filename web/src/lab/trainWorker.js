@@ -1,13 +1,12 @@
 // trainWorker.js — the Lab's learner, in a Web Worker so the page keeps its frame rate. The
 // site's own code (valley-farm/learn); it answers the page's messages:
-//   { type: 'start', settings: { env, algo, seed, steps } }  -> progress ..., then done (each
-//                                                               with its backend: 'core' for PPO's learner core, TensorFlow.js's, null for tabular)
+//   { type: 'start', settings: { env, algo, seed, steps, threads?, ... } } -> progress ..., then done
 //   { type: 'pause' } / { type: 'resume' } / { type: 'stop' }
 //   { type: 'evaluate', split, episodes }                      -> { type: 'evaluation', result }
 //   { type: 'policy' }                                         -> { type: 'policy', json }
 // Errors come back as { type: 'error', message }.
 import { evaluate } from 'valley-farm/evaluate';
-import { createLearner, tfBackend } from '../learn.js';
+import { createLearner } from '../learn.js';
 
 // Training goes in slices of about SLICE_MS: short enough that pause, stop and evaluate get in
 // promptly, long enough that what each slice costs (a progress message, a render of the page, a
@@ -20,9 +19,6 @@ let target = 0;
 let paused = false;
 let running = false;
 const post = (msg) => self.postMessage(msg);
-// what multiplies the numbers: PPO's learner core, or TensorFlow.js (its tfjs setting)
-const engine = () => (learner?.algo === 'ppo' && !learner.config.tfjs ? 'core' : null);
-const backend = async () => engine() ?? (await tfBackend());
 const tick = () => new Promise((r) => setTimeout(r, 0));
 
 async function loop() {
@@ -33,16 +29,16 @@ async function loop() {
     while (learner && !paused && learner.progress().steps < target) {
       const t0 = performance.now();
       const progress = await learner.trainFor(Math.min(slice, target - learner.progress().steps), {
-        onProgress: (p) => post({ type: 'progress', progress: { ...p, backend: engine() } }),
+        onProgress: (p) => post({ type: 'progress', progress: p }),
       });
       // the next slice: SLICE_MS at this slice's rate, at most twice as long, from 1 to 256 first slices
       const grown = (slice / FIRST_SLICE) * Math.min(2, SLICE_MS / Math.max(performance.now() - t0, 1));
       slice = FIRST_SLICE * Math.max(1, Math.min(256, Math.round(grown)));
-      post({ type: 'progress', progress: { ...progress, backend: await backend() } });
+      post({ type: 'progress', progress });
       await tick(); // let pause / stop / evaluate messages in
     }
     if (learner && learner.progress().steps >= target)
-      post({ type: 'done', progress: { ...learner.progress(), backend: await backend() } });
+      post({ type: 'done', progress: learner.progress() });
   } catch (err) {
     post({ type: 'error', message: String(err?.message ?? err).slice(0, 500) });
   } finally {
