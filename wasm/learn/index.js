@@ -15,6 +15,7 @@ import { envSpecs } from '../index.js';
 import { algorithms, learnerOf, registerLearner, runDefaultsOf } from './registry.js';
 import { checkLearner } from './settings.js';
 import { checkPolicyJSON } from './policyCheck.js';
+import { CHECKPOINT_FORMAT, checkCheckpoint } from './checkpointCheck.js';
 
 export { setWasmPaths, tfBackend } from './tf.js';
 export { checkPolicyJSON };
@@ -76,11 +77,10 @@ export async function createLearner({ env, algo = 'tabular-q', seed = 1, steps, 
       const state = await inner.checkpoint();
       return state && { format: CHECKPOINT_FORMAT, version: 1, env, algo, seed, config, state };
     },
-    /** Continues from a checkpoint() of a run with this env, algo, seed and settings. */
+    /** Continues from a checkpoint() of a run with this env, algo, seed and settings (checked as data first). */
     async restore(ckpt) {
       if (!learner.resume) throw notResumable(algo);
-      checkCheckpoint(ckpt, config);
-      learner.resume.checkState(ckpt.state);
+      checkCheckpoint(ckpt, algorithms, config);
       await inner.restore(ckpt.state);
     },
     // the learner's own policy: learner.dispose() frees it
@@ -89,27 +89,10 @@ export async function createLearner({ env, algo = 'tabular-q', seed = 1, steps, 
   };
 }
 
-const CHECKPOINT_FORMAT = 'valley-farm-checkpoint';
-
 /** The error for saving or resuming a run of a learner that declares no `resume`. */
 function notResumable(algo) {
   const can = Object.values(algorithms).filter((l) => l.resume);
   return new Error(`valley-farm/learn: ${algo} runs are not saved to resume (${can.map((l) => l.name).join(', ')} runs are)`);
-}
-
-/**
- * Throws a clear error unless `ckpt` is a checkpoint of a run with this learner's config
- * (env, algo, seed and every setting); its learner's resume.checkState then checks its state.
- */
-export function checkCheckpoint(ckpt, config) {
-  if (!ckpt || typeof ckpt !== 'object' || ckpt.format !== CHECKPOINT_FORMAT || ckpt.version !== 1)
-    throw new TypeError(`valley-farm/learn: not a checkpoint (its "format" must be "${CHECKPOINT_FORMAT}", version 1)`);
-  for (const [k, v] of Object.entries(config)) {
-    if (JSON.stringify(ckpt.config?.[k]) !== JSON.stringify(v))
-      throw new Error(
-        `valley-farm/learn: the checkpoint was made with ${k} ${JSON.stringify(ckpt.config?.[k])?.slice(0, 40)}, this learner has ${JSON.stringify(v)?.slice(0, 40)}: resume with the run's own settings`,
-      );
-  }
 }
 
 /**

@@ -24,6 +24,7 @@ import { networkInputs, perception } from './perception.js';
 import { Frames, SparseFrames } from './frames.js';
 import { drawFrom, foldSeed, seededRandom, shuffle } from '../rng.js';
 import { CoreNet, Samples, loadCore } from './core.js';
+import { checkPpoState } from './checkpointCheck.js';
 import { plannerDemos, plannerDemosBytes } from './imitate.js';
 import { progressOf, recordEpisode, trainingStats } from './progress.js';
 import { connectShards, spawnShards, defaultWorkers, DEFAULT_WORKERS_MAX, WORKERS_MAX } from './workers.js';
@@ -899,20 +900,9 @@ function memory(env, c) {
   return rollout + network + demos;
 }
 
-/** Throws unless a checkpoint's state (createPPO's checkpoint()) has every part, its numbers finite. */
-function checkState(s) {
-  const numbers = (name, list) => {
-    if (!Array.isArray(list) || !list.every(Number.isFinite))
-      throw new TypeError(`valley-farm/learn: the checkpoint's ${name} must be finite numbers`);
-  };
-  if (!s || typeof s !== 'object') throw new TypeError('valley-farm/learn: the checkpoint has no "state"');
-  numbers('params', s.params);
-  numbers('moments', s.moments);
-  numbers('rng', s.rng);
-  for (const k of ['steps', 'restarted', 'adamSteps', 'learningRate'])
-    if (!Number.isFinite(s[k]) || s[k] < 0) throw new TypeError(`valley-farm/learn: the checkpoint's ${k} must be a non-negative number`);
-  if (!s.stats || typeof s.stats !== 'object' || !Array.isArray(s.stats.recent) || !s.stats.recent.every(Number.isFinite))
-    throw new TypeError("valley-farm/learn: the checkpoint's stats are damaged");
+/** Throws a clear error unless a checkpoint's state is one createPPO's checkpoint() makes for the config `c` (checkpointCheck.js). */
+function checkState(s, c) {
+  checkPpoState(s, c);
 }
 
 /** PPO as the registry lists it (registry.js; every field: docs/adding-a-learner.md). */

@@ -19,8 +19,10 @@
 //   maxima             the largest value of the settings that have one
 //   checkConfig(env, c)  throws for settings that fit their limits but not together
 //   memory(env, c)     bytes a run takes beyond its vector env (estimateMemory)
-//   resume             { setting, grain(c), checkState(state) }: its runs can be saved and
-//                      resumed at multiples of `setting`, a multiple of grain(c) env steps
+//   resume             { setting, grain(c), checkState(state, c) }: its runs can be saved and
+//                      resumed at multiples of `setting`, a multiple of grain(c) env steps;
+//                      checkState throws unless a checkpoint's state fits a run of config c
+//                      (checkpointCheck.js checks the rest of the checkpoint first)
 //   runDefaults(steps) the defaults of settings that follow a run's planned length (PPO's
 //                      anneal), used where the length is given (createLearner's steps)
 import { allowed, fits, isLimit } from './limits.js';
@@ -72,7 +74,7 @@ function checkDeclaration(d) {
   if (d.resume !== undefined) {
     const r = d.resume;
     if (!r || !Object.hasOwn(d.defaults, r.setting) || typeof r.grain !== 'function' || typeof r.checkState !== 'function')
-      fail(`${who}'s resume must be { setting (one of its settings), grain(c), checkState(state) }`);
+      fail(`${who}'s resume must be { setting (one of its settings), grain(c), checkState(state, c) }`);
   }
 }
 
