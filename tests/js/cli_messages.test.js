@@ -16,6 +16,14 @@ const cli = (...args) => spawnSync(process.execPath, [`${root}wasm/cli/index.mjs
 const V = 'ValleyFarm-v0';
 const NO_STACK = /\n\s+at /;
 
+it('a mistyped command suggests the nearest one, a swap of two letters among the near ones', () => {
+  const r = cli('trian');
+  expect(r.status).toBe(2);
+  expect(r.stderr).toMatch(/^valley-farm: unknown command 'trian' \(did you mean train\?\)/);
+  expect(cli('help', 'evl').stderr).toMatch(/no command 'evl' \(did you mean eval\?\)/);
+  expect(cli('frobnicate').stderr).not.toMatch(/did you mean/);
+});
+
 describe('train', () => {
   it('an unknown option suggests the nearest names: --step for --steps, --num-env for --num-envs', () => {
     const r = cli('train', '--env', V, '--step', '5');

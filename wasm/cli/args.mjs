@@ -51,13 +51,18 @@ export function parseOptions(argv, table, { positionals = false, unknownHint } =
   return { values, positionals: parsed.positionals };
 }
 
-/** How many single-letter insertions, deletions or substitutions turn `a` into `b` (Levenshtein). */
+/** How many single-letter insertions, deletions, substitutions or swaps of two neighbours turn `a` into `b`. */
 function distance(a, b) {
+  // optimal string alignment (Levenshtein's distance, with a swap counted as one edit: trian, train)
+  let before = null;
   let row = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     const next = [i];
-    for (let j = 1; j <= b.length; j++) next[j] = Math.min(row[j] + 1, next[j - 1] + 1, row[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-    row = next;
+    for (let j = 1; j <= b.length; j++) {
+      next[j] = Math.min(row[j] + 1, next[j - 1] + 1, row[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) next[j] = Math.min(next[j], before[j - 2] + 1);
+    }
+    [before, row] = [row, next];
   }
   return row[b.length];
 }
