@@ -98,12 +98,18 @@ describe('checkpoints', () => {
     expect(bad.stderr).toMatch(/or a time such as 90s, 10m or 1h/);
   }, 90_000);
 
-  it('--checkpoint-every is for ppo runs and a whole number', () => {
+  it('--checkpoint-every is for ppo runs on the learner core, and a whole number', () => {
     const tab = cli('train', '--env', 'ValleyFarm-v0', '--checkpoint-every', '1000');
     expect(tab.status).toBe(2);
     expect(tab.stderr).toMatch(/--checkpoint-every saves ppo runs/);
     const bad = cli('train', '--env', 'ValleyFarm-v0', '--algo', 'ppo', '--checkpoint-every', '2.5');
     expect(bad.status).toBe(2);
     expect(bad.stderr).toMatch(/--checkpoint-every must be a whole number/);
+    // a run that could not save itself is refused before it trains, not at its first checkpoint
+    const small = ['--env', 'ValleyFarm-v0', '--algo', 'ppo', '--imitate', '0', '--num-envs', '8', '--n-steps', '16', '--workers', '1'];
+    const tf = cli('train', ...small, '--tfjs', '1', '--checkpoint-every', '1e6', '--steps', '1e9', '--out', join(dir, 'tf.json'));
+    expect(tf.status).toBe(2);
+    expect(tf.stderr).toMatch(/a run on TensorFlow\.js \(tfjs 1\) cannot be saved to resume; the learner core can/);
+    expect(existsSync(join(dir, 'tf.json'))).toBe(false);
   });
 });

@@ -394,6 +394,8 @@ export async function main(argv) {
     // run has every setting from its checkpoint
     learner = await createLearner({ env: o.env, algo: o.algo, seed: o.seed, steps: o.steps, ...o.settings });
     if (resumed) await learner.restore(resumed);
+    // a run that cannot be saved (PPO on TensorFlow.js) says so now, not at its first checkpoint
+    else if (o.checkpointEvery) await learner.checkpoint();
   } catch (err) {
     console.error(`valley-farm train: ${err.message}\nusage: ${USAGE}`);
     learner?.dispose();
