@@ -4,8 +4,8 @@
 // A checkpoint (learner.checkpoint(); `valley-farm train --checkpoint-every` saves one beside
 // its policy) is a file anyone may hand over, so every field is checked before any is used:
 //   checkCheckpoint   its envelope (format, version, env, algo, seed), the settings the run was
-//                     made with (each within its learner's limits, together within the memory
-//                     budget; equal to a learner's, when one is given), then the learner's state
+//                     made with (each within its learner's limits, together as its checkConfig
+//                     allows; equal to a learner's, when one is given), then the learner's state
 //                     through its resume.checkState(state, config) (registry.js)
 //   checkPpoState     PPO's state (ppo.js's checkpoint()): every count on the grid and within
 //                     what the run's steps imply, every array the length its settings give
