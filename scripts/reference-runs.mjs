@@ -96,6 +96,7 @@ for (const run of RUNS.filter((r) => (!onlyName || nameOf(r).startsWith(onlyName
     join(dir, 'policy.json'),
     '--log',
     join(dir, 'curve.csv'),
+    '--force', // each run writes over the one before it
   ];
   const started = Date.now();
   execFileSync(process.execPath, [join(root, 'wasm/cli/index.mjs'), ...args], { stdio: ['ignore', 'inherit', 'inherit'] });

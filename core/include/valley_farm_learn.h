@@ -132,8 +132,7 @@ int vfl_forward(vfl_net *net, int n, const int32_t *rows, const vfl_inputs *in, 
 /* Adds to the gradient d loss / d params of the samples of the last forward, given
  * dout = d loss / d out (n x vfl_outputs, as forward wrote out). n, rows and in must be the
  * last forward's (n is checked: VFL_ERR_ARGUMENT otherwise). */
-int vfl_backward(vfl_net *net, int n, const int32_t *rows, const vfl_inputs *in,
-                 const float *dout);
+int vfl_backward(vfl_net *net, int n, const int32_t *rows, const vfl_inputs *in, const float *dout);
 
 /* The policy the first head's outputs give, as every learner that reads logits reads it: for
  * samples rows[0 .. n) (rows NULL: 0 .. n) of `out` (a forward's outputs, n x vfl_outputs),

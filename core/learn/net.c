@@ -31,12 +31,12 @@ static v4 splat(float x) {
 
 struct vfl_net {
     vfl_layout layout;
-    int layers, outputs, padded;    /* padded: outputs rounded up to a multiple of 8 */
-    int width[VFL_MAX_LAYERS + 1];  /* width[0] = inputs, width[l] = hidden layer l */
-    int kernel[VFL_MAX_LAYERS];     /* offset of each hidden layer's kernel in params */
-    int head_kernel[VFL_MAX_HEADS]; /* offset of each head's kernel in params */
-    int head_column[VFL_MAX_HEADS]; /* where each head's outputs start in a sample's row */
-    int count;                      /* parameters */
+    int layers, outputs, padded;     /* padded: outputs rounded up to a multiple of 8 */
+    int width[VFL_MAX_LAYERS + 1];   /* width[0] = inputs, width[l] = hidden layer l */
+    int kernel[VFL_MAX_LAYERS];      /* offset of each hidden layer's kernel in params */
+    int head_kernel[VFL_MAX_HEADS];  /* offset of each head's kernel in params */
+    int head_column[VFL_MAX_HEADS];  /* where each head's outputs start in a sample's row */
+    int count;                       /* parameters */
     float *params, *grads, *moments; /* moments: Adam's first, then second */
     int adam_steps;
     float acc_beta1, acc_beta2; /* β^t, kept as TensorFlow.js keeps them */
@@ -372,7 +372,8 @@ static int check_inputs(const vfl_net *net, int n, const int32_t *rows, const vf
         uint64_t at = first_feature(in, row);
         if (at + (uint64_t)nnz > in->pairs) return VFL_ERR_ARGUMENT;
         for (int j = 0; j < nnz; j++)
-            if ((uint32_t)in->idx[at + (size_t)j] >= (uint32_t)net->width[0]) return VFL_ERR_ARGUMENT;
+            if ((uint32_t)in->idx[at + (size_t)j] >= (uint32_t)net->width[0])
+                return VFL_ERR_ARGUMENT;
     }
     return VFL_OK;
 }

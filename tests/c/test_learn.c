@@ -149,7 +149,8 @@ static void add_gradient(vfl_net *net, int n, const int32_t *rows, const vfl_inp
     float out[SAMPLES * MAX_OUT], dout[SAMPLES * MAX_OUT];
     vfl_forward(net, n, rows, in, out);
     for (int s = 0; s < n; s++)
-        for (int o = 0; o < O; o++) dout[s * O + o] = out[s * O + o] - 0.1f * (float)(o + (rows ? rows[s] : s));
+        for (int o = 0; o < O; o++)
+            dout[s * O + o] = out[s * O + o] - 0.1f * (float)(o + (rows ? rows[s] : s));
     vfl_backward(net, n, rows, in, dout);
 }
 
@@ -362,8 +363,12 @@ TEST(adam_steps_up_to_int32_max_are_set_at_once_and_match_steps_taken) {
 }
 
 TEST(init_is_the_same_for_the_same_seed_and_differs_for_another) {
-    vfl_layout l = {.inputs = 20, .layers = 2, .units = {16, 16}, .heads = 2,
-                    .head_units = {6, 1}, .head_init = {0.01f, 0}};
+    vfl_layout l = {.inputs = 20,
+                    .layers = 2,
+                    .units = {16, 16},
+                    .heads = 2,
+                    .head_units = {6, 1},
+                    .head_init = {0.01f, 0}};
     vfl_net *a = vfl_create(&l), *b = vfl_create(&l);
     vfl_init(a, 11);
     vfl_init(b, 11);

@@ -215,7 +215,7 @@ describe('eval', () => {
     expect(cli('eval', 'heuristic', '--env', V, '--seeds', '1,2,x').stderr).toMatch(
       /--seeds must be a range A\.\.B or a comma-separated list/,
     );
-    const q = join(tmp(), 'q.json');
+    const q = join(tmp(), 'greedy-only.json');
     if (cli('train', '--env', V, '--steps', '1000', '--out', q).status !== 0) throw new Error('tabular run failed');
     const refused = cli('eval', q, '--env', V, '--sample');
     expect(refused.status).toBe(2);
@@ -232,4 +232,3 @@ describe('eval', () => {
     expect(cli('eval', 'random', '--env', V, '--episodes', '5').stdout).toMatch(/mean of 16 random plays/);
   });
 });
-

@@ -28,7 +28,7 @@ const run = (name) => [
   '1',
   '--imitate',
   '0',
-  '--workers',
+  '--threads',
   '2',
   '--checkpoint-every',
   '4096',
@@ -48,9 +48,9 @@ const curve = (name) =>
     .map((line) => line.split(',').filter((_, i) => i !== 1 && i !== 2)); // all but the two times
 
 describe('checkpoints', () => {
-  it('a run killed after a checkpoint and resumed gives the same policy and curve as the unbroken run', async () => {
+  it('a run killed after a checkpoint and resumed on another number of threads gives the same policy and curve as the unbroken run', async () => {
     expect(cli(...run('whole')).status).toBe(0);
-    expect(existsSync(join(dir, 'whole.json.ckpt'))).toBe(false); // a finished run leaves no checkpoint
+    expect(existsSync(join(dir, 'whole.json.ckpt'))).toBe(true); // a finished run keeps its checkpoint (to be extended)
 
     const child = spawn(process.execPath, [cliPath, ...run('broken')], { cwd: dir, stdio: 'ignore' });
     const ckpt = join(dir, 'broken.json.ckpt');
@@ -61,7 +61,7 @@ describe('checkpoints', () => {
     const saved = JSON.parse(readFileSync(ckpt, 'utf8'));
     expect(saved.state.steps).toBeLessThan(65536);
 
-    const resumed = cli('train', '--resume', ckpt);
+    const resumed = cli('train', '--resume', ckpt, '--threads', '1'); // on another number of threads: the same bits
     expect(resumed.status).toBe(0);
     expect(resumed.stdout + resumed.stderr).toMatch(/resumed at [\d,]+ steps/);
     const whole = JSON.parse(readFileSync(join(dir, 'whole.json'), 'utf8'));
@@ -70,17 +70,14 @@ describe('checkpoints', () => {
     expect(curve('broken')).toEqual(curve('whole'));
   }, 120_000);
 
-  it('--resume refuses a missing file, a file that is no checkpoint, and other options beside it', () => {
+  it('--resume refuses a missing file and a file that is no checkpoint', () => {
     const missing = cli('train', '--resume', join(dir, 'nope.ckpt'));
     expect(missing.status).toBe(2);
     expect(missing.stderr).toMatch(/--resume .*nope\.ckpt: no such file/);
     writeFileSync(join(dir, 'policy.ckpt'), JSON.stringify({ format: 'valley-farm-policy' }));
     const policy = cli('train', '--resume', join(dir, 'policy.ckpt'));
     expect(policy.status).toBe(2);
-    expect(policy.stderr).toMatch(/not a checkpoint written by valley-farm train/);
-    const extra = cli('train', '--resume', join(dir, 'policy.ckpt'), '--steps', '5');
-    expect(extra.status).toBe(2);
-    expect(extra.stderr).toMatch(/unknown option|give no other option/);
+    expect(policy.stderr).toMatch(/--resume .*policy\.ckpt: not a checkpoint \(its "format" must be "valley-farm-checkpoint"\)/);
   });
 
   it('--checkpoint-every takes a time: the run is saved once that much time has passed', async () => {
@@ -94,14 +91,16 @@ describe('checkpoints', () => {
     for (let i = 0; i < 6000 && !existsSync(ckpt); i++) await new Promise((r) => setTimeout(r, 10));
     child.kill('SIGKILL');
     const saved = JSON.parse(readFileSync(ckpt, 'utf8'));
-    expect(saved.state.steps % 2 ** 20).toBe(0); // where the envs start afresh
+    expect(saved.state.steps).toBeGreaterThan(0); // between two calls of the learner, once a second had passed
+    expect(saved.state.steps % 128).toBe(0); // whole rollouts of 8 envs x 16 steps
+    expect([saved.cli.checkpointEvery, saved.cli.checkpointSeconds]).toEqual([0, 1]);
     expect(saved.cli.argv).toContain('1s');
     const bad = cli(...args, '--checkpoint-every', '10x');
     expect(bad.status).toBe(2);
     expect(bad.stderr).toMatch(/or a time such as 90s, 10m or 1h/);
   }, 90_000);
 
-  it('--checkpoint-every is for ppo runs and a whole number', () => {
+  it('--checkpoint-every is for ppo runs, and a whole number', () => {
     const tab = cli('train', '--env', 'ValleyFarm-v0', '--checkpoint-every', '1000');
     expect(tab.status).toBe(2);
     expect(tab.stderr).toMatch(/--checkpoint-every saves ppo runs/);

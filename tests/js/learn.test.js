@@ -46,7 +46,11 @@ describe('PPO parts', () => {
     // two legal actions of equal logits (π = ½ each, H = ln 2) and one illegal; action 0 taken,
     // advantage 1, ε = 0.2, scale 1, no entropy weight, value weight 0.5
     const out = Float32Array.of(0, 0, 9, 2, 0, 0, 9, 2); // logits, then the value; two samples
-    const pi = { logp: Float32Array.of(-Math.LN2, -Math.LN2, -Infinity, -Math.LN2, -Math.LN2, -Infinity), p: Float32Array.of(0.5, 0.5, 0, 0.5, 0.5, 0), entropy: Float32Array.of(Math.LN2, Math.LN2) };
+    const pi = {
+      logp: Float32Array.of(-Math.LN2, -Math.LN2, -Infinity, -Math.LN2, -Math.LN2, -Infinity),
+      p: Float32Array.of(0.5, 0.5, 0, 0.5, 0.5, 0),
+      entropy: Float32Array.of(Math.LN2, Math.LN2),
+    };
     // r = 0.5 (old π(a) = 1): min(0.5·1, 0.8·1) takes the unclipped term, d/dz_a of −r A = −r A ([a = 0] − π(a))
     // r = 1.5 (old π(a) = 1/3): min(1.5, 1.2) takes the clipped one, flat: no policy gradient
     const b = { A: 3, actions: [0, 0], oldLogp: Float32Array.of(0, Math.log(1 / 3)), advantages: [1, 1], returns: [1, 4] };
@@ -75,7 +79,6 @@ describe('PPO parts', () => {
     expect(Array.from(f.frames.subarray(0, 6))).toEqual([0, 0, 0, 0, 7, 8]);
     expect(Array.from(f.frames.subarray(6))).toEqual([0, 0, 0, 0, 0, 0]);
   });
-
 });
 
 describe('imitating the planner', () => {

@@ -78,7 +78,17 @@ describe("the core that knows no loss gives the gradients the core that knew PPO
     const out = net.forward(samples, n, samples.rows);
     const sums = new Float64Array(6);
     const { clip, valueCoef, entropyCoef, scale } = f.loss;
-    lossGradient(out, net.policy(samples, n, samples.rows), net.outputGrad(n), n, rows, batch, { clip, valueCoef, entropyCoef }, scale, sums);
+    lossGradient(
+      out,
+      net.policy(samples, n, samples.rows),
+      net.outputGrad(n),
+      n,
+      rows,
+      batch,
+      { clip, valueCoef, entropyCoef },
+      scale,
+      sums,
+    );
     net.zeroGrad();
     net.backward(samples, n, samples.rows);
     expect(drift(net.grads(), f.ppo.grads)).toBeLessThan(1e-6);
@@ -92,7 +102,16 @@ describe("the core that knows no loss gives the gradients the core that knew PPO
     const { net, samples, batch, rows } = await setUp();
     const out = net.forward(samples, n, samples.rows);
     const { valueCoef, scale } = f.loss;
-    const [count, crossEntropy, squares] = cloningGradient(out, net.policy(samples, n, samples.rows), net.outputGrad(n), n, rows, batch, scale, valueCoef);
+    const [count, crossEntropy, squares] = cloningGradient(
+      out,
+      net.policy(samples, n, samples.rows),
+      net.outputGrad(n),
+      n,
+      rows,
+      batch,
+      scale,
+      valueCoef,
+    );
     net.zeroGrad();
     net.backward(samples, n, samples.rows);
     expect(drift(net.grads(), f.cloning.grads)).toBeLessThan(1e-6);
@@ -160,7 +179,17 @@ describe('PPO on any number of threads', () => {
   it('71 updates in three calls, the envs restarted every 5 and the step size annealed: the same bits on 1 and 3 threads', async () => {
     const hashes = [];
     for (const threads of [1, 3]) {
-      const learner = await createLearner({ env: B, algo: 'ppo', seed: 5, numEnvs: 12, nSteps: 16, imitate: 0, threads, restartEvery: 192 * 5, anneal: 192 * 80 });
+      const learner = await createLearner({
+        env: B,
+        algo: 'ppo',
+        seed: 5,
+        numEnvs: 12,
+        nSteps: 16,
+        imitate: 0,
+        threads,
+        restartEvery: 192 * 5,
+        anneal: 192 * 80,
+      });
       await learner.trainFor(192 * 71);
       expect(learner.progress().steps).toBe(192 * 71);
       hashes.push(weightsHash(learner));
@@ -213,7 +242,8 @@ describe('PPO on any number of threads', () => {
     const learner = await createLearner({ env: B, ...small, seed: 1, threads: 2 });
     const p = await learner.trainFor(128);
     expect(p).toMatchObject({ threads: 2, shards: 8 });
-    for (const k of ['policy', 'value', 'entropy', 'approxKl', 'clipFraction', 'gradNorm']) expect(Number.isFinite(p.losses[k]), k).toBe(true);
+    for (const k of ['policy', 'value', 'entropy', 'approxKl', 'clipFraction', 'gradNorm'])
+      expect(Number.isFinite(p.losses[k]), k).toBe(true);
     expect(p.losses.gradNorm).toBeGreaterThan(0);
     expect(p.losses.clipFraction).toBeGreaterThanOrEqual(0);
     expect(p.losses.clipFraction).toBeLessThanOrEqual(1);
@@ -243,8 +273,12 @@ describe('PPO on any number of threads', () => {
 
   it('refuses threads 0, 10^6, NaN or 1.5 and shards 0, with what is allowed; fewer envs than shards make one shard an env', async () => {
     for (const bad of [0, 1e6, NaN, 1.5])
-      await expect(createLearner({ env: V, algo: 'ppo', imitate: 0, threads: bad })).rejects.toThrow(/threads must be a whole number from 1 to 16/);
-    await expect(createLearner({ env: V, algo: 'ppo', imitate: 0, shards: 0 })).rejects.toThrow(/shards must be a whole number from 1 to 64/);
+      await expect(createLearner({ env: V, algo: 'ppo', imitate: 0, threads: bad })).rejects.toThrow(
+        /threads must be a whole number from 1 to 16/,
+      );
+    await expect(createLearner({ env: V, algo: 'ppo', imitate: 0, shards: 0 })).rejects.toThrow(
+      /shards must be a whole number from 1 to 64/,
+    );
     const few = await createLearner({ env: V, algo: 'ppo', imitate: 0, numEnvs: 3, nSteps: 4, threads: 2 });
     expect(few.config.shards).toBe(3);
     expect((await few.trainFor(12)).shards).toBe(3);
@@ -357,7 +391,18 @@ describe("cloning the planner's play", () => {
     for (const env of [B, V]) {
       const hashes = [];
       for (const threads of [1, 2]) {
-        const learner = await createLearner({ env, algo: 'ppo', seed: 4, numEnvs: 8, nSteps: 16, imitate: 40, imitationEpochs: 2, minibatch: 256, history: 2, threads });
+        const learner = await createLearner({
+          env,
+          algo: 'ppo',
+          seed: 4,
+          numEnvs: 8,
+          nSteps: 16,
+          imitate: 40,
+          imitationEpochs: 2,
+          minibatch: 256,
+          history: 2,
+          threads,
+        });
         await learner.trainFor(128);
         hashes.push(weightsHash(learner));
         learner.dispose();

@@ -131,7 +131,9 @@ describe('learner settings', () => {
       const core = grown(env);
       expect(core, env).toBeGreaterThan(js); // the samples, not only a page or two
       const { threads, ...settings } = small;
-      const estimated = estimateMemory(env, 'ppo', { ...settings, imitate: episodes }, { threads }) - estimateMemory(env, 'ppo', { ...settings, imitate: 0 }, { threads });
+      const estimated =
+        estimateMemory(env, 'ppo', { ...settings, imitate: episodes }, { threads }) -
+        estimateMemory(env, 'ppo', { ...settings, imitate: 0 }, { threads });
       const ratio = estimated / (core + js);
       expect(ratio, `${env}: estimated ${estimated} bytes, took ${core} in the core and ${js} in JS`).toBeGreaterThan(0.7);
       expect(ratio, `${env}: estimated ${estimated} bytes, took ${core} in the core and ${js} in JS`).toBeLessThan(1.5);

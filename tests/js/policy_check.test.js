@@ -46,7 +46,9 @@ describe('a policy is checked as data before any network exists', () => {
     }
     const big = clone(json);
     big.weights[1].values[3] = 3.5e38; // finite as a double, Infinity as the core's float32: every probability would be NaN
-    expect(() => checkPolicyJSON(big)).toThrow(/the policy's weights\[1\]\.values\[3\] must be a number a float32 holds \(at most 3.4e38 in size\), got 3.5e\+38/);
+    expect(() => checkPolicyJSON(big)).toThrow(
+      /the policy's weights\[1\]\.values\[3\] must be a number a float32 holds \(at most 3.4e38 in size\), got 3.5e\+38/,
+    );
     big.weights[1].values[3] = -3.4e38; // within float32
     expect(() => checkPolicyJSON(big)).not.toThrow();
     const j = clone(json);

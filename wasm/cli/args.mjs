@@ -51,6 +51,35 @@ export function parseOptions(argv, table, { positionals = false, unknownHint } =
   return { values, positionals: parsed.positionals };
 }
 
+/** How many single-letter insertions, deletions, substitutions or swaps of two neighbours turn `a` into `b`. */
+function distance(a, b) {
+  // optimal string alignment (Levenshtein's distance, with a swap counted as one edit: trian, train)
+  let before = null;
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j++) {
+      next[j] = Math.min(row[j] + 1, next[j - 1] + 1, row[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) next[j] = Math.min(next[j], before[j - 2] + 1);
+    }
+    [before, row] = [row, next];
+  }
+  return row[b.length];
+}
+
+/**
+ * The names of `names` nearest to a mistyped `name` (`--step` for `--steps`, `heuristc` for
+ * `heuristic`): those fewest edits away, at most a third of its letters (and at least one);
+ * none when nothing is that close (nor for a name every letter of which would change).
+ */
+export function nearest(name, names) {
+  const text = String(name).slice(0, 60).toLowerCase();
+  const most = Math.max(1, Math.floor(text.length / 3));
+  const scored = names.map((n) => [n, distance(text, n.toLowerCase())]).filter(([, d]) => d <= most && d < text.length);
+  const best = Math.min(...scored.map(([, d]) => d));
+  return scored.filter(([, d]) => d === best).map(([n]) => n);
+}
+
 /** parseArgs' error, said in this package's words. */
 function explain(err, argv, options, unknownHint) {
   const quoted = /'(-[^' ]*)/.exec(err.message)?.[1] ?? '';
@@ -61,7 +90,8 @@ function explain(err, argv, options, unknownHint) {
       // a loose reading of the rest, to say what the unknown option could have been
       const loose = parseArgs({ args: argv, options, allowPositionals: true, strict: false }).values;
       const hint = unknownHint?.(loose);
-      return `unknown option ${shown(quoted)}${hint ? `; ${hint}` : ''}`;
+      const near = nearest(name, Object.keys(options)).map((n) => `--${n}`);
+      return `unknown option ${shown(quoted)}${hint ? `; ${hint}` : ''}${near.length ? `; did you mean ${near.join(' or ')}?` : ''}`;
     }
     case 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE':
       if (options[name]?.type === 'boolean') return `--${name} takes no value`;

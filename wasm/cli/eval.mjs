@@ -4,13 +4,14 @@
 // AGENT: a built-in agent ('heuristic', 'random'), a saved policy (.json, from `valley-farm
 // train`), or a module file exporting act(observation, info) (and optionally reset()), a
 // default { act, reset }, or a default function that returns one.
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { createAgent } from '../agents/index.js';
-import { envIds } from '../index.js';
+import { BUILT_IN, createAgent } from '../agents/index.js';
+import { envIds, envSpecs } from '../index.js';
 import { SPLITS } from '../splits.js';
 import { evaluate, normalizedScore, referenceBySeed, referenceData, summarize } from '../evaluate.js';
-import { UsageError, helpText, parseOptions, wantsHelp } from './args.mjs';
+import { UsageError, helpText, nearest, parseOptions, wantsHelp } from './args.mjs';
 
 const USAGE = 'valley-farm eval AGENT --env ENV [--split test|validation | --seeds A..B] [--episodes N] [--greedy|--sample] [--json]';
 const MAX_SEEDS = 100_000;
@@ -77,6 +78,12 @@ export function parse(argv) {
     o.episodes = n;
   }
   if (o.act && !o.agentName.endsWith('.json')) throw new UsageError(`--${o.act} chooses how a saved policy (.json) acts`);
+  if (!BUILT_IN.includes(o.agentName) && !existsSync(o.agentName)) {
+    const near = nearest(o.agentName, BUILT_IN);
+    throw new UsageError(
+      `no agent ${String(o.agentName).slice(0, 60)}: ${near.length ? `did you mean ${near.join(' or ')}? ` : ''}AGENT is a built-in agent (${BUILT_IN.join(', ')}), a policy .json or a .mjs/.js file`,
+    );
+  }
   return o;
 }
 
@@ -108,6 +115,47 @@ async function loadAgent(name, env, act) {
       `${name} exports no act(observation, info): export a function act, a default { act }, or a default function returning one`,
     );
   return agent;
+}
+
+/** An error the agent's own code threw (not the protocol's): its message, and where in the agent's file. */
+class AgentError extends Error {}
+
+/**
+ * `agent` with its actions counted: `illegal` of `actions` were illegal where it played them
+ * (the env plays one as a wait; info.legal, which the agent is given, tells them apart). An
+ * error thrown by the agent comes out as an AgentError.
+ */
+function counted(agent, env) {
+  const names = envSpecs[env].actions;
+  const tally = { actions: 0, illegal: 0 };
+  const count = (a, legal) => {
+    const i = typeof a === 'string' ? names.indexOf(a) : a;
+    tally.actions++;
+    if (Number.isInteger(i) && legal?.[i] === 0) tally.illegal++;
+    return a;
+  };
+  const where = (err) => {
+    const at = /\((file:[^)]*)\)|at (file:\S*)/.exec(String(err?.stack))?.slice(1).find(Boolean);
+    return new AgentError(`${String(err?.message ?? err).slice(0, 200)}${at ? ` (at ${at})` : ''}`);
+  };
+  const wrapped = {
+    act(observation, info) {
+      let a;
+      try {
+        a = agent.act(observation, info);
+      } catch (err) {
+        throw where(err);
+      }
+      return a && typeof a.then === 'function'
+        ? a.then(
+            (x) => count(x, info.legal),
+            (err) => Promise.reject(where(err)),
+          )
+        : count(a, info.legal);
+    },
+    reset: agent.reset && (() => agent.reset()),
+  };
+  return { agent: wrapped, tally };
 }
 
 /**
@@ -156,6 +204,7 @@ export async function main(argv) {
   }
   const runs = opts.agentName === 'random' ? (await referenceData()).baselines.randomRuns : 1;
   let r;
+  let tally = null; // the agent's actions, and how many were illegal (the random agent plays legal ones)
   if (runs > 1) r = await evaluateRandom(opts, runs);
   else {
     let agent;
@@ -165,7 +214,14 @@ export async function main(argv) {
       console.error(`valley-farm eval: cannot load the agent: ${err.message}`);
       return 2;
     }
-    r = await evaluate(agent, { env: opts.env, split: opts.split, seeds: opts.seeds, episodes: opts.episodes });
+    ({ agent, tally } = counted(agent, opts.env));
+    try {
+      r = await evaluate(agent, { env: opts.env, split: opts.split, seeds: opts.seeds, episodes: opts.episodes });
+    } catch (err) {
+      const said = String(err.message).replace(/^valley-farm: evaluate: /, '');
+      console.error(`valley-farm eval: ${err instanceof AgentError ? `the agent threw: ${said}` : said}`);
+      return 2;
+    }
   }
   const seedsText = opts.split ? `${opts.split} split` : `seeds ${r.seeds[0]}…${r.seeds.at(-1)}`;
   if (opts.json) {
@@ -181,6 +237,8 @@ export async function main(argv) {
         ci95: r.ci95,
         normalized: r.normalized?.mean ?? null,
         reference: r.reference ?? null,
+        actions: tally?.actions ?? null,
+        illegalActions: tally?.illegal ?? null,
         seeds: r.seeds,
         returns: r.returns,
       }),
@@ -202,6 +260,10 @@ export async function main(argv) {
       console.log(`| (${name}) | ${fmt(value)} | | | ${norm === null ? '' : fmt(norm)} |`);
     }
   } else console.log('\n(these seeds have no reference returns: the normalised score is kept for the test and validation splits)');
+  if (tally)
+    console.log(
+      `\nillegal actions: ${tally.illegal.toLocaleString('en')} of ${tally.actions.toLocaleString('en')} (${((100 * tally.illegal) / Math.max(1, tally.actions)).toFixed(1)} %; the env plays each as a wait)`,
+    );
   if (runs > 1)
     console.log(
       `\nrandom is scored as the reference row is: each seed's return is the mean of ${runs} random plays (agent seeds 1 … ${runs}).`,

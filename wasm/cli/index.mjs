@@ -1,11 +1,19 @@
 #!/usr/bin/env node
 // index.mjs — the `valley-farm` command (package.json "bin"): `npx valley-farm <command>`.
 // Each command is a file of this folder exporting main(argv) and help(); this table is the list.
+import { nearest } from './args.mjs';
+
 const COMMANDS = {
   eval: { file: './eval.mjs', what: 'evaluate an agent or a saved policy with the protocol (splits, normalised score)' },
   train: { file: './train.mjs', what: 'train a learner and save its policy (train --help lists the learners)' },
   help: { what: "show this list, or a command's options: valley-farm help train" },
 };
+
+/** ` (did you mean train?)` for a mistyped command name, or ''. */
+function suggestion(name) {
+  const near = nearest(name, Object.keys(COMMANDS));
+  return near.length ? ` (did you mean ${near.join(' or ')}?)` : '';
+}
 
 function list() {
   const rows = Object.entries(COMMANDS)
@@ -23,7 +31,7 @@ export async function main(argv) {
   if (name === 'help') {
     const topic = Object.hasOwn(COMMANDS, rest[0]) ? COMMANDS[rest[0]] : null;
     if (!topic?.file) {
-      process.stderr.write(`valley-farm help: no command '${String(rest[0]).slice(0, 40)}'\n${list()}`);
+      process.stderr.write(`valley-farm help: no command '${String(rest[0]).slice(0, 40)}'${suggestion(rest[0])}\n${list()}`);
       return 2;
     }
     process.stdout.write((await import(topic.file)).help());
@@ -31,7 +39,7 @@ export async function main(argv) {
   }
   const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : null;
   if (!command) {
-    process.stderr.write(`valley-farm: unknown command '${String(name).slice(0, 40)}'\n${list()}`);
+    process.stderr.write(`valley-farm: unknown command '${String(name).slice(0, 40)}'${suggestion(name)}\n${list()}`);
     return 2;
   }
   const { main: run } = await import(command.file);

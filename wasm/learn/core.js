@@ -140,7 +140,12 @@ export class CoreNet {
     const problem = (what) => {
       throw new RangeError(`valley-farm/learn: the learner core cannot build this network: ${what}`);
     };
-    if (hidden.length > MAX_LAYERS || heads.length > MAX_HEADS || kinds.length !== hidden.length || !kinds.every((k) => Object.hasOwn(KINDS, k)))
+    if (
+      hidden.length > MAX_LAYERS ||
+      heads.length > MAX_HEADS ||
+      kinds.length !== hidden.length ||
+      !kinds.every((k) => Object.hasOwn(KINDS, k))
+    )
       problem(`at most ${MAX_LAYERS} hidden layers, each 'tanh' or 'relu', and at most ${MAX_HEADS} heads`);
     // the vfl_layout struct: inputs, layers, units[8], kinds[8], heads, head_units[4], head_init[4]
     const size = x.vflw_layout_size();
@@ -150,7 +155,10 @@ export class CoreNet {
     ints[0] = inputs;
     ints[1] = hidden.length;
     ints.set(hidden, 2);
-    ints.set(kinds.map((k) => KINDS[k]), 2 + MAX_LAYERS);
+    ints.set(
+      kinds.map((k) => KINDS[k]),
+      2 + MAX_LAYERS,
+    );
     ints[2 + 2 * MAX_LAYERS] = heads.length;
     ints.set(heads, 3 + 2 * MAX_LAYERS);
     core.view(Float32Array, at, size / 4).set(headInit, 3 + 2 * MAX_LAYERS + MAX_HEADS);
@@ -291,7 +299,10 @@ export class CoreNet {
   /** Adds to the gradient d loss / d params of the last forward's rows, from outputGrad(n). */
   backward(samples, n, rows) {
     this.#reserve(n);
-    this.#check(this.#core.x.vfl_backward(this.#ptr, n, rows || 0, samples.inputs, this.#dout), 'backward (after a forward of the same rows)');
+    this.#check(
+      this.#core.x.vfl_backward(this.#ptr, n, rows || 0, samples.inputs, this.#dout),
+      'backward (after a forward of the same rows)',
+    );
   }
 
   zeroGrad() {

@@ -68,7 +68,12 @@ export interface LearnerDeclaration {
   load(json: Record<string, unknown>): Promise<Policy> | Policy;
   checkConfig?(env: EnvId, config: Record<string, unknown>): void;
   memory?(env: EnvId, config: Record<string, unknown>): number;
-  resume?: { setting: string; grain(config: Record<string, unknown>): number; checkState(state: unknown): void };
+  /** Its runs can be saved and resumed; checkState throws unless a checkpoint's state fits a run of this config. */
+  resume?: {
+    setting: string;
+    grain(config: Record<string, unknown>): number;
+    checkState(state: unknown, config: Record<string, unknown>): void;
+  };
   /** The defaults of settings that follow a run's planned length (PPO: { anneal: steps }). */
   runDefaults?(steps: number): Record<string, unknown>;
 }

@@ -15,6 +15,7 @@ import { algorithms, learnerOf, registerLearner, runDefaultsOf } from './registr
 import { checkLearner } from './settings.js';
 import { checkPolicyJSON } from './policyCheck.js';
 import { THREADS_MAX, defaultThreads } from './threads.js';
+import { CHECKPOINT_FORMAT, CHECKPOINT_VERSION, checkCheckpoint } from './checkpointCheck.js';
 
 export { checkPolicyJSON, THREADS_MAX, defaultThreads };
 export { estimateMemory, MEMORY_BUDGET } from './settings.js';
@@ -83,11 +84,10 @@ export async function createLearner({ env, algo = 'tabular-q', seed = 1, steps, 
       const state = await inner.checkpoint();
       return state && { format: CHECKPOINT_FORMAT, version: CHECKPOINT_VERSION, env, algo, seed, config, state };
     },
-    /** Continues from a checkpoint() of a run with this env, algo, seed and settings. */
+    /** Continues from a checkpoint() of a run with this env, algo, seed and settings (checked as data first). */
     async restore(ckpt) {
       if (!learner.resume) throw notResumable(algo);
-      checkCheckpoint(ckpt, config);
-      learner.resume.checkState(ckpt.state);
+      checkCheckpoint(ckpt, algorithms, config);
       await inner.restore(ckpt.state);
     },
     // the learner's own policy: learner.dispose() frees it
@@ -96,32 +96,10 @@ export async function createLearner({ env, algo = 'tabular-q', seed = 1, steps, 
   };
 }
 
-const CHECKPOINT_FORMAT = 'valley-farm-checkpoint';
-const CHECKPOINT_VERSION = 2; // 1: runs of fixed workers, saved where their envs restarted
-
 /** The error for saving or resuming a run of a learner that declares no `resume`. */
 function notResumable(algo) {
   const can = Object.values(algorithms).filter((l) => l.resume);
   return new Error(`valley-farm/learn: ${algo} runs are not saved to resume (${can.map((l) => l.name).join(', ')} runs are)`);
-}
-
-/**
- * Throws a clear error unless `ckpt` is a checkpoint of a run with this learner's config
- * (env, algo, seed and every setting); its learner's resume.checkState then checks its state.
- */
-export function checkCheckpoint(ckpt, config) {
-  if (!ckpt || typeof ckpt !== 'object' || ckpt.format !== CHECKPOINT_FORMAT)
-    throw new TypeError(`valley-farm/learn: not a checkpoint (its "format" must be "${CHECKPOINT_FORMAT}")`);
-  if (ckpt.version !== CHECKPOINT_VERSION)
-    throw new Error(
-      `valley-farm/learn: a checkpoint of version ${String(ckpt.version).slice(0, 10)}; this package resumes version ${CHECKPOINT_VERSION} (a run saved by an earlier valley-farm resumes with that version)`,
-    );
-  for (const [k, v] of Object.entries(config)) {
-    if (JSON.stringify(ckpt.config?.[k]) !== JSON.stringify(v))
-      throw new Error(
-        `valley-farm/learn: the checkpoint was made with ${k} ${JSON.stringify(ckpt.config?.[k])?.slice(0, 40)}, this learner has ${JSON.stringify(v)?.slice(0, 40)}: resume with the run's own settings`,
-      );
-  }
 }
 
 /**

@@ -135,17 +135,21 @@ export class NetPolicy {
  */
 export function checkNetPolicy(json, learner, heads) {
   const name = learner.name;
-  if (!isObject(json.config)) throw new TypeError(`valley-farm/learn: a ${name} policy needs its "config" (the settings it was trained with)`);
+  if (!isObject(json.config))
+    throw new TypeError(`valley-farm/learn: a ${name} policy needs its "config" (the settings it was trained with)`);
   checkSettings(learner, json.config, { what: "policy's setting", unknown: 'ignore' });
   if (json.act !== undefined && !ACT_MODES.includes(json.act))
     throw new TypeError(`valley-farm/learn: a ${name} policy's "act" must be ${ACT_MODES.map((m) => `"${m}"`).join(' or ')}`);
   // a learner saves every setting; the network cannot be built without its layers
-  if (!Array.isArray(json.config.hidden)) throw bad('config.hidden', 'an array of layer sizes (the setting the network was built with)', shown(json.config.hidden));
+  if (!Array.isArray(json.config.hidden))
+    throw bad('config.hidden', 'an array of layer sizes (the setting the network was built with)', shown(json.config.hidden));
   const shapes = layoutShapes(networkLayout(json.env, { memory: 0, history: 1, ...json.config }, heads));
   checkNetworkSize(shapes, name);
   const expected = `its network's (${shapes.map((s) => s.join('x')).join(', ')})`;
   if (!Array.isArray(json.weights) || json.weights.length !== shapes.length)
-    throw new Error(`valley-farm/learn: the policy's weights do not fit its network: expected ${shapes.length} arrays in the shapes ${expected}`);
+    throw new Error(
+      `valley-farm/learn: the policy's weights do not fit its network: expected ${shapes.length} arrays in the shapes ${expected}`,
+    );
   json.weights.forEach((w, i) => {
     const shape = shapes[i];
     if (!isObject(w)) throw bad(`weights[${i}]`, `{ shape, values } of shape ${shape.join('x')}`, shown(w));
@@ -155,10 +159,15 @@ export function checkNetPolicy(json, learner, heads) {
       );
     const size = shape.reduce((a, b) => a * b, 1);
     if (!isNumberList(w.values) || w.values.length !== size)
-      throw bad(`weights[${i}].values`, `an array of ${size} numbers`, isNumberList(w.values) ? `${w.values.length} values` : shown(w.values));
+      throw bad(
+        `weights[${i}].values`,
+        `an array of ${size} numbers`,
+        isNumberList(w.values) ? `${w.values.length} values` : shown(w.values),
+      );
     checkNumbers(w.values, `weights[${i}].values`);
     for (let k = 0; k < w.values.length; k++)
-      if (Math.abs(w.values[k]) > FLOAT32_MAX) throw bad(`weights[${i}].values[${k}]`, 'a number a float32 holds (at most 3.4e38 in size)', shown(w.values[k]));
+      if (Math.abs(w.values[k]) > FLOAT32_MAX)
+        throw bad(`weights[${i}].values[${k}]`, 'a number a float32 holds (at most 3.4e38 in size)', shown(w.values[k]));
   });
 }
 
@@ -168,7 +177,10 @@ export async function loadNetPolicy(json, heads) {
   const core = await loadCore();
   const net = new CoreNet(core, networkLayout(json.env, config, heads));
   net.setWeights(json.weights);
-  const policy = new NetPolicy(core, json.env, json.algo, net, json.config, { heads: heads === 'q' ? 'q' : 'logits', act: json.act ?? 'greedy' });
+  const policy = new NetPolicy(core, json.env, json.algo, net, json.config, {
+    heads: heads === 'q' ? 'q' : 'logits',
+    act: json.act ?? 'greedy',
+  });
   policy.ownsNet = true;
   return policy;
 }

@@ -24,6 +24,7 @@ import { ShardDemos } from './cloning.js';
 import { plannerDemosBytes } from './imitate.js';
 import { NetPolicy, ACT_MODES, checkNetPolicy, loadNetPolicy, networkLayout } from './netPolicy.js';
 import { drawFrom, foldSeed, seededRandom, shuffle } from '../rng.js';
+import { checkPpoState } from './checkpointCheck.js';
 import { progressOf, recordEpisode, trainingStats } from './progress.js';
 import { startThreads } from './threads.js';
 
@@ -120,7 +121,17 @@ const envsOf = (shard, shards, numEnvs) => {
  * dones[t * n + i] = 1 when the step t of env i ended its episode (no bootstrap past it);
  * lastValues: the value of each env's state after the last step.
  */
-export function gae(rewards, values, dones, lastValues, n, gamma, lambda, adv = new Float32Array(rewards.length), ret = new Float32Array(rewards.length)) {
+export function gae(
+  rewards,
+  values,
+  dones,
+  lastValues,
+  n,
+  gamma,
+  lambda,
+  adv = new Float32Array(rewards.length),
+  ret = new Float32Array(rewards.length),
+) {
   const T = rewards.length / n;
   for (let i = 0; i < n; i++) {
     let running = 0;
@@ -427,7 +438,9 @@ export async function createPPO(env, config, seed, { threads = 1 } = {}) {
   c.shards = Math.min(c.shards, c.numEnvs); // fewer envs than shards: one env a shard
   const N = c.nSteps * c.numEnvs; // env steps of one rollout of every shard
   if (c.restartEvery % N !== 0)
-    throw new RangeError(`valley-farm/learn: ppo setting restartEvery must be a multiple of a rollout's numEnvs × nSteps = ${N} env steps (or 0), got ${c.restartEvery}`);
+    throw new RangeError(
+      `valley-farm/learn: ppo setting restartEvery must be a multiple of a rollout's numEnvs × nSteps = ${N} env steps (or 0), got ${c.restartEvery}`,
+    );
   const team = await startThreads(learner, { env, config: c, seed }, { shards: c.shards, threads: Math.min(threads, c.shards) });
   const stats = trainingStats();
   stats.threads = team.threads;
@@ -520,7 +533,14 @@ export async function createPPO(env, config, seed, { threads = 1 } = {}) {
         report();
         const t = performance.now();
         const to = Math.min(M, cloning.m + cloning.chunk);
-        const parts = await team.all('clone', { from: cloning.m, to, M, count: cloning.count, learningRate: c.learningRate, valueWeight: cloning.valueWeight });
+        const parts = await team.all('clone', {
+          from: cloning.m,
+          to,
+          M,
+          count: cloning.count,
+          learningRate: c.learningRate,
+          valueWeight: cloning.valueWeight,
+        });
         const last = parts.flat().reduce((a, p) => a.map((x, k) => x + p[k]), [0, 0, 0]); // in shard order
         cloning.loss = last[1] / Math.max(1, last[0]); // the last minibatch's cross-entropy
         // slices of about a quarter of a second when a time is given, else whole passes
@@ -571,8 +591,8 @@ export async function createPPO(env, config, seed, { threads = 1 } = {}) {
           episodes: stats.episodes,
           recent: stats.recent.slice(),
           losses: { ...stats.losses },
-          imitation: stats.imitation ?? null,
           elapsedMs: Date.now() - stats.startMs,
+          ...(stats.imitation && { imitation: stats.imitation }),
         },
         learningRate,
         params: Array.from(net.params()),
@@ -583,7 +603,8 @@ export async function createPPO(env, config, seed, { threads = 1 } = {}) {
     },
     /** Continues from a checkpoint() of a run with the same settings and seed (checkState has checked it). */
     async restore(state) {
-      if (stats.steps > 0 || cloning.planned > 0) throw new Error('valley-farm/learn: restore() a checkpoint into a new learner, before it trains');
+      if (stats.steps > 0 || cloning.planned > 0)
+        throw new Error('valley-farm/learn: restore() a checkpoint into a new learner, before it trains');
       const params = Float32Array.from(state.params);
       const moments = Float32Array.from(state.moments);
       await team.all('setWeights', { params, moments, adamSteps: state.adamSteps });
@@ -640,23 +661,9 @@ function memory(env, c, { threads = 1 } = {}) {
   const network = threads * (weights * (4 + Math.ceil(c.shards / threads) + 2) + B * units * 2 * 4);
   const steps = c.imitate * spec.horizon;
   const frame = Math.min(seeing.width, seeing.encoder.nonzero + MEMORY_FILL * (seeing.width - seeing.encoder.size));
-  const demos = c.imitate > 0 ? plannerDemosBytes(env, c.imitate) + Samples.bytes(steps, steps * frame * c.history, true, A) + steps * 4 : 0; // + their order
+  const demos =
+    c.imitate > 0 ? plannerDemosBytes(env, c.imitate) + Samples.bytes(steps, steps * frame * c.history, true, A) + steps * 4 : 0; // + their order
   return rollout + network + demos;
-}
-
-/** Throws unless a checkpoint's state (createPPO's checkpoint()) has every part, its numbers finite. */
-function checkState(s) {
-  const numbers = (name, list) => {
-    if (!Array.isArray(list) || !list.every(Number.isFinite)) throw new TypeError(`valley-farm/learn: the checkpoint's ${name} must be finite numbers`);
-  };
-  if (!s || typeof s !== 'object') throw new TypeError('valley-farm/learn: the checkpoint has no "state"');
-  numbers('params', s.params);
-  numbers('moments', s.moments);
-  for (const k of ['steps', 'restarted', 'adamSteps', 'learningRate'])
-    if (!Number.isFinite(s[k]) || s[k] < 0) throw new TypeError(`valley-farm/learn: the checkpoint's ${k} must be a non-negative number`);
-  if (!s.stats || typeof s.stats !== 'object' || !Array.isArray(s.stats.recent) || !s.stats.recent.every(Number.isFinite))
-    throw new TypeError("valley-farm/learn: the checkpoint's stats are damaged");
-  if (!Array.isArray(s.shards)) throw new TypeError("valley-farm/learn: the checkpoint's shards are missing");
 }
 
 /** The shapes of a ppo network of these settings on an env. */
@@ -681,5 +688,5 @@ export const learner = Object.freeze({
   checkPolicy: (json) => checkNetPolicy(json, learner, 'logits'),
   load: (json) => loadNetPolicy(json, 'logits'),
   // its runs can be saved between trainFor calls once cloning is done, and resumed exactly
-  resume: Object.freeze({ checkState }),
+  resume: Object.freeze({ checkState: checkPpoState }), // checkpointCheck.js
 });

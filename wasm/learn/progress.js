@@ -1,6 +1,7 @@
 // progress.js — what every learner reports while it trains (index.d.ts: Progress): env
 // steps, updates, episodes, the mean return of the last 100 episodes, throughput, losses.
-const RECENT = 100;
+/** How many of the last episodes' returns a learner keeps (meanReturn is their mean). */
+export const RECENT = 100;
 
 export function trainingStats() {
   return { steps: 0, updates: 0, episodes: 0, recent: [], startMs: Date.now(), losses: {} };

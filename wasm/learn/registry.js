@@ -19,8 +19,10 @@
 //   maxima             the largest value of the settings that have one
 //   checkConfig(env, c)  throws for settings that fit their limits but not together
 //   memory(env, c, { threads })  bytes a run takes beyond its vector envs (estimateMemory)
-//   resume             { checkState(state) }: its runs can be saved (checkpoint()) between
-//                      trainFor calls and resumed (restore(state)) exactly
+//   resume             { checkState(state, c) }: its runs can be saved (checkpoint()) between
+//                      trainFor calls and resumed (restore(state)) exactly; checkState throws
+//                      unless a checkpoint's state fits a run of config c (checkpointCheck.js
+//                      checks the rest of the checkpoint first)
 //   runDefaults(steps) the defaults of settings that follow a run's planned length (PPO's
 //                      anneal), used where the length is given (createLearner's steps)
 //   thread(ctx)        the part of a run each thread runs (threads.js): a learner that has
@@ -76,7 +78,7 @@ function checkDeclaration(d) {
   if (d.url !== undefined && typeof d.url !== 'string') fail(`${who}'s url must be its module's URL (import.meta.url)`);
   if (d.resume !== undefined) {
     const r = d.resume;
-    if (!r || typeof r.checkState !== 'function') fail(`${who}'s resume must be { checkState(state) }`);
+    if (!r || typeof r.checkState !== 'function') fail(`${who}'s resume must be { checkState(state, c) }`);
   }
 }
 

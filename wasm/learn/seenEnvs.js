@@ -87,7 +87,8 @@ export class SeenEnvs {
    * action until then (those steps are thrown away by the reset that starts it).
    */
   restore(state) {
-    if (!Array.isArray(state) || state.length !== this.n) throw new TypeError(`valley-farm/learn: a checkpoint's envs must be ${this.n} records`);
+    if (!Array.isArray(state) || state.length !== this.n)
+      throw new TypeError(`valley-farm/learn: a checkpoint's envs must be ${this.n} records`);
     const longest = Math.max(0, ...state.map((e) => e.actions.length));
     const actions = new Int32Array(this.n);
     for (let t = 0; t <= longest; t++) {

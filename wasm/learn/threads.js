@@ -117,7 +117,9 @@ export async function makeThread(learner, args, { thread, threads, shards, ports
  */
 export async function startThreads(learner, args, { shards, threads }) {
   if (!Number.isInteger(threads) || threads < 1 || threads > Math.min(THREADS_MAX, shards))
-    throw new RangeError(`valley-farm/learn: threads must be a whole number from 1 to ${Math.min(THREADS_MAX, shards)} (the run's shards), got ${String(threads).slice(0, 20)}`);
+    throw new RangeError(
+      `valley-farm/learn: threads must be a whole number from 1 to ${Math.min(THREADS_MAX, shards)} (the run's shards), got ${String(threads).slice(0, 20)}`,
+    );
   const remote = [];
   let local = null;
   let onNote = null;

@@ -37,8 +37,7 @@ async function loop() {
       post({ type: 'progress', progress });
       await tick(); // let pause / stop / evaluate messages in
     }
-    if (learner && learner.progress().steps >= target)
-      post({ type: 'done', progress: learner.progress() });
+    if (learner && learner.progress().steps >= target) post({ type: 'done', progress: learner.progress() });
   } catch (err) {
     post({ type: 'error', message: String(err?.message ?? err).slice(0, 500) });
   } finally {

@@ -46,6 +46,13 @@ npx valley-farm eval policy.json --env BackwardsValleyFarm-v0 --split test`}</co
           CSV. The reference runs, with their commands, curves and test scores, are in <code>docs/runs/</code> and on the{' '}
           <a href="#/docs/benchmark/learners">Benchmark</a> page.
         </p>
+        <p>
+          <code>train</code> checks the files it will write before it trains: one that exists is replaced only with <code>--force</code>,
+          two names for one file (a symbolic or hard link, a linked folder) are refused, a symbolic link, a folder or a device is not
+          written through, and a folder that takes no file (missing, read-only, a full disk) stops the run at once rather than at its end.
+          Each file is written whole, through a temporary file beside it. <code>eval</code> counts the illegal actions an agent played (the
+          env plays each as a wait); a mistyped option or agent gets the nearest names.
+        </p>
       </Section>
       <Section page="training" id="code" title="In your own code">
         <pre class="docs-pre" tabIndex={0}>
@@ -107,8 +114,17 @@ const json = learner.policy().toJSON();               // save it; loadPolicy(jso
         <p>
           A long run can be saved as it goes: <code>--checkpoint-every 1e6</code> writes the run beside its policy (
           <code>policy.json.ckpt</code>) every million steps, where every env starts a new episode (the <code>restartEvery</code> setting),
-          and <code>npx valley-farm train --resume policy.json.ckpt</code> continues a run that was stopped to exactly the policy the
-          unbroken run gives. In code: <code>learner.checkpoint()</code> and <code>learner.restore(checkpoint)</code>.
+          and keeps it when the run ends. <code>npx valley-farm train --resume policy.json.ckpt</code> continues a run that was stopped to
+          exactly the policy the unbroken run gives, and with a larger <code>--steps</code> extends a finished one (PPO's step size keeps
+          the anneal the run was started with). It takes the run's settings from the checkpoint, and only <code>--steps</code>,{' '}
+          <code>--out</code>, <code>--log</code>, <code>--progress-every</code>, <code>--workers</code> and <code>--force</code> beside it.
+          A checkpoint is data: every field is checked before anything is opened, and the files a resumed run writes are the ones the
+          command line names, or by default beside the checkpoint: <code>policy.json</code> and, if the run kept a curve,{' '}
+          <code>policy.csv</code> (or <code>.jsonl</code>), the whole curve, which the checkpoint holds; the paths it was started with are a
+          record only. If the policy cannot be written at the end, the run stays in its checkpoint, and{' '}
+          <code>--resume policy.json.ckpt --out other.json</code> writes it (a run without a checkpoint leaves its policy in the temporary
+          folder, and says where). In code: <code>learner.checkpoint()</code> and <code>learner.restore(checkpoint)</code>, which checks it
+          first.
         </p>
         <p>
           <code>npm run bench:learn</code> measures PPO's training speed: the core against TensorFlow.js, its scaling with workers, and the
