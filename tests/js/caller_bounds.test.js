@@ -43,7 +43,7 @@ describe('the command line bounds its numbers', () => {
   it("train refuses a huge network by the learner's checks, before Node can run out of memory", () => {
     const r = cli('train', '--env', V, '--algo', 'ppo', '--hidden', Array(40).fill(4096).join(','));
     expect(r.status).toBe(2);
-    expect(r.stderr).toMatch(/ppo setting hidden must be an array of at most 4 layer sizes, each a whole number from 1 to 512/);
+    expect(r.stderr).toMatch(/ppo setting hidden must be an array of 1 to 4 layer sizes, each a whole number from 1 to 512/);
     const wide = cli('train', '--env', V, '--algo', 'ppo', '--num-envs', '1024', '--history', '16', '--memory', '1');
     expect(wide.status).toBe(2);
     expect(wide.stderr).toMatch(/would take about \d+ MB, more than the 1024 MB a learner may take/);
@@ -120,7 +120,7 @@ describe('the API refuses what it cannot do with the real reason', () => {
 
   it('hidden: "abc" is a clear error', async () => {
     await expect(createLearner({ env: V, algo: 'ppo', hidden: 'abc' })).rejects.toThrow(
-      /setting hidden must be an array of at most 4 layer sizes/,
+      /setting hidden must be an array of 1 to 4 layer sizes/,
     );
   });
 });

@@ -38,7 +38,7 @@ describe('train', () => {
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/--learning-rate must be a number above 0 and at most 1, got abc/);
     expect(cli('train', '--env', V, '--algo', 'ppo', '--hidden', '64,big').stderr).toMatch(
-      /--hidden must be an array of at most 4 layer sizes, each a whole number from 1 to 512, comma-separated, got 64,big/,
+      /--hidden must be an array of 1 to 4 layer sizes, each a whole number from 1 to 512, comma-separated, got 64,big/,
     );
     expect(cli('train', '--env', V, '--alpha', '').stderr).toMatch(/--alpha must be a number .*, got $/m);
   });

@@ -26,9 +26,9 @@ describe('learner settings', () => {
       [{ numEnvs: 5000 }, /numEnvs must be a whole number from 1 to 1024, got 5000/],
       [{ nSteps: 1e7 }, /nSteps must be a whole number from 1 to 4096/],
       [{ minibatch: 0 }, /minibatch must be a whole number from 1 to 65536, got 0/],
-      [{ hidden: 'abc' }, /hidden must be an array of at most 4 layer sizes, each a whole number from 1 to 512, got "abc"/],
-      [{ hidden: Array(40).fill(4096) }, /hidden must be an array of at most 4 layer sizes/],
-      [{ hidden: [64, 1e9] }, /hidden must be an array of at most 4 layer sizes/],
+      [{ hidden: 'abc' }, /hidden must be an array of 1 to 4 layer sizes, each a whole number from 1 to 512, got "abc"/],
+      [{ hidden: Array(40).fill(4096) }, /hidden must be an array of 1 to 4 layer sizes/],
+      [{ hidden: [64, 1e9] }, /hidden must be an array of 1 to 4 layer sizes/],
     ];
     for (const [settings, message] of refused) {
       await expect(createLearner({ env: V, algo: 'ppo', ...settings }), JSON.stringify(settings)).rejects.toThrow(message);

@@ -28,10 +28,10 @@ describe('a policy is checked as data before any network exists', () => {
     const before = await coreBytes();
     const huge = { ...json, config: { ...json.config, hidden: Array(12).fill(4096) } };
     await expect(loadPolicy(huge)).rejects.toThrow(
-      /ppo policy's setting hidden must be an array of at most 4 layer sizes, each a whole number from 1 to 512/,
+      /ppo policy's setting hidden must be an array of 1 to 4 layer sizes, each a whole number from 1 to 512/,
     );
     const deep = { ...json, config: { ...json.config, hidden: Array(40).fill(4096) } };
-    expect(() => checkPolicyJSON(deep)).toThrow(/hidden must be an array of at most 4 layer sizes/);
+    expect(() => checkPolicyJSON(deep)).toThrow(/hidden must be an array of 1 to 4 layer sizes/);
     const tooMany = { ...json, config: { ...json.config, history: 16, memory: 1, hidden: [512, 512, 512, 512] } };
     expect(() => checkPolicyJSON(tooMany)).toThrow(/the network would have \d+ weights, more than the 4194304 allowed/);
     expect(await coreBytes()).toBe(before);

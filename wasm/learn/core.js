@@ -380,6 +380,7 @@ export class Samples {
     this.stride = stride;
     this.A = actions;
     const pairs = packed ? packed.pairs : count * stride;
+    this.pairs = pairs;
     if (pairs >= 2 ** 32) throw new RangeError(`valley-farm/learn: ${pairs} nonzero features are more than the learner core can index`);
     this.#layout = layout(count, pairs, packed !== null, actions);
     for (const [name, Type, length] of this.#layout) {
@@ -392,8 +393,8 @@ export class Samples {
     this.#blocks.push(this.inputs);
     core.view(Uint32Array, this.inputs, size / 4).set([this.idx, this.val, this.nnz, stride, this.start, count, pairs]);
     const v = this.views();
-    if (packed) v.nnz.set(packed.nnz);
-    if (packed) for (let s = 0, at = 0; s < count; at += packed.nnz[s++]) v.start[s] = at;
+    if (packed?.nnz) v.nnz.set(packed.nnz);
+    if (packed?.nnz) for (let s = 0, at = 0; s < count; at += packed.nnz[s++]) v.start[s] = at;
   }
 
   /** The bytes of `count` samples with `pairs` nonzero features in all, packed or not (at a stride), with masks of `actions`. */
@@ -406,6 +407,15 @@ export class Samples {
     let pairs = 0;
     for (const n of nnz) pairs += n;
     return new Samples(core, nnz.length, 0, { actions, packed: { nnz, pairs } });
+  }
+
+  /**
+   * Room for `count` samples whose pairs go anywhere in `pairs` (index, value) pairs: the
+   * caller sets each sample's start (views().start) before writing it, as a replay memory
+   * that keeps its samples packed in a ring does (dqn.js).
+   */
+  static ring(core, count, pairs, { actions = 0 } = {}) {
+    return new Samples(core, count, 0, { actions, packed: { nnz: null, pairs } });
   }
 
   /** Where sample s's pairs begin in idx and val. */

@@ -12,7 +12,7 @@ export const MAX_WEIGHTS = 2 ** 22;
 export const whole = (min, max) => ({ kind: 'whole', min, max });
 /** A finite number from min (or above it, with aboveMin) to max. */
 export const number = (min, max, { aboveMin = false } = {}) => ({ kind: 'number', min, max, aboveMin });
-/** An array of at most `most` layer sizes, each from 1 to `units`. */
+/** An array of 1 to `most` layer sizes, each from 1 to `units`. */
 export const layers = (most, units) => ({ kind: 'layers', most, units });
 
 const KINDS = ['whole', 'number', 'layers'];
@@ -25,7 +25,7 @@ export function allowed(limit) {
   if (limit.kind === 'whole') return `a whole number from ${limit.min} to ${limit.max}`;
   if (limit.kind === 'number')
     return `a number ${limit.aboveMin ? 'above' : 'from'} ${limit.min} ${limit.aboveMin ? 'and at most' : 'to'} ${limit.max}`;
-  return `an array of at most ${limit.most} layer sizes, each a whole number from 1 to ${limit.units}`;
+  return `an array of 1 to ${limit.most} layer sizes, each a whole number from 1 to ${limit.units}`;
 }
 
 /** Whether `v` is a value `limit` allows. */
@@ -33,7 +33,7 @@ export function fits(limit, v) {
   if (limit.kind === 'whole') return Number.isInteger(v) && v >= limit.min && v <= limit.max;
   if (limit.kind === 'number')
     return typeof v === 'number' && Number.isFinite(v) && (limit.aboveMin ? v > limit.min : v >= limit.min) && v <= limit.max;
-  return Array.isArray(v) && v.length <= limit.most && v.every((u) => Number.isInteger(u) && u >= 1 && u <= limit.units);
+  return Array.isArray(v) && v.length >= 1 && v.length <= limit.most && v.every((u) => Number.isInteger(u) && u >= 1 && u <= limit.units);
 }
 
 /** A short, safe rendering of any value for an error. */

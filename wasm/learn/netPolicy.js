@@ -27,10 +27,11 @@ const FLOAT32_MAX = 3.4028234663852886e38;
 
 /**
  * The network of a learner's settings on an env: sparse inputs of its perception (memory) over
- * `history` frames, `hidden` layers, and `heads` (their units: [actions, 1] for logits and a
- * value, [actions] for action values), as a CoreNet layout.
+ * `history` frames, `hidden` layers, and `heads`: 'logits' for the logits of the actions and a
+ * value (tanh hidden layers, the logits drawn near 0 so the first policy is near uniform), 'q'
+ * for one value per action (ReLU hidden layers, as DQN's), as a CoreNet layout.
  */
-export function networkLayout(env, { history = 1, memory = 0, hidden, activation = 'tanh' }, heads) {
+export function networkLayout(env, { history = 1, memory = 0, hidden }, heads) {
   const seeing = perception(env, memory);
   const A = envSpecs[env].actions.length;
   const units = heads === 'q' ? [A] : [A, 1];
@@ -38,7 +39,7 @@ export function networkLayout(env, { history = 1, memory = 0, hidden, activation
     inputs: seeing.width * history,
     nonzero: Math.min(seeing.width, seeing.nonzero) * history,
     hidden,
-    activation,
+    activation: heads === 'q' ? 'relu' : 'tanh',
     heads: units,
     headInit: heads === 'q' ? [0] : [0.01, 0], // logits start near uniform
   };

@@ -23,10 +23,10 @@ import { perception } from './perception.js';
 import { ShardDemos } from './cloning.js';
 import { plannerDemosBytes } from './imitate.js';
 import { NetPolicy, ACT_MODES, checkNetPolicy, loadNetPolicy, networkLayout } from './netPolicy.js';
-import { drawFrom, foldSeed, seededRandom, shuffle } from '../rng.js';
+import { drawFrom, seededRandom, shuffle } from '../rng.js';
 import { checkPpoState } from './checkpointCheck.js';
 import { progressOf, recordEpisode, trainingStats } from './progress.js';
-import { startThreads } from './threads.js';
+import { shardEnvs, shardRandom, startThreads } from './threads.js';
 
 // ---- the settings ---------------------------------------------------------------------------
 
@@ -107,12 +107,6 @@ export const limits = Object.freeze({
   shards: whole(1, SHARDS_MAX),
   restartEvery: whole(0, 1e12),
 });
-
-/** Shard `shard` of `shards`' envs of the run's numEnvs: [from, from + n). */
-const envsOf = (shard, shards, numEnvs) => {
-  const from = Math.floor((shard * numEnvs) / shards);
-  return { from, n: Math.floor(((shard + 1) * numEnvs) / shards) - from };
-};
 
 // ---- the loss -------------------------------------------------------------------------------
 
@@ -211,7 +205,7 @@ export async function thread({ env, config: c, seed, first, end, shards, exchang
 
   /** Shard `index`: its envs, generator, and rollout (its samples and what each one's loss reads). */
   async function makeShard(index) {
-    const { from, n } = envsOf(index, shards, c.numEnvs);
+    const { from, n } = shardEnvs(index, shards, c.numEnvs);
     const envs = await SeenEnvs.create(env, n, c, seed * 1_000_003 + 2 ** 32 + from);
     const N = T * n;
     return {
@@ -221,7 +215,7 @@ export async function thread({ env, config: c, seed, first, end, shards, exchang
       N,
       A,
       envs,
-      random: seededRandom(index === 0 ? seed : foldSeed(seed * 1_000_003 + index)),
+      random: shardRandom(seed, index),
       samples: new Samples(core, N + n, envs.nonzero, { actions: A }), // the rollout (and its masks), then each env's state after it
       actions: new Int32Array(N),
       oldLogp: new Float32Array(N),
@@ -291,7 +285,7 @@ export async function thread({ env, config: c, seed, first, end, shards, exchang
     }
     return size;
   }
-  const rolloutSize = (j) => T * envsOf(j, shards, c.numEnvs).n;
+  const rolloutSize = (j) => T * shardEnvs(j, shards, c.numEnvs).n;
 
   /**
    * Epochs of minibatches over every shard's rollout: each shard's share of minibatch m is

@@ -32,8 +32,10 @@
 import { allowed, fits, isLimit } from './limits.js';
 import { learner as tabularQ } from './tabularQ.js';
 import { learner as ppo } from './ppo.js';
+import { learner as reinforce } from './reinforce.js';
+import { learner as dqn } from './dqn.js';
 
-const BUILT_IN = [tabularQ, ppo];
+const BUILT_IN = [tabularQ, ppo, reinforce, dqn];
 
 /** The learners by name, in the order they were registered (add them with registerLearner). */
 export const algorithms = {};

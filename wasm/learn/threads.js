@@ -8,6 +8,16 @@
 // The shards, not the threads, fix what a run computes: a seeded run gives the same bits on 1,
 // 2 or 8 threads, and only its speed follows the machine.
 import { Exchange, shardRange } from './exchange.js';
+import { foldSeed, seededRandom } from '../rng.js';
+
+/** Shard `shard` of `shards`' envs of a run's numEnvs: [from, from + n), as even as can be. */
+export function shardEnvs(shard, shards, numEnvs) {
+  const from = Math.floor((shard * numEnvs) / shards);
+  return { from, n: Math.floor(((shard + 1) * numEnvs) / shards) - from };
+}
+
+/** Shard `shard`'s own generator for a run seeded `seed` (its actions, its minibatches' order). */
+export const shardRandom = (seed, shard) => seededRandom(shard === 0 ? seed : foldSeed(seed * 1_000_003 + shard));
 
 /** The most threads a run may ask for (a browser tab past this gains nothing but memory). */
 export const THREADS_MAX = 16;

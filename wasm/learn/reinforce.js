@@ -1,0 +1,307 @@
+// reinforce.js — REINFORCE (Williams 1992) with a learned baseline: the smallest honest learner
+// on the learner core, and the file to copy when you write a learner of your own.
+//
+// Each update, every env plays one episode's worth of steps (the farm's horizon) with the
+// current policy. Each step's return G (the discounted rewards to the episode's end) is what
+// the action earned; the baseline V(s), a second head of the same network, is what the state
+// promised, so G − V(s) says how much better the action did than usual. The loss
+//   −(G − V(s)) log π(a | s) + valueCoef (V(s) − G)² − entropyCoef H(π(· | s))
+// pushes up the log-probability of actions that did better than usual, fits the baseline to
+// the returns, and keeps some exploration. Illegal actions have probability exactly 0
+// (CoreNet.policy), so they are never played and never pushed.
+//
+// The learner core (core.js) runs the network: forward gives the logits and the value, this
+// file computes the loss's gradient with respect to them (lossGradient), backward takes it
+// through the network, and Adam steps. The run's envs are cut into `shards`; threads.js runs
+// them on every core, and exchange.js adds their gradients in an order fixed by the shards, so
+// a seeded run gives the same weights on any number of threads.
+import { envSpecs } from '../index.js';
+import { checkNetworkSize, layers, number, whole } from './limits.js';
+import { CoreNet, Samples, layoutShapes, loadCore } from './core.js';
+import { SeenEnvs } from './seenEnvs.js';
+import { NetPolicy, ACT_MODES, checkNetPolicy, loadNetPolicy, networkLayout } from './netPolicy.js';
+import { drawFrom, shuffle } from '../rng.js';
+import { progressOf, recordEpisode, trainingStats } from './progress.js';
+import { shardEnvs, shardRandom, startThreads } from './threads.js';
+
+// ---- the settings ---------------------------------------------------------------------------
+
+export const defaults = Object.freeze({
+  numEnvs: 64,
+  learningRate: 1e-3,
+  gamma: 0.99,
+  entropyCoef: 0.01,
+  valueCoef: 0.02,
+  minibatch: 1024,
+  hidden: [64, 64],
+  history: 1,
+  memory: 1,
+  shards: 8,
+});
+
+export const docs = Object.freeze({
+  numEnvs: 'envs stepped together, each playing one episode per update',
+  learningRate: 'Adam step size',
+  gamma: 'discount per step',
+  entropyCoef: 'weight of the entropy bonus',
+  valueCoef: 'weight of the baseline (value) loss: small, as the baseline shares the hidden layers with the policy',
+  minibatch: "samples per gradient step: an update's steps are one pass of minibatches",
+  hidden: 'sizes of the hidden layers (tanh)',
+  history: 'observations the policy sees: the current one and up to history − 1 before it in the episode',
+  memory: '1: the policy also sees what it remembers of the farm this episode (0: only its observations)',
+  shards: 'parts every update is cut into, each with its own envs and generator: they fix what a seeded run computes, whatever the threads',
+});
+
+export const limits = Object.freeze({
+  numEnvs: whole(1, 1024),
+  learningRate: number(0, 1, { aboveMin: true }),
+  gamma: number(0, 1),
+  entropyCoef: number(0, 1),
+  valueCoef: number(0, 10),
+  minibatch: whole(1, 65536),
+  hidden: layers(4, 512),
+  history: whole(1, 16),
+  memory: whole(0, 1),
+  shards: whole(1, 64),
+});
+
+// ---- the loss -------------------------------------------------------------------------------
+
+/**
+ * The returns of a rollout of T steps of n envs, stored step-major (t * n + i): G_t = r_t +
+ * γ G_{t+1}, stopping where an episode ended (dones); an episode the rollout cut short is
+ * completed by the baseline's value of the state it reached (lastValues).
+ */
+export function discountedReturns(rewards, dones, lastValues, n, gamma, returns = new Float32Array(rewards.length)) {
+  const T = rewards.length / n;
+  for (let i = 0; i < n; i++) {
+    let g = lastValues[i];
+    for (let t = T - 1; t >= 0; t--) {
+      const k = t * n + i;
+      g = rewards[k] + (dones[k] ? 0 : gamma * g);
+      returns[k] = g;
+    }
+  }
+  return returns;
+}
+
+/**
+ * The gradient of the loss with respect to the network's outputs (logits, then the value) for
+ * n samples of rows rows[j] (out, pi: forward's outputs and CoreNet.policy), each term times
+ * `scale`, into dout; b: the rollout's actions, advantages (G − V, normalised) and returns by
+ * row, and A. Adds n, the policy loss, (V − G)² and the entropy to sums[0 .. 3].
+ */
+export function lossGradient(out, { logp, p, entropy }, dout, n, rows, b, { entropyCoef, valueCoef }, scale, sums) {
+  const A = b.A;
+  const O = A + 1;
+  for (let j = 0; j < n; j++) {
+    const row = rows[j];
+    const act = b.actions[row];
+    const adv = b.advantages[row];
+    const h = entropy[j];
+    for (let a = 0; a < A; a++) {
+      const q = j * A + a;
+      // −A log π(act): d/dz_a = −A ([a = act] − π(a)); − entropyCoef H: d/dz_a = entropyCoef π(a) (log π(a) + H)
+      const policy = -adv * ((a === act) - p[q]);
+      dout[j * O + a] = scale * (p[q] === 0 ? policy : policy + entropyCoef * p[q] * (logp[q] + h));
+    }
+    const err = out[j * O + A] - b.returns[row];
+    dout[j * O + A] = scale * 2 * valueCoef * err;
+    sums[0] += 1;
+    sums[1] -= adv * logp[j * A + act];
+    sums[2] += err * err;
+    sums[3] += h;
+  }
+}
+
+// ---- a thread: its shards' envs and shares of every gradient --------------------------------
+
+/** One thread of a run (threads.js calls it): shards [first, end) of `shards`, its network and exchange. */
+export async function thread({ env, config: c, seed, first, end, shards, exchange }) {
+  const core = await loadCore();
+  const net = new CoreNet(core, networkLayout(env, c, 'logits'));
+  net.init(seed);
+  const ex = exchange(net);
+  const A = envSpecs[env].actions.length;
+  const T = envSpecs[env].horizon; // an episode's steps: an update's rollout
+  const mine = [];
+  for (let index = first; index < end; index++) {
+    const { from, n } = shardEnvs(index, shards, c.numEnvs);
+    const envs = await SeenEnvs.create(env, n, c, seed * 1_000_003 + 2 ** 32 + from);
+    const N = T * n;
+    mine.push({
+      index,
+      n,
+      N,
+      A,
+      envs,
+      random: shardRandom(seed, index),
+      samples: new Samples(core, N + n, envs.nonzero, { actions: A }), // the rollout, then where each env is after it
+      actions: new Int32Array(N),
+      values: new Float32Array(N),
+      rewards: new Float32Array(N),
+      dones: new Uint8Array(N),
+      returns: new Float32Array(N),
+      advantages: new Float32Array(N),
+      order: new Int32Array(N),
+      stepActions: new Int32Array(n),
+    });
+  }
+
+  /** The outputs of rows [from, from + n) of a shard's samples. */
+  function forwardRows(s, from, n) {
+    const rows = s.samples.views().rows;
+    for (let i = 0; i < n; i++) rows[i] = from + i;
+    return net.forward(s.samples, n, s.samples.rows);
+  }
+
+  /** Plays T steps in every env of shard s with the policy; its episodes' returns and its advantages' sums. */
+  function rollout(s) {
+    const { n, N, envs } = s;
+    const finished = [];
+    for (let t = 0; t < T; t++) {
+      const at = t * n;
+      for (let i = 0; i < n; i++) envs.write(i, s.samples, at + i);
+      const out = forwardRows(s, at, n);
+      s.samples.views().masks.set(envs.masks, at * A);
+      const { p } = net.policy(s.samples, n, s.samples.rows);
+      for (let i = 0; i < n; i++) {
+        s.stepActions[i] = s.actions[at + i] = drawFrom(p, i * A, A, s.random);
+        s.values[at + i] = out[i * (A + 1) + A];
+      }
+      const r = envs.step(s.stepActions);
+      for (let i = 0; i < n; i++) {
+        s.rewards[at + i] = r.rewards[i];
+        s.dones[at + i] = r.terminated[i];
+        if (r.terminated[i]) finished.push(r.episodeReturns[i]);
+      }
+    }
+    for (let i = 0; i < n; i++) envs.write(i, s.samples, N + i);
+    const out = forwardRows(s, N, n);
+    const last = Float32Array.from({ length: n }, (_, i) => out[i * (A + 1) + A]);
+    discountedReturns(s.rewards, s.dones, last, n, c.gamma, s.returns);
+    let sum = 0;
+    let squares = 0;
+    for (let k = 0; k < N; k++) {
+      s.advantages[k] = s.returns[k] - s.values[k];
+      sum += s.advantages[k];
+      squares += s.advantages[k] ** 2;
+    }
+    return { finished, moments: [N, sum, squares] };
+  }
+
+  return {
+    net,
+    /** `count` updates: a rollout of every shard, its advantages normalised over all of them, one pass of minibatches. */
+    async train(count) {
+      const done = [];
+      for (let u = 0; u < count; u++) {
+        const rolled = mine.map(rollout);
+        const [total, sum, squares] = await ex.sumNumbers(rolled.map((r) => r.moments));
+        const mean = sum / total;
+        const sd = Math.sqrt(Math.max(0, squares / total - mean * mean)) + 1e-8;
+        for (const s of mine) {
+          for (let k = 0; k < s.N; k++) s.advantages[k] = (s.advantages[k] - mean) / sd;
+          for (let k = 0; k < s.N; k++) s.order[k] = k;
+          shuffle(s.order, s.random);
+        }
+        // minibatch m: chunk m of each shard's order; its size over every shard gives the scale
+        const M = Math.ceil(total / c.minibatch);
+        const sums = mine.map(() => new Float64Array(4));
+        for (let m = 0; m < M; m++) {
+          let size = 0;
+          for (let j = 0; j < shards; j++) {
+            const N = T * shardEnvs(j, shards, c.numEnvs).n;
+            size += Math.floor(((m + 1) * N) / M) - Math.floor((m * N) / M);
+          }
+          mine.forEach((s, j) => {
+            const from = Math.floor((m * s.N) / M);
+            const n = Math.floor(((m + 1) * s.N) / M) - from;
+            net.zeroGrad();
+            if (n > 0) {
+              s.samples.views().rows.set(s.order.subarray(from, from + n));
+              const out = net.forward(s.samples, n, s.samples.rows);
+              const pi = net.policy(s.samples, n, s.samples.rows);
+              lossGradient(out, pi, net.outputGrad(n), n, s.samples.views().rows, s, c, 1 / size, sums[j]);
+              net.backward(s.samples, n, s.samples.rows);
+            }
+            ex.keep(s.index);
+          });
+          await ex.sum();
+          net.adam(c.learningRate);
+        }
+        done.push({ finished: rolled.map((r) => r.finished), sums: sums.map((x) => Array.from(x)), minibatches: M });
+      }
+      return done;
+    },
+    dispose() {
+      for (const s of mine) {
+        s.envs.close();
+        s.samples.dispose();
+      }
+      ex.close();
+      net.dispose();
+    },
+  };
+}
+
+// ---- the coordinator ------------------------------------------------------------------------
+
+/** A REINFORCE run on `threads` threads (its results do not depend on how many). */
+export async function createReinforce(env, config, seed, { threads = 1 } = {}) {
+  const c = { ...defaults, ...config }; // checked by createLearner
+  c.shards = Math.min(c.shards, c.numEnvs); // fewer envs than shards: one env a shard
+  const team = await startThreads(learner, { env, config: c, seed }, { shards: c.shards, threads: Math.min(threads, c.shards) });
+  const stats = trainingStats();
+  Object.assign(stats, { threads: team.threads, shards: c.shards });
+  const policy = new NetPolicy(await loadCore(), env, 'reinforce', team.local.net, c);
+  const N = envSpecs[env].horizon * c.numEnvs; // env steps of an update
+
+  return {
+    config: c,
+    /** Trains at least `steps` more env steps (whole updates), or stops after `until` (performance.now()) between updates. */
+    async trainFor(steps, { until } = {}) {
+      const target = stats.steps + steps;
+      while (stats.steps < target) {
+        const count = Math.min(16, Math.ceil((target - stats.steps) / N));
+        const parts = await team.all('train', count); // each thread's, each update's, each of its shards'
+        for (let u = 0; u < count; u++) {
+          const sums = new Float64Array(4);
+          for (const part of parts) {
+            for (const finished of part[u].finished) for (const ret of finished) recordEpisode(stats, ret);
+            for (const s of part[u].sums) for (let k = 0; k < 4; k++) sums[k] += s[k];
+          }
+          stats.losses = { policy: sums[1] / sums[0], value: sums[2] / sums[0], entropy: sums[3] / sums[0] };
+          stats.updates += parts[0][u].minibatches;
+          stats.steps += N;
+        }
+        if (until !== undefined && performance.now() >= until) break;
+      }
+      return progressOf(stats);
+    },
+    progress: () => progressOf(stats),
+    policy: () => policy,
+    dispose() {
+      team.dispose();
+      policy.dispose();
+    },
+  };
+}
+
+// ---- what the registry knows of it (registry.js; every field: docs/adding-a-learner.md) ----
+
+const shapesOf = (env, c) => layoutShapes(networkLayout(env, c, 'logits'));
+
+export const learner = Object.freeze({
+  name: 'reinforce',
+  title: 'REINFORCE',
+  defaults,
+  docs,
+  limits,
+  actModes: ACT_MODES,
+  create: createReinforce,
+  thread,
+  checkConfig: (env, c) => checkNetworkSize(shapesOf(env, c), 'reinforce'),
+  checkPolicy: (json) => checkNetPolicy(json, learner, 'logits'),
+  load: (json) => loadNetPolicy(json, 'logits'),
+});
