@@ -39,7 +39,17 @@ describe('REINFORCE parts', () => {
     const out = Float32Array.of(0, 0, 0, 1);
     const dout = new Float32Array(4);
     const sums = new Float64Array(4);
-    lossGradient(out, { logp, p, entropy: Float32Array.of(h) }, dout, 1, [0], { A: 3, actions: [1], advantages: [2], returns: [3] }, { entropyCoef: 0.1, valueCoef: 0.5 }, 1, sums);
+    lossGradient(
+      out,
+      { logp, p, entropy: Float32Array.of(h) },
+      dout,
+      1,
+      [0],
+      { A: 3, actions: [1], advantages: [2], returns: [3] },
+      { entropyCoef: 0.1, valueCoef: 0.5 },
+      1,
+      sums,
+    );
     // −A ([a = act] − π(a)): 0.5, −0.5; entropy: 0.1 π (log π + H); value: 2 · 0.5 · (1 − 3) = −2
     const near = (x) => expect.closeTo(x, 6);
     expect(Array.from(dout)).toEqual([0.5 + 0.1 * 0.25 * (Math.log(0.25) + h), -0.5 + 0.1 * 0.75 * (Math.log(0.75) + h), 0, -2].map(near));

@@ -11,6 +11,7 @@ import { BUILT_IN, createAgent } from '../agents/index.js';
 import { envIds, envSpecs } from '../index.js';
 import { SPLITS } from '../splits.js';
 import { evaluate, normalizedScore, referenceBySeed, referenceData, summarize } from '../evaluate.js';
+import { registerLearnerFile } from './learnerFile.mjs';
 import { UsageError, helpText, nearest, parseOptions, wantsHelp } from './args.mjs';
 
 const USAGE = 'valley-farm eval AGENT --env ENV [--split test|validation | --seeds A..B] [--episodes N] [--greedy|--sample] [--json]';
@@ -24,6 +25,7 @@ const OPTIONS = {
   greedy: { what: 'a saved ppo policy takes its most probable action' },
   sample: { what: 'a saved ppo policy draws its action, seeded by the episode (default: as the policy was saved)' },
   json: { what: 'print the result as one JSON object' },
+  learner: { arg: 'FILE', what: 'the file of the learner of your own that trained the policy (its learner is registered first)' },
 };
 
 export function help() {
@@ -65,6 +67,7 @@ export function parse(argv) {
     env: values.env,
     json: Boolean(values.json),
     act: values.greedy ? 'greedy' : values.sample ? 'sample' : null,
+    learner: values.learner,
   };
   if (values.seeds !== undefined) o.seeds = parseSeeds(values.seeds);
   else o.split = values.split ?? 'test';
@@ -197,6 +200,7 @@ export async function main(argv) {
   let opts;
   try {
     opts = parse(argv);
+    if (opts.learner !== undefined) await registerLearnerFile(opts.learner, '--learner');
   } catch (err) {
     if (!(err instanceof UsageError)) throw err;
     console.error(`valley-farm eval: ${err.message}\nusage: ${USAGE}\n(valley-farm eval --help lists every option)`);

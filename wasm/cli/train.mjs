@@ -24,6 +24,7 @@ import { DEFAULT_THREADS_MAX, THREADS_MAX, algorithms, createLearner, runDefault
 import { allowed } from '../learn/limits.js';
 import { checkCheckpoint, checkTrainRecord } from '../learn/checkpointCheck.js';
 import { UsageError, helpText, parseOptions, wantsHelp } from './args.mjs';
+import { isLearnerFile, optionValue, registerLearnerFile, withOption } from './learnerFile.mjs';
 import { beginsWith, checkOutputs, reason, writeWhole } from './outputs.mjs';
 import { ProgressLine, evaluationsLeft, secondsLeft } from './progress.mjs';
 import pkg from '../../package.json' with { type: 'json' };
@@ -40,7 +41,7 @@ const OPTIONS = {
     arg: 'ALGO',
     default: 'tabular-q',
     get what() {
-      return `the learner: ${Object.keys(algorithms).join(', ')}`;
+      return `the learner: ${Object.keys(algorithms).join(', ')}, or a file of your own (./my-learner.js, exporting its learner)`;
     },
   },
   steps: { arg: 'N', default: 1e6, what: "env steps to train (5e6 is fine); with --resume, the whole run's (more extends it)" },
@@ -375,9 +376,13 @@ export async function main(argv) {
     process.stdout.write(help());
     return 0;
   }
+  const command = argv; // as given: the run's record names the learner's file, if it was one
   let o;
   let files;
   try {
+    // a learner of your own: its file is imported and registered, then named by its learner's name
+    const file = optionValue(argv, 'algo');
+    if (isLearnerFile(file)) argv = withOption(argv, 'algo', await registerLearnerFile(file));
     o = argv.some((a) => a === '--resume' || a.startsWith('--resume=')) ? parseResume(argv) : parse(argv);
     files = outputsOf(o);
   } catch (err) {
@@ -422,7 +427,7 @@ export async function main(argv) {
     if (o.log)
       screen.note(`the learning curve goes to ${o.log}${record.curve === null ? `, from ${p.steps.toLocaleString('en')} steps on` : ''}`);
   }
-  const argvRecord = record?.argv ?? argv; // the command that started the run
+  const argvRecord = record?.argv ?? command; // the command that started the run
   let saved = resumed ? { file: o.resume.file, steps: p.steps } : null; // the last checkpoint
   /** Saves the run in its checkpoint if the learner can take one now; a note if it cannot be written. */
   const save = async () => {

@@ -13,13 +13,28 @@
 // envs, replay memory and generator; threads.js runs them on every core and exchange.js adds
 // their gradients in an order fixed by the shards, so a seeded run gives the same weights on any
 // number of threads.
-import { envSpecs } from '../index.js';
-import { checkNetworkSize, layers, number, whole } from './limits.js';
-import { CoreNet, Samples, layoutShapes, loadCore } from './core.js';
-import { SeenEnvs } from './seenEnvs.js';
-import { NetPolicy, checkNetPolicy, loadNetPolicy, networkLayout } from './netPolicy.js';
-import { progressOf, recordEpisode, trainingStats } from './progress.js';
-import { shardEnvs, shardRandom, startThreads } from './threads.js';
+import {
+  CoreNet,
+  NetPolicy,
+  Samples,
+  SeenEnvs,
+  checkNetPolicy,
+  checkNetworkSize,
+  envSpecs,
+  layers,
+  layoutShapes,
+  loadCore,
+  loadNetPolicy,
+  networkLayout,
+  number,
+  progressOf,
+  recordEpisode,
+  shardEnvs,
+  shardRandom,
+  startThreads,
+  trainingStats,
+  whole,
+} from './kit.js'; // a learner of your own imports these from 'valley-farm/learn'
 
 // ---- the settings ---------------------------------------------------------------------------
 
@@ -56,7 +71,8 @@ export const docs = Object.freeze({
   hidden: 'sizes of the hidden layers (ReLU)',
   history: 'observations the network sees: the current one and up to history − 1 before it in the episode',
   memory: '1: the network also sees what it remembers of the farm this episode (0: only its observations)',
-  shards: 'parts the envs and every minibatch are cut into, each with its own replay memory and generator: they fix what a seeded run computes, whatever the threads',
+  shards:
+    'parts the envs and every minibatch are cut into, each with its own replay memory and generator: they fix what a seeded run computes, whatever the threads',
 });
 
 export const limits = Object.freeze({
@@ -161,7 +177,8 @@ export async function thread({ env, config: c, seed, first, end, shards, exchang
       const need = envs.inputSize(i);
       if (s.head + need > room) s.head = 0;
       const overlaps = (step) => {
-        for (let k = (step % R) * n, end = k + n; k < end; k++) if (v.start[k] < s.head + need && v.start[k] + v.nnz[k] > s.head) return true;
+        for (let k = (step % R) * n, end = k + n; k < end; k++)
+          if (v.start[k] < s.head + need && v.start[k] + v.nnz[k] > s.head) return true;
         return false;
       };
       while (s.oldest < s.t && overlaps(s.oldest)) s.oldest++;
@@ -185,7 +202,7 @@ export async function thread({ env, config: c, seed, first, end, shards, exchang
         let legal = 0;
         for (let b = 0; b < A; b++) legal += envs.masks[i * A + b];
         let k = Math.floor(s.random() * legal);
-        for (a = 0; a < A && (k -= envs.masks[i * A + a]) >= 0; ) a++;
+        for (a = 0; a < A && (k -= envs.masks[i * A + a]) >= 0;) a++;
       } else a = bestLegal(q, i * A, envs.masks, i * A, A);
       s.stepActions[i] = s.actions[base + i] = a;
     }
@@ -292,7 +309,7 @@ export async function createDQN(env, config, seed, { threads = 1 } = {}) {
   const team = await startThreads(learner, { env, config: c, seed }, { shards: c.shards, threads: Math.min(threads, c.shards) });
   const stats = trainingStats();
   Object.assign(stats, { threads: team.threads, shards: c.shards });
-  const policy = new NetPolicy(await loadCore(), env, 'dqn', team.local.net, c, { heads: 'q' });
+  const policy = new NetPolicy(await loadCore(), env, learner.name, team.local.net, c, { heads: 'q' });
   let vecSteps = 0; // steps of every env at once
 
   return {

@@ -18,6 +18,8 @@ import { THREADS_MAX, defaultThreads } from './threads.js';
 import { CHECKPOINT_FORMAT, CHECKPOINT_VERSION, checkCheckpoint } from './checkpointCheck.js';
 
 export { checkPolicyJSON, THREADS_MAX, defaultThreads };
+// what a learner of your own builds on (kit.js: the network, what it sees, every core, ...)
+export * from './kit.js';
 export { estimateMemory, MEMORY_BUDGET } from './settings.js';
 // Each learner: its settings' defaults, meanings and ranges, create(env, settings, seed) a run,
 // load(json) a policy from its file (checked by policyCheck.js first). Reading them loads

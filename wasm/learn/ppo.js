@@ -15,18 +15,37 @@
 // own envs, generator and share of every minibatch; threads.js hosts them a few to a thread and
 // exchange.js adds their gradients in an order fixed by the shards alone. So a seeded run gives
 // the same weights on 1, 2 or 8 threads; only its speed follows the machine.
-import { envSpecs } from '../index.js';
-import { checkNetworkSize, layers, number, weightCount, whole } from './limits.js';
-import { CoreNet, Samples, layoutShapes, loadCore } from './core.js';
-import { SeenEnvs } from './seenEnvs.js';
-import { perception } from './perception.js';
-import { ShardDemos } from './cloning.js';
-import { plannerDemosBytes } from './imitate.js';
-import { NetPolicy, ACT_MODES, checkNetPolicy, loadNetPolicy, networkLayout } from './netPolicy.js';
-import { drawFrom, seededRandom, shuffle } from '../rng.js';
-import { checkPpoState } from './checkpointCheck.js';
-import { progressOf, recordEpisode, trainingStats } from './progress.js';
-import { shardEnvs, shardRandom, startThreads } from './threads.js';
+import {
+  ACT_MODES,
+  CoreNet,
+  NetPolicy,
+  Samples,
+  SeenEnvs,
+  ShardDemos,
+  checkNetPolicy,
+  checkNetworkSize,
+  checkPpoState,
+  drawFrom,
+  envSpecs,
+  layers,
+  layoutShapes,
+  loadCore,
+  loadNetPolicy,
+  networkLayout,
+  number,
+  perception,
+  plannerDemosBytes,
+  progressOf,
+  recordEpisode,
+  seededRandom,
+  shardEnvs,
+  shardRandom,
+  shuffle,
+  startThreads,
+  trainingStats,
+  weightCount,
+  whole,
+} from './kit.js'; // a learner of your own imports these from 'valley-farm/learn'
 
 // ---- the settings ---------------------------------------------------------------------------
 
@@ -440,7 +459,7 @@ export async function createPPO(env, config, seed, { threads = 1 } = {}) {
   stats.threads = team.threads;
   stats.shards = c.shards;
   const core = await loadCore();
-  const policy = new NetPolicy(core, env, 'ppo', team.local.net, c);
+  const policy = new NetPolicy(core, env, learner.name, team.local.net, c);
   let learningRate = c.learningRate;
   let restarted = 0; // the steps where the envs last started afresh (restartEvery)
   const atRestart = (steps) => c.restartEvery > 0 && steps > 0 && steps % c.restartEvery === 0;

@@ -15,14 +15,31 @@
 // through the network, and Adam steps. The run's envs are cut into `shards`; threads.js runs
 // them on every core, and exchange.js adds their gradients in an order fixed by the shards, so
 // a seeded run gives the same weights on any number of threads.
-import { envSpecs } from '../index.js';
-import { checkNetworkSize, layers, number, whole } from './limits.js';
-import { CoreNet, Samples, layoutShapes, loadCore } from './core.js';
-import { SeenEnvs } from './seenEnvs.js';
-import { NetPolicy, ACT_MODES, checkNetPolicy, loadNetPolicy, networkLayout } from './netPolicy.js';
-import { drawFrom, shuffle } from '../rng.js';
-import { progressOf, recordEpisode, trainingStats } from './progress.js';
-import { shardEnvs, shardRandom, startThreads } from './threads.js';
+import {
+  ACT_MODES,
+  CoreNet,
+  NetPolicy,
+  Samples,
+  SeenEnvs,
+  checkNetPolicy,
+  checkNetworkSize,
+  drawFrom,
+  envSpecs,
+  layers,
+  layoutShapes,
+  loadCore,
+  loadNetPolicy,
+  networkLayout,
+  number,
+  progressOf,
+  recordEpisode,
+  shardEnvs,
+  shardRandom,
+  shuffle,
+  startThreads,
+  trainingStats,
+  whole,
+} from './kit.js'; // a learner of your own imports these from 'valley-farm/learn'
 
 // ---- the settings ---------------------------------------------------------------------------
 
@@ -254,7 +271,7 @@ export async function createReinforce(env, config, seed, { threads = 1 } = {}) {
   const team = await startThreads(learner, { env, config: c, seed }, { shards: c.shards, threads: Math.min(threads, c.shards) });
   const stats = trainingStats();
   Object.assign(stats, { threads: team.threads, shards: c.shards });
-  const policy = new NetPolicy(await loadCore(), env, 'reinforce', team.local.net, c);
+  const policy = new NetPolicy(await loadCore(), env, learner.name, team.local.net, c);
   const N = envSpecs[env].horizon * c.numEnvs; // env steps of an update
 
   return {
