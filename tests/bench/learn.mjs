@@ -1,25 +1,30 @@
-// learn.mjs — `npm run bench:learn`: how fast PPO learns, default settings (but for cloning
-// the planner first, whose time is not steps), on each farm:
-//  1. env steps/s of the learner core against TensorFlow.js (the `tfjs` setting, the former
-//     path), one worker each, in Node, measured in alternating windows of one run (as
+// learn.mjs — `npm run bench:learn`: how fast the learners learn, default settings (but for
+// PPO's cloning of the planner first, whose time is not steps), on each farm:
+//  1. PPO against another build of the package (`--against REV`, a commit of this repository,
+//     by default the one before the learner core knew no loss: built once into a folder of its
+//     own), one thread each, in Node, measured in alternating windows of one process (as
 //     `npm run bench` alternates), so that a busy machine slows both alike;
-//  2. the core's scaling with workers in Node: 1, 2, … up to the cores of this machine, the
-//     counts' windows alternating;
-//  3. the Lab's Worker(s) in Chromium against Node, for 1 worker and for all cores (so also
-//     the Lab's own scaling, its Workers against its one): the built site, new runs of 1 and
-//     of all Workers in turn (1 k k 1 1 k), each rate read from the Lab's own status line
-//     (messages, progress and the page included) over 8 s after a warm-up, beside a Node
-//     window of about as many steps just before it; medians of the three runs of each, and
-//     the scaling the median of the three pairs' ratios;
+//  2. PPO's scaling with threads in Node: 1, 2, … up to the cores of this machine, the counts'
+//     windows alternating; and REINFORCE's and DQN's env steps/s on 1 thread and on all;
+//  3. the Lab's threads (Web Workers) in Chromium against Node, for 1 thread and for all cores
+//     (so also the Lab's own scaling): the built site, new runs of 1 and of all threads in turn
+//     (1 k k 1 1 k), each rate read from the Lab's own status line (messages, progress and the
+//     page included) over 8 s after a warm-up, beside a Node window of about as many steps just
+//     before it; medians of the three runs of each, and the scaling the median of the three
+//     pairs' ratios;
 //  4. from the committed reference runs (docs/runs), the wall time at which each farm's
 //     validation mean first passed the heuristic's, and whether the test split confirms it
 //     (the run's final policy against the heuristic on the same test seeds, paired).
 // Rates count the rollouts' forward passes and the updates; each skips a warm-up. Run it on
 // an idle machine: other work on the cores lowers the figures of part 2 and 3 most.
-// `--quick` for short windows, `--json` for one JSON object per line, `--lab` for part 3 alone, `--env ID` for one farm. A benchmark, not a
-// test: nothing passes or fails.
-import { availableParallelism } from 'node:os';
-import { readFileSync } from 'node:fs';
+// `--quick` for short windows, `--json` for one JSON object per line, `--lab` for part 3 alone,
+// `--env ID` for one farm, `--against REV` for part 1's other build. A benchmark, not a test:
+// nothing passes or fails.
+import { availableParallelism, tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createLearner } from '../../wasm/learn/index.js';
 import { envIds } from '../../wasm/index.js';
 import { referenceRuns } from '../../scripts/baselines.mjs';
@@ -29,6 +34,9 @@ import { ensureBuilt, launch, serve } from '../browser/page.js';
 const json = process.argv.includes('--json');
 const quick = process.argv.includes('--quick');
 const labOnly = process.argv.includes('--lab'); // part 3 alone
+// part 1's other build: by default the last commit whose learner core computed PPO's loss in C
+const againstFlag = process.argv.indexOf('--against');
+const AGAINST = againstFlag > 0 ? process.argv[againstFlag + 1] : '624fbe8';
 const envFlag = process.argv.indexOf('--env');
 const farms = envFlag > 0 ? [process.argv[envFlag + 1]] : envIds; // `--env ID`: one farm
 if (!farms.every((id) => envIds.includes(id))) {
@@ -42,7 +50,7 @@ const ROUNDS = 3;
 const LAB_WINDOW = (quick ? 64 : 192) * ROLLOUT; // Node's window beside each Lab run: about 5 s at 2 workers
 const LAB_SECONDS = quick ? 3 : 8; // a Lab run's window
 const SCALE_WINDOW = (quick ? 16 : 64) * ROLLOUT;
-const TARGETS = { coreOverTf: 4, scaling: 0.85, workerOverNode: 0.8, minutesToHeuristic: 5 };
+const TARGETS = { overBefore: 0.95, scaling: 0.85, workerOverNode: 0.8, minutesToHeuristic: 5 };
 const log = (...a) => (json ? console.error(...a) : console.log(...a));
 const out = [];
 const report = (row) => {
@@ -55,10 +63,31 @@ const fmt = (x) => Math.round(x).toLocaleString('en');
 const down = (x) => (Math.floor(x * 100) / 100).toFixed(2);
 
 // the default settings, but for cloning the planner first: the rate is of PPO's own steps
-async function warmLearner(env, settings) {
-  const learner = await createLearner({ env, algo: 'ppo', seed: 1, imitate: 0, ...settings });
+async function warmLearner(env, settings, create = createLearner, algo = 'ppo') {
+  const learner = await create({ env, algo, seed: 1, ...(algo === 'ppo' && { imitate: 0 }), ...settings });
   await learner.trainFor(WARM);
   return learner;
+}
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+
+/**
+ * valley-farm/learn as commit `rev` built it: the commit's files in a folder of their own
+ * (under the system's temporary folder, kept between runs), its WebAssembly built there.
+ */
+async function learnAt(rev) {
+  const sha = execFileSync('git', ['-C', root, 'rev-parse', '--short=12', rev], { encoding: 'utf8' }).trim();
+  const dir = join(tmpdir(), `valley-farm-at-${sha}`);
+  if (!existsSync(join(dir, 'wasm/learn/learner.wasm'))) {
+    log(`Building ${rev} (${sha}) in ${dir}…`);
+    mkdirSync(dir, { recursive: true });
+    execFileSync('sh', ['-c', `git -C "${root}" archive ${sha} | tar -x -C "${dir}"`]);
+    execFileSync(process.execPath, [join(dir, 'wasm/build.mjs')], { stdio: ['ignore', 'ignore', 'inherit'] });
+  }
+  const module = await import(pathToFileURL(join(dir, 'wasm/learn/index.js')).href);
+  // before threads, a run's threads were its `workers` setting
+  const threadsOf = (n) => (Object.hasOwn(module.algorithms.ppo.defaults, 'workers') ? { workers: n } : { threads: n });
+  return { sha, create: module.createLearner, threadsOf };
 }
 
 async function windowRate(learner, window = WINDOW) {
@@ -67,38 +96,46 @@ async function windowRate(learner, window = WINDOW) {
   return window / ((performance.now() - t0) / 1000);
 }
 
-/** Part 1: the core against TensorFlow.js, one worker each, windows alternating. */
-async function coreAgainstTf(env) {
-  const core = await warmLearner(env, { workers: 1 });
-  const tf = await warmLearner(env, { workers: 1, tfjs: 1 });
-  const rates = { core: [], tf: [] };
+/** Part 1: PPO against another build's, one thread each, windows alternating. */
+async function againstBefore(env, before) {
+  const now = await warmLearner(env, { threads: 1 });
+  const then = await warmLearner(env, before.threadsOf(1), before.create);
+  const rates = { now: [], then: [] };
   for (let r = 0; r < ROUNDS; r++) {
-    rates.core.push(await windowRate(core));
-    rates.tf.push(await windowRate(tf));
+    rates.then.push(await windowRate(then));
+    rates.now.push(await windowRate(now));
   }
-  core.dispose();
-  tf.dispose();
-  const row = { part: 'core-vs-tfjs', env, core: median(rates.core), tfjs: median(rates.tf) };
-  row.ratio = row.core / row.tfjs;
+  now.dispose();
+  then.dispose();
+  const row = { part: 'ppo-vs-before', env, against: before.sha, now: median(rates.now), before: median(rates.then) };
+  row.ratio = row.now / row.before;
   report(row);
   return row;
 }
 
 /**
- * Part 2: the core with 1 … k workers in Node: one learner for each count, their windows
+ * Part 2: a learner with 1 … k threads in Node: one learner for each count, their windows
  * alternating (medians of ROUNDS), each window long enough (SCALE_WINDOW) that a busy
  * moment of the machine does not decide it.
  */
-async function scaling(env, counts) {
+async function scaling(env, counts, algo = 'ppo') {
   const learners = [];
-  for (const workers of counts) learners.push(await warmLearner(env, { workers }));
+  for (const threads of counts) learners.push(await warmLearner(env, { threads }, createLearner, algo));
   const rates = counts.map(() => []);
   for (let r = 0; r < ROUNDS; r++) for (let i = 0; i < counts.length; i++) rates[i].push(await windowRate(learners[i], SCALE_WINDOW));
   for (const l of learners) l.dispose();
-  const rows = counts.map((workers, i) => ({ workers, rate: median(rates[i]) }));
+  const rows = counts.map((threads, i) => ({ threads, rate: median(rates[i]) }));
   const one = rows[0].rate;
   for (const r of rows)
-    report({ part: 'scaling', env, workers: r.workers, stepsPerSec: r.rate, speedup: r.rate / one, efficiency: r.rate / one / r.workers });
+    report({
+      part: 'scaling',
+      env,
+      algo,
+      threads: r.threads,
+      stepsPerSec: r.rate,
+      speedup: r.rate / one,
+      efficiency: r.rate / one / r.threads,
+    });
   return rows;
 }
 
@@ -107,7 +144,7 @@ async function inLab(browser, url, env, workers) {
   const page = await browser.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(`${url}#/lab?env=${env}&algo=ppo&seed=1&steps=1000000000&workers=${workers}&imitate=0`);
+  await page.goto(`${url}#/lab?env=${env}&algo=ppo&seed=1&steps=1000000000&threads=${workers}&imitate=0`);
   await page.waitForSelector('main.lab');
   await page.click('button:has-text("Start")');
   const number = (text) => Number(text.replaceAll(',', ''));
@@ -138,7 +175,7 @@ async function labRuns(browser, url, env, cores) {
   const runs = [];
   for (const workers of order) {
     log(`${env}: Node, then the Lab with ${workers} worker(s) in Chromium…`);
-    const learner = await warmLearner(env, { workers });
+    const learner = await warmLearner(env, { threads: workers });
     const node = await windowRate(learner, LAB_WINDOW);
     learner.dispose();
     runs.push({ workers, node, lab: await inLab(browser, url, env, workers) });
@@ -191,12 +228,17 @@ function timeToHeuristics() {
 async function main() {
   const cores = availableParallelism();
   const counts = [...new Set([1, 2, cores].filter((k) => k <= cores))];
-  const rows = { tf: [], scale: [], lab: [], labScaling: [] };
+  const rows = { before: [], scale: [], others: [], lab: [], labScaling: [] };
+  const before = labOnly ? null : await learnAt(AGAINST);
   for (const env of labOnly ? [] : farms) {
-    log(`${env}: the learner core against TensorFlow.js, one worker each…`);
-    rows.tf.push(await coreAgainstTf(env));
-    log(`${env}: the core with ${counts.join(', ')} workers…`);
+    log(`${env}: PPO against ${AGAINST}'s, one thread each…`);
+    rows.before.push(await againstBefore(env, before));
+    log(`${env}: PPO on ${counts.join(', ')} threads…`);
     rows.scale.push({ env, rows: await scaling(env, counts) });
+    for (const algo of ['reinforce', 'dqn']) {
+      log(`${env}: ${algo} on 1 and ${cores} threads…`);
+      rows.others.push({ env, algo, rows: await scaling(env, [...new Set([1, cores])], algo) });
+    }
   }
   log('Building the site (when its sources changed)…');
   await ensureBuilt();
@@ -219,17 +261,17 @@ async function main() {
   console.log(
     `\nPPO, default network, windows of ${WINDOW.toLocaleString('en')} env steps after ${WARM.toLocaleString('en')} of warm-up (medians of ${ROUNDS})\n`,
   );
-  console.log('| env | learner core, 1 worker | TensorFlow.js, 1 worker | core / TF.js |');
+  console.log(`| env | this build, 1 thread | ${AGAINST}'s, 1 thread | this / ${AGAINST} |`);
   console.log('|---|---:|---:|---:|');
-  for (const r of rows.tf) console.log(`| ${r.env} | ${fmt(r.core)} | ${fmt(r.tfjs)} | ${r.ratio.toFixed(2)} |`);
-  console.log('\n| env | workers | steps/s (Node) | × one worker | per worker |');
-  console.log('|---|---:|---:|---:|---:|');
-  for (const s of rows.scale)
+  for (const r of rows.before) console.log(`| ${r.env} | ${fmt(r.now)} | ${fmt(r.before)} | ${r.ratio.toFixed(2)} |`);
+  console.log('\n| env | learner | threads | steps/s (Node) | × one thread | per thread |');
+  console.log('|---|---|---:|---:|---:|---:|');
+  for (const s of [...rows.scale.map((x) => ({ ...x, algo: 'ppo' })), ...rows.others])
     for (const r of s.rows)
       console.log(
-        `| ${s.env} | ${r.workers} | ${fmt(r.rate)} | ${(r.rate / s.rows[0].rate).toFixed(2)} | ${(r.rate / s.rows[0].rate / r.workers).toFixed(2)} |`,
+        `| ${s.env} | ${s.algo} | ${r.threads} | ${fmt(r.rate)} | ${(r.rate / s.rows[0].rate).toFixed(2)} | ${(r.rate / s.rows[0].rate / r.threads).toFixed(2)} |`,
       );
-  console.log('\n| env | workers | the Lab in Chromium | Node | Lab / Node |');
+  console.log('\n| env | threads | the Lab in Chromium | Node | Lab / Node |');
   console.log('|---|---:|---:|---:|---:|');
   for (const r of rows.lab) console.log(`| ${r.env} | ${r.workers} | ${fmt(r.lab)} | ${fmt(r.node)} | ${r.ratio.toFixed(2)} |`);
   console.log('\nFrom the committed reference runs (docs/runs, default settings):\n');
@@ -241,23 +283,25 @@ async function main() {
       `| ${r.env} | ${r.heuristicValidation.toFixed(2)} | ${r.seconds === null ? 'never' : `${(r.seconds / 60).toFixed(1)} min (${(r.steps / 1e6).toFixed(1)} M steps)`} | ${(r.runSteps / 1e6).toFixed(0)} M steps, ${(r.runSeconds / 60).toFixed(1)} min | ${r.test.toFixed(2)} | ${interval(r.paired)} |`,
     );
   console.log(`\nTargets (the learning issue), on this ${cores}-core machine:`);
-  for (const r of rows.tf)
-    console.log(`  ${mark(r.ratio >= TARGETS.coreOverTf)}  ${r.env}: core / TensorFlow.js ${down(r.ratio)} (target ${TARGETS.coreOverTf})`);
+  for (const r of rows.before)
+    console.log(
+      `  ${mark(r.ratio >= TARGETS.overBefore)}  ${r.env}: PPO, this build / ${AGAINST}'s, 1 thread: ${down(r.ratio)} (target ${TARGETS.overBefore})`,
+    );
   for (const s of rows.scale) {
     const last = s.rows[s.rows.length - 1];
-    const eff = last.rate / s.rows[0].rate / last.workers;
+    const eff = last.rate / s.rows[0].rate / last.threads;
     console.log(
-      `  ${mark(eff >= TARGETS.scaling)}  ${s.env}: ${last.workers} workers give ${down(eff * last.workers)} × one (target ${(TARGETS.scaling * last.workers).toFixed(2)})`,
+      `  ${mark(eff >= TARGETS.scaling)}  ${s.env}: PPO on ${last.threads} threads gives ${down(eff * last.threads)} × one (target ${(TARGETS.scaling * last.threads).toFixed(2)})`,
     );
   }
-  // the same target in the Lab: its k Workers against its one, from part 3's alternating runs
+  // the same target in the Lab: its k threads against its one, from part 3's alternating runs
   for (const { env, speedup, pairs } of rows.labScaling)
     console.log(
-      `  ${mark(speedup >= TARGETS.scaling * cores)}  ${env}: the Lab's ${cores} Workers give ${down(speedup)} × its one (median of ${pairs.map(down).join(', ')}; target ${(TARGETS.scaling * cores).toFixed(2)})`,
+      `  ${mark(speedup >= TARGETS.scaling * cores)}  ${env}: the Lab's ${cores} threads give ${down(speedup)} × its one (median of ${pairs.map(down).join(', ')}; target ${(TARGETS.scaling * cores).toFixed(2)})`,
     );
   for (const r of rows.lab)
     console.log(
-      `  ${mark(r.ratio >= TARGETS.workerOverNode)}  ${r.env}, ${r.workers} worker(s): Lab / Node ${down(r.ratio)} (target ${TARGETS.workerOverNode})`,
+      `  ${mark(r.ratio >= TARGETS.workerOverNode)}  ${r.env}, ${r.workers} thread(s): Lab / Node ${down(r.ratio)} (target ${TARGETS.workerOverNode})`,
     );
   for (const r of heuristic.filter((r) => r.labDefault))
     console.log(

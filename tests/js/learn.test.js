@@ -285,7 +285,9 @@ describe('training and policies', () => {
   }, 60_000);
 
   it('bad settings and bad policies are refused with what is allowed', async () => {
-    await expect(createLearner({ env: V, algo: 'dqn' })).rejects.toThrow(/the algorithms are tabular-q, ppo/);
+    await expect(createLearner({ env: V, algo: 'a2c' })).rejects.toThrow(
+      /unknown algo "a2c"; the algorithms are tabular-q, ppo, reinforce, dqn/,
+    );
     await expect(createLearner({ env: V, algo: 'tabular-q', alpha: -1 })).rejects.toThrow(/alpha must be a number from 0 to 1, got -1/);
     await expect(createLearner({ env: V, algo: 'ppo', imitate: 0, epochs: 0 })).rejects.toThrow(
       /epochs must be a whole number from 1 to 100, got 0/,

@@ -113,3 +113,24 @@ const rowSize: number = vec.singleObservationSpace.shape[0];
 const ended: Uint8Array = result.infos._episode;
 const endedReturns: Float64Array = result.infos.episode.r;
 export { fromSeed, flatLow, flatMin, seededWith, masked, horizon, modes, batched, batchActions, rowSize, ended, endedReturns };
+
+// ---- valley-farm/learn: a learner on any number of threads, checkpoints, the kit --------------
+import { CoreNet, Samples, createLearner, loadCore } from 'valley-farm/learn';
+async function learnerKit(): Promise<number> {
+  const learner = await createLearner({ env: 'ValleyFarm-v0', algo: 'reinforce', seed: 1, threads: 2 });
+  const p = await learner.trainFor(4096, { until: performance.now() + 250, onProgress: (q) => q.steps });
+  const saved = await learner.checkpoint();
+  if (saved) await learner.restore(saved);
+  const core = await loadCore();
+  const net = new CoreNet(core, { inputs: 10, hidden: [8], heads: [3, 1], headInit: [0.01, 0] });
+  const samples = new Samples(core, 4, 2, { actions: 3 });
+  const out: Float32Array = net.forward(samples, 4, 0);
+  const { p: probabilities } = net.policy(samples, 4, 0);
+  net.outputGrad(4).set(out);
+  net.backward(samples, 4, 0);
+  net.adam(1e-3);
+  // @ts-expect-error: threads is a number
+  await createLearner({ env: 'ValleyFarm-v0', threads: 'two' });
+  return p.steps + probabilities.length + (p.threads ?? 0);
+}
+void learnerKit;

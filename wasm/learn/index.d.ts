@@ -1,7 +1,7 @@
 // Types of `valley-farm/learn`: learners in Node and in a Web Worker.
 import type { EnvId, Observation, Seed } from '../index.js';
 
-/** A registered learner's name (the keys of `algorithms`): 'tabular-q' and 'ppo' are built in. */
+/** A registered learner's name (the keys of `algorithms`): 'tabular-q', 'ppo', 'reinforce' and 'dqn' are built in. */
 export type Algo = string;
 
 export interface Progress {
@@ -12,11 +12,30 @@ export interface Progress {
   meanReturn: number | null;
   /** Env steps per second of training (the time spent cloning the planner, if any, left out). */
   stepsPerSec: number;
-  /** Algorithm-specific: ppo { policy, value, entropy } (and learningRate, the last update's, with anneal), tabular-q { tdError, states }. */
+  /**
+   * Algorithm-specific: ppo { policy, value, entropy, approxKl, clipFraction, gradNorm } (and
+   * learningRate, the last update's, with anneal), reinforce { policy, value, entropy }, dqn
+   * { td, q, epsilon }, tabular-q { tdError, states }.
+   */
   losses: Record<string, number>;
   elapsedMs: number;
-  /** ppo with imitate > 0, once it has cloned the planner: its episodes, the samples they gave, the last cross-entropy, the time it took. */
-  imitation?: { episodes: number; samples: number; loss: number; seconds: number };
+  /** A learner on the learner core: the threads it trains on and the shards its runs are cut into (which fix its bits). */
+  threads?: number;
+  shards?: number;
+  /**
+   * ppo with imitate > 0: while it clones the planner, the phase ('planning' its episodes, then
+   * 'cloning' passes over them), done of total and the seconds so far; once it has, its
+   * episodes, the samples they gave, the last cross-entropy and the time it took.
+   */
+  imitation?:
+    | { episodes: number; phase: 'planning' | 'cloning'; done: number; total: number; seconds: number }
+    | { episodes: number; samples: number; loss: number; seconds: number };
+}
+export interface TrainOptions {
+  /** Hears of work that plays no steps of its own (PPO's cloning), as it goes. */
+  onProgress?(progress: Progress): void;
+  /** A performance.now() time: the learner returns at the first point it can after it (between planner episodes, cloning minibatches or updates), its steps perhaps not all done. */
+  until?: number;
 }
 export interface Policy {
   readonly env: EnvId;
@@ -43,11 +62,28 @@ export interface Learner {
   readonly algo: Algo;
   /** Resolved settings (plain JSON). */
   readonly config: Record<string, unknown>;
-  /** Trains at least `steps` env steps (whole rollouts). */
-  trainFor(steps: number): Promise<Progress>;
+  /** Trains at least `steps` env steps (whole rollouts), or stops after options.until. */
+  trainFor(steps: number, options?: TrainOptions): Promise<Progress>;
   progress(): Progress;
   policy(): Policy;
+  /**
+   * The run so far as JSON-ready data, to resume exactly (restore), on any number of threads:
+   * a learner that declares `resume` (ppo), between trainFor calls; null where it cannot take
+   * one (PPO while it clones the planner).
+   */
+  checkpoint(): Promise<Checkpoint | null>;
+  /** Continues from a checkpoint of a run with this env, algo, seed and settings (checked as data first). */
+  restore(checkpoint: unknown): Promise<void>;
   dispose(): void;
+}
+export interface Checkpoint {
+  format: 'valley-farm-checkpoint';
+  version: number;
+  env: EnvId;
+  algo: Algo;
+  seed: number;
+  config: Record<string, unknown>;
+  state: Record<string, unknown>;
 }
 /** What a learner module declares of itself (its `learner` export; wasm/learn/registry.js lists every field). */
 export interface LearnerDeclaration {
@@ -62,18 +98,18 @@ export interface LearnerDeclaration {
   limits: Readonly<Record<string, SettingLimit>>;
   /** How its policies may pick actions ('greedy', 'sample'). */
   actModes: readonly string[];
-  create(env: EnvId, settings: Record<string, unknown>, seed: number): Promise<unknown>;
+  create(env: EnvId, settings: Record<string, unknown>, seed: number, run: { threads: number }): Promise<unknown>;
   /** Throws unless a saved policy of this learner is sound data (its format, version and env are checked before). */
   checkPolicy(json: Record<string, unknown>): void;
   load(json: Record<string, unknown>): Promise<Policy> | Policy;
   checkConfig?(env: EnvId, config: Record<string, unknown>): void;
-  memory?(env: EnvId, config: Record<string, unknown>): number;
-  /** Its runs can be saved and resumed; checkState throws unless a checkpoint's state fits a run of this config. */
-  resume?: {
-    setting: string;
-    grain(config: Record<string, unknown>): number;
-    checkState(state: unknown, config: Record<string, unknown>): void;
-  };
+  memory?(env: EnvId, config: Record<string, unknown>, run: { threads: number }): number;
+  /** Its runs can be saved and resumed: checkState(state, config) throws unless a checkpoint's state fits a run of config. */
+  resume?: { checkState(state: unknown, config: Record<string, unknown>): void };
+  /** The part of a run each thread runs (startThreads): a learner with one runs on every core with the same bits. */
+  thread?(ctx: ThreadContext): Promise<Record<string, unknown>>;
+  /** Where its module is (import.meta.url): a learner from outside the package that runs threads. */
+  url?: string;
   /** The defaults of settings that follow a run's planned length (PPO: { anneal: steps }). */
   runDefaults?(steps: number): Record<string, unknown>;
 }
@@ -89,7 +125,7 @@ export const MEMORY_BUDGET: number;
  * a minibatch's activations, the planner episodes it clones (not a tabular-q table, which grows
  * with the states it meets). Throws for a setting out of its range, as createLearner does.
  */
-export function estimateMemory(env: EnvId, algo: Algo, settings?: Record<string, unknown>): number;
+export function estimateMemory(env: EnvId, algo: Algo, settings?: Record<string, unknown>, run?: { threads?: number }): number;
 /**
  * A learner. Throws a clear error for a setting out of its range (algorithms[algo].limits), a
  * ppo network of more than 2^22 weights, or settings whose estimateMemory is above MEMORY_BUDGET.
@@ -100,8 +136,14 @@ export function createLearner(options: {
   seed?: number;
   /** The run's planned length in env steps: settings that follow it (PPO's anneal) default to it. */
   steps?: number;
+  /** Threads to train on (1 … THREADS_MAX; default one per core, at most DEFAULT_THREADS_MAX): only the speed follows them. */
+  threads?: number;
   [setting: string]: unknown;
 }): Promise<Learner>;
+export const THREADS_MAX: number;
+export const DEFAULT_THREADS_MAX: number;
+/** One thread per core of this machine, at most `most`. */
+export function defaultThreads(most: number): number;
 /** The settings of a run of `steps` env steps that follow its length (the learner's runDefaults); {} without steps. */
 export function runDefaultsOf(learner: LearnerDeclaration, steps?: number): Record<string, unknown>;
 export type SettingLimit =
@@ -120,18 +162,160 @@ export function loadPolicy(json: unknown): Promise<Policy>;
  * imply, every value a finite number.
  */
 export function checkPolicyJSON(json: unknown): void;
-/**
- * Where a browser finds TensorFlow.js's wasm backend (a folder URL ending in '/', or a URL
- * for each of its three files): call it before the first learner or policy. Without it a
- * browser trains on the slower cpu backend; Node finds the files in the installed package.
- */
-export function setWasmPaths(
-  paths:
-    string | { 'tfjs-backend-wasm.wasm': string; 'tfjs-backend-wasm-simd.wasm': string; 'tfjs-backend-wasm-threaded-simd.wasm': string },
-): void;
-/** The backend TensorFlow.js runs on once a neural learner or policy has loaded it, else null. */
-export function tfBackend(): Promise<string | null>;
 /** A setting's command-line option of npx valley-farm train: numEnvs -> '--num-envs'. */
 export function settingFlag(name: string): string;
 /** Settings as words: { history: 4 } -> 'history 4'; {} -> ''. */
 export function settingsText(settings?: Record<string, unknown>): string;
+
+// ---- the learner kit (kit.js): what a learner of your own builds on -------------------------
+
+/** The learner core (its own WebAssembly module), loaded once. */
+export function loadCore(): Promise<Core>;
+export interface Core {
+  readonly memory: WebAssembly.Memory;
+}
+export interface NetLayout {
+  inputs: number;
+  hidden: number[];
+  /** 'tanh' or 'relu', or one for each hidden layer (default 'tanh'). */
+  activation?: 'tanh' | 'relu' | Array<'tanh' | 'relu'>;
+  /** Each head's units, side by side on the last hidden layer: [actions, 1] for logits and a value. */
+  heads: number[];
+  /** Each head's initial deviation (0: Glorot-uniform). */
+  headInit?: number[];
+}
+/** A network on the learner core: forward, the policy of its logits, backward from the gradient at its outputs, the optimisers. */
+export class CoreNet {
+  constructor(core: Core, layout: NetLayout);
+  readonly count: number;
+  readonly outputs: number;
+  readonly shapes: number[][];
+  params(): Float32Array;
+  grads(): Float32Array;
+  moments(): Float32Array;
+  adamSteps: number;
+  init(seed: number): void;
+  weights(): Array<{ shape: number[]; values: number[] }>;
+  setWeights(weights: Array<{ values: ArrayLike<number> }>): void;
+  /** The outputs of n rows of samples (rows: samples.rows, whose first n entries you set, or 0 for 0 … n − 1): n × outputs. */
+  forward(samples: Samples, n: number, rows: number): Float32Array;
+  /** The masked softmax of the last forward's first head: log π, π (n × actions; illegal actions −Infinity and 0) and the entropy (n). */
+  policy(samples: Samples, n: number, rows: number): { logp: Float32Array; p: Float32Array; entropy: Float32Array };
+  /** Where you write d loss / d outputs of the last forward's n rows (n × outputs). */
+  outputGrad(n: number): Float32Array;
+  /** Adds d loss / d params of the last forward's rows to the gradient, from outputGrad(n). */
+  backward(samples: Samples, n: number, rows: number): void;
+  zeroGrad(): void;
+  addGrads(other: Float32Array): void;
+  gradNorm(): number;
+  scaleGrads(factor: number): void;
+  adam(learningRate: number): void;
+  sgd(learningRate: number): void;
+  copyFrom(other: CoreNet): void;
+  dispose(): void;
+}
+/** Sparse inputs (and legal masks) of samples, in the learner core's memory. */
+export class Samples {
+  constructor(core: Core, count: number, stride: number, options?: { actions?: number });
+  static packed(core: Core, nnz: ArrayLike<number>, options?: { actions?: number }): Samples;
+  static ring(core: Core, count: number, pairs: number, options?: { actions?: number }): Samples;
+  static bytes(count: number, pairs: number, packed: boolean, actions?: number): number;
+  readonly count: number;
+  readonly stride: number;
+  /** The rows a call reads (a pointer for forward, backward and policy); set them through views().rows. */
+  readonly rows: number;
+  views(): { idx: Int32Array; val: Float32Array; nnz: Int32Array; start: Uint32Array; rows: Int32Array; masks: Uint8Array };
+  first(s: number): number;
+  dispose(): void;
+}
+export function layoutShapes(layout: { inputs: number; hidden: number[]; heads: number[] }): number[][];
+/** A shard's vector env as its network sees it (its features, memory and history), with each episode's actions so far. */
+export class SeenEnvs {
+  static create(env: EnvId, n: number, settings: { history?: number; memory?: number }, seed: number): Promise<SeenEnvs>;
+  readonly n: number;
+  readonly A: number;
+  /** A sample's inputs, and the most of them that are not 0. */
+  readonly width: number;
+  readonly nonzero: number;
+  /** The legal masks of the envs' current states (n × A, a copy). */
+  readonly masks: Uint8Array;
+  reset(seed: number): void;
+  write(i: number, samples: Samples, row: number): void;
+  inputSize(i: number): number;
+  step(actions: Int32Array): { rewards: Float64Array; terminated: Uint8Array; episodeReturns: Float64Array };
+  state(): Array<{ seed: string; actions: number[] }>;
+  restore(state: Array<{ seed: string; actions: number[] }>): void;
+  close(): void;
+}
+export const ACT_MODES: readonly ['sample', 'greedy'];
+export function networkLayout(
+  env: EnvId,
+  settings: { history?: number; memory?: number; hidden: number[] },
+  heads: 'logits' | 'q',
+): NetLayout & { nonzero: number };
+export class NetPolicy implements Policy {
+  constructor(
+    core: Core,
+    env: EnvId,
+    algo: Algo,
+    net: CoreNet,
+    config: Record<string, unknown>,
+    options?: { heads?: 'logits' | 'q'; act?: 'sample' | 'greedy' },
+  );
+  readonly env: EnvId;
+  readonly algo: Algo;
+  act(observation: Observation, info?: { legal?: Uint8Array; step?: number; seed?: Seed }): number;
+  reset(): void;
+  toJSON(): Record<string, unknown>;
+  dispose(): void;
+}
+export function checkNetPolicy(json: Record<string, unknown>, learner: LearnerDeclaration, heads: 'logits' | 'q'): void;
+export function loadNetPolicy(json: Record<string, unknown>, heads: 'logits' | 'q'): Promise<NetPolicy>;
+/** What a learner's thread(ctx) is given (startThreads). */
+export interface ThreadContext {
+  env: EnvId;
+  config: Record<string, unknown>;
+  seed: number;
+  /** This thread's shards: [first, end) of `shards`. */
+  first: number;
+  end: number;
+  shards: number;
+  thread: number;
+  threads: number;
+  /** The exchange of a network's gradients with the other threads: keep(shard) after each shard's backward, then sum(); sumNumbers for small sums. */
+  exchange(net: CoreNet): {
+    keep(shard: number): void;
+    sum(options?: { maxNorm?: number }): Promise<number>;
+    sumNumbers(mine: ArrayLike<number>[]): Promise<Float64Array>;
+    close(): void;
+  };
+  note(message: unknown): void;
+}
+export interface Team {
+  /** Thread 0's methods, in this thread (its network is the policy's). */
+  local: Record<string, any>;
+  threads: number;
+  /** The method on every thread, in parallel; the results in thread order. */
+  all(method: string, ...args: unknown[]): Promise<any[]>;
+  onNote(fn: (note: unknown, thread: number) => void): void;
+  dispose(): void;
+}
+export function startThreads(
+  learner: LearnerDeclaration,
+  args: Record<string, unknown>,
+  options: { shards: number; threads: number },
+): Promise<Team>;
+export function shardEnvs(shard: number, shards: number, numEnvs: number): { from: number; n: number };
+export function shardRandom(seed: number, shard: number): () => number;
+export function whole(min: number, max: number): SettingLimit;
+export function number(min: number, max: number, options?: { aboveMin?: boolean }): SettingLimit;
+export function layers(most: number, units: number): SettingLimit;
+export function checkNetworkSize(shapes: number[][], name: string): void;
+export function weightCount(shapes: number[][]): number;
+export function trainingStats(): Record<string, any>;
+export function recordEpisode(stats: Record<string, any>, ret: number): void;
+export function progressOf(stats: Record<string, any>): Progress;
+export function seededRandom(seed: number): (() => number) & { state(): number };
+export function drawFrom(p: ArrayLike<number>, offset: number, n: number, random: () => number): number;
+export function shuffle(order: { length: number; [k: number]: number }, random: () => number): void;
+export const envSpecs: Readonly<Record<EnvId, any>>;

@@ -96,35 +96,41 @@ const json = learner.policy().toJSON();               // save it; loadPolicy(jso
           which plays worse here: a fixed choice for each view can walk one loop for the rest of the episode.
         </p>
         <p>
-          <code>ppo</code> multiplies on the learner core: C beside the engine (<code>core/learn/net.c</code>), compiled to its own
-          WebAssembly module with SIMD (<code>learner.wasm</code>, which the game page never loads). Its first layer is sparse: an
-          observation's features are mostly one-hot zeros, so it adds up the weights of the few that are not. Every core trains:{' '}
-          <code>workers</code> (<code>--workers</code>; by default one per core, at most 8) shares the envs out among threads (worker
-          threads in Node, Web Workers in the Lab); each plays its envs and computes the gradient of its share of every minibatch, and one
-          Adam step follows from their sum, so a seeded run is the same for a given number of workers, whatever the timing. The core's
-          gradients are checked against finite differences and against TensorFlow.js on the same weights and batches.
+          The neural learners (<code>ppo</code>, <code>reinforce</code>, <code>dqn</code>) run their networks on the learner core: C beside
+          the engine (<code>core/learn/net.c</code>), compiled to its own WebAssembly module with SIMD (<code>learner.wasm</code>, which the
+          game page never loads). It knows no algorithm: it runs a network forward, takes back the gradient of the learner's loss with
+          respect to the network's outputs, which each learner computes in its own file, and steps (Adam, or plain gradient descent). Its
+          first layer is sparse: an observation's features are mostly one-hot zeros, so it adds up the weights of the few that are not. Its
+          backward pass is checked against finite differences, and PPO's gradients against those of the core that computed PPO's loss in C.
         </p>
         <p>
-          <code>tfjs: 1</code> (<code>--tfjs 1</code>) multiplies on TensorFlow.js instead: the path PPO took before the core, several times
-          slower, kept to measure the core against and as the place to start from for a network of your own in TensorFlow.js (
-          <code>wasm/learn/net.js</code>). It needs <code>@tensorflow/tfjs</code> and <code>@tensorflow/tfjs-backend-wasm</code>; a web page
-          must serve the backend's files and say where (<code>{"setWasmPaths('/assets/tfjs/')"}</code>) before the first learner. Policies
-          are the same files either way, and play on the core.
+          Every core trains, and the bits do not follow the machine: a run's envs are cut into <code>shards</code> (8 by default), each with
+          its own envs, generator and share of every minibatch, and <code>--threads</code> (<code>threads</code> in{' '}
+          <code>createLearner</code>; by default one per core, at most 8) runs them a few to a thread (worker threads in Node, Web Workers
+          in the Lab). The shards' gradients are added in an order fixed by the shards alone, so a seeded run trains to the same weights on
+          1, 2 or 8 threads, and a run saved on one number of threads resumes on another.
+        </p>
+        <p>
+          A network of your own: a learner is one file (<code>wasm/learn/reinforce.js</code> is the one to copy) that builds on what{' '}
+          <code>valley-farm/learn</code> exports (the core's <code>CoreNet</code> and <code>Samples</code>, <code>SeenEnvs</code>,{' '}
+          <code>startThreads</code>, <code>NetPolicy</code>), and <code>npx valley-farm train --algo ./my-learner.js</code> trains it. A
+          network the core does not offer (another library's, a GPU's) fits the same way: the learner's file owns its numbers, and only its
+          policy file, <code>act(observation, info)</code> and <code>toJSON()</code>, meets the rest of the package.
         </p>
         <p>
           A long run can be saved as it goes: <code>--checkpoint-every 1e6</code> writes the run beside its policy (
-          <code>policy.json.ckpt</code>) every million steps, where every env starts a new episode (the <code>restartEvery</code> setting),
-          and keeps it when the run ends. <code>npx valley-farm train --resume policy.json.ckpt</code> continues a run that was stopped to
-          exactly the policy the unbroken run gives, and with a larger <code>--steps</code> extends a finished one (PPO's step size keeps
-          the anneal the run was started with). It takes the run's settings from the checkpoint, and only <code>--steps</code>,{' '}
-          <code>--out</code>, <code>--log</code>, <code>--progress-every</code>, <code>--workers</code> and <code>--force</code> beside it.
-          A checkpoint is data: every field is checked before anything is opened, and the files a resumed run writes are the ones the
-          command line names, or by default beside the checkpoint: <code>policy.json</code> and, if the run kept a curve,{' '}
-          <code>policy.csv</code> (or <code>.jsonl</code>), the whole curve, which the checkpoint holds; the paths it was started with are a
-          record only. If the policy cannot be written at the end, the run stays in its checkpoint, and{' '}
-          <code>--resume policy.json.ckpt --out other.json</code> writes it (a run without a checkpoint leaves its policy in the temporary
-          folder, and says where). In code: <code>learner.checkpoint()</code> and <code>learner.restore(checkpoint)</code>, which checks it
-          first.
+          <code>policy.json.ckpt</code>) every million steps (or <code>10m</code>: every ten minutes), with every env where it is (its
+          episode's seed and actions so far), and keeps it when the run ends. <code>npx valley-farm train --resume policy.json.ckpt</code>{' '}
+          continues a run that was stopped to exactly the policy the unbroken run gives, and with a larger <code>--steps</code> extends a
+          finished one (PPO's step size keeps the anneal the run was started with). It takes the run's settings from the checkpoint, and
+          only <code>--steps</code>, <code>--out</code>, <code>--log</code>, <code>--progress-every</code>, <code>--threads</code> (any
+          number: the same bits) and <code>--force</code> beside it. A checkpoint is data: every field is checked before anything is opened,
+          and the files a resumed run writes are the ones the command line names, or by default beside the checkpoint:{' '}
+          <code>policy.json</code> and, if the run kept a curve, <code>policy.csv</code> (or <code>.jsonl</code>), the whole curve, which
+          the checkpoint holds; the paths it was started with are a record only. If the policy cannot be written at the end, the run stays
+          in its checkpoint, and <code>--resume policy.json.ckpt --out other.json</code> writes it (a run without a checkpoint leaves its
+          policy in the temporary folder, and says where). In code: <code>learner.checkpoint()</code> and{' '}
+          <code>learner.restore(checkpoint)</code>, which checks it first.
         </p>
         <p>
           <code>npm run bench:learn</code> measures PPO's training speed: the core against TensorFlow.js, its scaling with workers, and the
