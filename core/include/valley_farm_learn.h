@@ -114,7 +114,8 @@ void vfl_init(vfl_net *net, uint64_t seed);
  * start[s]. A stride gives every sample the same room, which a rollout refills each time;
  * start packs samples of different sizes end to end, as demonstrations written once are kept.
  * count and pairs say how many samples and (index, value) pairs there are, so that a row, a
- * count or an index from the caller is checked before it is read. */
+ * count or an index from the caller is checked before it is read. masks, where a learner reads
+ * a policy (vfl_masked_softmax), holds each sample's legal actions. */
 typedef struct vfl_inputs {
     const int32_t *idx;
     const float *val;
@@ -123,6 +124,7 @@ typedef struct vfl_inputs {
     const uint32_t *start; /* NULL: the stride */
     int32_t count;         /* samples: rows are below it */
     uint32_t pairs;        /* (index, value) pairs in idx and val */
+    const uint8_t *masks;  /* NULL, or the first head's units a sample: 1 legal, 0 not */
 } vfl_inputs;
 
 /* The outputs (n x vfl_outputs) of samples rows[0 .. n) (rows NULL: 0 .. n) into out, and
@@ -135,13 +137,13 @@ int vfl_forward(vfl_net *net, int n, const int32_t *rows, const vfl_inputs *in, 
 int vfl_backward(vfl_net *net, int n, const int32_t *rows, const vfl_inputs *in, const float *dout);
 
 /* The policy the first head's outputs give, as every learner that reads logits reads it: for
- * samples rows[0 .. n) (rows NULL: 0 .. n) of `out` (a forward's outputs, n x vfl_outputs),
- * the softmax over the legal actions of the first head's units (masks: that many bytes a row,
- * indexed by row, 1 legal), log π into logp and π into p (n x units; an illegal action gets
- * −INFINITY and exactly 0), and each sample's entropy (NULL: not written). An op the losses
- * use, not a loss: it adds nothing to the gradient. VFL_ERR_ARGUMENT for a row below 0 or a
- * row with no legal action (nothing is written for it; the others are). */
-int vfl_masked_softmax(const vfl_net *net, int n, const int32_t *rows, const uint8_t *masks,
+ * samples rows[0 .. n) (rows NULL: 0 .. n) of `out` (their outputs, n x vfl_outputs, as
+ * forward wrote them), the softmax over the legal actions of the first head's units (in's
+ * masks, by row), log π into logp and π into p (n x units; an illegal action gets −INFINITY
+ * and exactly 0), and each sample's entropy (NULL: not written). An op the losses use, not a
+ * loss: it adds nothing to the gradient. VFL_ERR_ARGUMENT, writing nothing, for a row out of
+ * the inputs' count, no masks, or a row with no legal action. */
+int vfl_masked_softmax(const vfl_net *net, int n, const int32_t *rows, const vfl_inputs *in,
                        const float *out, float *logp, float *p, float *entropy);
 
 /* Sets the gradient to zero. */
@@ -171,7 +173,7 @@ int vfl_copy_params(vfl_net *to, const vfl_net *from);
 
 /* Adam's state, to save and restore a run: 2 * vfl_param_count floats (first, then second
  * moments) and the number of steps taken (from 0 to INT32_MAX; setting it takes at most about
- * 10^5 multiplications, after which β^t is 0 in float). */
+ * 10^5 multiplications, after which β^t no longer changes in float). */
 float *vfl_adam_moments(vfl_net *net);
 int vfl_adam_steps(const vfl_net *net);
 void vfl_set_adam_steps(vfl_net *net, int steps);

@@ -172,10 +172,13 @@ void vfl_set_adam_steps(vfl_net *net, int steps) {
     net->adam_steps = steps;
     net->acc_beta1 = 0.9f;
     net->acc_beta2 = 0.999f;
-    /* once both products reach 0 in float they stay there: at most ~10^5 steps to get there */
-    for (int t = 0; t < steps && (net->acc_beta1 != 0 || net->acc_beta2 != 0); t++) {
-        net->acc_beta1 *= 0.9f;
-        net->acc_beta2 *= 0.999f;
+    /* β^t in float falls to the smallest subnormal and stays there (β times it rounds back to
+     * it): within about 10^5 steps both products stop changing, and more steps change nothing */
+    for (int t = 0; t < steps; t++) {
+        float b1 = net->acc_beta1 * 0.9f, b2 = net->acc_beta2 * 0.999f;
+        if (b1 == net->acc_beta1 && b2 == net->acc_beta2) break;
+        net->acc_beta1 = b1;
+        net->acc_beta2 = b2;
     }
 }
 
@@ -584,26 +587,27 @@ int vfl_backward(vfl_net *net, int n, const int32_t *rows, const vfl_inputs *in,
 
 /* ---- the policy of the logits ------------------------------------------------------------ */
 
-int vfl_masked_softmax(const vfl_net *net, int n, const int32_t *rows, const uint8_t *masks,
+int vfl_masked_softmax(const vfl_net *net, int n, const int32_t *rows, const vfl_inputs *in,
                        const float *out, float *logp, float *p, float *entropy) {
-    if (n < 0 || n > VFL_MAX_BATCH || !masks || !out || !logp || !p) return VFL_ERR_ARGUMENT;
-    int A = net->layout.head_units[0], O = net->outputs, result = VFL_OK;
+    if (n < 0 || n > VFL_MAX_BATCH || !in || !in->masks || !out || !logp || !p)
+        return VFL_ERR_ARGUMENT;
+    int A = net->layout.head_units[0], O = net->outputs;
+    for (int s = 0; s < n;
+         s++) { /* every row sound, and with a legal action, before any is written */
+        int row = rows ? rows[s] : s;
+        if (row < 0 || row >= in->count) return VFL_ERR_ARGUMENT;
+        int legal = 0;
+        for (int a = 0; a < A; a++) legal |= in->masks[(size_t)row * A + a];
+        if (!legal) return VFL_ERR_ARGUMENT;
+    }
     for (int s = 0; s < n; s++) {
         int row = rows ? rows[s] : s;
-        if (row < 0) {
-            result = VFL_ERR_ARGUMENT;
-            continue;
-        }
         const float *z = out + (size_t)s * O;
-        const uint8_t *mask = masks + (size_t)row * A;
+        const uint8_t *mask = in->masks + (size_t)row * A;
         float *lp = logp + (size_t)s * A, *pr = p + (size_t)s * A;
         float max = -INFINITY;
         for (int a = 0; a < A; a++)
             if (mask[a] && z[a] > max) max = z[a];
-        if (max == -INFINITY) { /* no legal action */
-            result = VFL_ERR_ARGUMENT;
-            continue;
-        }
         float sum = 0;
         for (int a = 0; a < A; a++) sum += pr[a] = mask[a] ? expf(z[a] - max) : 0;
         float log_sum = logf(sum), h = 0;
@@ -618,7 +622,7 @@ int vfl_masked_softmax(const vfl_net *net, int n, const int32_t *rows, const uin
         }
         if (entropy) entropy[s] = h;
     }
-    return result;
+    return VFL_OK;
 }
 
 /* ---- the gradient and the optimisers ---------------------------------------------------- */

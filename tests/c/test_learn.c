@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <time.h>
 
 #include "check.h"
 #include "valley_farm_learn.h"
@@ -29,7 +30,7 @@ static void make_data(data *d) {
 }
 
 static vfl_inputs strided(const data *d) {
-    return (vfl_inputs){d->idx, d->val, d->nnz, STRIDE, NULL, SAMPLES, SAMPLES * STRIDE};
+    return (vfl_inputs){d->idx, d->val, d->nnz, STRIDE, NULL, SAMPLES, SAMPLES * STRIDE, NULL};
 }
 
 /* A layout of `layers` hidden layers of these units, all of one kind, and heads of these units
@@ -198,7 +199,7 @@ TEST(packed_inputs_give_the_same_bits_as_the_same_inputs_at_a_stride) {
         }
     }
     CHECK(at < SAMPLES * STRIDE);
-    vfl_inputs by_stride = strided(&d), packed = {idx, val, d.nnz, 0, start, SAMPLES, at};
+    vfl_inputs by_stride = strided(&d), packed = {idx, val, d.nnz, 0, start, SAMPLES, at, NULL};
     int count = vfl_param_count(net);
     float *grads = malloc((size_t)count * sizeof(float));
     int32_t rows[4] = {8, 0, 3, 3};
@@ -211,6 +212,45 @@ TEST(packed_inputs_give_the_same_bits_as_the_same_inputs_at_a_stride) {
     for (int k = 0; k < count; k++) differ += grads[k] != vfl_grads(net)[k];
     CHECK(differ == 0);
     free(grads);
+    vfl_destroy(net);
+}
+
+TEST(masked_softmax_gives_illegal_actions_exactly_zero_and_refuses_rows_it_cannot_read) {
+    vfl_layout l = layout_of(1, (int32_t[]){6}, VFL_TANH, 2, (int32_t[]){4, 1});
+    vfl_net *net = vfl_create(&l);
+    vfl_init(net, 2);
+    data d;
+    make_data(&d);
+    uint8_t masks[SAMPLES * 4];
+    for (int k = 0; k < SAMPLES * 4; k++) masks[k] = (k % 3) != 0 || k % 4 == 1;
+    vfl_inputs in = strided(&d);
+    in.masks = masks;
+    float out[SAMPLES * 5], logp[SAMPLES * 4], p[SAMPLES * 4], entropy[SAMPLES];
+    vfl_forward(net, SAMPLES, NULL, &in, out);
+    CHECK(vfl_masked_softmax(net, SAMPLES, NULL, &in, out, logp, p, entropy) == VFL_OK);
+    int bad = 0;
+    for (int s = 0; s < SAMPLES; s++) {
+        double sum = 0, h = 0;
+        for (int a = 0; a < 4; a++) {
+            if (!masks[s * 4 + a]) {
+                bad += p[s * 4 + a] != 0 || logp[s * 4 + a] != -INFINITY;
+                continue;
+            }
+            sum += p[s * 4 + a];
+            h -= p[s * 4 + a] * logp[s * 4 + a];
+            bad += fabsf(expf(logp[s * 4 + a]) - p[s * 4 + a]) > 1e-6f;
+        }
+        bad += fabs(sum - 1) > 1e-5 || fabs(h - entropy[s]) > 1e-5;
+    }
+    CHECK(bad == 0);
+    p[0] = 42;
+    int32_t beyond[1] = {SAMPLES};
+    CHECK(vfl_masked_softmax(net, 1, beyond, &in, out, logp, p, entropy) == VFL_ERR_ARGUMENT);
+    masks[0] = masks[1] = masks[2] = masks[3] = 0; /* sample 0: no legal action */
+    CHECK(vfl_masked_softmax(net, 2, NULL, &in, out, logp, p, entropy) == VFL_ERR_ARGUMENT);
+    in.masks = NULL;
+    CHECK(vfl_masked_softmax(net, 1, NULL, &in, out, logp, p, entropy) == VFL_ERR_ARGUMENT);
+    CHECK(p[0] == 42); /* nothing written */
     vfl_destroy(net);
 }
 
@@ -344,8 +384,12 @@ TEST(forward_and_backward_refuse_rows_counts_and_indices_out_of_range_changing_n
 TEST(adam_steps_up_to_int32_max_are_set_at_once_and_match_steps_taken) {
     vfl_layout l = {.inputs = 1, .layers = 1, .units = {1}, .heads = 1, .head_units = {1}};
     vfl_net *a = vfl_create(&l), *b = vfl_create(&l);
-    vfl_set_adam_steps(a, INT32_MAX); /* returns at once: β^t is 0 in float long before */
+    clock_t t0 = clock();
+    vfl_set_adam_steps(a, INT32_MAX); /* β^t stops changing in float long before */
     CHECK(vfl_adam_steps(a) == INT32_MAX);
+    /* 2^31 multiplications would take seconds; 10^5, well under a millisecond: a tenth of a
+     * second (CPU time, not wall time) tells them apart on any machine */
+    CHECK((double)(clock() - t0) / CLOCKS_PER_SEC < 0.1);
     vfl_set_adam_steps(a, -5);
     CHECK(vfl_adam_steps(a) == 0);
     /* setting t gives the step that t steps taken give */
@@ -401,6 +445,7 @@ int main(void) {
     RUN(forward_of_rows_equals_forward_of_those_samples_alone_to_the_bit);
     RUN(gradients_of_two_shares_add_up_to_the_whole_batch);
     RUN(packed_inputs_give_the_same_bits_as_the_same_inputs_at_a_stride);
+    RUN(masked_softmax_gives_illegal_actions_exactly_zero_and_refuses_rows_it_cannot_read);
     RUN(adam_takes_tensorflow_js_step);
     RUN(sgd_steps_against_the_gradient_and_the_norm_and_scale_are_the_gradients);
     RUN(copy_params_makes_a_target_network_of_the_same_layout_only);

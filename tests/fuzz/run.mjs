@@ -1,8 +1,10 @@
 // run.mjs — builds the libFuzzer harnesses with clang, ASan and UBSan, runs them, and
-// measures how much of core/src their corpus reaches: `npm run fuzz -- [seconds]` (default
-// 300), and `npm test` for a short fixed budget.
-//   fuzz_engine.c   every public C function, with arguments of every kind
+// measures how much of the C their corpora reach: `npm run fuzz -- [seconds]` (default 300),
+// and `npm test` for a short fixed budget.
+//   fuzz_engine.c   every public C function of the engine, with arguments of every kind
 //   fuzz_planner.c  beam search and proof from played and crafted states
+//   fuzz_learn.c    the learner core's API: layouts of any size, calls in any order with any
+//                   rows, counts and indices
 // Each reads its committed seed corpus (tests/fuzz/corpus/<harness>/: inputs the fuzzers
 // found, minimised with -merge=1, and one written by hand, named for the path it reaches);
 // new inputs go to build-fuzz/corpus/<harness>/ (ignored), crashes to build-fuzz/. Then a
@@ -16,17 +18,25 @@ import { canUseApt, ensureCommand, ensureNativeTools, root, run, say } from '../
 const FLAGS = ['-std=c11', '-O1', '-g', '-fsanitize=fuzzer,address,undefined', '-fno-sanitize-recover=all', '-Wall', '-Wextra', '-Werror'];
 const COVERAGE_FLAGS = ['-std=c11', '-O1', '-g', '-fsanitize=fuzzer', '-fprofile-instr-generate', '-fcoverage-mapping'];
 
-// The harnesses, with the share of the time each gets: the engine's runs are many and cheap,
-// the planner's few and long.
+// The harnesses, with the share of the time each gets (the engine's runs are many and cheap,
+// the planner's few and long) and the C each drives (PARTS).
 const HARNESSES = [
-  { name: 'fuzz_engine', share: 2 / 3 },
-  { name: 'fuzz_planner', share: 1 / 3 },
+  { name: 'fuzz_engine', share: 1 / 2, part: 'core/src' },
+  { name: 'fuzz_planner', share: 1 / 4, part: 'core/src' },
+  { name: 'fuzz_learn', share: 1 / 4, part: 'core/learn' },
 ];
 
-// The least share of core/src's lines the corpora must reach: a harness that loses reach
-// (a public function no longer called, a new one never) fails the run. The committed corpora
-// alone reach more; README.md states the figure.
-const COVERAGE_FLOOR = 95;
+// Each part of the C: its sources, and the least share of their lines its harnesses' corpora
+// must reach: a harness that loses reach (a public function no longer called, a new one never)
+// fails the run. The committed corpora alone reach more; docs/speed.md states the figures.
+const cSources = (folder) => () =>
+  readdirSync(`${root}${folder}`)
+    .filter((f) => f.endsWith('.c'))
+    .map((f) => `${root}${folder}/${f}`);
+const PARTS = {
+  'core/src': { sources: cSources('core/src'), floor: 95 },
+  'core/learn': { sources: cSources('core/learn'), floor: 95 },
+};
 
 const OUT = `${root}build-fuzz`;
 const corpora = (name) => [`${OUT}/corpus/${name}`, `${root}tests/fuzz/corpus/${name}`];
@@ -51,23 +61,19 @@ function ensureFuzzerRuntime() {
   if (!probe()) throw new Error('installed libclang-rt-14-dev but clang still cannot link libFuzzer');
 }
 
-const coreSources = () =>
-  readdirSync(`${root}core/src`)
-    .filter((f) => f.endsWith('.c'))
-    .map((f) => `${root}core/src/${f}`);
-
-function build(name, flags, output) {
+function build({ name, part }, flags, output) {
   execFileSync(
     'clang',
-    [...flags, `-I${root}core/include`, `-I${root}core/src`, ...coreSources(), `${root}tests/fuzz/${name}.c`, '-lm', '-o', output],
+    [...flags, `-I${root}core/include`, `-I${root}core/src`, ...PARTS[part].sources(), `${root}tests/fuzz/${name}.c`, '-lm', '-o', output],
     { stdio: 'inherit' },
   );
 }
 
 /** Runs one harness for `seconds`; throws on a finding. */
-function runHarness(name, seconds) {
+function runHarness(harness, seconds) {
+  const { name } = harness;
   mkdirSync(`${OUT}/corpus/${name}`, { recursive: true });
-  build(name, FLAGS, `${OUT}/${name}`);
+  build(harness, FLAGS, `${OUT}/${name}`);
   const result = spawnSync(
     `${OUT}/${name}`,
     [`-max_total_time=${seconds}`, '-print_final_stats=1', `-artifact_prefix=${OUT}/`, ...corpora(name)],
@@ -89,8 +95,8 @@ function runHarness(name, seconds) {
 }
 
 /**
- * The share of core/src's lines the harnesses' corpora reach (committed and found), as
- * llvm-cov counts them: { percent, covered, lines }.
+ * The share of each part's lines its harnesses' corpora reach (committed and found), as
+ * llvm-cov counts them: { [part]: { percent, covered, lines } }.
  */
 export function coverage() {
   ensureCommand('llvm-profdata', 'llvm', "LLVM's tools (llvm-profdata, llvm-cov), of the version of clang");
@@ -99,9 +105,10 @@ export function coverage() {
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   const binaries = [];
-  for (const { name } of HARNESSES) {
+  for (const harness of HARNESSES) {
+    const { name } = harness;
     const binary = `${dir}/${name}`;
-    build(name, COVERAGE_FLAGS, binary);
+    build(harness, COVERAGE_FLAGS, binary);
     for (const c of corpora(name)) mkdirSync(c, { recursive: true });
     // -runs=0: run every input of the corpora once, then stop
     const result = spawnSync(binary, ['-runs=0', ...corpora(name)], {
@@ -120,22 +127,27 @@ export function coverage() {
     '-o',
     `${dir}/all.profdata`,
   ]);
-  const report = JSON.parse(
-    execFileSync(
-      'llvm-cov',
-      [
-        'export',
-        '-summary-only',
-        binaries[0],
-        ...binaries.slice(1).flatMap((b) => ['-object', b]),
-        `-instr-profile=${dir}/all.profdata`,
-        ...coreSources(),
-      ],
-      { encoding: 'utf8', maxBuffer: 64 * 2 ** 20 },
-    ),
-  );
-  const { covered, count, percent } = report.data[0].totals.lines;
-  return { percent, covered, lines: count };
+  const result = {};
+  for (const [part, { sources }] of Object.entries(PARTS)) {
+    const mine = binaries.filter((_, i) => HARNESSES[i].part === part);
+    const report = JSON.parse(
+      execFileSync(
+        'llvm-cov',
+        [
+          'export',
+          '-summary-only',
+          mine[0],
+          ...mine.slice(1).flatMap((b) => ['-object', b]),
+          `-instr-profile=${dir}/all.profdata`,
+          ...sources(),
+        ],
+        { encoding: 'utf8', maxBuffer: 64 * 2 ** 20 },
+      ),
+    );
+    const { covered, count, percent } = report.data[0].totals.lines;
+    result[part] = { percent, covered, lines: count };
+  }
+  return result;
 }
 
 export function fuzz(seconds) {
@@ -143,14 +155,19 @@ export function fuzz(seconds) {
   ensureFuzzerRuntime();
   say(`Fuzzing the C API for ${seconds} s (libFuzzer, ASan + UBSan; tests/fuzz/${HARNESSES.map((h) => `${h.name}.c`).join(', ')})`);
   let executions = 0;
-  for (const { name, share } of HARNESSES) executions += runHarness(name, Math.max(1, Math.round(seconds * share)));
+  for (const harness of HARNESSES) executions += runHarness(harness, Math.max(1, Math.round(seconds * harness.share)));
   const c = coverage();
-  say(`fuzzing: the corpora reach ${c.percent.toFixed(1)} % of core/src's lines (${c.covered} of ${c.lines}, llvm-cov)`);
-  if (c.percent < COVERAGE_FLOOR)
-    throw new Error(
-      `the fuzz corpora reach ${c.percent.toFixed(1)} % of core/src's lines, below ${COVERAGE_FLOOR} %: a harness lost reach (llvm-cov show build-fuzz/coverage/fuzz_engine -object build-fuzz/coverage/fuzz_planner -instr-profile=build-fuzz/coverage/all.profdata core/src/*.c lists the lines)`,
-    );
-  return { executions, coverage: c.percent };
+  say(
+    `fuzzing: the corpora reach ${Object.entries(c)
+      .map(([part, x]) => `${x.percent.toFixed(1)} % of ${part}'s lines (${x.covered} of ${x.lines})`)
+      .join(', ')} (llvm-cov)`,
+  );
+  for (const [part, x] of Object.entries(c))
+    if (x.percent < PARTS[part].floor)
+      throw new Error(
+        `the fuzz corpora reach ${x.percent.toFixed(1)} % of ${part}'s lines, below ${PARTS[part].floor} %: a harness lost reach (llvm-cov show on build-fuzz/coverage/'s binaries with -instr-profile=build-fuzz/coverage/all.profdata ${part}/*.c lists the lines)`,
+      );
+  return { executions, coverage: Object.fromEntries(Object.entries(c).map(([part, x]) => [part, x.percent])) };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

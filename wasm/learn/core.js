@@ -281,7 +281,7 @@ export class CoreNet {
    */
   policy(samples, n, rows) {
     this.#reserve(n);
-    const code = this.#core.x.vfl_masked_softmax(this.#ptr, n, rows || 0, samples.masks, this.#out, this.#logp, this.#p, this.#entropy);
+    const code = this.#core.x.vfl_masked_softmax(this.#ptr, n, rows || 0, samples.inputs, this.#out, this.#logp, this.#p, this.#entropy);
     this.#check(code, 'policy (every row needs a legal action)');
     const A = this.heads[0];
     return { logp: this.#f32(this.#logp, n * A), p: this.#f32(this.#p, n * A), entropy: this.#f32(this.#entropy, n) };
@@ -387,11 +387,11 @@ export class Samples {
       this[name] = length > 0 ? core.alloc(Type.BYTES_PER_ELEMENT * length) : 0;
       if (this[name]) this.#blocks.push(this[name]);
     }
-    // vfl_inputs: idx, val, nnz, stride, start, count, pairs (pointers are 32-bit in the module)
+    // vfl_inputs: idx, val, nnz, stride, start, count, pairs, masks (pointers are 32-bit in the module)
     const size = core.x.vflw_inputs_size();
     this.inputs = core.alloc(size);
     this.#blocks.push(this.inputs);
-    core.view(Uint32Array, this.inputs, size / 4).set([this.idx, this.val, this.nnz, stride, this.start, count, pairs]);
+    core.view(Uint32Array, this.inputs, size / 4).set([this.idx, this.val, this.nnz, stride, this.start, count, pairs, this.masks]);
     const v = this.views();
     if (packed?.nnz) v.nnz.set(packed.nnz);
     if (packed?.nnz) for (let s = 0, at = 0; s < count; at += packed.nnz[s++]) v.start[s] = at;

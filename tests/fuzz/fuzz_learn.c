@@ -1,0 +1,149 @@
+/* fuzz_learn.c — the learner core's API (valley_farm_learn.h) driven by arbitrary bytes: a
+ * layout of any sizes (most refused: the sizes it must refuse without overflowing), then calls
+ * in any order with rows, counts, strides, indices and masks of any value. What must hold: no
+ * call reads or writes outside what it was given (ASan), no undefined behaviour (UBSan), a
+ * refused call changes nothing, and a network's outputs stay finite from finite weights and
+ * inputs (until an optimiser's huge step makes them infinite: then only that is allowed). */
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "reader.h"
+#include "valley_farm_learn.h"
+
+enum { SAMPLES = 24, STRIDE = 12, PAIRS = SAMPLES * STRIDE, MAX_OUT = VFL_MAX_OUTPUTS };
+
+static int32_t i32(reader *r) {
+    return (int32_t)(uint32_t)u64(r);
+}
+
+/* A small value most of the time, any value now and then: sizes near the edges get tried. */
+static int32_t size_of(reader *r, int32_t small) {
+    uint8_t how = u8(r);
+    if (how < 200) return 1 + how % small;
+    if (how < 230) return (int32_t)(how - 240); /* zero and negatives */
+    return i32(r);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+    reader in = {data, data + size};
+    reader *r = &in;
+    vfl_layout l;
+    memset(&l, 0, sizeof l);
+    l.inputs = size_of(r, 40);
+    l.layers = size_of(r, 3);
+    for (int k = 0; k < VFL_MAX_LAYERS; k++) {
+        l.units[k] = size_of(r, 24);
+        l.kinds[k] = u8(r) % 3; /* 2: not a kind */
+    }
+    l.heads = size_of(r, 3);
+    for (int h = 0; h < VFL_MAX_HEADS; h++) {
+        l.head_units[h] = size_of(r, 12);
+        l.head_init[h] = (float)(u8(r) % 5) * 0.01f;
+    }
+    const char *problem = vfl_layout_problem(&l);
+    vfl_net *net = vfl_create(&l);
+    REQUIRE(!problem || !net); /* a named problem is never built */
+    if (!net) return 0;
+    if (vfl_param_count(net) > 100000) { /* built as it should be: too slow to drive thousands a second */
+        vfl_destroy(net);
+        return 0;
+    }
+    vfl_net *twin = vfl_create(&l);
+    vfl_init(net, u64(r));
+    if (twin) vfl_copy_params(twin, net);
+    int count = vfl_param_count(net), outputs = vfl_outputs(net);
+    REQUIRE(count > 0 && outputs > 0 && outputs <= MAX_OUT);
+
+    /* samples: indices and counts of any value, rows of any value */
+    static int32_t idx[PAIRS], nnz[SAMPLES], rows[SAMPLES];
+    static float val[PAIRS], out[SAMPLES * MAX_OUT], dout[SAMPLES * MAX_OUT], logp[SAMPLES * MAX_OUT],
+        prob[SAMPLES * MAX_OUT], entropy[SAMPLES];
+    static uint32_t start[SAMPLES];
+    static uint8_t masks[SAMPLES * MAX_OUT];
+    for (int k = 0; k < PAIRS; k++) {
+        idx[k] = u8(r) < 250 ? u8(r) % l.inputs : i32(r);
+        val[k] = (float)(int8_t)u8(r) / 16.0f;
+    }
+    for (int s = 0; s < SAMPLES; s++) {
+        nnz[s] = u8(r) < 250 ? u8(r) % (STRIDE + 1) : i32(r);
+        start[s] = u8(r) < 250 ? (uint32_t)(u8(r) % (PAIRS - STRIDE)) : (uint32_t)i32(r);
+        rows[s] = u8(r) < 250 ? u8(r) % SAMPLES : i32(r);
+    }
+    for (int k = 0; k < SAMPLES * MAX_OUT; k++) masks[k] = u8(r) & 1;
+    vfl_inputs at = {idx, val, nnz, STRIDE, u8(r) & 1 ? start : NULL, SAMPLES, PAIRS, masks};
+    if (u8(r) == 7) at.stride = i32(r);
+    if (u8(r) == 7) at.count = i32(r);
+    if (u8(r) == 7) at.pairs = (uint32_t)i32(r);
+    if (u8(r) == 7) at.masks = NULL;
+    int last = 0; /* the samples of the last forward that succeeded (none yet: 0) */
+    int stepped = 0;   /* an optimiser stepped: its outputs may no longer be finite */
+
+    for (int op = 0; op < 40 && r->p < r->end; op++) {
+        const int32_t *use_rows = u8(r) & 1 ? rows : NULL;
+        int n = u8(r) < 240 ? u8(r) % (SAMPLES + 1) : i32(r);
+        /* the caller's buffers (rows, outputs) hold SAMPLES samples: a larger n is the caller's
+         * bug, not the core's; without rows, any n is checked against the inputs' count */
+        if ((use_rows || (at.count > SAMPLES)) && n > SAMPLES) n = SAMPLES;
+        switch (u8(r) % 10) {
+        case 0: {
+            float before = out[0];
+            int code = vfl_forward(net, n, use_rows, &at, out);
+            REQUIRE(code == VFL_OK || code == VFL_ERR_ARGUMENT || code == VFL_ERR_MEMORY);
+            if (code != VFL_OK) {
+                REQUIRE(out[0] == before || isnan(before)); /* a refused call wrote nothing */
+                break;
+            }
+            last = n;
+            if (!stepped)
+                for (int k = 0; k < n * outputs; k++) REQUIRE(isfinite(out[k]));
+            break;
+        }
+        case 1: {
+            for (int k = 0; k < SAMPLES * outputs; k++) dout[k] = (float)(int8_t)u8(r) / 64.0f;
+            int code = vfl_backward(net, n, use_rows, &at, u8(r) == 3 ? NULL : dout);
+            REQUIRE(code == VFL_OK || code == VFL_ERR_ARGUMENT);
+            if (n != last) REQUIRE(code == VFL_ERR_ARGUMENT);
+            break;
+        }
+        case 2: {
+            int code = vfl_masked_softmax(net, n, use_rows, &at, out, logp, prob, u8(r) & 1 ? entropy : NULL);
+            REQUIRE(code == VFL_OK || code == VFL_ERR_ARGUMENT);
+            break;
+        }
+        case 3:
+            vfl_zero_grad(net);
+            break;
+        case 4:
+            vfl_adam(net, (float)u8(r) / 1024.0f);
+            stepped = 1;
+            break;
+        case 5:
+            vfl_sgd(net, (float)u8(r) / 1024.0f);
+            stepped = 1;
+            break;
+        case 6: {
+            double norm = vfl_grad_norm(net);
+            REQUIRE(norm >= 0 || isnan(norm));
+            vfl_scale_grads(net, (float)u8(r) / 128.0f);
+            break;
+        }
+        case 7:
+            vfl_set_adam_steps(net, i32(r));
+            REQUIRE(vfl_adam_steps(net) >= 0);
+            break;
+        case 8:
+            if (twin) {
+                vfl_add_grads(twin, vfl_grads(net));
+                REQUIRE(vfl_copy_params(net, twin) == VFL_OK);
+            }
+            break;
+        default:
+            vfl_add_floats(vfl_grads(net), vfl_params(net), count);
+            break;
+        }
+    }
+    vfl_destroy(twin);
+    vfl_destroy(net);
+    return 0;
+}
