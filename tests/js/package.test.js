@@ -40,6 +40,7 @@ it('npm pack ships the engine, the types, the agents, the protocol, the learners
       'wasm/agents/random.js',
       'wasm/agents/valleyHeuristic.js',
       'wasm/evaluate.js',
+      'wasm/aggregate.js',
       'wasm/evaluate.d.ts',
       'wasm/splits.js',
       'wasm/standalone.js',
