@@ -31,6 +31,10 @@ const OPTIONS = {
     },
   },
   steps: { arg: 'N', default: 1e6, what: 'env steps to train (5e6 is fine)' },
+  'max-seconds': {
+    arg: 'S',
+    what: "also stop once S seconds of wall-clock time have passed (cloning and validation included), at the next report, validated and written as at the end of --steps (a time budget; --steps still sets the schedule, e.g. PPO's anneal)",
+  },
   seed: { arg: 'S', default: 1, what: 'seeds the learner: the same seed and settings train to the same policy' },
   out: { arg: 'FILE', default: 'policy.json', what: 'where the policy is written (its folder must exist)' },
   log: { arg: 'FILE', what: 'where the learning curve is written as training goes (default: none)' },
@@ -101,6 +105,7 @@ export function parse(argv) {
     evalEvery: null,
     evalEpisodes: 50,
     progressEvery: 10,
+    maxSeconds: null,
   };
   const settings = {};
   for (const [k, v] of Object.entries(values)) {
@@ -152,6 +157,11 @@ export function parse(argv) {
     if (o.settings[resume.setting] !== undefined && o.settings[resume.setting] !== o.checkpointEvery)
       throw new UsageError(`--checkpoint-every sets ${settingFlag(resume.setting)}: give one of them`);
     o.settings[resume.setting] = o.checkpointEvery;
+  }
+  if (o.maxSeconds !== null) {
+    o.maxSeconds = Number(o.maxSeconds);
+    if (!(o.maxSeconds > 0 && o.maxSeconds <= 31_536_000))
+      throw new UsageError('--max-seconds must be a number of seconds above 0, at most a year (31536000); 600 is ten minutes');
   }
   o.progressEvery = Number(o.progressEvery);
   if (!(o.progressEvery >= 0 && o.progressEvery <= 86_400))
@@ -298,7 +308,10 @@ export async function main(argv) {
   let lastCheckpoint = Date.now();
   const chunk = Math.min(o.evalEvery, 50_000, o.checkpointEvery ?? Infinity);
   if (o.settings.imitate > 0) screen.note(`cloning ${o.settings.imitate.toLocaleString('en')} of the planner's episodes first…`);
-  while (p.steps < o.steps) {
+  // a time budget ends the run at the first report after it (a chunk is at most 50,000 steps)
+  const outOfTime = () => o.maxSeconds !== null && Date.now() - started >= 1000 * o.maxSeconds;
+  let stopped = false;
+  while (p.steps < o.steps && !stopped) {
     const cloned = Boolean(p.imitation);
     const t0 = Date.now();
     const toCheckpoint = o.checkpointEvery ? o.checkpointEvery - (p.steps % o.checkpointEvery) : Infinity;
@@ -317,8 +330,9 @@ export async function main(argv) {
       );
     }
     const stepsPerSec = trainMs > 0 ? (1000 * p.steps) / trainMs : 0;
+    stopped = outOfTime();
     let val = null;
-    if (p.steps >= nextEval || p.steps >= o.steps) {
+    if (p.steps >= nextEval || p.steps >= o.steps || stopped) {
       nextEval += o.evalEvery;
       const t1 = Date.now();
       val = await evaluate(learner.policy(), { env: o.env, split: 'validation', episodes: o.evalEpisodes });
@@ -344,7 +358,7 @@ export async function main(argv) {
     ];
     if (o.log) appendFileSync(o.log, curveLine(o.logFormat, row));
     const due = !o.checkpointSeconds || Date.now() - lastCheckpoint >= 1000 * o.checkpointSeconds;
-    if (o.checkpointEvery && p.steps < o.steps && due) {
+    if (o.checkpointEvery && p.steps < o.steps && !stopped && due) {
       const ckpt = await learner.checkpoint(); // null between the steps where the envs start afresh
       if (ckpt) {
         lastCheckpoint = Date.now(); // (not before: a time waits for the first such step after it)
@@ -374,6 +388,7 @@ export async function main(argv) {
     steps: p.steps,
     seconds: round(seconds, 1),
     trainSeconds: round(trainMs / 1000, 1),
+    ...(stopped ? { stoppedBy: 'max-seconds' } : {}),
     package: `${pkg.name}@${pkg.version}`,
     command: ['valley-farm', 'train', ...argv].map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : JSON.stringify(a))).join(' '),
     node: process.version,
