@@ -28,7 +28,7 @@ const root = new URL('../../', import.meta.url).pathname;
 const CLI = join(root, 'wasm/cli/index.mjs');
 const HOME_MACHINE = "the project's 2-core machine kind (a 2-core VM, Debian 12)";
 const USAGE =
-  'npm run results -- --learner ALGO --env ENV --budget 5M|35M|10min --seeds 1-5 [--steps N (10min: the schedule)] [--track NAME --machine TEXT] [--eval-episodes N] [--eval-every N] [--no-policies] [--dir DIR] [--SETTING VALUE ...]\n       npm run results -- --summarize';
+  'npm run results -- --learner ALGO --env ENV --budget 5M|35M|10min --seeds 1-5 [--steps N (10min: the schedule)] [--track NAME --machine TEXT] [--eval-episodes N] [--eval-every N] [--no-policies] [--dir DIR] [--work DIR] [--checkpoint-every N|TIME] [--SETTING VALUE ...]\n       npm run results -- --summarize';
 
 class UsageError extends Error {}
 
@@ -71,7 +71,20 @@ export function parse(argv) {
   if (flags.has('help')) return { help: true };
   const dir = given.dir ? resolve(given.dir) : RESULTS_DIR;
   if (flags.has('summarize')) return { summarize: true, dir };
-  const known = ['learner', 'env', 'budget', 'seeds', 'track', 'machine', 'steps', 'eval-episodes', 'eval-every', 'work', 'dir'];
+  const known = [
+    'learner',
+    'env',
+    'budget',
+    'seeds',
+    'track',
+    'machine',
+    'steps',
+    'eval-episodes',
+    'eval-every',
+    'work',
+    'dir',
+    'checkpoint-every',
+  ];
   const o = { dir, track: HOME_TRACK, evalEpisodes: 200, policies: !flags.has('no-policies'), settings: {} };
   let budgets;
   try {
@@ -129,7 +142,9 @@ export function parse(argv) {
     if (!Number.isInteger(n) || n < 1 || n > most) throw new UsageError(`--${flag} must be a whole number from 1 to ${most}`);
     o[key] = n;
   }
-  o.work = given.work ?? join(root, 'build/results-work');
+  o.work = resolve(given.work ?? join(root, 'build/results-work'));
+  // how often a resumable learner saves its run (train --checkpoint-every: steps, or a time)
+  o.checkpointEvery = given['checkpoint-every'] ?? '5m';
   // everything else is a setting of the learner, as train takes it
   const settingFlags = Object.fromEntries(Object.keys(algorithms[o.learner].defaults).map((k) => [settingFlag(k).slice(2), k]));
   for (const [name, value] of Object.entries(given)) {
@@ -251,7 +266,7 @@ async function oneRun(o, seed, name, dir) {
     rmSync(work, { recursive: true, force: true });
     mkdirSync(work, { recursive: true });
     console.log(`[valley-farm] ${name} seed ${seed}: valley-farm ${args.join(' ')}`);
-    ran = await runCli([...args, ...(resumable ? ['--checkpoint-every', '5m'] : []), '--out', policyFile, '--log', curveFile]);
+    ran = await runCli([...args, ...(resumable ? ['--checkpoint-every', o.checkpointEvery] : []), '--out', policyFile, '--log', curveFile]);
   }
   if (ran.code !== 0)
     throw new Error(`valley-farm train exited with ${ran.code} on seed ${seed}; the results file keeps the seeds before it`);

@@ -142,29 +142,33 @@ const ci = (v) => `${f2(v.estimate)} (${f2(v.low)} – ${f2(v.high)})`;
 const runsText = (n) => `${n} run${n === 1 ? '' : 's'}`;
 
 /**
- * README.md's results table (markdown): each farm's reference agents (mean test return,
- * normalised score) and, per budget, each learner the package ships: the IQM of its runs'
- * normalised scores with its 95 % interval and how many runs, or "no runs yet".
+ * README.md's results table (markdown), one column per farm: the reference agents' normalised
+ * score (and mean test return), then each learner the package ships at each budget it has
+ * runs at: the IQM of its runs' normalised scores with its 95 % interval and how many runs; a
+ * learner with none yet says so in one row.
  */
 export function readmeResultsTable(summary, baselines, budgets = budgetsOf()) {
   const home = summary.tracks.find((t) => t.track === HOME_TRACK);
-  const lines = [`| agent | budget | ${envIds.join(' | ')} |`, `|---|---|${envIds.map(() => '---').join('|')}|`];
-  const refs = baselines.table[envIds[0]].map((r) => r.agent);
-  for (const agent of refs) {
+  const lines = [`| agent | ${envIds.join(' | ')} |`, `|---|${envIds.map(() => '---').join('|')}|`];
+  for (const agent of baselines.table[envIds[0]].map((r) => r.agent)) {
     const cells = envIds.map((id) => {
       const r = baselines.table[id].find((x) => x.agent === agent);
-      return r ? `${f2(r.mean)} (normalised ${f2(r.normalized)})` : '–';
+      return r ? `${f2(r.normalized)} (return ${f2(r.mean)})` : '–';
     });
-    lines.push(`| ${agent} | – | ${cells.join(' | ')} |`);
+    lines.push(`| ${agent} | ${cells.join(' | ')} |`);
   }
-  for (const budget of Object.keys(budgets))
-    for (const algo of Object.keys(algorithms)) {
+  const short = ({ estimate, low, high }) => `${f2(estimate)} (${f2(low)}–${f2(high)})`;
+  for (const algo of Object.keys(algorithms)) {
+    const mine = Object.keys(budgets).filter((b) => home?.rows.some((r) => r.budget === b && r.learner === algo && r.env !== BOTH));
+    if (!mine.length) lines.push(`| ${learnerTitle(algo)} | ${envIds.map(() => 'no runs yet').join(' | ')} |`);
+    for (const budget of mine) {
       const cells = envIds.map((env) => {
-        const row = home?.rows.find((r) => r.budget === budget && r.env === env && r.learner === algo);
-        return row ? `IQM ${ci(row.iqm)}, ${runsText(row.runs)}` : 'no runs yet';
+        const row = home.rows.find((r) => r.budget === budget && r.env === env && r.learner === algo);
+        return row ? `IQM ${short(row.iqm)}, ${runsText(row.runs)}` : 'no runs yet';
       });
-      lines.push(`| ${learnerTitle(algo)} | ${budgets[budget].title} | ${cells.join(' | ')} |`);
+      lines.push(`| ${learnerTitle(algo)}, ${budgets[budget].title} | ${cells.join(' | ')} |`);
     }
+  }
   return lines.join('\n');
 }
 

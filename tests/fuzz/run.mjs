@@ -25,7 +25,7 @@ const HARNESSES = [
 
 // The least share of core/src's lines the corpora must reach: a harness that loses reach
 // (a public function no longer called, a new one never) fails the run. The committed corpora
-// alone reach more; README.md states the figure.
+// alone reach more; docs/architecture.md states the figure.
 const COVERAGE_FLOOR = 95;
 
 const OUT = `${root}build-fuzz`;
