@@ -18,7 +18,8 @@ export const BUDGETS = budgetsOf();
 export const HOME_TRACK = '2-core';
 
 const typeOf = (v) => (v === null ? 'null' : Array.isArray(v) ? 'array' : Number.isInteger(v) ? 'integer' : typeof v);
-const isType = (v, t) => typeOf(v) === t || (t === 'number' && typeof v === 'number' && Number.isFinite(v));
+const isType = (v, t) =>
+  t === 'number' ? typeof v === 'number' && Number.isFinite(v) : t === 'integer' ? Number.isSafeInteger(v) : typeOf(v) === t;
 const shown = (v) => JSON.stringify(v)?.slice(0, 40) ?? String(v);
 
 /**
