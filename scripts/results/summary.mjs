@@ -164,7 +164,7 @@ export function readmeResultsTable(summary, baselines, budgets = budgetsOf()) {
     for (const budget of mine) {
       const cells = envIds.map((env) => {
         const row = home.rows.find((r) => r.budget === budget && r.env === env && r.learner === algo);
-        return row ? `IQM ${short(row.iqm)}, ${runsText(row.runs)}` : 'no runs yet';
+        return row ? `${short(row.iqm)}, ${runsText(row.runs)}` : 'no runs yet';
       });
       lines.push(`| ${learnerTitle(algo)}, ${budgets[budget].title} | ${cells.join(' | ')} |`);
     }

@@ -51,6 +51,7 @@ it('npm pack ships the engine, the types, the agents, the protocol, the learners
       'wasm/cli/index.mjs',
       'wasm/cli/progress.mjs',
       'wasm/cli/eval.mjs',
+      'wasm/cli/evalRuns.mjs',
       'wasm/cli/train.mjs',
       'wasm/learn/core.js',
       'wasm/learn/encode.js',

@@ -204,7 +204,7 @@ describe('the summary', () => {
     expect(table[0]).toBe('| agent | ValleyFarm-v0 | BackwardsValleyFarm-v0 |');
     const tq = table.find((l) => l.startsWith('| tabular Q, 4,096 env steps |'));
     const row = rows.find((r) => r.env === 'ValleyFarm-v0' && r.learner === 'tabular-q');
-    expect(tq).toContain(`IQM ${row.iqm.estimate.toFixed(2)} (${row.iqm.low.toFixed(2)}–${row.iqm.high.toFixed(2)}), 3 runs`);
+    expect(tq).toContain(`| ${row.iqm.estimate.toFixed(2)} (${row.iqm.low.toFixed(2)}–${row.iqm.high.toFixed(2)}), 3 runs`);
     // the fixture's PPO has settings beyond the defaults, so the shipped PPO has no runs
     expect(table).toContain('| PPO | no runs yet | no runs yet |');
     expect(table.find((l) => l.startsWith('| heuristic |'))).toContain('(return 11.91)');
