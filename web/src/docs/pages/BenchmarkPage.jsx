@@ -10,6 +10,10 @@ import { SPLITS } from 'valley-farm/splits';
 import { algorithms } from 'valley-farm/learn';
 import { Section, Toc } from '../components/Section.jsx';
 import { TrackImprovements, TrackProfiles, TrackResults } from '../components/Results.jsx';
+import { MARKDOWN_PAGES, MarkdownSections } from './MarkdownPage.jsx';
+
+// docs/benchmark.md's narrative sections, shown here as written (its tables are this page's own, from the data)
+const NOTES = ['how-ppo-learns', 'the-tuning-record'];
 import { referenceRuns, settingsOf } from '../../model/referenceRuns.js';
 import { heuristicValidation, pairedOverHeuristic, timeToHeuristic } from '../../model/timeToHeuristic.js';
 
@@ -17,11 +21,12 @@ export const BENCHMARK_SECTIONS = [
   ['protocol', 'The protocol'],
   ['table', 'Baselines'],
   ['ceiling', 'The ceilings'],
-  ['results', 'Results over training runs'],
+  ['results-over-training-runs', 'Results over training runs'],
   ['profiles', 'Performance profiles'],
   ['improvement', 'Probability of improvement'],
   ['learners', 'Reference runs'],
-  ['submit', 'How to submit a result'],
+  ...MARKDOWN_PAGES.benchmark.sections.filter((s) => NOTES.includes(s.id)).map((s) => [s.id, s.title]),
+  ['how-to-submit-a-result', 'How to submit a result'],
   ['run', 'Evaluate your agent'],
 ];
 
@@ -211,7 +216,7 @@ export function BenchmarkPage() {
           })}
         </ul>
       </Section>
-      <Section page="benchmark" id="results" title="Results over training runs">
+      <Section page="benchmark" id="results-over-training-runs" title="Results over training runs">
         <p>
           Each learner the package ships, trained with several seeds at fixed budgets (
           {Object.values(budgets)
@@ -302,7 +307,8 @@ export function BenchmarkPage() {
           recurrent core could learn what the memory's features leave out (which animals it fed, and when).
         </p>
       </Section>
-      <Section page="benchmark" id="submit" title="How to submit a result">
+      <MarkdownSections page={MARKDOWN_PAGES.benchmark} only={NOTES} />
+      <Section page="benchmark" id="how-to-submit-a-result" title="How to submit a result">
         <ol>
           <li>
             Tune on the validation seeds only. The test seeds ({SPLITS.test.first.toLocaleString('en')} …{' '}
