@@ -72,8 +72,8 @@ describe("with the fixture's runs", () => {
       const row = host.querySelector(`[data-table="results-fixture-${r.budget}"] [data-row="${r.env}/${r.learner}"]`);
       expect(row, `${r.env}/${r.learner}`).not.toBeNull();
       const cells = [...row.children].map((td) => td.textContent);
-      expect(cells.slice(0, 7)).toEqual([
-        r.env,
+      expect(row.closest('tbody').querySelector('.farm-row').textContent).toBe(r.env);
+      expect(cells.slice(0, 6)).toEqual([
         r.title,
         String(r.runs),
         r.testMean ? ci(r.testMean) : '–',
@@ -85,6 +85,8 @@ describe("with the fixture's runs", () => {
     // the shipped PPO (default settings) has no runs; the fixture's is a variant, listed by its title
     expect(host.querySelector('[data-row="ValleyFarm-v0/ppo"]').textContent).toContain('no runs yet');
     expect(host.textContent).toContain('PPO, imitate 0');
+    // a variant is listed only where it has runs
+    expect(host.querySelector('[data-row="BackwardsValleyFarm-v0/ppo-imitate-0-hidden-8,8-num-envs-8-n-steps-64-workers-1"]')).toBeNull();
   });
 
   it('a profile is drawn for each budget and farm with runs, one line and band per learner, its numbers in a table', () => {

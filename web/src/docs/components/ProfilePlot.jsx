@@ -35,6 +35,7 @@ export function ProfilePlot({ taus, series, title, id }) {
   const rows = taus.map((t, i) => [t, i]).filter(([t]) => Math.abs(t / TABLE_STEP - Math.round(t / TABLE_STEP)) < 1e-9);
   return (
     <figure class="plot profile-plot" data-profile={id}>
+      <p class="profile-title">{title}</p>
       <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-labelledby={`${id}-title ${id}-desc`}>
         <title id={`${id}-title`}>Performance profile, {title}</title>
         <desc id={`${id}-desc`}>
@@ -69,7 +70,7 @@ export function ProfilePlot({ taus, series, title, id }) {
           <span class={`profile-key profile-${k}`}>
             <span class="swatch" aria-hidden="true" /> {s.name}, {s.runs} runs
           </span>
-        ))}{' '}
+        ))}
         Shaded: the 95 % stratified bootstrap band.
       </figcaption>
       <details class="profile-numbers">

@@ -9,6 +9,12 @@ export const BOTH = 'both farms';
 const f2 = (x) => x.toFixed(2);
 /** An estimate with its interval: '0.66 (0.64 – 0.68)'. */
 export const withInterval = ({ estimate, low, high }) => `${f2(estimate)} (${f2(low)} – ${f2(high)})`;
+/** The same in a table cell: the interval on a line of its own, smaller. */
+const Cell = ({ v }) => (
+  <td>
+    {f2(v.estimate)} <span class="ci">({`${f2(v.low)} – ${f2(v.high)}`})</span>
+  </td>
+);
 const minutes = (s) => (s < 120 ? `${Math.round(s)} s` : `${(s / 60).toFixed(1)} min`);
 
 /**
@@ -19,16 +25,14 @@ export function TrackResults({ track, budgets, learners, envIds }) {
   const rows = track?.rows ?? [];
   return Object.entries(budgets).map(([budget, { title }]) => {
     const mine = rows.filter((r) => r.budget === budget);
-    // the shipped learners first, in the registry's order, then variants with runs
-    const keys = [...learners.map((l) => l.key), ...new Set(mine.map((r) => r.learner).filter((k) => !learners.some((l) => l.key === k)))];
+    const shipped = learners.map((l) => l.key);
     const titleOf = (key) => learners.find((l) => l.key === key)?.title ?? mine.find((r) => r.learner === key)?.title ?? key;
     return (
       <div class="docs-table-wrap">
-        <table class="docs-table" data-table={`results-${track?.track ?? 'none'}-${budget}`}>
+        <table class="docs-table results-table" data-table={`results-${track?.track ?? 'none'}-${budget}`}>
           <caption>{title}: normalised test scores over training runs (95 % intervals)</caption>
           <thead>
             <tr>
-              <th scope="col">farm</th>
               <th scope="col">learner</th>
               <th scope="col">runs</th>
               <th scope="col">test return, mean over runs</th>
@@ -38,33 +42,44 @@ export function TrackResults({ track, budgets, learners, envIds }) {
               <th scope="col">median time</th>
             </tr>
           </thead>
-          <tbody>
-            {[...envIds, BOTH].flatMap((env) =>
-              keys.map((key) => {
-                const r = mine.find((x) => x.env === env && x.learner === key);
-                if (!r && env === BOTH) return null;
-                return r ? (
-                  <tr data-row={`${env}/${key}`}>
-                    <td>{env}</td>
-                    <td>{titleOf(key)}</td>
-                    <td>{r.runs}</td>
-                    <td>{r.testMean ? withInterval(r.testMean) : '–'}</td>
-                    <td>{withInterval(r.iqm)}</td>
-                    <td>{withInterval(r.mean)}</td>
-                    <td>{withInterval(r.optimalityGap)}</td>
-                    <td>{minutes(r.seconds)}</td>
-                  </tr>
-                ) : (
-                  <tr data-row={`${env}/${key}`} class="no-runs">
-                    <td>{env}</td>
-                    <td>{titleOf(key)}</td>
-                    <td>0</td>
-                    <td colSpan={5}>no runs yet</td>
-                  </tr>
-                );
-              }),
-            )}
-          </tbody>
+          {[...envIds, BOTH].map((env) => {
+            const here = mine.filter((r) => r.env === env);
+            // the shipped learners, each with its row (runs or not; on both farms only with runs), then variants with runs
+            const keys = [
+              ...(env === BOTH ? [] : shipped),
+              ...here.map((r) => r.learner).filter((k) => env === BOTH || !shipped.includes(k)),
+            ];
+            if (!keys.length) return null;
+            return (
+              <tbody>
+                <tr class="farm-row">
+                  <th scope="colgroup" colSpan={7}>
+                    {env}
+                  </th>
+                </tr>
+                {keys.map((key) => {
+                  const r = here.find((x) => x.learner === key);
+                  return r ? (
+                    <tr data-row={`${env}/${key}`}>
+                      <th scope="row">{titleOf(key)}</th>
+                      <td>{r.runs}</td>
+                      {r.testMean ? <Cell v={r.testMean} /> : <td>–</td>}
+                      <Cell v={r.iqm} />
+                      <Cell v={r.mean} />
+                      <Cell v={r.optimalityGap} />
+                      <td>{minutes(r.seconds)}</td>
+                    </tr>
+                  ) : (
+                    <tr data-row={`${env}/${key}`} class="no-runs">
+                      <th scope="row">{titleOf(key)}</th>
+                      <td>0</td>
+                      <td colSpan={5}>no runs yet</td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            );
+          })}
         </table>
       </div>
     );
