@@ -71,9 +71,17 @@ export function schemaFaults(value, schema = SCHEMA, where = '(file)', rootSchem
   return faults;
 }
 
-/** A learner with its settings beyond the defaults, as names and tables key it: 'ppo', 'ppo-history-4'. */
+/**
+ * A learner with its settings beyond the defaults, as names and tables key it: 'ppo',
+ * 'ppo-history-4'; the settings in alphabetical order, so that the same settings give one name.
+ */
 export const learnerKey = ({ learner, settings = {} }) =>
-  [learner, ...Object.entries(settings).map(([k, v]) => `${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}-${v}`)].join('-');
+  [
+    learner,
+    ...Object.keys(settings)
+      .sort()
+      .map((k) => `${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}-${settings[k]}`),
+  ].join('-');
 
 /** A results file's name: its learner key, its farm, its budget. */
 export const resultsName = (file) => `${learnerKey(file)}-${file.env}-${file.budget}`;

@@ -26,7 +26,7 @@ import pkg from '../../package.json' with { type: 'json' };
 
 const root = new URL('../../', import.meta.url).pathname;
 const CLI = join(root, 'wasm/cli/index.mjs');
-const HOME_MACHINE = "the project's 2-core machine kind (a 2-core VM, Debian 12)";
+const HOME_MACHINE = "the project's 2-core machine kind";
 const USAGE =
   'npm run results -- --learner ALGO --env ENV --budget 5M|35M|10min --seeds 1-5 [--steps N (10min: the schedule)] [--track NAME --machine TEXT] [--eval-episodes N] [--eval-every N] [--no-policies] [--dir DIR] [--work DIR] [--checkpoint-every N|TIME] [--SETTING VALUE ...]\n       npm run results -- --summarize';
 
@@ -158,6 +158,9 @@ export function parse(argv) {
     const d = algorithms[o.learner].defaults[settingFlags[name]];
     o.settings[settingFlags[name]] = Array.isArray(d) ? value.split(',').map(Number) : Number(value);
   }
+  // in the learner's own order, so that the same settings name the same file however they were typed
+  const order = Object.keys(algorithms[o.learner].defaults);
+  o.settings = Object.fromEntries(Object.entries(o.settings).sort(([a], [b]) => order.indexOf(a) - order.indexOf(b)));
   return o;
 }
 

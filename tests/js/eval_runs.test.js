@@ -60,7 +60,7 @@ describe('eval --runs', () => {
   });
 
   it('refuses runs of two learners, a policy of another farm, --seeds and a built-in agent, saying why', () => {
-    const ppo = policies('ppo-imitate-0-hidden-8,8-num-envs-8-n-steps-64-workers-1-ValleyFarm-v0-tiny').files[0];
+    const ppo = policies('ppo-hidden-8,8-imitate-0-n-steps-64-num-envs-8-workers-1-ValleyFarm-v0-tiny').files[0];
     const backwards = policies('tabular-q-BackwardsValleyFarm-v0-tiny').files[0];
     const cases = [
       [['--runs', files[0], ppo, '--env', 'ValleyFarm-v0'], /the policies are of tabular-q and ppo; --runs sums up runs of one learner/],

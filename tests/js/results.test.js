@@ -249,6 +249,17 @@ describe('npm run results', () => {
     expect(JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')).tracks[0].rows[0].runs).toBe(2);
   });
 
+  it('the same settings, typed in any order, name the same file', async () => {
+    const { parse } = await import('../../scripts/results/make.mjs');
+    const { resultsName } = await import('../../scripts/results/check.mjs');
+    const common = ['--learner', 'ppo', '--env', 'ValleyFarm-v0', '--budget', '35M', '--seeds', '1-5', '--track', 'x', '--machine', 'y'];
+    const a = parse([...common, '--hidden', '8,8', '--imitate', '0']);
+    const b = parse([...common, '--imitate', '0', '--hidden', '8,8']);
+    expect(resultsName(a)).toBe('ppo-hidden-8,8-imitate-0-ValleyFarm-v0-35M');
+    expect(resultsName(b)).toBe(resultsName(a));
+    expect(resultsName(parse(common))).toBe('ppo-ValleyFarm-v0-35M');
+  });
+
   it('leaves a damaged results file as it is and says what is wrong with it', () => {
     const text = readFileSync(file, 'utf8').replace('"tuning": "validation"', '"tuning": "test"');
     writeFileSync(file, text);
@@ -346,7 +357,7 @@ describe('npm run results', () => {
     await exited;
     const resumed = results(...args);
     expect(resumed.status, resumed.stderr).toBe(0);
-    const name = 'ppo-imitate-0-hidden-8,8-num-envs-8-n-steps-64-workers-1-ValleyFarm-v0-tiny.json';
+    const name = 'ppo-hidden-8,8-imitate-0-n-steps-64-num-envs-8-workers-1-ValleyFarm-v0-tiny.json';
     const [a, b] = [unbroken, broken].map((d) => JSON.parse(readFileSync(join(d, 'test', name), 'utf8')).runs[0]);
     if (!done) expect(resumed.stdout).toMatch(/seed 1: resuming/); // (a run that finished before the kill resumes nothing)
     // the same weights (the policy files differ in their run record: times and dates)
