@@ -60,7 +60,7 @@ export function baselineTable(table, runs = []) {
         for (const run of runs.filter((x) => x.env === env))
           row(
             env,
-            `${learnerName(run)} (${(run.steps / 1e6).toLocaleString('en')} M steps, ${run.seconds < 120 ? `${run.seconds} s` : `${Math.round(run.seconds / 60)} min`})`,
+            `${learnerName(run)} (one seed, ${(run.steps / 1e6).toLocaleString('en')} M steps, ${run.seconds < 120 ? `${run.seconds} s` : `${Math.round(run.seconds / 60)} min`})`,
             run.test.mean,
             run.test.ci95,
             run.test.normalized,

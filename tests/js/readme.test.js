@@ -68,3 +68,29 @@ it('every link and image of the README resolves: a file of the repository, and a
     }
   }
 });
+
+it("every link of the docs' own pages (docs/*.md, docs/results/README.md) resolves to a file, and a heading of it where an anchor is given", async () => {
+  const { headingId } = await import('../../web/markdownPlugin.mjs');
+  const { existsSync, readdirSync } = await import('node:fs');
+  const { dirname, join } = await import('node:path');
+  const pages = [
+    ...readdirSync(`${root}docs`)
+      .filter((f) => f.endsWith('.md'))
+      .map((f) => `docs/${f}`),
+    'docs/results/README.md',
+  ];
+  const headingsOf = (file) => [...readFileSync(file, 'utf8').matchAll(/^#{1,6} (.+)$/gm)].map((m) => headingId(m[1]));
+  let checked = 0;
+  for (const page of pages) {
+    const text = readFileSync(`${root}${page}`, 'utf8');
+    for (const [, link] of text.matchAll(/!?\[[^\]]*\]\(([^)\s]+)\)/g)) {
+      if (/^https:\/\//.test(link)) continue;
+      const [path, anchor] = link.split('#');
+      const file = path ? join(root, dirname(page), path) : `${root}${page}`;
+      expect(existsSync(file), `${page}: ${link}: no such file`).toBe(true);
+      if (anchor) expect(headingsOf(file), `${page}: ${link}: no such heading`).toContain(anchor);
+      checked++;
+    }
+  }
+  expect(checked).toBeGreaterThan(5);
+});

@@ -13,7 +13,7 @@ const pct = (x) => `${Math.round(x * 100)} %`;
 
 /**
  * taus: the τ grid; series: [{ name, runs, fraction, low, high }] (arrays over taus);
- * title: what the plot is of ("ValleyFarm-v0, 35 M env steps").
+ * title: what the plot is of (a farm and a budget).
  */
 export function ProfilePlot({ taus, series, title, id }) {
   const top = taus.at(-1);
