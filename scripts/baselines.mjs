@@ -5,7 +5,7 @@
 //                         return (both agents of valley-farm/agents)
 //   table[env]: random, heuristic and best-known (wasm/data/best-known.json) on the test
 //               split, each with mean, 95 % interval and normalised score (wasm/evaluate.js)
-// The Benchmark docs page and the README's table (with the reference training runs of
+// The Benchmark docs page and docs/benchmark.md's table (with the reference training runs of
 // docs/runs) are generated from it; tests check both,
 // and that the heuristic's numbers still come out of evaluate(). Run after best-known.
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -14,6 +14,7 @@ import { envIds, make } from '../wasm/index.js';
 import { SPLITS, splitSeeds } from '../wasm/splits.js';
 import { normalizedScore, summarize } from '../wasm/evaluate.js';
 import { algorithms, settingsText } from '../wasm/learn/index.js';
+import { readmeResultsTable, writeBetweenMarkers } from './results/summary.mjs';
 
 const root = new URL('..', import.meta.url);
 const RANDOM_RUNS = 16;
@@ -45,10 +46,10 @@ export function referenceRuns() {
 }
 
 /**
- * The README's baseline table (markdown): the data's table, with each farm's trained agents
- * (the reference runs) between the heuristic and the best known.
+ * docs/benchmark.md's baseline table (markdown): the data's table, with each farm's trained
+ * agents (the reference runs) between the heuristic and the best known.
  */
-export function readmeTable(table, runs = []) {
+export function baselineTable(table, runs = []) {
   const f = (x) => x.toFixed(2);
   const lines = ['| env | agent | mean return (test) | 95 % interval | normalised score |', '|---|---|---:|---|---:|'];
   const row = (env, agent, mean, ci95, normalized) =>
@@ -59,7 +60,7 @@ export function readmeTable(table, runs = []) {
         for (const run of runs.filter((x) => x.env === env))
           row(
             env,
-            `${learnerName(run)} (${(run.steps / 1e6).toLocaleString('en')} M steps, ${run.seconds < 120 ? `${run.seconds} s` : `${Math.round(run.seconds / 60)} min`})`,
+            `${learnerName(run)} (one seed, ${(run.steps / 1e6).toLocaleString('en')} M steps, ${run.seconds < 120 ? `${run.seconds} s` : `${Math.round(run.seconds / 60)} min`})`,
             run.test.mean,
             run.test.ci95,
             run.test.normalized,
@@ -70,20 +71,16 @@ export function readmeTable(table, runs = []) {
   return lines.join('\n');
 }
 
-/** Writes the README's table between its markers (tests/js/evaluate_data.test.js checks it). */
-export function updateReadmeTable() {
-  const table = JSON.parse(readFileSync(new URL('wasm/data/baselines.json', root), 'utf8')).table;
-  const readmeUrl = new URL('README.md', root);
-  const readme = readFileSync(readmeUrl, 'utf8');
-  const [start, end] = ['<!-- baselines:start -->', '<!-- baselines:end -->'];
-  if (!readme.includes(start) || !readme.includes(end)) throw new Error(`README.md has no ${start} … ${end} markers`);
-  writeFileSync(
-    readmeUrl,
-    readme.slice(0, readme.indexOf(start) + start.length) +
-      `\n${readmeTable(table, referenceRuns())}\n` +
-      readme.slice(readme.indexOf(end)),
-  );
-  console.log("[valley-farm] README.md's baseline table updated");
+/**
+ * Writes docs/benchmark.md's baseline table between its markers, and the README's results
+ * table (whose reference rows are this data's); tests/js/evaluate_data.test.js checks both.
+ */
+export function updateTables() {
+  const baselines = JSON.parse(readFileSync(new URL('wasm/data/baselines.json', root), 'utf8'));
+  writeBetweenMarkers(new URL('docs/benchmark.md', root), 'baselines', baselineTable(baselines.table, referenceRuns()));
+  const summary = JSON.parse(readFileSync(new URL('docs/results/summary.json', root), 'utf8'));
+  writeBetweenMarkers(new URL('README.md', root), 'results', readmeResultsTable(summary, baselines));
+  console.log("[valley-farm] docs/benchmark.md's baseline table and README.md's results table updated");
 }
 if (import.meta.url === `file://${process.argv[1]}`) await main();
 
@@ -135,5 +132,5 @@ async function main() {
   writeFileSync(new URL('wasm/data/baselines.json', root), `${JSON.stringify(out).replace(/\],\[/g, '],\n[')}\n`);
   console.log('[valley-farm] wasm/data/baselines.json written');
 
-  updateReadmeTable();
+  updateTables();
 }

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { evaluate } from '../wasm/evaluate.js';
 import { loadPolicy, settingFlag } from '../wasm/learn/index.js';
-import { updateReadmeTable } from './baselines.mjs';
+import { updateTables } from './baselines.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const RUNS = [
@@ -141,4 +141,4 @@ for (const run of RUNS.filter((r) => (!onlyName || nameOf(r).startsWith(onlyName
     `[valley-farm] ${nameOf(run)}: test ${test.mean.toFixed(2)} (normalised ${test.normalized.mean.toFixed(3)}) in ${Math.round(seconds)} s`,
   );
 }
-updateReadmeTable();
+updateTables();

@@ -3,6 +3,7 @@
 //   import { evaluate } from 'valley-farm/evaluate';
 //   const r = await evaluate(agent, { env: 'ValleyFarm-v0', split: 'test' });
 //   r.mean, r.stderr, r.ci95, r.normalized, r.returns
+//   aggregates(runScores)   // over training runs: IQM, optimality gap, … with intervals (aggregate.js)
 //
 // An agent is what the page runs: { act(observation, info), reset?() } (info carries
 // `legal`, the legal mask), or a batched policy { actBatch(observations, masks, terminated) }
@@ -18,6 +19,23 @@
 // best known one, else 0. The score is the mean over the seeds.
 import { envSpecs, make, makeVec } from './index.js';
 import { splitSeeds } from './splits.js';
+
+// statistics over several training runs' scores (rliable's aggregates, intervals, profiles)
+export {
+  BOOTSTRAP_REPS,
+  PROFILE_REPS,
+  aggregateIqm,
+  aggregateMean,
+  aggregateMedian,
+  aggregates,
+  improvement,
+  optimalityGap,
+  percentile,
+  performanceProfile,
+  probabilityOfImprovement,
+  scoreDistribution,
+  stratifiedBootstrap,
+} from './aggregate.js';
 
 const MAX_EPISODES = 100_000;
 

@@ -127,6 +127,8 @@ describe('a phone, 375 × 667, touch', () => {
     '#/docs/embed',
     '#/docs/benchmark',
     '#/docs/training',
+    '#/docs/speed',
+    '#/docs/architecture',
     '#/lab',
     '#/embed?env=valley&seed=7',
   ])('%s has no sideways scroll', async (route) => {

@@ -46,6 +46,8 @@ describe('accessibility (axe-core)', () => {
     ['docs tutorial', '#/docs/tutorial', '.docs-page'],
     ['docs embed', '#/docs/embed', '.docs-page'],
     ['docs benchmark', '#/docs/benchmark', '.docs-page'],
+    ['docs speed', '#/docs/speed', '.docs-page'],
+    ['docs architecture', '#/docs/architecture', '.docs-page'],
     ['docs training', '#/docs/training', '.docs-page'],
     ['the embed with controls', '#/embed?env=valley&seed=7', '.board'],
     ['the embed without controls', '#/embed?env=backwards&seed=3&controls=0', '.board'],

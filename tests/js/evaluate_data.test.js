@@ -1,5 +1,5 @@
-// The published baseline numbers come from the data, and the data from the agents: the
-// README's table is the one scripts/baselines.mjs makes from wasm/data/baselines.json, the
+// The published baseline numbers come from the data, and the data from the agents:
+// docs/benchmark.md's table is the one scripts/baselines.mjs makes from wasm/data/baselines.json, the
 // stored heuristic and random returns are what those agents earn now, and the table's
 // best-known row is the mean of the replayed plans (tests/js/best_known.test.js).
 import { readdirSync, readFileSync } from 'node:fs';
@@ -8,17 +8,17 @@ import { createAgent } from '../../wasm/agents/index.js';
 import { evaluate, normalizedScore, summarize } from '../../wasm/evaluate.js';
 import { envIds } from '../../wasm/index.js';
 import { splitSeeds } from '../../wasm/splits.js';
-import { readmeTable, referenceRuns } from '../../scripts/baselines.mjs';
+import { baselineTable, referenceRuns } from '../../scripts/baselines.mjs';
+import { betweenMarkers } from '../../scripts/results/summary.mjs';
 import * as page from '../../web/src/model/referenceRuns.js';
 
 const read = (p) => readFileSync(new URL(`../../${p}`, import.meta.url), 'utf8');
 const baselines = JSON.parse(read('wasm/data/baselines.json'));
 const best = JSON.parse(read('wasm/data/best-known.json'));
 
-it("the README's baseline table is the data's", () => {
-  const readme = read('README.md');
-  const table = readme.slice(readme.indexOf('<!-- baselines:start -->') + 24, readme.indexOf('<!-- baselines:end -->')).trim();
-  expect(table).toBe(readmeTable(baselines.table, referenceRuns()));
+it("docs/benchmark.md's baseline table is the data's", () => {
+  const table = betweenMarkers(read('docs/benchmark.md'), 'baselines');
+  expect(table).toBe(baselineTable(baselines.table, referenceRuns()));
   // every committed reference run has its row (four: two learners on each farm)
   expect(table.split('\n').filter((l) => / M steps, \d+ (s|min)\) \|/.test(l))).toHaveLength(referenceRuns().length);
 });

@@ -134,3 +134,12 @@ async function learnerKit(): Promise<number> {
   return p.steps + probabilities.length + (p.threads ?? 0);
 }
 void learnerKit;
+// Statistics over training runs (valley-farm/evaluate): a score matrix is runs × tasks, or one task's scores
+import { aggregates, improvement, performanceProfile, probabilityOfImprovement } from 'valley-farm/evaluate';
+const overRuns = aggregates([0.61, 0.64, 0.66], { reps: 1000, seed: 2 });
+const iqmLow: number = overRuns.iqm.low;
+const gap: number = overRuns.optimalityGap.estimate;
+const pImprove: number = improvement([[0.6, 0.8]], [[0.5, 0.7]]).estimate + probabilityOfImprovement([0.6], [0.5]);
+const profileBand: number[] = performanceProfile([0.5, 0.6], [0, 0.5, 1]).high;
+// @ts-expect-error scores are numbers
+aggregates(['0.6']);

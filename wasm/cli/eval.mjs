@@ -1,5 +1,6 @@
 // eval.mjs — `npx valley-farm eval AGENT --env ENV [--split test|validation | --seeds A..B]
 //            [--episodes N] [--greedy | --sample] [--json]`
+//            `npx valley-farm eval --runs POLICY.json POLICY.json ... --env ENV` (evalRuns.mjs)
 // Evaluates an agent with the protocol (wasm/evaluate.js) and prints a table, or JSON.
 // AGENT: a built-in agent ('heuristic', 'random'), a saved policy (.json, from `valley-farm
 // train`), or a module file exporting act(observation, info) (and optionally reset()), a
@@ -14,7 +15,8 @@ import { evaluate, normalizedScore, referenceBySeed, referenceData, summarize } 
 import { registerLearnerFile } from './learnerFile.mjs';
 import { UsageError, helpText, nearest, parseOptions, wantsHelp } from './args.mjs';
 
-const USAGE = 'valley-farm eval AGENT --env ENV [--split test|validation | --seeds A..B] [--episodes N] [--greedy|--sample] [--json]';
+const USAGE =
+  'valley-farm eval AGENT --env ENV [--split test|validation | --seeds A..B] [--episodes N] [--greedy|--sample] [--json]\n       valley-farm eval --runs POLICY.json POLICY.json ... --env ENV [--split test|validation] [--json]';
 const MAX_SEEDS = 100_000;
 
 const OPTIONS = {
@@ -26,6 +28,9 @@ const OPTIONS = {
   sample: { what: 'a saved ppo policy draws its action, seeded by the episode (default: as the policy was saved)' },
   json: { what: 'print the result as one JSON object' },
   learner: { arg: 'FILE', what: 'the file of the learner of your own that trained the policy (its learner is registered first)' },
+  runs: {
+    what: 'AGENT is several saved policies of one learner on one farm, one per training run: each is scored, then their normalised scores are summed up as the benchmark does (IQM, mean, median, optimality gap, with 95 % bootstrap intervals over runs)',
+  },
 };
 
 export function help() {
@@ -56,7 +61,15 @@ export function parseSeeds(text) {
 
 export function parse(argv) {
   const { values, positionals } = parseOptions(argv, OPTIONS, { positionals: true });
-  if (positionals.length !== 1) throw new UsageError(positionals.length ? `name one agent, not ${positionals.length}` : 'name one agent');
+  if (values.runs) {
+    if (!positionals.length || !positionals.every((p) => p.endsWith('.json')))
+      throw new UsageError(
+        '--runs takes saved policies (.json), one per training run: valley-farm eval --runs a.json b.json ... --env ENV',
+      );
+    if (values.seeds !== undefined)
+      throw new UsageError('--runs scores runs on a split (test or validation), whose seeds have reference returns; not --seeds');
+  } else if (positionals.length !== 1)
+    throw new UsageError(positionals.length ? `name one agent, not ${positionals.length}` : 'name one agent');
   if (!envIds.includes(values.env)) throw new UsageError(`--env must be one of ${envIds.join(', ')}`);
   if (values.split !== undefined && !['test', 'validation'].includes(values.split))
     throw new UsageError('--split must be test or validation');
@@ -64,6 +77,7 @@ export function parse(argv) {
   if (values.greedy && values.sample) throw new UsageError('give --greedy or --sample, not both');
   const o = {
     agentName: positionals[0],
+    runs: values.runs ? positionals : null,
     env: values.env,
     json: Boolean(values.json),
     act: values.greedy ? 'greedy' : values.sample ? 'sample' : null,
@@ -81,6 +95,8 @@ export function parse(argv) {
     o.episodes = n;
   }
   if (o.act && !o.agentName.endsWith('.json')) throw new UsageError(`--${o.act} chooses how a saved policy (.json) acts`);
+  if (o.runs && o.episodes !== undefined && o.episodes < SPLITS[o.split].count)
+    throw new UsageError(`--runs scores every seed of the split; leave out --episodes`);
   if (!BUILT_IN.includes(o.agentName) && !existsSync(o.agentName)) {
     const near = nearest(o.agentName, BUILT_IN);
     throw new UsageError(
@@ -205,6 +221,18 @@ export async function main(argv) {
     if (!(err instanceof UsageError)) throw err;
     console.error(`valley-farm eval: ${err.message}\nusage: ${USAGE}\n(valley-farm eval --help lists every option)`);
     return 2;
+  }
+  if (opts.runs) {
+    const { evaluateRuns, runsText } = await import('./evalRuns.mjs');
+    let r;
+    try {
+      r = await evaluateRuns(opts.runs, { env: opts.env, split: opts.split, act: opts.act });
+    } catch (err) {
+      console.error(`valley-farm eval --runs: ${err.message}`);
+      return 2;
+    }
+    console.log(opts.json ? JSON.stringify(r) : runsText(r));
+    return 0;
   }
   const runs = opts.agentName === 'random' ? (await referenceData()).baselines.randomRuns : 1;
   let r;

@@ -45,6 +45,10 @@ const OPTIONS = {
     },
   },
   steps: { arg: 'N', default: 1e6, what: "env steps to train (5e6 is fine); with --resume, the whole run's (more extends it)" },
+  'max-seconds': {
+    arg: 'S',
+    what: "also stop once S seconds of wall-clock time have passed (cloning and validation included), at the next report, validated and written as at the end of --steps (a time budget; --steps still sets the schedule, e.g. PPO's anneal)",
+  },
   seed: { arg: 'S', default: 1, what: 'seeds the learner: the same seed and settings train to the same policy' },
   threads: {
     arg: 'N',
@@ -196,6 +200,7 @@ export function parse(argv) {
     progressEvery: 10,
     force: false,
     resume: null,
+    maxSeconds: null,
   };
   const settings = {};
   for (const [k, v] of Object.entries(values)) {
@@ -229,9 +234,17 @@ export function parse(argv) {
       );
     o.checkpointEvery = n;
   } else o.checkpointEvery = null;
+  if (o.maxSeconds !== null) o.maxSeconds = maxSecondsValue(o.maxSeconds);
   o.progressEvery = progressValue(o.progressEvery);
   o.evalEvery ??= Math.ceil(o.steps / 10);
   return o;
+}
+
+function maxSecondsValue(given) {
+  const n = Number(given);
+  if (!(n > 0 && n <= 31_536_000))
+    throw new UsageError(`--max-seconds must be a number of seconds above 0, at most a year (31536000); 600 is ten minutes, got ${text(given)}`);
+  return n;
 }
 
 /**
@@ -314,6 +327,7 @@ function parseResume(argv) {
     checkpointEvery: r.checkpointEvery,
     checkpointSeconds: r.checkpointSeconds,
     progressEvery: values.progressEvery === undefined ? r.progressEvery : progressValue(values.progressEvery),
+    maxSeconds: r.maxSeconds ?? null, // the run's time budget, counted over all of it
     threads: threadsValue(values), // any number: the run's bits do not depend on it
     force: Boolean(values.force),
     resume: { file, ckpt },
@@ -442,6 +456,7 @@ export async function main(argv) {
       checkpointEvery: o.checkpointEvery,
       checkpointSeconds: o.checkpointSeconds,
       progressEvery: o.progressEvery,
+      maxSeconds: o.maxSeconds,
       curve: o.log || record?.curve != null ? curve.text : null,
       trainMs,
       evalMs,
@@ -471,7 +486,10 @@ export async function main(argv) {
     screen.note(
       `could not write the learning curve to ${o.log}: ${reason(curve.failed)}; training goes on, and it is tried again at the end`,
     );
-  while (p.steps < o.steps) {
+  // a time budget ends the run at the first report after it (a chunk is at most 50,000 steps)
+  const outOfTime = () => o.maxSeconds !== null && Date.now() - started >= 1000 * o.maxSeconds;
+  let stopped = false;
+  while (p.steps < o.steps && !stopped) {
     const cloned = Boolean(p.imitation);
     const t0 = Date.now();
     p = await learner.trainFor(Math.min(chunk, o.steps - p.steps, checkpointAt - p.steps), {
@@ -489,8 +507,9 @@ export async function main(argv) {
       );
     }
     const stepsPerSec = trainMs > 0 ? (1000 * p.steps) / trainMs : 0;
+    stopped = outOfTime();
     let val = null;
-    if (p.steps >= nextEval || p.steps >= o.steps) {
+    if (p.steps >= nextEval || p.steps >= o.steps || stopped) {
       nextEval += o.evalEvery;
       const t1 = Date.now();
       val = await evaluate(learner.policy(), { env: o.env, split: 'validation', episodes: o.evalEpisodes });
@@ -525,7 +544,7 @@ export async function main(argv) {
       }
     }
     const due = o.checkpointSeconds ? Date.now() - lastCheckpoint >= 1000 * o.checkpointSeconds : p.steps >= checkpointAt;
-    if (o.checkpointEvery !== null && p.steps < o.steps && due && (await save())) {
+    if (o.checkpointEvery !== null && p.steps < o.steps && !stopped && due && (await save())) {
       lastCheckpoint = Date.now(); // (not before: a time waits for the first chance after it: PPO takes none while it clones)
       checkpointAt = nextCheckpoint();
       screen.note(`checkpoint at ${p.steps.toLocaleString('en')} steps: ${o.out}.ckpt (--resume ${o.out}.ckpt continues from here)`);
@@ -554,6 +573,7 @@ export async function main(argv) {
     steps: p.steps,
     seconds: round(seconds, 1),
     trainSeconds: round(trainMs / 1000, 1),
+    ...(stopped && { stoppedBy: 'max-seconds' }),
     ...(p.threads && { threads: p.threads, shards: p.shards }), // the threads changed only the speed
     package: `${pkg.name}@${pkg.version}`,
     command: `valley-farm train ${quoted(argvRecord)}`,

@@ -223,7 +223,7 @@ export function checkTrainRecord(ckpt, algorithms) {
     'elapsedMs',
     'evalsDone',
     'nextEval',
-  ]);
+  ], ['maxSeconds']);
   if (!Array.isArray(r.argv) || r.argv.length > 10_000 || !r.argv.every((a) => typeof a === 'string' && a.length <= 10_000))
     throw bad(path('argv'), 'the command it was started with (an array of strings)', shown(r.argv));
   const done = ckpt.state.steps;
@@ -236,6 +236,7 @@ export function checkTrainRecord(ckpt, algorithms) {
   if ((r.checkpointEvery === 0) === (r.checkpointSeconds === 0))
     throw bad(path('checkpointEvery'), 'a number of steps, or 0 with checkpointSeconds a time', shown(r.checkpointEvery));
   finite(r.progressEvery, path('progressEvery'), 0, 86_400);
+  if (r.maxSeconds !== undefined && r.maxSeconds !== null) finite(r.maxSeconds, path('maxSeconds'), 0, 31_536_000);
   if (r.curve !== null && (typeof r.curve !== 'string' || r.curve.length > 2 ** 28))
     throw bad(path('curve'), 'the learning curve so far (a string of at most 256 M characters) or null', shown(r.curve));
   for (const k of ['trainMs', 'evalMs', 'elapsedMs']) finite(r[k], path(k), 0, MAX_MS);

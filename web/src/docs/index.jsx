@@ -1,6 +1,7 @@
 // index.jsx — the documentation, rendered by the page's router for every #/docs… address.
 // path is what follows "#/docs": "/" (overview), "/valley", "/backwards", "/api",
-// "/tutorial", "/embed", "/training", "/benchmark", optionally followed by "/<section>" to scroll to a section
+// "/tutorial", "/embed", "/training", "/benchmark", "/speed", "/architecture", optionally
+// followed by "/<section>" to scroll to a section
 // (in-page anchors live in the route, since the fragment is the page's address).
 import { useEffect } from 'preact/hooks';
 import { Overview } from './pages/Overview.jsx';
@@ -10,6 +11,7 @@ import { TutorialPage, TUTORIAL_SECTIONS } from './pages/TutorialPage.jsx';
 import { EmbedPage, EMBED_SECTIONS } from './pages/EmbedPage.jsx';
 import { BenchmarkPage, BENCHMARK_SECTIONS } from './pages/BenchmarkPage.jsx';
 import { TrainingPage, TRAINING_SECTIONS } from './pages/TrainingPage.jsx';
+import { MARKDOWN_PAGES, MarkdownPage, markdownSections } from './pages/MarkdownPage.jsx';
 import { docHref, sectionId } from './components/Section.jsx';
 import { farms } from '../model/farms/index.js';
 import './docs.css';
@@ -28,6 +30,12 @@ export const PAGES = {
   embed: { title: 'Embed', render: () => <EmbedPage />, sections: EMBED_SECTIONS },
   training: { title: 'Train an agent', render: () => <TrainingPage />, sections: TRAINING_SECTIONS },
   benchmark: { title: 'Benchmark', render: () => <BenchmarkPage />, sections: BENCHMARK_SECTIONS },
+  speed: { title: 'Speed', render: () => <MarkdownPage page={MARKDOWN_PAGES.speed} />, sections: markdownSections(MARKDOWN_PAGES.speed) },
+  architecture: {
+    title: 'Architecture',
+    render: () => <MarkdownPage page={MARKDOWN_PAGES.architecture} />,
+    sections: markdownSections(MARKDOWN_PAGES.architecture),
+  },
 };
 
 /** "/valley/actions" -> { page: 'valley', section: 'actions' }; page null when unknown. */

@@ -1,19 +1,75 @@
-// BenchmarkPage.jsx — the evaluation protocol and its baseline table, generated from the
-// committed data (wasm/data/baselines.json and best-known.json; no number typed here).
+// BenchmarkPage.jsx — the evaluation protocol, its baseline table, the two ceilings, the
+// results over training runs with their aggregates and profiles, and how to submit a result,
+// generated from the committed data (wasm/data/baselines.json and best-known.json,
+// docs/results/summary.json and budgets.json, docs/runs; no number typed here).
 import baselines from '../../../../wasm/data/baselines.json';
 import bestKnown from '../../../../wasm/data/best-known.json';
+import resultsSummary from '../../../../docs/results/summary.json';
+import budgets from '../../../../docs/results/budgets.json';
 import { SPLITS } from 'valley-farm/splits';
+import { algorithms } from 'valley-farm/learn';
 import { Section, Toc } from '../components/Section.jsx';
+import { TrackImprovements, TrackProfiles, TrackResults } from '../components/Results.jsx';
+import { MARKDOWN_PAGES, MarkdownSections } from './MarkdownPage.jsx';
+
+// docs/benchmark.md's narrative sections, shown here as written (its tables are this page's own, from the data)
+const NOTES = ['how-ppo-learns', 'the-tuning-record'];
 import { referenceRuns, settingsOf } from '../../model/referenceRuns.js';
 import { heuristicValidation, pairedOverHeuristic, timeToHeuristic } from '../../model/timeToHeuristic.js';
 
 export const BENCHMARK_SECTIONS = [
   ['protocol', 'The protocol'],
   ['table', 'Baselines'],
-  ['ceiling', 'The ceiling'],
-  ['learners', 'Trained agents'],
+  ['ceiling', 'The ceilings'],
+  ['results-over-training-runs', 'Results over training runs'],
+  ['profiles', 'Performance profiles'],
+  ['improvement', 'Probability of improvement'],
+  ['learners', 'Reference runs'],
+  ...MARKDOWN_PAGES.benchmark.sections.filter((s) => NOTES.includes(s.id)).map((s) => [s.id, s.title]),
+  ['how-to-submit-a-result', 'How to submit a result'],
   ['run', 'Evaluate your agent'],
 ];
+
+/** The learners the package ships, as the results tables list them: [{ key, title }]. */
+export const shippedLearners = () => Object.entries(algorithms).map(([key, a]) => ({ key, title: a.title }));
+
+/** A reference row of the baselines data whose agent name starts with `prefix`, or null. */
+const referenceRow = (envId, prefix) => baselines.table[envId].find((r) => r.agent.startsWith(prefix)) ?? null;
+
+/**
+ * The results over training runs: one track (the 2-core machine kind's first, then others,
+ * each apart), its tables, profiles and pairwise improvements. `summary` is
+ * docs/results/summary.json unless a test gives another.
+ */
+export function resultsParts({ summary = resultsSummary, budgetList = budgets, envIds = Object.keys(baselines.table) } = {}) {
+  const tracks = summary.tracks.length ? summary.tracks : [null];
+  const learners = shippedLearners();
+  const name = (t) => (t === null || t.track === '2-core' ? 'The 2-core track' : `Track ${t.track}`);
+  return {
+    results: tracks.map((t) => (
+      <div data-track={t?.track ?? '2-core'}>
+        {tracks.length > 1 && (
+          <h3>
+            {name(t)}: {t?.machine}
+          </h3>
+        )}
+        <TrackResults track={t} budgets={budgetList} learners={learners} envIds={envIds} />
+      </div>
+    )),
+    profiles: tracks.map((t) => (
+      <div data-track={t?.track ?? '2-core'}>
+        {tracks.length > 1 && <h3>{name(t)}</h3>}
+        <TrackProfiles track={t} taus={summary.taus} budgets={budgetList} envIds={envIds} />
+      </div>
+    )),
+    improvement: tracks.map((t) => (
+      <div data-track={t?.track ?? '2-core'}>
+        {tracks.length > 1 && <h3>{name(t)}</h3>}
+        <TrackImprovements track={t} budgets={budgetList} />
+      </div>
+    )),
+  };
+}
 
 const RUNS = referenceRuns();
 
@@ -57,6 +113,11 @@ const range = ({ first, last, count }) =>
   `${first.toLocaleString('en')} … ${last.toLocaleString('en')} (${count.toLocaleString('en')} seeds)`;
 
 export function BenchmarkPage() {
+  const sections = resultsParts();
+  const viewLimited = Object.keys(baselines.table).map((envId) => {
+    const row = referenceRow(envId, 'view-limited');
+    return row && { envId, row };
+  });
   return (
     <article class="docs-page" data-page="benchmark">
       <h1>Benchmark</h1>
@@ -108,7 +169,23 @@ export function BenchmarkPage() {
           </table>
         ))}
       </Section>
-      <Section page="benchmark" id="ceiling" title="The ceiling">
+      <Section page="benchmark" id="ceiling" title="The ceilings">
+        <p>
+          Two ceilings bound what an agent can score. The <strong>best known</strong> play (normalised 1) sees the whole farm from the first
+          step; an agent sees only its window.{' '}
+          {viewLimited.some(Boolean) ? (
+            <>
+              The <strong>view-limited planner</strong> plans over only what it has seen, filling the rest with layouts that agree with it:{' '}
+              {viewLimited
+                .filter(Boolean)
+                .map(({ envId, row }) => `${envId} ${fmt(row.mean)} (normalised ${fmt(row.normalized)})`)
+                .join(', ')}
+              . Between the two lies the price of not seeing; below the second, what a learner could still learn.
+            </>
+          ) : (
+            <>A view-limited reference (a planner that sees only what the agent has seen) is not in the data yet.</>
+          )}
+        </p>
         <p>
           The best-known returns come from the engine's planner (<code>vf_plan_beam</code>): a beam search over full states that sees what
           no agent sees (
@@ -139,9 +216,35 @@ export function BenchmarkPage() {
           })}
         </ul>
       </Section>
-      <Section page="benchmark" id="learners" title="Trained agents">
+      <Section page="benchmark" id="results-over-training-runs" title="Results over training runs">
         <p>
-          Reference runs of the package's learners (<code>valley-farm/learn</code>), one seed each, scored on the test split:
+          Each learner the package ships, trained with several seeds at fixed budgets (
+          {Object.values(budgets)
+            .map((b) => b.title)
+            .join(', ')}
+          ), each run's policy scored on the {SPLITS.test.count.toLocaleString('en')} test seeds. The number to cite is the{' '}
+          <strong>IQM</strong>, the interquartile mean of the runs' normalised scores; the <strong>optimality gap</strong> is their mean
+          shortfall below 1. Every number has its 95 % stratified bootstrap interval over runs (
+          {resultsSummary.bootstrap.reps.toLocaleString('en')} resamples, seeded) and the number of runs behind it; rliable's definitions
+          (Agarwal et al., NeurIPS 2021). Runs on other machines are kept in their own track.
+        </p>
+        {sections.results}
+      </Section>
+      <Section page="benchmark" id="profiles" title="Performance profiles">
+        <p>
+          For each normalised score τ, the fraction of runs that score above it: a curve further up and to the right is better at every
+          level, and where two curves cross neither dominates.
+        </p>
+        {sections.profiles}
+      </Section>
+      <Section page="benchmark" id="improvement" title="Probability of improvement">
+        <p>The chance that a run of one learner scores above a run of another on the same farm at the same budget (ties count half).</p>
+        {sections.improvement}
+      </Section>
+      <Section page="benchmark" id="learners" title="Reference runs">
+        <p>
+          Reference runs of the package's learners (<code>valley-farm/learn</code>), one seed each, scored on the test split: the tuning
+          record's runs, and the Lab's reference curve.
         </p>
         <table class="docs-table" data-table="runs">
           <thead>
@@ -203,6 +306,32 @@ export function BenchmarkPage() {
           that sees the farm as the agent does can follow all of its plans. Where a curve still rises at its end, longer runs score more; a
           recurrent core could learn what the memory's features leave out (which animals it fed, and when).
         </p>
+      </Section>
+      <MarkdownSections page={MARKDOWN_PAGES.benchmark} only={NOTES} />
+      <Section page="benchmark" id="how-to-submit-a-result" title="How to submit a result">
+        <ol>
+          <li>
+            Tune on the validation seeds only. The test seeds ({SPLITS.test.first.toLocaleString('en')} …{' '}
+            {SPLITS.test.last.toLocaleString('en')}) are for the final score, never for choosing settings, seeds or checkpoints; a results
+            file says so (<code>"tuning": "validation"</code>) and its checks refuse a command that plays test seeds while training.
+          </li>
+          <li>
+            Make the runs on a quiet machine, one batch at a time. Each seed is trained at the budget, scored on the test split and added to
+            its file with its policy; an interrupted batch continues where it stopped.
+            <pre class="docs-pre" tabIndex={0}>
+              <code>{`npm run results -- --learner ppo --env ValleyFarm-v0 --budget 35M --seeds 1-5
+npm run results -- --learner ppo --env ValleyFarm-v0 --budget 10min --steps 100e6 --seeds 1-5
+npm run results -- --learner ppo --env ValleyFarm-v0 --budget 35M --seeds 1-5 --track gpu-a100 --machine "A100, 8 cores"`}</code>
+            </pre>
+          </li>
+          <li>
+            The file format: <code>docs/results/README.md</code> and its JSON Schema <code>docs/results/schema.json</code>, one file per
+            learner, farm and budget with a run per training seed (its command, settings, machine and load, steps, time, learning curve, and
+            its return on every test seed). A learner of your own, or runs from another language, can write it directly; runs made on
+            another machine go into a track named after it. <code>npm test</code> checks every file and replays a sample of each run's test
+            seeds from its stored policy.
+          </li>
+        </ol>
       </Section>
       <Section page="benchmark" id="run" title="Evaluate your agent">
         <pre class="docs-pre" tabIndex={0}>

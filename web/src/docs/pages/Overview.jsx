@@ -47,6 +47,10 @@ export function Overview() {
         <li>
           <DocLink to="/embed">Embed a live farm</DocLink> in any page with one line of HTML.
         </li>
+        <li>
+          <DocLink to="/benchmark">Benchmark</DocLink>: the protocol, the baselines and the learners' results over training runs;{' '}
+          <DocLink to="/speed">Speed</DocLink> and <DocLink to="/architecture">Architecture</DocLink>.
+        </li>
       </ul>
       <h2>Five-line start</h2>
       <pre class="docs-pre" tabIndex={0}>
