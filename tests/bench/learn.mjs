@@ -21,7 +21,7 @@
 // `--env ID` for one farm, `--against REV` for part 1's other build. A benchmark, not a test:
 // nothing passes or fails.
 import { availableParallelism, tmpdir } from 'node:os';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -82,6 +82,7 @@ async function learnAt(rev) {
     log(`Building ${rev} (${sha}) in ${dir}…`);
     mkdirSync(dir, { recursive: true });
     execFileSync('sh', ['-c', `git -C "${root}" archive ${sha} | tar -x -C "${dir}"`]);
+    symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules')); // its build's tools (read only)
     execFileSync(process.execPath, [join(dir, 'wasm/build.mjs')], { stdio: ['ignore', 'ignore', 'inherit'] });
   }
   const module = await import(pathToFileURL(join(dir, 'wasm/learn/index.js')).href);

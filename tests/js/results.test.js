@@ -247,7 +247,7 @@ describe('npm run results', () => {
     expect(after.runs.map((r) => r.seed)).toEqual([1, 2]);
     expect(after.runs[0]).toEqual(before.runs[0]);
     expect(JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')).tracks[0].rows[0].runs).toBe(2);
-  });
+  }, 300_000); // training runs: minutes on a busy machine
 
   it('the same settings, typed in any order, name the same file', async () => {
     const { parse } = await import('../../scripts/results/make.mjs');
@@ -333,8 +333,6 @@ describe('npm run results', () => {
       '8',
       '--n-steps',
       '64',
-      '--workers',
-      '1',
       '--checkpoint-every',
       '512',
     ];
@@ -357,12 +355,12 @@ describe('npm run results', () => {
     await exited;
     const resumed = results(...args);
     expect(resumed.status, resumed.stderr).toBe(0);
-    const name = 'ppo-hidden-8,8-imitate-0-n-steps-64-num-envs-8-workers-1-ValleyFarm-v0-tiny.json';
+    const name = 'ppo-hidden-8,8-imitate-0-n-steps-64-num-envs-8-ValleyFarm-v0-tiny.json';
     const [a, b] = [unbroken, broken].map((d) => JSON.parse(readFileSync(join(d, 'test', name), 'utf8')).runs[0]);
     if (!done) expect(resumed.stdout).toMatch(/seed 1: resuming/); // (a run that finished before the kill resumes nothing)
     // the same weights (the policy files differ in their run record: times and dates)
     const weights = (d, run) => JSON.parse(gunzipSync(readFileSync(join(d, 'test', run.policy.file))).toString('utf8')).weights;
     expect(weights(broken, b)).toEqual(weights(unbroken, a));
     expect(b.test.returns).toEqual(a.test.returns);
-  });
+  }, 300_000);
 });
