@@ -67,10 +67,19 @@ export function loadCore() {
   return loading;
 }
 
+// The structs this file lays out in the module's memory (valley_farm_learn.h's vfl_layout and
+// vfl_inputs), in bytes: a module built from other sources is refused at load, not misread.
+const LAYOUT_BYTES = 4 * (2 + 2 * 8 + 1 + 2 * 4);
+const INPUTS_BYTES = 4 * 8;
+
 class Core {
   constructor(x) {
     this.x = x;
     this.memory = x.memory;
+    if (x.vflw_layout_size?.() !== LAYOUT_BYTES || x.vflw_inputs_size?.() !== INPUTS_BYTES)
+      throw new Error(
+        `valley-farm/learn: the learner core (learner.wasm) was built from other sources than wasm/learn/core.js (its structs are not the ones this file writes). ${FIX}.`,
+      );
   }
 
   alloc(bytes) {
