@@ -38,7 +38,7 @@ describe('the Lab', () => {
       seed: 7,
       steps: 50000,
     });
-    const bad = parseLabQuery('env=CartPole&algo=dqn&seed=-1&steps=0x10');
+    const bad = parseLabQuery('env=CartPole&algo=a2c&seed=-1&steps=0x10');
     expect(bad.settings).toEqual(DEFAULTS);
     expect(bad.errors).toHaveLength(4);
   });
