@@ -67,6 +67,18 @@ describe('what a run offers', () => {
     expect(lab.hasPolicy).toBe(true);
   });
 
+  it('an evaluation that fails says why, and the run goes on', async () => {
+    const w = silentWorker();
+    const lab = new LabModel({ createWorker: () => w });
+    lab.start();
+    w.reply({ type: 'progress', progress: progress({ steps: 40000, meanReturn: 3 }) });
+    const asked = lab.evaluate();
+    w.reply({ type: 'evaluation', error: 'x'.repeat(10_000) });
+    await expect(asked).rejects.toThrow(/^x{500}… \(9500 more characters\)$/);
+    expect(lab.state).toBe('running');
+    expect(lab.evaluating).toBe(false);
+  });
+
   it('an evaluation names the steps it was taken at and is stale once training moves past them', async () => {
     const w = silentWorker();
     const lab = new LabModel({ createWorker: () => w });

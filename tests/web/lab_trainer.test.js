@@ -260,8 +260,13 @@ describe("the trainer's answers (in this thread)", () => {
     expect((await t.next('error')).message).toMatch(
       /^the kept checkpoint cannot be resumed: valley-farm\/learn: the checkpoint was made with /,
     );
+    // a question's failure is its answer: the page's run, if any, goes on
     await t.handle({ type: 'evaluate' });
-    expect((await t.next('error')).message).toBe('there is no policy to evaluate: Start a run');
+    expect((await t.next('evaluation')).error).toBe('there is no policy to evaluate: Start a run');
+    await t.handle({ type: 'load', policy: '{"format":"valley-farm-policy"' });
+    expect((await t.next('error')).message).toBe('the kept policy is damaged (not JSON)');
+    await t.handle({ type: 'policy' });
+    expect((await t.next('policy')).error).toBe('the kept policy is damaged (not JSON)');
   });
 
   it("a policy's file carries the run record valley-farm train writes, with the Lab as where it was made", async () => {

@@ -418,7 +418,8 @@ export class LabModel extends Emitter {
     else if (this.waiting.has(data.type)) {
       const w = this.waiting.get(data.type);
       this.waiting.delete(data.type);
-      w.resolve(data);
+      if (data.error !== undefined) w.reject(new Error(errorMessage(data.error)));
+      else w.resolve(data);
     }
     this.inform();
   }

@@ -5,8 +5,8 @@
 //   { type: 'pause' } / { type: 'resume' } / { type: 'stop' }
 //   { type: 'load', policy }                  no run: holds a kept policy's text, to evaluate
 //                                               and hand it back (after a reload, a stopped Worker)
-//   { type: 'evaluate' }                       -> { type: 'evaluation', result }
-//   { type: 'policy' }                         -> { type: 'policy', text, steps }
+//   { type: 'evaluate' }                       -> { type: 'evaluation', result } or { type: 'evaluation', error }
+//   { type: 'policy' }                         -> { type: 'policy', text, steps } or { type: 'policy', error }
 // and tells it:
 //   { type: 'started', progress }              the learner exists (restored, if it was given a checkpoint)
 //   { type: 'progress', progress }             while it trains, with its backend
@@ -63,25 +63,36 @@ export class Trainer {
     this.want = 'run'; // run | pause | stop: what the page asked for last
     this.looping = false;
     this.nextKeep = 0;
+    this.loadError = null; // why the kept policy it was given could not be loaded
   }
 
   /** The page's message. */
   async handle(data) {
+    // a question's failure is its answer's (the run goes on); any other is the run's
+    if (data?.type === 'evaluate') return this.#answer('evaluation', async () => ({ result: await this.evaluate() }));
+    if (data?.type === 'policy') return this.#answer('policy', async () => this.policyFile());
     try {
       if (data?.type === 'start') await this.start(data.settings, data.checkpoint ?? null);
       else if (data?.type === 'load') await this.load(data.policy);
       else if (data?.type === 'pause') this.#ask('pause');
       else if (data?.type === 'resume') this.#ask('run');
       else if (data?.type === 'stop') this.#ask('stop');
-      else if (data?.type === 'evaluate') this.post({ type: 'evaluation', result: await this.evaluate() });
-      else if (data?.type === 'policy') this.post({ type: 'policy', ...this.policyFile() });
     } catch (err) {
       this.post({ type: 'error', message: cutMessage(err) });
     }
   }
 
+  async #answer(type, answer) {
+    try {
+      this.post({ type, ...(await answer()) });
+    } catch (err) {
+      this.post({ type, error: cutMessage(err) });
+    }
+  }
+
   async start(settings, checkpoint) {
     this.#free();
+    this.loadError = null;
     this.want = 'run'; // a pause or stop that comes while the learner is made is heard (#ask)
     const { steps } = settings;
     this.settings = { ...settings };
@@ -110,6 +121,17 @@ export class Trainer {
 
   /** Holds a kept policy (its file's text) to evaluate and hand back; no run. */
   async load(text) {
+    this.#free();
+    this.loadError = null;
+    try {
+      await this.#load(text);
+    } catch (err) {
+      this.loadError = cutMessage(err); // what an evaluation or a download of it then answers
+      throw err;
+    }
+  }
+
+  async #load(text) {
     if (typeof text !== 'string' || text.length > MAX_POLICY_CHARS)
       throw new Error(`the kept policy is not one: text of at most ${MAX_POLICY_CHARS} characters is`);
     let json;
@@ -118,7 +140,6 @@ export class Trainer {
     } catch {
       throw new Error('the kept policy is damaged (not JSON)');
     }
-    this.#free();
     const policy = await loadPolicy(json); // checked as data first (checkPolicyJSON)
     this.kept = { json, policy };
     this.settings = { env: json.env, algo: json.algo, ...(json.run?.settings ?? {}) };
@@ -210,7 +231,7 @@ export class Trainer {
   /** The policy's file: { text, steps } (the steps it was trained for, where known). */
   policyFile() {
     const json = this.#policyJSON();
-    if (!json) throw new Error('there is no policy yet: Start a run');
+    if (!json) throw new Error(this.loadError ?? 'there is no policy yet: Start a run');
     return { text: JSON.stringify(json), steps: json.run?.steps ?? null };
   }
 
@@ -232,7 +253,7 @@ export class Trainer {
       this.kept.policy ??= await loadPolicy(this.kept.json);
       policy = this.kept.policy;
       steps = this.kept.json.run?.steps ?? null;
-    } else throw new Error('there is no policy to evaluate: Start a run');
+    } else throw new Error(this.loadError ?? 'there is no policy to evaluate: Start a run');
     try {
       const env = policy.env;
       const seeds = splitSeeds('test');
