@@ -37,6 +37,18 @@ describe('an evaluation on the page', () => {
     expect(text).not.toMatch(/Stale/);
   });
 
+  it("taken during the cloning, says so rather than 'after 0 steps'", () => {
+    const host = show(Evaluation, {
+      evaluation: { ...evaluation, steps: 0, updates: 300, cloning: true },
+      evaluationStale: true,
+      progress: { steps: 0 },
+    });
+    expect(host.textContent).toMatch(
+      /^Test split, 1,000 seeds, the policy as it cloned the planner's play \(before any step of its own\): mean return/,
+    );
+    expect(host.querySelector('.lab-stale').textContent).toMatch(/^Stale: training has gone on since\. Evaluate again/);
+  });
+
   it('is marked stale once training has gone on past its steps', () => {
     const host = show(Evaluation, { evaluation, evaluationStale: true, progress: { steps: 12_000_000 } });
     expect(host.querySelector('[data-testid="lab-evaluation"]').dataset.stale).toBe('true');

@@ -93,6 +93,18 @@ describe('what a run offers', () => {
     expect(lab.evaluationStale).toBe(false);
     w.reply({ type: 'progress', progress: progress({ steps: 81920, meanReturn: 4 }) });
     expect(lab.evaluationStale).toBe(true);
+    // during the cloning the steps stay 0: its updates say it has moved on
+    lab.evaluation = { steps: 0, updates: 120, cloning: true };
+    w.reply({
+      type: 'progress',
+      progress: progress({ steps: 0, updates: 120, imitation: { phase: 'cloning', done: 2, total: 10, seconds: 9 } }),
+    });
+    expect(lab.evaluationStale).toBe(false);
+    w.reply({
+      type: 'progress',
+      progress: progress({ steps: 0, updates: 180, imitation: { phase: 'cloning', done: 3, total: 10, seconds: 12 } }),
+    });
+    expect(lab.evaluationStale).toBe(true);
     lab.pause();
     w.reply({ type: 'paused', progress: progress({ steps: 81920, meanReturn: 4 }) });
     lab.start({ replace: true }); // a new run: no evaluation of the old one stays

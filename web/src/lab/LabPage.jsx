@@ -40,6 +40,12 @@ function MemoryLine({ settings }) {
   );
 }
 
+/** Which policy an evaluation scored: where its run was. */
+function when(e) {
+  if (e.cloning && !e.steps) return "the policy as it cloned the planner's play (before any step of its own)";
+  return `the policy after ${e.steps === null ? 'an unknown number of' : e.steps.toLocaleString('en')} steps`;
+}
+
 /** The last evaluation: the steps it was taken at, the heuristic on the same seeds, and whether training has moved on since. */
 export function Evaluation({ lab }) {
   const e = lab.evaluation;
@@ -48,9 +54,8 @@ export function Evaluation({ lab }) {
   return (
     <div class="lab-evaluation" data-testid="lab-evaluation" data-stale={String(stale)}>
       <p>
-        Test split, {e.episodes.toLocaleString('en')} seeds, the policy after{' '}
-        {e.steps === null ? 'an unknown number of' : e.steps.toLocaleString('en')} steps: mean return {formatReturn(e.mean)} (95 % interval{' '}
-        {interval(e.ci95)}), normalised score {e.normalized === null ? '–' : e.normalized.toFixed(3)}.
+        Test split, {e.episodes.toLocaleString('en')} seeds, {when(e)}: mean return {formatReturn(e.mean)} (95 % interval {interval(e.ci95)}
+        ), normalised score {e.normalized === null ? '–' : e.normalized.toFixed(3)}.
       </p>
       {e.heuristic && e.paired && (
         <p data-testid="lab-evaluation-heuristic">
@@ -61,8 +66,9 @@ export function Evaluation({ lab }) {
       )}
       {stale && (
         <p class="lab-stale">
-          Stale: training has gone on since, to {(lab.progress?.steps ?? lab.kept?.steps).toLocaleString('en')} steps. Evaluate again to
-          score the policy as it is now.
+          Stale: training has gone on since
+          {lab.progress?.steps > (e.steps ?? 0) ? `, to ${lab.progress.steps.toLocaleString('en')} steps` : ''}. Evaluate again to score the
+          policy as it is now.
         </p>
       )}
     </div>

@@ -105,10 +105,16 @@ export class LabModel extends Emitter {
     return this.state === 'interrupted' && typeof this.kept?.checkpoint === 'string';
   }
 
-  /** The last evaluation was taken before the steps the run has now. */
+  /** The run has trained since the last evaluation was taken: more steps, or more updates (its cloning's). */
   get evaluationStale() {
-    const steps = this.progress?.steps ?? this.kept?.steps;
-    return Boolean(this.evaluation && Number.isFinite(steps) && steps > (this.evaluation.steps ?? 0));
+    const e = this.evaluation;
+    if (!e) return false;
+    const p = this.progress;
+    const steps = p?.steps ?? this.kept?.steps;
+    return (
+      (Number.isFinite(steps) && steps > (e.steps ?? 0)) ||
+      (Number.isFinite(p?.updates) && Number.isFinite(e.updates) && p.updates > e.updates)
+    );
   }
 
   /**

@@ -179,8 +179,8 @@ export class Trainer {
         const end = finished ? 'done' : this.want === 'stop' ? 'stopped' : 'paused';
         this.post({ type: end, progress: await this.#progress() }); // first: the page is told at once
         await this.#keep();
-        if (end === 'paused' && this.want === 'run') continue; // resumed while it kept the run
-        if (end === 'paused') return;
+        if (end === 'paused' && this.want === 'pause') return;
+        if (end === 'paused') continue; // resumed or stopped while it kept the run
         // the run is over: its learner goes (PPO's worker threads with it); its policy stays
         const json = this.#policyJSON();
         this.#free();
@@ -237,22 +237,24 @@ export class Trainer {
 
   /**
    * The policy on the whole test split, with the heuristic on the same seeds and the paired
-   * difference (policy − heuristic) with its 95 % interval; `steps`: the run's steps when it
-   * was taken. A run's policy is copied first, so the training going on does not change it
-   * in the middle of the evaluation.
+   * difference (policy − heuristic) with its 95 % interval; `steps` and `updates`: where the
+   * run was when it was taken (`cloning`: in its cloning, before any step of its own). A run's
+   * policy is copied first, so the training going on does not change it in the middle of the
+   * evaluation.
    */
   async evaluate() {
     let policy;
-    let steps;
+    let at = { steps: null, updates: null, cloning: false }; // where the run was when the policy was taken
     let own = false;
     if (this.learner) {
-      steps = this.learner.progress().steps;
+      const p = this.learner.progress();
+      at = { steps: p.steps, updates: p.updates, cloning: p.imitation?.phase !== undefined };
       policy = await loadPolicy(this.learner.policy().toJSON());
       own = true;
     } else if (this.kept) {
       this.kept.policy ??= await loadPolicy(this.kept.json);
       policy = this.kept.policy;
-      steps = this.kept.json.run?.steps ?? null;
+      at.steps = this.kept.json.run?.steps ?? null;
     } else throw new Error(this.loadError ?? 'there is no policy to evaluate: Start a run');
     try {
       const env = policy.env;
@@ -272,7 +274,7 @@ export class Trainer {
       const paired = sameSeeds ? pairedOverHeuristic(baselines, { env, test: { returns } }) : null;
       const { mean, ci95 } = summarize(returns);
       return {
-        steps,
+        ...at,
         split: 'test',
         episodes: returns.length,
         mean,
