@@ -269,6 +269,22 @@ describe("the trainer's answers (in this thread)", () => {
     expect((await t.next('policy')).error).toBe('the kept policy is damaged (not JSON)');
   });
 
+  it('a stop that comes while a paused run is being kept is heard: the run stops, and its learner is freed', async () => {
+    const posted = [];
+    const t = new Trainer({
+      post(m) {
+        posted.push(m);
+        if (m.type === 'paused') t.handle({ type: 'stop' }); // the loop is about to keep the run
+      },
+    });
+    await t.handle({ type: 'start', settings: run({ cloneMs: 0 }) });
+    await until(() => posted.some((m) => m.type === 'progress'), 'training');
+    await t.handle({ type: 'pause' });
+    await until(() => posted.some((m) => m.type === 'stopped'), 'the stop');
+    expect(posted.filter((m) => m.type === 'kept')).toHaveLength(2); // at the pause, then at the stop
+    expect(t.learner).toBeNull();
+  });
+
   it("a policy's file carries the run record valley-farm train writes, with the Lab as where it was made", async () => {
     const t = trainer({ made: { package: 'valley-farm@9.9.9' } });
     const settings = run({ cloneMs: 0, steps: 4096 });
