@@ -273,12 +273,12 @@ export function LabPage({ app, query = '' }) {
         </p>
         {lab.state === 'interrupted' && <KeptRun lab={lab} />}
         {lab.note && (
-          <p class="lab-note" data-testid="lab-run-note">
+          <p class="lab-notice" data-testid="lab-run-note">
             {lab.note}
           </p>
         )}
         {lab.storeNote && (
-          <p class="lab-note" data-testid="lab-store-note">
+          <p class="lab-notice" data-testid="lab-store-note">
             {lab.storeNote}
           </p>
         )}

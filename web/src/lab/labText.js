@@ -39,9 +39,13 @@ export function remainingSeconds(imitation, start) {
   return Math.max(0, rate * (imitation.total - imitation.done));
 }
 
+/** The threads a run's progress says it trains on (PPO reports them as its workers), or undefined. */
+const threadsOf = (p) => p.workers;
+
 /** What trains: the learner core and its workers, or TensorFlow.js's backend. */
 function engineText(p) {
-  if (p.backend === 'core') return ` (learner core, ${p.workers} worker${p.workers === 1 ? '' : 's'})`;
+  const n = threadsOf(p);
+  if (p.backend === 'core') return ` (learner core, ${n} worker${n === 1 ? '' : 's'})`;
   return p.backend ? ` (TensorFlow.js ${p.backend} backend)` : '';
 }
 
@@ -77,7 +81,7 @@ function status(lab, linkNote) {
       ? `interrupted: the page was closed while this run was going, at ${where}`
       : `${lab.state}: ${where} (kept from an earlier visit)`;
   }
-  if (p?.imitation?.phase) return `${lab.state}: ${cloningText(p.imitation, lab.phase)}${p.workers ? `, ${p.workers} workers` : ''}`;
+  if (p?.imitation?.phase) return `${lab.state}: ${cloningText(p.imitation, lab.phase)}${threadsOf(p) ? `, ${threadsOf(p)} workers` : ''}`;
   if (p) {
     const losses = Object.entries(p.losses)
       .map(([k, v]) => `${k} ${formatValue(Number(v))}`)
