@@ -85,7 +85,6 @@ describe('the Lab obeys during cloning', () => {
     expect(await status(page)).toMatch(/about [\d a-z]+ left|estimating the time left/);
     expect(await page.isEnabled('button:has-text("Evaluate on the test split")')).toBe(false); // planning: no network to score yet
     expect(shardWorkers(page)).toBe(1); // PPO's second worker: the Lab's own Worker holds the first
-    expect(await coresOver(page, cdp, 1000)).toBeGreaterThan(IDLE_CORES); // it is working
     await page.click('button:has-text("Pause")');
     await page.waitForTimeout(1000);
     expect(await page.getAttribute('main.lab', 'data-state')).toBe('paused');
