@@ -14,8 +14,9 @@ import { Emitter } from '../model/emitter.js';
 import { envMeta } from '../model/envMeta.js';
 import { errorMessage } from '../model/cut.js';
 import { labQuery, parseLabQuery, learnerSettings, learnerOverrides } from './labQuery.js';
-import { LIVE_STATES, MAX_CURVE_POINTS, makeRecord, readRecord, trained } from './runRecord.js';
+import { LIVE_STATES, MAX_CURVE_POINTS, RECORD_STATES, makeRecord, readRecord, trained } from './runRecord.js';
 import { evenly } from '../model/evenly.js';
+import { RunLocks } from './runLocks.js';
 
 export { algos, DEFAULTS, MAX_LAB_QUERY_CHARS, labQuery, learnerOverrides, learnerSettings, parseLabQuery } from './labQuery.js';
 
@@ -25,7 +26,6 @@ export { algos, DEFAULTS, MAX_LAB_QUERY_CHARS, labQuery, learnerOverrides, learn
 export const STOP_GRACE_MS = 500;
 // Runs kept in storage: the newest ones of this browser's tabs (the rest are removed).
 export const MAX_KEPT_RUNS = 3;
-const LOCK = 'valley-farm-lab-run:'; // a tab holds its run's lock (Web Locks): others leave that run alone
 
 const defaultWorker = () => new Worker(new URL('./trainWorker.js', import.meta.url), { type: 'module' });
 
@@ -59,7 +59,7 @@ export class LabModel extends Emitter {
     this.createWorker = createWorker;
     this.storage = storage;
     this.runs = runs;
-    this.locks = locks;
+    this.locks = new RunLocks(locks); // which kept runs other tabs show
     this.now = now;
     this.settings = { ...parseLabQuery('').settings };
     this.opened = false; // adopt() has run once (the first visit to the Lab on this page load)
@@ -78,11 +78,9 @@ export class LabModel extends Emitter {
     this.phase = null; // where the cloning's current phase began: { phase, seconds, done } (its time left)
     this.waiting = new Map(); // reply type -> { resolve, reject }
     this.store = null;
-    this.#release = null;
     this.#stopTimer = null;
   }
 
-  #release;
   #stopTimer;
 
   /** A run is going in this tab (its Worker trains, or holds it paused). */
@@ -192,7 +190,7 @@ export class LabModel extends Emitter {
     this.state = 'running';
     this.run = { ...this.settings }; // what this run was started with (the settings may change after it ends)
     this.runId = `${this.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}`;
-    this.#hold(this.runId);
+    this.locks.hold(this.runId);
     if (replaced) this.#forget(replaced);
     this.worker.postMessage({ type: 'start', settings: { ...this.run } });
     this.inform();
@@ -343,7 +341,7 @@ export class LabModel extends Emitter {
       this.storeNote = `The runs kept in this browser could not be read: ${errorMessage(err, 200)}`;
       return this.inform();
     }
-    const held = await this.#heldRuns();
+    const held = await this.locks.held();
     const newest = records.filter((r) => !held.has(String(r?.id))).sort((a, b) => (Number(b?.savedAt) || 0) - (Number(a?.savedAt) || 0));
     for (const old of newest.slice(MAX_KEPT_RUNS)) this.#forget(old?.id);
     for (const raw of newest.slice(0, MAX_KEPT_RUNS)) {
@@ -354,8 +352,8 @@ export class LabModel extends Emitter {
         this.#forget(raw?.id);
         continue;
       }
-      if (!(await this.#hold(r.id, { ifFree: true }))) continue; // another tab took it meanwhile
-      if (this.state !== 'idle') return this.#letGo();
+      if (!(await this.locks.hold(r.id, { ifFree: true }))) continue; // another tab took it meanwhile
+      if (this.state !== 'idle') return this.locks.letGo();
       Object.assign(this, {
         runId: r.id,
         run: r.settings,
@@ -475,7 +473,7 @@ export class LabModel extends Emitter {
       checkpoint: this.kept?.checkpoint ?? null,
       savedAt: this.now(),
     });
-    if (!['running', 'pausing', 'paused', 'stopping', 'stopped', 'done'].includes(record.state)) return;
+    if (!RECORD_STATES.includes(record.state)) return; // an error, or no run: nothing to keep
     this.store.put(record).catch((err) => {
       this.storeNote = `The run could not be kept in this browser's storage: ${errorMessage(err, 200)}`;
       this.inform();
@@ -484,41 +482,6 @@ export class LabModel extends Emitter {
 
   #forget(id) {
     if (typeof id === 'string') this.store?.remove(id).catch(() => {});
-  }
-
-  /** The ids of the runs other tabs hold. */
-  async #heldRuns() {
-    try {
-      const { held = [] } = (await this.locks?.query()) ?? {};
-      return new Set(
-        held
-          .map((l) => l.name)
-          .filter((n) => n?.startsWith(LOCK))
-          .map((n) => n.slice(LOCK.length)),
-      );
-    } catch {
-      return new Set();
-    }
-  }
-
-  /** Holds run `id`'s lock while this tab shows it; with ifFree, only if no other tab does (resolves false then). */
-  #hold(id, { ifFree = false } = {}) {
-    this.#letGo();
-    if (!this.locks) return Promise.resolve(true);
-    return new Promise((resolve) => {
-      this.locks
-        .request(`${LOCK}${id}`, { ifAvailable: ifFree }, (lock) => {
-          if (!lock) return resolve(false);
-          resolve(true);
-          return new Promise((release) => (this.#release = release));
-        })
-        .catch(() => resolve(true)); // no locks here: a tab on its own
-    });
-  }
-
-  #letGo() {
-    this.#release?.();
-    this.#release = null;
   }
 }
 

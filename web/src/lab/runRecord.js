@@ -21,7 +21,8 @@ export const MAX_CHECKPOINT_CHARS = 256e6;
 /** The points of a curve a run keeps (the model thins its curve to these; the plot draws fewer). */
 export const MAX_CURVE_POINTS = 10_000;
 export const LIVE_STATES = Object.freeze(['running', 'pausing', 'paused', 'stopping']);
-const STATES = [...LIVE_STATES, 'stopped', 'done'];
+/** The states a kept run may have (an 'interrupted' one is kept as 'paused'). */
+export const RECORD_STATES = Object.freeze([...LIVE_STATES, 'stopped', 'done']);
 const ID = /^[\w-]{1,64}$/;
 
 /**
@@ -58,7 +59,7 @@ export function readRecord(r) {
   if (r.version !== 1) return bad('its version must be 1');
   if (typeof r.id !== 'string' || !ID.test(r.id)) return bad('its id must be 1 to 64 letters, digits, _ or -');
   if (!Number.isFinite(r.savedAt)) return bad('savedAt must be a time');
-  if (!STATES.includes(r.state)) return bad(`its state must be one of ${STATES.join(', ')}`);
+  if (!RECORD_STATES.includes(r.state)) return bad(`its state must be one of ${RECORD_STATES.join(', ')}`);
   if (!isObject(r.settings) || !Object.values(r.settings).every((v) => typeof v === 'number' || typeof v === 'string'))
     return bad('its settings must be an object of numbers and names');
   // the settings as a share link would carry them: the same checks, the same values back
