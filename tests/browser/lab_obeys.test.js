@@ -26,6 +26,20 @@ async function coresOver(page, cdp, ms) {
 
 // an idle page: its timers and what Chromium does beside it, far under one busy Worker
 const IDLE_CORES = 0.2;
+
+/**
+ * Whether the renderers use no more CPU than an idle page from a second after `action` on:
+ * under IDLE_CORES, and under a quarter of what the run took just before (its control: on a
+ * busy machine a run may get little of a core, and an unstopped one must not pass for idle).
+ */
+async function idleAfter(page, cdp, action) {
+  const before = await coresOver(page, cdp, 1000);
+  const at = Date.now();
+  await action();
+  await page.waitForTimeout(Math.max(0, 1000 - (Date.now() - at)));
+  const after = await coresOver(page, cdp, 2000);
+  return { before, after, idle: after < Math.min(IDLE_CORES, Math.max(0.05, before / 4)) };
+}
 // PPO's default run, whose first minutes clone the planner's play (planning, then cloning)
 const CLONING_RUN = '#/lab?env=ValleyFarm-v0&algo=ppo&seed=1&steps=35000000&workers=2';
 
@@ -85,10 +99,9 @@ describe('the Lab obeys during cloning', () => {
     expect(await status(page)).toMatch(/about [\d a-z]+ left|estimating the time left/);
     expect(await page.isEnabled('button:has-text("Evaluate on the test split")')).toBe(false); // planning: no network to score yet
     expect(shardWorkers(page)).toBe(1); // PPO's second worker: the Lab's own Worker holds the first
-    await page.click('button:has-text("Pause")');
-    await page.waitForTimeout(1000);
+    const cpu = await idleAfter(page, cdp, () => page.click('button:has-text("Pause")'));
+    expect(cpu.idle, `cores: ${cpu.before.toFixed(2)} before the pause, ${cpu.after.toFixed(2)} from a second after it`).toBe(true);
     expect(await page.getAttribute('main.lab', 'data-state')).toBe('paused');
-    expect(await coresOver(page, cdp, 2000)).toBeLessThan(IDLE_CORES);
     expect(shardWorkers(page)).toBe(1); // paused, not ended: Resume goes on
     expect(await longTasks()).toEqual([]);
   });
@@ -104,11 +117,10 @@ describe('the Lab obeys during cloning', () => {
         timeout: 90_000,
       },
     );
-    await page.click('button:has-text("Stop")');
-    await page.waitForTimeout(1000);
+    const cpu = await idleAfter(page, cdp, () => page.click('button:has-text("Stop")'));
+    expect(cpu.idle, `cores: ${cpu.before.toFixed(2)} before the stop, ${cpu.after.toFixed(2)} from a second after it`).toBe(true);
     expect(await page.getAttribute('main.lab', 'data-state')).toBe('stopped');
     expect(shardWorkers(page)).toBe(0);
-    expect(await coresOver(page, cdp, 2000)).toBeLessThan(IDLE_CORES);
   });
 });
 

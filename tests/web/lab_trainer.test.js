@@ -142,7 +142,7 @@ describe('a learner that ignores until', () => {
     const stopAt = Date.now();
     m.stop();
     await until(() => m.state === 'stopped', 'Stop');
-    expect(Date.now() - stopAt).toBeLessThan(STOP_GRACE_MS + 1000);
+    expect(Date.now() - stopAt).toBeLessThan(STOP_GRACE_MS + 4500); // half a second and the thread's end, generously: the machine may be busy
     expect(m.thread.terminated).toBe(true);
     expect(m.note).toMatch(/did not stop within 0.5 s of Stop .*its Worker was ended: it had kept no policy yet/);
     await sleep(200); // the thread's termination
