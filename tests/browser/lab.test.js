@@ -24,13 +24,18 @@ describe('the Lab', () => {
     const paused = await page.$('button:has-text("Pause")');
     if (paused && (await paused.isEnabled())) {
       await paused.click();
-      expect(await page.locator('main.lab').getAttribute('data-state')).toBe('paused');
+      await page.waitForSelector('main.lab[data-state="paused"]'); // once the Worker says its learner stopped
     }
     await page.click('button:has-text("Evaluate on the test split")');
     await page.waitForSelector('[data-testid="lab-evaluation"]', { timeout: 60_000 });
-    expect(await page.textContent('[data-testid="lab-evaluation"]')).toMatch(/Test split, 1000 seeds: mean return [\d.]+/);
+    expect(await page.textContent('[data-testid="lab-evaluation"]')).toMatch(
+      /^Test split, 1,000 seeds, the policy after [\d,]+ steps: mean return [\d.]+/,
+    );
     const [dl] = await Promise.all([page.waitForEvent('download'), page.click('button:has-text("Download")')]);
-    expect(dl.suggestedFilename()).toBe('tabular-q-BackwardsValleyFarm-v0.json');
+    expect(dl.suggestedFilename()).toMatch(/^backwards-tabular-q-seed1-\d+steps-\d{4}-\d\d-\d\d-\d{4}\.json$/);
+    const json = JSON.parse(await readFile(await dl.path(), 'utf8'));
+    expect(json.run).toMatchObject({ seed: 1, where: 'lab', package: expect.stringMatching(/^valley-farm@\d+\.\d+\.\d+/) });
+    expect(dl.suggestedFilename()).toContain(`-${json.run.steps}steps-`);
     await page.click('button:has-text("Play it on the game page")');
     await page.waitForFunction(() => location.hash === '#/' && document.querySelector('.board'));
     const returns = await page.evaluate(() => window.valleyFarm.run({ episodes: 2 }));

@@ -3,7 +3,7 @@
 // the runs the page reads).
 import { describe, expect, it } from 'vitest';
 import { render } from 'preact';
-import { DOTS, LINE_POINTS, LearningCurve } from '../../web/src/lab/LabPage.jsx';
+import { DOTS, H, LABEL_GAP, LINE_POINTS, LearningCurve, PAD, W, labelPositions } from '../../web/src/lab/LearningCurve.jsx';
 import { evenly } from '../../web/src/model/evenly.js';
 
 const run = {
@@ -69,6 +69,52 @@ describe('the Lab learning curve', () => {
     const host = draw({ total: 1200, curve });
     expect(host.querySelector('polyline.mean').getAttribute('points').split(' ')).toHaveLength(12);
     expect(host.querySelectorAll('circle.dot')).toHaveLength(12);
+  });
+});
+
+describe("the curve's labels", () => {
+  const numbers = (list) => list.map(Number);
+  it('name the reference lines right of the plot, where no curve goes, each level with its line and apart from the others', () => {
+    const refs = [
+      { name: 'random', value: 0.74 },
+      { name: 'heuristic', value: 11.91 },
+      { name: 'best known', value: 18.38 },
+    ];
+    // a run that climbs through the heuristic's line and ends above it, at the right edge
+    const curve = Array.from({ length: 40 }, (_, k) => ({ steps: 25 * (k + 1), meanReturn: (k / 39) * 13 }));
+    const host = draw({ total: 1000, curve, references: refs, run });
+    const right = W - PAD.r;
+    const xs = [
+      ...host
+        .querySelector('polyline.mean')
+        .getAttribute('points')
+        .split(' ')
+        .map((p) => p.split(',')[0]),
+      ...host
+        .querySelector('.reference-run polyline')
+        .getAttribute('points')
+        .split(' ')
+        .map((p) => p.split(',')[0]),
+      ...[...host.querySelectorAll('circle')].map((c) => c.getAttribute('cx')),
+    ];
+    expect(Math.max(...numbers(xs))).toBeLessThanOrEqual(right);
+    const labels = [...host.querySelectorAll('.guide text')];
+    expect(labels.map((t) => t.textContent)).toEqual(['random 0.74', 'heuristic 11.91', 'best known 18.38']);
+    for (const t of labels) expect(Number(t.getAttribute('x'))).toBeGreaterThan(right);
+    const ys = numbers(labels.map((t) => t.getAttribute('y')));
+    const lines = numbers([...host.querySelectorAll('.guide path')].map((p) => /M[\d.]+ ([\d.]+)/.exec(p.getAttribute('d'))[1]));
+    ys.forEach((y, i) => expect(Math.abs(y - 2.5 - lines[i])).toBeLessThan(0.01)); // apart already: each at its line
+    const sorted = [...ys].sort((a, b) => a - b);
+    for (let i = 1; i < sorted.length; i++) expect(sorted[i] - sorted[i - 1]).toBeGreaterThanOrEqual(LABEL_GAP);
+  });
+
+  it('labels of lines closer than a label is high are moved apart, within the plot', () => {
+    const ys = labelPositions([150, 190, 151, 197], PAD.t + 4, H - PAD.b);
+    const sorted = [...ys].sort((a, b) => a - b);
+    for (let i = 1; i < sorted.length; i++) expect(sorted[i] - sorted[i - 1]).toBeGreaterThanOrEqual(LABEL_GAP - 1e-9);
+    expect(Math.max(...ys)).toBeLessThanOrEqual(H - PAD.b);
+    expect(ys[0]).toBeLessThan(ys[2]); // the order of the lines is kept
+    expect(ys[1]).toBeLessThan(ys[3]);
   });
 });
 

@@ -1,7 +1,7 @@
 // The Lab's model: settings from a share link (parsed strictly), and the conversation with
 // the training worker (here a fake one that answers like trainWorker.js).
 import { describe, expect, it } from 'vitest';
-import { DEFAULTS, LabModel, labQuery, learnerSettings, parseLabQuery, sharedLab } from '../../web/src/lab/labModel.js';
+import { DEFAULTS, LabModel, STOP_GRACE_MS, labQuery, learnerSettings, parseLabQuery, sharedLab } from '../../web/src/lab/labModel.js';
 import { algorithms } from '../../wasm/learn/index.js';
 
 function fakeWorker() {
@@ -16,9 +16,13 @@ function fakeWorker() {
           reply({ type: 'progress', progress: { steps: 20000, episodes: 10, meanReturn: 3, stepsPerSec: 1e5, losses: {} } });
           reply({ type: 'progress', progress: { steps: 40000, episodes: 20, meanReturn: 5, stepsPerSec: 1e5, losses: {} } });
         }
+        if (msg.type === 'pause')
+          reply({ type: 'paused', progress: { steps: 40000, episodes: 20, meanReturn: 5, stepsPerSec: 1e5, losses: {} } });
+        if (msg.type === 'stop')
+          reply({ type: 'stopped', progress: { steps: 40000, episodes: 20, meanReturn: 5, stepsPerSec: 1e5, losses: {} } });
         if (msg.type === 'evaluate')
-          reply({ type: 'evaluation', result: { mean: 6, ci95: [5, 7], normalized: 0.1, episodes: 1000, split: 'test' } });
-        if (msg.type === 'policy') reply({ type: 'policy', json: { format: 'valley-farm-policy' } });
+          reply({ type: 'evaluation', result: { steps: 40000, mean: 6, ci95: [5, 7], normalized: 0.1, episodes: 1000, split: 'test' } });
+        if (msg.type === 'policy') reply({ type: 'policy', text: '{"format":"valley-farm-policy"}', steps: 40000 });
       });
     },
     terminate() {
@@ -92,11 +96,13 @@ describe('the Lab', () => {
       { steps: 40000, meanReturn: 5 },
     ]);
     lab.pause();
-    expect(lab.state).toBe('paused');
+    expect(lab.state).toBe('pausing'); // until the worker says its learner has stopped
     expect(worker.sent.at(-1)).toEqual({ type: 'pause' });
-    expect(await lab.evaluate('test')).toMatchObject({ mean: 6, normalized: 0.1 });
+    await flush();
+    expect(lab.state).toBe('paused');
+    expect(await lab.evaluate()).toMatchObject({ mean: 6, normalized: 0.1, steps: 40000 });
     expect(lab.evaluation.mean).toBe(6);
-    expect(await lab.policyJson()).toEqual({ format: 'valley-farm-policy' });
+    expect(await lab.policyFile()).toMatchObject({ text: '{"format":"valley-farm-policy"}' });
     lab.dispose();
     expect(worker.terminated).toBe(true);
   });
@@ -107,15 +113,18 @@ describe('the Lab', () => {
     lab.start();
     await flush();
     lab.stop();
-    expect(lab.state).toBe('stopped');
+    expect(lab.state).toBe('stopping');
     expect(worker.sent.at(-1)).toEqual({ type: 'stop' });
+    await flush();
+    expect(lab.state).toBe('stopped');
+    await new Promise((r) => setTimeout(r, STOP_GRACE_MS + 50));
     expect(worker.terminated).toBeUndefined();
     expect(lab.hasPolicy).toBe(true);
     // the worker's own 'done' after a stop leaves the state saying the run was stopped
     worker.onmessage({ data: { type: 'done', progress: { steps: 40000, episodes: 20, meanReturn: 5, stepsPerSec: 1e5, losses: {} } } });
     expect(lab.state).toBe('stopped');
-    expect(await lab.evaluate('test')).toMatchObject({ mean: 6 });
-    expect(await lab.policyJson()).toEqual({ format: 'valley-farm-policy' });
+    expect(await lab.evaluate()).toMatchObject({ mean: 6 });
+    expect((await lab.policyFile()).text).toBe('{"format":"valley-farm-policy"}');
     expect(lab.policyTitle()).toBe(`Your trained policy (${DEFAULTS.algo}, 40,000 steps)`);
   });
 

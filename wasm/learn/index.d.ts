@@ -119,11 +119,16 @@ export const algorithms: Readonly<Record<Algo, Readonly<LearnerDeclaration>>>;
 export function registerLearner(declaration: LearnerDeclaration): void;
 /** Bytes a learner may plan to take: createLearner refuses settings whose estimateMemory is above it (1 GiB). */
 export const MEMORY_BUDGET: number;
+/** What one thread of a run costs beyond its learner's own memory (a Worker's heap, the engine and learner core), in bytes. */
+export const THREAD_BYTES: number;
+/** The threads a run of this learner takes when given `threads`: all of them for a learner with a `thread` part (PPO, REINFORCE, DQN), else 1. */
+export function threadCount(algo: string, threads?: number): number;
 /**
  * The bytes a learner of these settings (the algorithm's defaults where missing) plans to take
  * once it runs: its buffers, the vector env's, the network with its gradients and Adam's moments,
  * a minibatch's activations, the planner episodes it clones (not a tabular-q table, which grows
- * with the states it meets). Throws for a setting out of its range, as createLearner does.
+ * with the states it meets), and THREAD_BYTES for each of its threads. Throws for a setting out
+ * of its range, as createLearner does.
  */
 export function estimateMemory(env: EnvId, algo: Algo, settings?: Record<string, unknown>, run?: { threads?: number }): number;
 /**

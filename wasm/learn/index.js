@@ -20,7 +20,7 @@ import { CHECKPOINT_FORMAT, CHECKPOINT_VERSION, checkCheckpoint } from './checkp
 export { checkPolicyJSON, THREADS_MAX, defaultThreads };
 // what a learner of your own builds on (kit.js: the network, what it sees, every core, ...)
 export * from './kit.js';
-export { estimateMemory, MEMORY_BUDGET } from './settings.js';
+export { estimateMemory, MEMORY_BUDGET, THREAD_BYTES, threadCount } from './settings.js';
 // Each learner: its settings' defaults, meanings and ranges, create(env, settings, seed) a run,
 // load(json) a policy from its file (checked by policyCheck.js first). Reading them loads
 // nothing heavy: ppo.js loads the learner core and TensorFlow.js only when a learner or policy

@@ -16,12 +16,26 @@ export const MEMORY_BUDGET = 2 ** 30;
 // engine's own size fits), so the estimate needs no loaded engine.
 export const ENGINE_ENV_ALLOWANCE = 4096;
 
+// What one thread of a run costs beyond what its learner declares: a Web Worker's (or a
+// worker_threads thread's) JS heap and code, the engine's and the learner core's modules and
+// their memories. Measured, not derived: tests/browser/lab_memory.test.js checks the Lab's
+// estimate against Chromium's memory with 1, 2 and 8 workers.
+export const THREAD_BYTES = 12 * 2 ** 20;
+
+/**
+ * The threads a run of this learner trains on when it is given `threads`: all of them for a
+ * learner that runs on several (one with a `thread` part, registry.js), one for any other. The
+ * one place that says so.
+ */
+export const threadCount = (algo, threads = 1) => (algorithms[algo]?.thread ? threads : 1);
+
 /**
  * The bytes a learner with these settings (the algorithm's defaults where missing) plans to
- * take once it runs: its vector env of numEnvs envs (every learner steps one), and what the
+ * take once it runs: its vector env of numEnvs envs (every learner steps one), what the
  * learner declares it takes beyond that (its `memory`: for PPO its buffers, the network with
  * its gradients and Adam's moments, a minibatch's activations, and the planner episodes it
- * clones; a tabular-q table, which grows with the states it meets, is not counted).
+ * clones; a tabular-q table, which grows with the states it meets, is not counted), and
+ * THREAD_BYTES for each thread it trains on.
  */
 export function estimateMemory(env, algo, settings = {}, { threads = 1 } = {}) {
   if (!Object.hasOwn(envSpecs, env)) throw new Error(`valley-farm/learn: estimateMemory: unknown env ${shown(env)}`);
@@ -31,7 +45,8 @@ export function estimateMemory(env, algo, settings = {}, { threads = 1 } = {}) {
   const c = { ...learner.defaults, ...settings };
   const spec = envSpecs[env];
   const vec = c.numEnvs * (ENGINE_ENV_ALLOWANCE + spec.obsSize * 4 + spec.actions.length + 64);
-  return vec + (learner.memory ? learner.memory(env, c, { threads }) : 0);
+  const threadsUsed = threadCount(algo, threads);
+  return vec + (learner.memory ? learner.memory(env, c, { threads: threadsUsed }) : 0) + threadsUsed * THREAD_BYTES;
 }
 
 /**

@@ -1,6 +1,7 @@
 // LabPage.jsx — the Lab (#/lab): train a learner in a Web Worker, watch its learning curve
-// against the reference returns, evaluate it on the test split, download it, load one, and
-// play it on the game page.
+// against the reference returns, evaluate it on the test split beside the heuristic, download
+// it, load one, and play it on the game page; a run kept from an earlier visit is offered back.
+// The state is the model's (labModel.js); this file renders it and sends the visitor's intents.
 import { useEffect, useState } from 'preact/hooks';
 import baselines from '../../../wasm/data/baselines.json';
 import { loadPolicy, settingsText } from '../learn.js';
@@ -10,104 +11,99 @@ import { referenceRun } from '../model/referenceRuns.js';
 import { formatReturn } from '../model/session.js';
 import { policyAgent, readPolicyFile } from '../model/policyAgent.js';
 import { cut, errorMessage } from '../model/cut.js';
-import { evenly } from '../model/evenly.js';
-import { ALGOS, labQuery, learnerOverrides, learnerSettings, sharedLab } from './labModel.js';
+import { algos, labQuery, learnerOverrides, learnerSettings, sharedLab } from './labModel.js';
+import { formatSigned, memoryEstimate, statusText, verdict } from './labText.js';
+import { LearningCurve } from './LearningCurve.jsx';
 
-const W = 560;
-const H = 220;
-const PAD = { l: 40, r: 10, t: 10, b: 22 };
-// A run reports a point at each slice of its training (trainWorker.js: thousands in a long
-// run), and the page draws the curve again at each: at most LINE_POINTS of them as the line
-// (about one a unit of the plot's width W) and DOTS as dots, evenly spaced, the first and
-// last always among them.
-export const LINE_POINTS = 500;
-export const DOTS = 100;
+export { DOTS, LINE_POINTS, LearningCurve } from './LearningCurve.jsx';
 
-/**
- * Mean return against env steps, with the reference agents' test means as dashed lines and,
- * when there is one, the committed reference run of the same learner (its validation return,
- * as far as this run's steps go).
- */
-export function LearningCurve({ curve, references, total, run = null }) {
-  const shown = run ? run.curve.filter((p) => p.steps <= total) : [];
-  const top = Math.max(1, ...curve.map((p) => p.meanReturn), ...references.map((r) => r.value), ...shown.map((p) => p.validation)) * 1.05;
-  const x = (s) => PAD.l + ((W - PAD.l - PAD.r) * s) / Math.max(total, 1);
-  const y = (v) => H - PAD.b - ((H - PAD.t - PAD.b) * v) / top;
-  const last = curve.at(-1);
-  const label = last
-    ? `Mean return of the last 100 training episodes: ${formatReturn(last.meanReturn)} after ${last.steps.toLocaleString('en')} steps`
-    : 'No episode finished yet';
-  return (
-    <figure class="plot lab-curve">
-      <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-label={label}>
-        <path class="axis" d={`M${PAD.l} ${PAD.t}V${H - PAD.b}H${W - PAD.r}`} />
-        <text class="tick" x={PAD.l - 4} y={PAD.t + 4} text-anchor="end">
-          {formatReturn(top)}
-        </text>
-        <text class="tick" x={PAD.l - 4} y={H - PAD.b} text-anchor="end">
-          0
-        </text>
-        <text class="tick" x={W - PAD.r} y={H - 6} text-anchor="end">
-          {total.toLocaleString('en')} env steps
-        </text>
-        {references.map((r) => (
-          <g class={`guide guide-${r.name.replace(/\W+/g, '-')}`}>
-            <path d={`M${PAD.l} ${y(r.value)}H${W - PAD.r}`} />
-            <text x={PAD.l + 3} y={y(r.value) - 2}>
-              {r.name} {formatReturn(r.value)}
-            </text>
-          </g>
-        ))}
-        {shown.length > 0 && (
-          <g class="reference-run" data-points={shown.length}>
-            <polyline points={shown.map((p) => `${x(p.steps)},${y(p.validation)}`).join(' ')} />
-            {shown.map((p) => (
-              <circle cx={x(p.steps)} cy={y(p.validation)} r="2">
-                <title>{`reference run, ${p.steps.toLocaleString('en')} steps: validation return ${formatReturn(p.validation)}`}</title>
-              </circle>
-            ))}
-          </g>
-        )}
-        {curve.length > 1 && (
-          <polyline
-            class="mean"
-            data-points={curve.length}
-            points={evenly(curve, LINE_POINTS)
-              .map((p) => `${x(p.steps)},${y(p.meanReturn)}`)
-              .join(' ')}
-          />
-        )}
-        {evenly(curve, DOTS).map((p) => (
-          <circle class="dot" cx={x(p.steps)} cy={y(p.meanReturn)} r="2">
-            <title>{`${p.steps.toLocaleString('en')} steps: ${formatReturn(p.meanReturn)}`}</title>
-          </circle>
-        ))}
-      </svg>
-      <figcaption>
-        {label}
-        {shown.length > 0 && (
-          <>
-            . Grey: the reference run's validation return (<code>{run.command}</code>, {run.steps.toLocaleString('en')} steps
-            {shown.length < run.curve.length ? `, shown up to ${total.toLocaleString('en')}` : ''}).
-          </>
-        )}
-      </figcaption>
-    </figure>
-  );
-}
-
-function download(json) {
-  const url = URL.createObjectURL(new Blob([JSON.stringify(json)], { type: 'application/json' }));
-  const a = Object.assign(document.createElement('a'), { href: url, download: `${json.algo}-${json.env}.json` });
+function download({ name, text }) {
+  const url = URL.createObjectURL(new Blob([text], { type: 'application/json' }));
+  const a = Object.assign(document.createElement('a'), { href: url, download: name });
   document.body.append(a);
   a.click();
   a.remove();
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
-/** What trains: the learner core on its threads (a neural learner), or nothing to say (tabular). */
-function engineText(p) {
-  return p.threads ? ` (learner core, ${p.threads} thread${p.threads === 1 ? '' : 's'})` : '';
+const mb = (bytes) => `${Math.round(bytes / 2 ** 20).toLocaleString('en')} MB`;
+
+/** The memory a run of the settings will take, or why they cannot run. */
+function MemoryLine({ settings }) {
+  const m = memoryEstimate(settings);
+  return (
+    <p class="lab-memory" data-testid="lab-memory" data-bytes={m.bytes ?? ''}>
+      {m.error
+        ? `These settings cannot run: ${m.error}`
+        : `Memory: about ${mb(m.bytes)} for this run (an estimate, ${m.threads} thread${m.threads === 1 ? '' : 's'} included).`}
+    </p>
+  );
+}
+
+/** Which policy an evaluation scored: where its run was. */
+function when(e) {
+  if (e.cloning && !e.steps) return "the policy as it cloned the planner's play (before any step of its own)";
+  return `the policy after ${e.steps === null ? 'an unknown number of' : e.steps.toLocaleString('en')} steps`;
+}
+
+/** The last evaluation: the steps it was taken at, the heuristic on the same seeds, and whether training has moved on since. */
+export function Evaluation({ lab }) {
+  const e = lab.evaluation;
+  const stale = lab.evaluationStale;
+  const interval = ([a, b]) => `${formatReturn(a)} – ${formatReturn(b)}`;
+  return (
+    <div class="lab-evaluation" data-testid="lab-evaluation" data-stale={String(stale)}>
+      <p>
+        Test split, {e.episodes.toLocaleString('en')} seeds, {when(e)}: mean return {formatReturn(e.mean)} (95 % interval {interval(e.ci95)}
+        ), normalised score {e.normalized === null ? '–' : e.normalized.toFixed(3)}.
+      </p>
+      {e.heuristic && e.paired && (
+        <p data-testid="lab-evaluation-heuristic">
+          The heuristic on the same seeds: {formatReturn(e.heuristic.mean)} ({interval(e.heuristic.ci95)}). Policy − heuristic, paired by
+          seed: {formatSigned(e.paired.mean)} (95 % interval {formatSigned(e.paired.ci95[0])} to {formatSigned(e.paired.ci95[1])}):{' '}
+          {verdict(e.paired.ci95)}.
+        </p>
+      )}
+      {stale && (
+        <p class="lab-stale">
+          Stale: training has gone on since
+          {lab.progress?.steps > (e.steps ?? 0) ? `, to ${lab.progress.steps.toLocaleString('en')} steps` : ''}. Evaluate again to score the
+          policy as it is now.
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** A run kept from an earlier visit that was going when its page closed: resume it, keep its policy, or let it go. */
+export function KeptRun({ lab }) {
+  const r = lab.run;
+  return (
+    <div class="lab-kept" data-testid="lab-kept" role="region" aria-label="A run kept from an earlier visit">
+      <p>
+        This run ({r.algo} on {envMeta[r.env]?.title ?? r.env}, seed {r.seed}) was still going when its page was closed, at{' '}
+        {lab.kept.steps.toLocaleString('en')} of {r.steps.toLocaleString('en')} steps.{' '}
+        {lab.resumable
+          ? 'It can go on from where it was kept.'
+          : `It cannot go on: its learner kept no checkpoint of it${lab.kept.policy ? ', but its policy is kept' : ''}.`}
+      </p>
+      <div class="lab-buttons">
+        {lab.resumable && (
+          <button type="button" class="primary" onClick={() => lab.resumeKept()}>
+            Resume the run
+          </button>
+        )}
+        {lab.kept.policy && (
+          <button type="button" onClick={() => lab.keepPolicy()}>
+            Keep its policy
+          </button>
+        )}
+        <button type="button" onClick={() => lab.discard()}>
+          Discard it
+        </button>
+      </div>
+    </div>
+  );
 }
 
 export function LabPage({ app, query = '' }) {
@@ -117,20 +113,27 @@ export function LabPage({ app, query = '' }) {
   const [linkNote, setLinkNote] = useState(null);
   useEffect(() => setLinkNote(lab.adopt(query)), [query]);
   const [note, setNote] = useState(null);
+  const [confirming, setConfirming] = useState(false);
   const s = lab.settings;
   // the address carries the settings (a reload or a copied link gets them back)
   useEffect(() => {
     const want = `#/lab?${labQuery(s)}`;
     if (location.hash.startsWith('#/lab') && location.hash !== want) history.replaceState(history.state, '', want);
   });
-  const references = baselines.table[s.env].map((r) => ({
+  const shownRun = lab.run ?? s; // the curve's run: the one going or kept, else the settings'
+  const references = baselines.table[shownRun.env].map((r) => ({
     name: r.agent.split(' ')[0] === 'best' ? 'best known' : r.agent,
     value: r.mean,
   }));
   const running = lab.state === 'running';
-  const p = lab.progress;
-  const target = (p && lab.run?.steps) || s.steps; // the run's own length, once there is a run
+  const live = lab.live;
   const overrides = settingsText(learnerOverrides(s));
+
+  function start() {
+    if (lab.startNeedsConfirm && !confirming) return setConfirming(true);
+    setConfirming(false);
+    lab.start({ replace: true });
+  }
 
   /** Plays a policy on the game page, where `title` names it (in place of "Your code"). */
   async function use(policyPromise, title, label = 'trained policy') {
@@ -143,6 +146,13 @@ export function LabPage({ app, query = '' }) {
       setNote(`Could not use the policy: ${errorMessage(err)}`);
     }
   }
+
+  /** The run's policy, parsed and checked off the page's thread (as a file is), then loaded. */
+  const trainedPolicy = () =>
+    lab
+      .policyFile()
+      .then(({ name, text }) => readPolicyFile(new File([text], name, { type: 'application/json' })))
+      .then(loadPolicy);
 
   async function upload(e) {
     const file = e.currentTarget.files?.[0];
@@ -160,7 +170,7 @@ export function LabPage({ app, query = '' }) {
   }
 
   return (
-    <main class="lab" data-state={lab.state}>
+    <main class="lab" data-state={lab.state} data-kept-steps={lab.kept?.steps ?? ''}>
       <h1>Lab: train an agent in this tab</h1>
       <section class="panel" aria-labelledby="lab-settings">
         <h2 id="lab-settings">Settings</h2>
@@ -176,7 +186,7 @@ export function LabPage({ app, query = '' }) {
           <label>
             Learner{' '}
             <select disabled={running} value={s.algo} onChange={(e) => lab.set('algo', e.currentTarget.value)}>
-              {ALGOS.map((a) => (
+              {algos().map((a) => (
                 <option value={a}>{a}</option>
               ))}
             </select>
@@ -223,76 +233,90 @@ export function LabPage({ app, query = '' }) {
             ))}
           </div>
         </details>
+        <MemoryLine settings={s} />
         <div class="lab-buttons">
-          <button type="button" class="primary" onClick={() => lab.start()} disabled={running}>
+          <button type="button" class="primary" onClick={start} disabled={running}>
             Start
           </button>
           <button
             type="button"
-            onClick={() => (lab.state === 'paused' ? lab.resume() : lab.pause())}
-            disabled={!['running', 'paused'].includes(lab.state)}
+            onClick={() => (lab.state === 'paused' || lab.state === 'pausing' ? lab.resume() : lab.pause())}
+            disabled={!['running', 'pausing', 'paused'].includes(lab.state)}
           >
-            {lab.state === 'paused' ? 'Resume' : 'Pause'}
+            {lab.state === 'paused' || lab.state === 'pausing' ? 'Resume' : 'Pause'}
           </button>
-          <button type="button" onClick={() => lab.stop()} disabled={!['running', 'paused'].includes(lab.state)}>
+          <button type="button" onClick={() => lab.stop()} disabled={!live || lab.state === 'stopping'}>
             Stop
           </button>
           <a class="lab-share" href={`#/lab?${labQuery(s)}`}>
             Share link to these settings
           </a>
         </div>
+        {confirming && lab.startNeedsConfirm && (
+          <div class="lab-confirm" role="alert" data-testid="lab-confirm">
+            <p>
+              Start a new run? The {lab.state === 'interrupted' ? 'kept' : lab.state} run ends
+              {lab.hasPolicy ? ', and its policy with it unless you download it first' : ''}.
+            </p>
+            <div class="lab-buttons">
+              <button type="button" class="primary" onClick={start}>
+                End it and start a new run
+              </button>
+              <button type="button" onClick={() => setConfirming(false)}>
+                Keep the {lab.state === 'interrupted' ? 'kept' : lab.state} run
+              </button>
+            </div>
+          </div>
+        )}
         <p class="lab-status" data-testid="lab-status" aria-live="polite">
-          {lab.error
-            ? lab.error
-            : linkNote && !p
-              ? linkNote
-              : p
-                ? p.imitation?.phase
-                  ? `${lab.state}: cloning the planner's play before the first step of its own: ${p.imitation.phase === 'planning' ? 'planned' : 'trained on them'} ${p.imitation.done.toLocaleString('en')} / ${p.imitation.total.toLocaleString('en')} ${p.imitation.phase === 'planning' ? 'episodes' : 'times'} (${Math.round(p.imitation.seconds)} s)${p.threads ? `, ${p.threads} threads` : ''}`
-                  : `${lab.state}: ${p.steps.toLocaleString('en')} / ${target.toLocaleString('en')} steps, ${Math.round(p.stepsPerSec).toLocaleString('en')} steps/s${engineText(p)}, ${p.episodes.toLocaleString('en')} episodes; ${Object.entries(
-                      p.losses,
-                    )
-                      .map(([k, v]) => `${k} ${Number.isInteger(v) ? v.toLocaleString('en') : Number(v).toFixed(3)}`)
-                      .join(', ')}`
-                : lab.state === 'running'
-                  ? s.imitate > 0
-                    ? `starting: cloning ${s.imitate.toLocaleString('en')} of the planner's episodes before the first step of its own…`
-                    : 'starting…'
-                  : 'Choose a farm and a learner, then Start.'}
+          {statusText(lab, linkNote)}
         </p>
+        {lab.state === 'interrupted' && <KeptRun lab={lab} />}
+        {lab.note && (
+          <p class="lab-notice" data-testid="lab-run-note">
+            {lab.note}
+          </p>
+        )}
+        {lab.storeNote && (
+          <p class="lab-notice" data-testid="lab-store-note">
+            {lab.storeNote}
+          </p>
+        )}
       </section>
       <section class="panel" aria-labelledby="lab-curve">
         <h2 id="lab-curve">Learning curve</h2>
         <LearningCurve
           curve={lab.curve}
           references={references}
-          total={target}
-          run={referenceRun(s.env, s.algo, learnerOverrides(s), s.steps)}
+          total={shownRun.steps}
+          run={referenceRun(shownRun.env, shownRun.algo, learnerOverrides(shownRun), shownRun.steps)}
         />
       </section>
       <section class="panel" aria-labelledby="lab-policy">
         <h2 id="lab-policy">The policy</h2>
         <div class="lab-buttons">
-          <button type="button" disabled={!lab.hasPolicy} onClick={() => lab.evaluate('test').catch((err) => setNote(err.message))}>
-            Evaluate on the test split
+          <button
+            type="button"
+            disabled={!lab.hasPolicy || lab.evaluating}
+            onClick={() => lab.evaluate().catch((err) => setNote(`Could not evaluate the policy: ${errorMessage(err)}`))}
+          >
+            {lab.evaluating ? 'Evaluating on the test split…' : 'Evaluate on the test split'}
           </button>
-          <button type="button" disabled={!lab.hasPolicy} onClick={() => lab.policyJson().then(download, (err) => setNote(err.message))}>
+          <button
+            type="button"
+            disabled={!lab.hasPolicy}
+            onClick={() => lab.policyFile().then(download, (err) => setNote(`Could not download the policy: ${errorMessage(err)}`))}
+          >
             Download
           </button>
-          <button type="button" disabled={!lab.hasPolicy} onClick={() => use(lab.policyJson().then(loadPolicy), lab.policyTitle())}>
+          <button type="button" disabled={!lab.hasPolicy} onClick={() => use(trainedPolicy(), lab.policyTitle())}>
             Play it on the game page
           </button>
           <label class="button">
             Load a policy… <input type="file" accept=".json,application/json" onChange={upload} hidden />
           </label>
         </div>
-        {lab.evaluation && (
-          <p data-testid="lab-evaluation">
-            Test split, {lab.evaluation.episodes} seeds: mean return {formatReturn(lab.evaluation.mean)} (95 % interval{' '}
-            {formatReturn(lab.evaluation.ci95[0])} – {formatReturn(lab.evaluation.ci95[1])}), normalised score{' '}
-            {lab.evaluation.normalized === null ? '–' : lab.evaluation.normalized.toFixed(3)}.
-          </p>
-        )}
+        {lab.evaluation && <Evaluation lab={lab} />}
         {note && (
           <p class="lab-note" role="status">
             {note}

@@ -2,35 +2,30 @@
 // training worker, the learning curve, the last evaluation and the trained policy. One
 // model lives as long as the page (sharedLab), so a run goes on while the visitor reads the
 // docs or plays a farm, and the Lab shows it again on return; the settings are also kept in
-// storage, for the next visit.
+// storage, for the next visit, and the run itself in IndexedDB (runStore.js), so that a reload
+// or a closed tab offers it back: to resume from its checkpoint, or to keep its policy.
+//
+// A run's states: running -> pausing -> paused (the Worker says when its learner has really
+// stopped) -> running again; running or paused -> stopping -> stopped (the Worker's word, or
+// after STOP_GRACE_MS its Worker ended, threads and all); running -> done; error. A run kept
+// from an earlier page is 'interrupted' (it was live when the page closed) or 'stopped' /
+// 'done' as it was.
 import { Emitter } from '../model/emitter.js';
-import { envIds } from '../model/envMeta.js';
-import { THREADS_MAX, algorithms, runDefaultsOf } from 'valley-farm/learn';
-import { errorMessage, MAX_LISTED } from '../model/cut.js';
+import { envMeta } from '../model/envMeta.js';
+import { errorMessage } from '../model/cut.js';
+import { labQuery, parseLabQuery, learnerSettings, learnerOverrides } from './labQuery.js';
+import { LIVE_STATES, MAX_CURVE_POINTS, RECORD_STATES, makeRecord, readRecord, trained } from './runRecord.js';
+import { evenly } from '../model/evenly.js';
+import { RunLocks } from './runLocks.js';
 
-export const ALGOS = Object.keys(algorithms); // the package's learners, in its order
-// PPO by default, on the learner core and every core; its step size anneals over these
-// steps. The shortest reference run of default settings (docs/runs) is this default run,
-// with its times and scores.
-export const DEFAULTS = Object.freeze({ env: envIds[1], algo: 'ppo', seed: 1, steps: 35_000_000 });
-const MAX_STEPS = 1e9;
-// the rest of a Lab's settings are the learner's; threads (a link's, else one per core) changes only the speed
-const RUN_KEYS = ['env', 'algo', 'seed', 'steps', 'threads'];
+export { algos, DEFAULTS, MAX_LAB_QUERY_CHARS, labQuery, learnerOverrides, learnerSettings, parseLabQuery } from './labQuery.js';
 
-/**
- * The learner's settings a Lab run can change, from the package (algorithms[algo]): each
- * numeric one with its default for a run of `steps` (PPO's anneal follows the run's length)
- * and meaning (the layer sizes stay as they are).
- */
-export const learnerSettings = (algo, steps) => {
-  const run = runDefaultsOf(algorithms[algo], steps);
-  return Object.entries(algorithms[algo].defaults)
-    .filter(([, d]) => typeof d === 'number')
-    .map(([name, d]) => ({ name, default: run[name] ?? d, doc: algorithms[algo].docs[name] }));
-};
-
-/** The settings that differ from the learner's defaults: { history: 4 } (createLearner checks them). */
-export const learnerOverrides = (s) => Object.fromEntries(Object.entries(s).filter(([k]) => !RUN_KEYS.includes(k)));
+// How long Stop waits for the Worker to say its learner stopped before it ends the Worker: a
+// learner returns within trainWorker's SLICE_MS of being asked; one that does not (a learner
+// that ignores `until`) is ended, and the curve and the policy it last kept stay.
+export const STOP_GRACE_MS = 500;
+// Runs kept in storage: the newest ones of this browser's tabs (the rest are removed).
+export const MAX_KEPT_RUNS = 3;
 
 const defaultWorker = () => new Worker(new URL('./trainWorker.js', import.meta.url), { type: 'module' });
 
@@ -44,70 +39,80 @@ const browserStorage = () => {
   }
 };
 
-// A link is a stranger's input: its settings are read only up to this length (every setting
-// of every learner fits many times over), and its problems are named up to MAX_LISTED.
-export const MAX_LAB_QUERY_CHARS = 2048;
-
 /**
- * Settings from a share link's query ("env=…&algo=…&seed=…&steps=…"): { settings, errors }.
- * errors names at most MAX_LISTED problems, then how many more there were.
+ * A distinct name for a policy's file: its farm, learner, seed, steps and the date and time
+ * (UTC) it was saved: 'backwards-ppo-seed1-35000000steps-2025-11-27-1733.json'.
  */
-export function parseLabQuery(query = '') {
-  const settings = { ...DEFAULTS };
-  if (query.length > MAX_LAB_QUERY_CHARS)
-    return { settings, errors: [`the link's settings are ${query.length} characters; a Lab link carries at most ${MAX_LAB_QUERY_CHARS}`] };
-  const q = new URLSearchParams(query);
-  const problems = [];
-  if (q.has('env')) envIds.includes(q.get('env')) ? (settings.env = q.get('env')) : problems.push(`env must be ${envIds.join(' or ')}`);
-  if (q.has('algo')) ALGOS.includes(q.get('algo')) ? (settings.algo = q.get('algo')) : problems.push(`algo must be ${ALGOS.join(' or ')}`);
-  for (const [key, max] of [
-    ['seed', 2 ** 31],
-    ['steps', MAX_STEPS],
-    ['threads', THREADS_MAX],
-  ]) {
-    if (!q.has(key)) continue;
-    const v = q.get(key);
-    if (/^\d{1,12}$/.test(v) && Number(v) <= max && (key === 'seed' || Number(v) > 0)) settings[key] = Number(v);
-    else problems.push(`${key} must be a whole number up to ${max}`);
-  }
-  // the learner's own settings, by name; their ranges are createLearner's to check, at Start
-  const known = learnerSettings(settings.algo).map((x) => x.name);
-  for (const [key, v] of q) {
-    if (RUN_KEYS.includes(key)) continue;
-    const name = key.slice(0, 40);
-    if (!known.includes(key)) problems.push(`${name} is not a setting of ${settings.algo} (its settings are ${known.join(', ')})`);
-    else if (/^\d{1,12}(\.\d{1,12})?(e-?\d{1,3})?$/.test(v) && Number.isFinite(Number(v))) {
-      // as set() does: a setting at its default is no override (the reference curve matches)
-      if (Number(v) !== algorithms[settings.algo].defaults[key]) settings[key] = Number(v);
-    } else problems.push(`${name} must be a number such as ${algorithms[settings.algo].defaults[key]}`);
-  }
-  const errors = problems.slice(0, MAX_LISTED);
-  if (problems.length > MAX_LISTED) errors.push(`and ${problems.length - MAX_LISTED} more`);
-  return { settings, errors };
+export function policyFileName({ env, algo, seed }, steps, date = new Date()) {
+  const farm = envMeta[env]?.slug ?? 'farm';
+  const when = date.toISOString().slice(0, 16).replace('T', '-').replace(':', '');
+  return `${farm}-${algo}-seed${seed}-${steps}steps-${when}.json`;
 }
 
-export const labQuery = (s) =>
-  [
-    `env=${s.env}&algo=${s.algo}&seed=${s.seed}&steps=${s.steps}`,
-    ...(s.threads ? [`threads=${s.threads}`] : []),
-    ...Object.entries(learnerOverrides(s)).map(([k, v]) => `${k}=${v}`),
-  ].join('&');
-
 export class LabModel extends Emitter {
-  constructor({ createWorker = defaultWorker, storage = null } = {}) {
+  /**
+   * createWorker(): a training Worker (trainWorker.js). storage: localStorage or null.
+   * runs: a promise of openRunStore()'s { store, note }. locks: navigator.locks or null.
+   */
+  constructor({ createWorker = defaultWorker, storage = null, runs = null, locks = null, now = () => Date.now() } = {}) {
     super();
     this.createWorker = createWorker;
     this.storage = storage;
-    this.settings = { ...DEFAULTS };
+    this.runs = runs;
+    this.locks = new RunLocks(locks); // which kept runs other tabs show
+    this.now = now;
+    this.settings = { ...parseLabQuery('').settings };
     this.opened = false; // adopt() has run once (the first visit to the Lab on this page load)
-    this.state = 'idle'; // idle | running | paused | stopped | done | error
+    this.state = 'idle'; // idle | running | pausing | paused | stopping | stopped | done | error | interrupted
     this.curve = []; // { steps, meanReturn }
     this.progress = null;
-    this.evaluation = null;
+    this.evaluation = null; // the last one: { steps, mean, ci95, normalized, episodes, heuristic, paired }
+    this.evaluating = false;
     this.error = null;
+    this.note = null; // what happened to the run beyond its state (a Worker ended, a run kept)
+    this.storeNote = null; // why runs are not kept, where the browser refuses storage
     this.worker = null;
-    this.run = null;
-    this.waiting = new Map(); // reply type -> resolve
+    this.run = null; // the settings of the run shown
+    this.runId = null;
+    this.kept = null; // what the Worker last kept: { steps, policy (text), checkpoint (text or null) }
+    this.phase = null; // where the cloning's current phase began: { phase, seconds, done } (its time left)
+    this.waiting = new Map(); // reply type -> { resolve, reject }
+    this.store = null;
+    this.#stopTimer = null;
+  }
+
+  #stopTimer;
+
+  /** A run is going in this tab (its Worker trains, or holds it paused). */
+  get live() {
+    return LIVE_STATES.includes(this.state);
+  }
+
+  /** Start would end a run that is not over (a paused one, or one kept from an earlier page): it asks first. */
+  get startNeedsConfirm() {
+    return this.live || this.state === 'interrupted';
+  }
+
+  /** There is a trained network to evaluate, download or play (not before cloning's planning ends). */
+  get hasPolicy() {
+    return this.kept?.policy != null || (this.worker !== null && trained(this.progress));
+  }
+
+  /** A kept run can go on from its checkpoint. */
+  get resumable() {
+    return this.state === 'interrupted' && typeof this.kept?.checkpoint === 'string';
+  }
+
+  /** The run has trained since the last evaluation was taken: more steps, or more updates (its cloning's). */
+  get evaluationStale() {
+    const e = this.evaluation;
+    if (!e) return false;
+    const p = this.progress;
+    const steps = p?.steps ?? this.kept?.steps;
+    return (
+      (Number.isFinite(steps) && steps > (e.steps ?? 0)) ||
+      (Number.isFinite(p?.updates) && Number.isFinite(e.updates) && p.updates > e.updates)
+    );
   }
 
   /**
@@ -119,7 +124,7 @@ export class LabModel extends Emitter {
   adopt(query = '') {
     const first = !this.opened;
     this.opened = true;
-    const busy = this.state === 'running' || this.state === 'paused';
+    const busy = this.live;
     let note = null;
     if (query && !busy) {
       const { settings, errors } = parseLabQuery(query);
@@ -137,12 +142,12 @@ export class LabModel extends Emitter {
       }
       if (kept) this.settings = parseLabQuery(kept).settings; // a kept value the parser refuses falls back to the defaults
     }
-    this.#keep();
+    this.#keepSettings();
     this.inform();
     return note;
   }
 
-  #keep() {
+  #keepSettings() {
     try {
       this.storage?.setItem(STORAGE_KEY, labQuery(this.settings));
     } catch {
@@ -163,115 +168,339 @@ export class LabModel extends Emitter {
       if (!setting || next[k] === null || next[k] === setting.default) delete next[k];
     }
     this.settings = next;
-    this.#keep();
+    this.#keepSettings();
     this.inform();
   }
 
-  start() {
-    this.worker?.terminate();
-    this.worker = this.createWorker();
-    this.worker.onmessage = ({ data }) => this.#receive(data);
-    this.worker.onerror = (e) => this.#fail(`the training worker failed: ${e.message ?? 'unknown error'}`);
+  /**
+   * Starts a run of the settings. Where one is not over (paused, or kept from an earlier page),
+   * only with { replace: true } (the page asks the visitor first): returns false otherwise.
+   */
+  start({ replace = false } = {}) {
+    if (this.state === 'running' || (this.startNeedsConfirm && !replace)) return false;
+    const replaced = this.runId;
+    this.#newWorker();
     this.curve = [];
     this.progress = null;
     this.evaluation = null;
     this.error = null;
+    this.note = null;
+    this.kept = null;
+    this.phase = null;
     this.state = 'running';
     this.run = { ...this.settings }; // what this run was started with (the settings may change after it ends)
-    this.worker.postMessage({ type: 'start', settings: { ...this.settings } });
+    this.runId = `${this.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}`;
+    this.locks.hold(this.runId);
+    if (replaced) this.#forget(replaced);
+    this.worker.postMessage({ type: 'start', settings: { ...this.run } });
     this.inform();
+    return true;
   }
 
+  /** Asks the learner to pause: 'pausing' until the Worker says it has stopped (then 'paused'). */
   pause() {
     if (this.state !== 'running') return;
     this.worker.postMessage({ type: 'pause' });
-    this.state = 'paused';
+    this.state = 'pausing';
     this.inform();
   }
 
   resume() {
-    if (this.state !== 'paused') return;
+    if (this.state !== 'paused' && this.state !== 'pausing') return;
     this.worker.postMessage({ type: 'resume' });
     this.state = 'running';
+    this.phase = null; // the pause is not part of the cloning's rate
     this.inform();
   }
 
-  /** Ends the run where it is; the worker keeps the policy it trained (evaluate, download, play). */
+  /**
+   * Ends the run where it is; the Worker keeps its policy (evaluate, download, play). A learner
+   * that has not stopped after STOP_GRACE_MS is ended with its Worker (PPO's threads with it):
+   * the curve and the last policy it kept stay.
+   */
   stop() {
-    if (this.state !== 'running' && this.state !== 'paused') return;
+    if (!this.live || this.state === 'stopping') return;
     this.worker.postMessage({ type: 'stop' });
+    this.state = 'stopping';
+    clearTimeout(this.#stopTimer);
+    this.#stopTimer = setTimeout(() => this.#halt(), STOP_GRACE_MS);
+    this.inform();
+  }
+
+  #halt() {
+    if (this.state !== 'stopping') return;
+    this.#endWorker();
     this.state = 'stopped';
+    const steps = this.kept?.steps;
+    this.note = `The learner did not stop within ${STOP_GRACE_MS / 1000} s of Stop (it was in the middle of a long step), so its Worker was ended${
+      this.kept?.policy
+        ? `: the curve and the policy it last kept (at ${steps.toLocaleString('en')} steps) stay`
+        : ': it had kept no policy yet'
+    }.`;
+    this.#persist();
+    this.inform();
+  }
+
+  /** Resumes a kept run from its checkpoint, in a new Worker. */
+  resumeKept() {
+    if (!this.resumable) return;
+    this.#newWorker();
+    this.state = 'running';
+    this.note = null;
+    this.error = null;
+    this.phase = null;
+    this.worker.postMessage({ type: 'start', settings: { ...this.run }, checkpoint: this.kept.checkpoint });
+    this.#persist();
+    this.inform();
+  }
+
+  /** Keeps a kept run's policy and curve, as a stopped run's (no resume offered any more). */
+  keepPolicy() {
+    if (this.state !== 'interrupted') return;
+    this.state = 'stopped';
+    this.note = null;
+    this.#persist();
+    this.inform();
+  }
+
+  /** Forgets the run shown (and removes it from storage). */
+  discard() {
+    if (this.live || this.state === 'idle') return;
+    if (this.runId) this.#forget(this.runId);
+    this.#endWorker();
+    this.state = 'idle';
+    Object.assign(this, { run: null, runId: null, kept: null, curve: [], progress: null, evaluation: null, note: null, error: null });
     this.inform();
   }
 
   /** Ends everything: the worker and its policy go (a new Start makes another). */
   dispose() {
-    this.worker?.terminate();
-    this.worker = null;
-    if (this.state === 'running' || this.state === 'paused') this.state = 'stopped';
+    this.#endWorker();
+    if (this.live) this.state = 'stopped';
     this.inform();
-  }
-
-  /** There is a policy to evaluate, download or play: a run has trained at least once. */
-  get hasPolicy() {
-    return Boolean(this.worker && this.progress);
   }
 
   /** How the game page names the trained policy: 'Your trained policy (ppo, 8,192 steps)'. */
   policyTitle() {
     const algo = this.run?.algo ?? this.settings.algo;
-    return `Your trained policy (${algo}${this.progress ? `, ${this.progress.steps.toLocaleString('en')} steps` : ''})`;
+    const steps = this.progress?.steps ?? this.kept?.steps;
+    return `Your trained policy (${algo}${Number.isFinite(steps) ? `, ${steps.toLocaleString('en')} steps` : ''})`;
   }
 
-  /** Evaluates the current policy on a split (in the worker); resolves with the result. */
-  evaluate(split = 'test', episodes) {
-    if (!this.worker) return Promise.reject(new Error('Train a policy first'));
-    return this.#ask({ type: 'evaluate', split, episodes }, 'evaluation').then((r) => {
-      this.evaluation = r.result;
-      this.inform();
-      return r.result;
-    });
+  /**
+   * Evaluates the policy on the test split (in the worker; one that holds the kept policy
+   * where the run's has ended); resolves with the result.
+   */
+  evaluate() {
+    if (!this.hasPolicy) return Promise.reject(new Error('Train a policy first'));
+    this.evaluating = true;
+    this.inform();
+    return this.#ask({ type: 'evaluate' }, 'evaluation').then(
+      (r) => {
+        this.evaluation = r.result;
+        this.evaluating = false;
+        this.inform();
+        return r.result;
+      },
+      (err) => {
+        this.evaluating = false;
+        this.inform();
+        throw err;
+      },
+    );
   }
 
-  /** The trained policy as plain JSON (what Download saves). */
-  policyJson() {
-    if (!this.worker) return Promise.reject(new Error('Train a policy first'));
-    return this.#ask({ type: 'policy' }, 'policy').then((r) => r.json);
+  /** The trained policy's file, its text with the run record ({ name, text }): what Download saves. */
+  async policyFile() {
+    if (!this.hasPolicy) throw new Error('Train a policy first');
+    const { text, steps } = this.worker
+      ? await this.#ask({ type: 'policy' }, 'policy')
+      : { text: this.kept.policy, steps: this.kept.steps };
+    return { name: policyFileName(this.run ?? this.settings, steps ?? 0), text };
+  }
+
+  /** Writes the run as it is now to storage (the page calls it when it is hidden or closed). */
+  flush() {
+    this.#persist();
+  }
+
+  /**
+   * Offers the newest run that storage kept and no other tab holds: a run that was live when
+   * its page closed becomes 'interrupted' (resume it, or keep its policy), a finished one shows
+   * as it ended. A damaged record is removed, with a note saying why.
+   */
+  async recover() {
+    const opened = await this.runs;
+    this.store = opened?.store ?? null;
+    this.storeNote = opened?.note ?? null;
+    if (!this.store) return this.inform();
+    let records;
+    try {
+      records = await this.store.list();
+    } catch (err) {
+      this.storeNote = `The runs kept in this browser could not be read: ${errorMessage(err, 200)}`;
+      return this.inform();
+    }
+    const held = await this.locks.held();
+    const newest = records.filter((r) => !held.has(String(r?.id))).sort((a, b) => (Number(b?.savedAt) || 0) - (Number(a?.savedAt) || 0));
+    for (const old of newest.slice(MAX_KEPT_RUNS)) this.#forget(old?.id);
+    for (const raw of newest.slice(0, MAX_KEPT_RUNS)) {
+      if (this.state !== 'idle') return; // a run started meanwhile
+      const r = readRecord(raw);
+      if (r instanceof Error) {
+        this.note = `A run kept from an earlier visit could not be read, and was removed: ${errorMessage(r, 300)}`;
+        this.#forget(raw?.id);
+        continue;
+      }
+      if (!(await this.locks.hold(r.id, { ifFree: true }))) continue; // another tab took it meanwhile
+      if (this.state !== 'idle') return this.locks.letGo();
+      Object.assign(this, {
+        runId: r.id,
+        run: r.settings,
+        curve: r.curve,
+        progress: null,
+        kept: { steps: r.steps, policy: r.policy, checkpoint: r.checkpoint, savedAt: r.savedAt },
+        state: LIVE_STATES.includes(r.state) ? 'interrupted' : r.state,
+      });
+      break;
+    }
+    this.inform();
+  }
+
+  #newWorker() {
+    this.#endWorker();
+    this.worker = this.createWorker();
+    this.worker.onmessage = ({ data }) => this.#receive(data);
+    this.worker.onerror = (e) => this.#fail(`the training worker failed: ${e.message ?? 'unknown error'}`);
+  }
+
+  #endWorker() {
+    clearTimeout(this.#stopTimer);
+    this.worker?.terminate();
+    this.worker = null;
+    for (const w of this.waiting.values()) w.reject(new Error('the training worker was ended'));
+    this.waiting.clear();
+  }
+
+  /** A worker for the policy: the run's, or a new one that holds the kept policy. */
+  #policyWorker() {
+    if (this.worker) return this.worker;
+    this.#newWorker();
+    this.worker.postMessage({ type: 'load', policy: this.kept.policy });
+    return this.worker;
   }
 
   #ask(message, replyType) {
+    const worker = this.#policyWorker();
     return new Promise((resolve, reject) => {
       this.waiting.set(replyType, { resolve, reject });
-      this.worker.postMessage(message);
+      worker.postMessage(message);
     });
   }
 
   #receive(data) {
     if (!data || typeof data !== 'object') return;
-    if (data.type === 'progress' || data.type === 'done') {
-      this.progress = data.progress;
-      if (data.progress.meanReturn !== null) this.curve.push({ steps: data.progress.steps, meanReturn: data.progress.meanReturn });
-      if (data.type === 'done' && this.state !== 'stopped') this.state = 'done';
-      this.inform();
+    const p = data.progress;
+    if (p && typeof p === 'object') this.#progressed(p);
+    if (data.type === 'started')
+      this.curve = this.curve.filter((q) => q.steps <= p.steps); // resumed: the curve from its checkpoint on
+    else if (data.type === 'progress' && p.meanReturn !== null && this.live) this.#plot(p);
+    else if (data.type === 'done') {
+      if (p.meanReturn !== null) this.#plot(p);
+      if (this.state !== 'stopped') this.state = 'done';
+      this.#settled();
+    } else if (data.type === 'paused' && this.state === 'pausing') {
+      this.state = 'paused';
+      this.#persist();
+    } else if (data.type === 'stopped' && this.state === 'stopping') {
+      this.state = 'stopped';
+      this.#settled();
+    } else if (data.type === 'kept') {
+      this.kept = { steps: data.steps, policy: data.policy, checkpoint: data.checkpoint ?? null };
+      this.#persist();
     } else if (data.type === 'error') this.#fail(data.message);
     else if (this.waiting.has(data.type)) {
       const w = this.waiting.get(data.type);
       this.waiting.delete(data.type);
-      w.resolve(data);
+      if (data.error !== undefined) w.reject(new Error(errorMessage(data.error)));
+      else w.resolve(data);
     }
+    this.inform();
+  }
+
+  #progressed(p) {
+    if (!this.live && this.state !== 'done' && this.state !== 'stopped') return;
+    this.progress = p;
+    const im = p.imitation;
+    if (im?.phase && im.phase !== this.phase?.phase) this.phase = { phase: im.phase, seconds: im.seconds, done: im.done };
+    else if (!im?.phase) this.phase = null;
+  }
+
+  #plot(p) {
+    const last = this.curve.at(-1);
+    if (last && last.steps === p.steps) return; // the same report, twice (a slice's end, then done)
+    this.curve.push({ steps: p.steps, meanReturn: p.meanReturn });
+    if (this.curve.length > MAX_CURVE_POINTS) this.curve = evenly(this.curve, MAX_CURVE_POINTS / 2);
+  }
+
+  #settled() {
+    clearTimeout(this.#stopTimer);
+    this.#persist();
   }
 
   #fail(message) {
-    this.error = errorMessage(message);
-    this.state = 'error';
-    for (const w of this.waiting.values()) w.reject(new Error(this.error));
+    const error = errorMessage(message);
+    for (const w of this.waiting.values()) w.reject(new Error(error));
     this.waiting.clear();
+    this.evaluating = false;
+    if (this.live || this.state === 'idle') {
+      this.error = error;
+      this.state = 'error';
+      clearTimeout(this.#stopTimer);
+    } else this.note = error; // a kept policy's Worker: the run is as it was
     this.inform();
+  }
+
+  #persist() {
+    if (!this.store || !this.runId || !this.run) return;
+    const record = makeRecord({
+      id: this.runId,
+      state: this.state === 'interrupted' ? 'paused' : this.state,
+      settings: this.run,
+      steps: this.kept?.steps ?? 0,
+      curve: this.curve,
+      policy: this.kept?.policy ?? null,
+      checkpoint: this.kept?.checkpoint ?? null,
+      savedAt: this.now(),
+    });
+    if (!RECORD_STATES.includes(record.state)) return; // an error, or no run: nothing to keep
+    this.store.put(record).catch((err) => {
+      this.storeNote = `The run could not be kept in this browser's storage: ${errorMessage(err, 200)}`;
+      this.inform();
+    });
+  }
+
+  #forget(id) {
+    if (typeof id === 'string') this.store?.remove(id).catch(() => {});
   }
 }
 
 let shared = null;
-/** The Lab's one model for the page's lifetime (see the file comment), its settings kept in localStorage. */
+/**
+ * The Lab's one model for the page's lifetime (see the file comment): its settings kept in
+ * localStorage, its runs in IndexedDB. While a run is live, leaving the page asks first.
+ */
 export function sharedLab() {
-  return (shared ??= new LabModel({ storage: browserStorage() }));
+  if (shared) return shared;
+  const runs = import('./runStore.js').then(({ openRunStore }) => openRunStore());
+  shared = new LabModel({ storage: browserStorage(), runs, locks: globalThis.navigator?.locks ?? null });
+  shared.recover();
+  addEventListener('beforeunload', (e) => {
+    if (!shared.live) return;
+    shared.flush();
+    e.preventDefault();
+    e.returnValue = ''; // older browsers ask only when it is set
+  });
+  addEventListener('visibilitychange', () => document.visibilityState === 'hidden' && shared.flush());
+  return shared;
 }
