@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { envIds } from '../../wasm/index.js';
-import { algorithms, registerLearner } from '../../wasm/learn/index.js';
+import { CHECKPOINT_VERSION, algorithms, registerLearner } from '../../wasm/learn/index.js';
 import { LabModel, STOP_GRACE_MS } from '../../web/src/lab/labModel.js';
 import { Trainer } from '../../web/src/lab/trainer.js';
 import { MAX_POLICY_CHARS } from '../../web/src/lab/runRecord.js';
@@ -151,7 +151,8 @@ describe('a learner that ignores until', () => {
 
   it('a learner stuck in a long call after it kept its policy: Stop ends it, and the curve and that policy stay to evaluate and download', async () => {
     const m = lab({ workerData: { keep: { first: 100, every: 60_000 } } });
-    m.settings = run({ cloneMs: 0, stallAfterMs: 1500, stallMs: 120_000 });
+    // a run long enough to reach its stall however fast the vector env steps
+    m.settings = run({ cloneMs: 0, stallAfterMs: 1500, stallMs: 120_000, steps: 1_000_000_000 });
     m.start();
     await until(() => m.kept?.policy, 'the first keep');
     await until(() => m.progress?.elapsedMs > 1500 && m.curve.length > 0, 'the run to reach its stall');
@@ -255,10 +256,19 @@ describe("the trainer's answers (in this thread)", () => {
     await t.handle({
       type: 'start',
       settings: run({ cloneMs: 0 }),
-      checkpoint: '{"format":"valley-farm-checkpoint","version":1,"config":{"seed":666}}',
+      // another run's checkpoint: made with 5 envs, where this run has 4
+      checkpoint: JSON.stringify({
+        format: 'valley-farm-checkpoint',
+        version: CHECKPOINT_VERSION,
+        env: V,
+        algo: 'slow-cloner',
+        seed: 1,
+        config: { env: V, algo: 'slow-cloner', seed: 1, numEnvs: 5, cloneMs: 0, honoursUntil: 1, stallAfterMs: 0, stallMs: 0 },
+        state: { steps: 0, cloned: 0, episodes: 0, recent: [] },
+      }),
     });
     expect((await t.next('error')).message).toMatch(
-      /^the kept checkpoint cannot be resumed: valley-farm\/learn: the checkpoint was made with /,
+      /^the kept checkpoint cannot be resumed: valley-farm\/learn: the checkpoint was made with numEnvs 5, this learner has 4/,
     );
     // a question's failure is its answer: the page's run, if any, goes on
     await t.handle({ type: 'evaluate' });

@@ -208,22 +208,27 @@ export function checkPpoState(s, c) {
 export function checkTrainRecord(ckpt, algorithms) {
   const r = ckpt.cli;
   const path = (k) => `cli.${k}`;
-  fields(r, 'cli', [
-    'argv',
-    'steps',
-    'evalEvery',
-    'evalEpisodes',
-    'logFormat',
-    'checkpointEvery',
-    'checkpointSeconds',
-    'progressEvery',
-    'curve',
-    'trainMs',
-    'evalMs',
-    'elapsedMs',
-    'evalsDone',
-    'nextEval',
-  ], ['maxSeconds']);
+  fields(
+    r,
+    'cli',
+    [
+      'argv',
+      'steps',
+      'evalEvery',
+      'evalEpisodes',
+      'logFormat',
+      'checkpointEvery',
+      'checkpointSeconds',
+      'progressEvery',
+      'curve',
+      'trainMs',
+      'evalMs',
+      'elapsedMs',
+      'evalsDone',
+      'nextEval',
+    ],
+    ['maxSeconds'],
+  );
   if (!Array.isArray(r.argv) || r.argv.length > 10_000 || !r.argv.every((a) => typeof a === 'string' && a.length <= 10_000))
     throw bad(path('argv'), 'the command it was started with (an array of strings)', shown(r.argv));
   const done = ckpt.state.steps;

@@ -121,6 +121,10 @@ export function registerLearner(declaration: LearnerDeclaration): void;
 export const MEMORY_BUDGET: number;
 /** What one thread of a run costs beyond its learner's own memory (a Worker's heap, the engine and learner core), in bytes. */
 export const THREAD_BYTES: number;
+/** What a checkpoint's `format` says ('valley-farm-checkpoint'). */
+export const CHECKPOINT_FORMAT: string;
+/** The checkpoint version this package writes and reads (a learner's checkpoint() carries it). */
+export const CHECKPOINT_VERSION: number;
 /** The threads a run of this learner takes when given `threads`: all of them for a learner with a `thread` part (PPO, REINFORCE, DQN), else 1. */
 export function threadCount(algo: string, threads?: number): number;
 /**

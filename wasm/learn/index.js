@@ -17,7 +17,7 @@ import { checkPolicyJSON } from './policyCheck.js';
 import { THREADS_MAX, defaultThreads } from './threads.js';
 import { CHECKPOINT_FORMAT, CHECKPOINT_VERSION, checkCheckpoint } from './checkpointCheck.js';
 
-export { checkPolicyJSON, THREADS_MAX, defaultThreads };
+export { checkPolicyJSON, THREADS_MAX, defaultThreads, CHECKPOINT_FORMAT, CHECKPOINT_VERSION };
 // what a learner of your own builds on (kit.js: the network, what it sees, every core, ...)
 export * from './kit.js';
 export { estimateMemory, MEMORY_BUDGET, THREAD_BYTES, threadCount } from './settings.js';
