@@ -281,3 +281,67 @@ describe('binary data in a message is sized, never walked', () => {
     expect(await page.evaluate(() => window.valleyFarm.status().step)).toBe(0);
   });
 });
+
+describe('a flood of messages from a cross-site page', () => {
+  /**
+   * A page of another site (about:blank) frames the game, sends it `count` calls of `method`
+   * then one status, and resolves with what came back: the ms from the first send to the
+   * status's answer, and the steps answered (ok) and refused (Busy) before it and in all.
+   */
+  const flood = (page, src, method, count) =>
+    page.evaluate(
+      ({ src, method, count }) =>
+        new Promise((resolve, reject) => {
+          const frame = document.createElement('iframe');
+          frame.src = src;
+          const seen = { statusMs: null, okBefore: null, ok: 0, busy: 0, other: [] };
+          let t0;
+          const timer = setTimeout(() => reject(new Error(`the flood was not answered within 60 s: ${JSON.stringify(seen)}`)), 60_000);
+          window.onmessage = ({ data }) => {
+            if (data?.type !== 'valley-farm') return;
+            if (data.event === 'ready') {
+              const target = frame.contentWindow;
+              t0 = performance.now();
+              for (let i = 0; i < count; i++)
+                target.postMessage({ type: 'valley-farm', id: i, method, args: method === 'step' ? ['wait'] : [] }, '*');
+              target.postMessage({ type: 'valley-farm', id: 'status', method: 'status', args: [] }, '*');
+              return;
+            }
+            if (!('ok' in data)) return;
+            if (data.id === 'status') {
+              seen.statusMs = performance.now() - t0;
+              seen.okBefore = seen.ok;
+            } else if (data.ok) seen.ok++;
+            else if (/^Busy: /.test(data.error)) seen.busy++;
+            else seen.other.push(data.error);
+            if (seen.statusMs !== null && seen.ok + seen.busy + seen.other.length === count) {
+              clearTimeout(timer);
+              frame.remove();
+              resolve(seen);
+            }
+          };
+          document.body.append(frame);
+        }),
+      { src, method, count },
+    );
+
+  // The read's wait is measured against a control in the same run: a flood of 10,000 reads,
+  // each answered at once, costs the frame the same handling per message (a reply posted
+  // across sites) as 10,000 steps of which all but 256 are refused at once. Waiting behind the
+  // steps themselves (each a step of the game and a render of the page) took 100 s here.
+  it('10,000 steps then a status: the status is answered before the steps waiting ahead of it, as soon as after 10,000 reads; steps past the 256 waiting get Busy replies', async () => {
+    const context = await suite.browser.newContext();
+    const page = await context.newPage();
+    page.errors = [];
+    page.on('pageerror', (err) => page.errors.push(err.message));
+    suite.opened.push(page);
+    await page.setContent('<!doctype html><title>another site</title><body></body>');
+    const control = await flood(page, suite.server.url, 'status', 10_000);
+    const steps = await flood(page, suite.server.url, 'step', 10_000);
+    expect(control).toMatchObject({ okBefore: 10_000, busy: 0, other: [] });
+    expect(steps.other).toEqual([]);
+    expect(steps.okBefore).toBeLessThanOrEqual(256); // at most the queue's MAX_PENDING ran first
+    expect(steps.busy).toBeGreaterThanOrEqual(10_000 - 2 * 256);
+    expect(steps.statusMs, `control: ${control.statusMs} ms`).toBeLessThan(2 * control.statusMs + 1000);
+  });
+});
