@@ -215,7 +215,11 @@ describe('small ones', () => {
 });
 
 describe('the embed answers messages', () => {
-  /** A parent page that frames `src`, waits for ready, sends `calls`, and resolves with everything it got. */
+  /**
+   * A parent page that frames `src`, waits for ready, sends `calls` one after another (each
+   * when the one before has its reply: a read is answered at once, ahead of calls still
+   * waiting), and resolves with everything it got.
+   */
   async function drive(src, calls) {
     const context = await suite.browser.newContext();
     const parent = await context.newPage();
@@ -232,8 +236,9 @@ describe('the embed answers messages', () => {
           window.addEventListener('message', (e) => {
             if (e.data?.type !== 'valley-farm') return;
             got.push(e.data);
-            if (e.data.event === 'ready') for (const c of calls) frame.contentWindow.postMessage({ type: 'valley-farm', ...c }, '*');
-            if (e.data.id === calls.at(-1).id) resolve(got);
+            const next = e.data.event === 'ready' ? 0 : calls.findIndex((c) => c.id === e.data.id) + 1;
+            if (next === calls.length) resolve(got);
+            else if (next > 0 || e.data.event === 'ready') frame.contentWindow.postMessage({ type: 'valley-farm', ...calls[next] }, '*');
           });
           document.body.append(frame);
           setTimeout(() => reject(new Error(`no replies: ${JSON.stringify(got)}`)), 20000);
