@@ -115,6 +115,21 @@ export function loadPolicy(json: unknown): Promise<Policy>;
  * imply, every value a finite number.
  */
 export function checkPolicyJSON(json: unknown): void;
+/** A tabular-q table packed into typed arrays (packTable); loadPolicy takes one in a policy's `table`. */
+export interface PackedTableData {
+  /** The rows' keys' UTF-16 code units, one key after another, the rows sorted by key. */
+  keys: Uint16Array;
+  /** Where each row's key ends in `keys`. */
+  ends: Uint32Array;
+  /** The rows' action values, one per action a row. */
+  values: Float32Array;
+}
+/**
+ * A checked tabular-q policy's `table` rows ([key, one number per action]) packed for a farm of
+ * `actions` actions: three typed arrays, which a Worker hands another thread without a copy
+ * (their buffers in postMessage's transfer list). Where rows repeat a key, the later counts.
+ */
+export function packTable(rows: [string, ArrayLike<number>][], actions: number): PackedTableData;
 /**
  * Where a browser finds TensorFlow.js's wasm backend (a folder URL ending in '/', or a URL
  * for each of its three files): call it before the first learner or policy. Without it a

@@ -19,6 +19,7 @@ import { checkPolicyJSON } from './policyCheck.js';
 export { setWasmPaths, tfBackend } from './tf.js';
 export { checkPolicyJSON };
 export { estimateMemory, MEMORY_BUDGET } from './settings.js';
+export { packTable } from './packedTable.js';
 // Each learner: its settings' defaults, meanings and ranges, create(env, settings, seed) a run,
 // load(json) a policy from its file (checked by policyCheck.js first). Reading them loads
 // nothing heavy: ppo.js loads the learner core and TensorFlow.js only when a learner or policy
