@@ -61,18 +61,29 @@ describe('text from outside the page is cut with a marker', () => {
   });
 
   it('the sandbox relays a bounded copy of whatever its worker posts', () => {
-    const copy = bounded({
-      type: 'log',
-      text: 't'.repeat(1e7),
-      many: Array(1e6).fill(1),
-      deep: [[[[[[[['bottom']]]]]]]],
-      ['__proto__']: 'p',
-    });
+    const roomy = { chars: 1e6, entries: 1e6 };
+    const { value: copy } = bounded(
+      {
+        type: 'log',
+        text: 't'.repeat(1e7),
+        many: Array(1e6).fill(1),
+        deep: [[[[[[[['bottom']]]]]]]],
+        ['__proto__']: 'p',
+      },
+      roomy,
+    );
     expect(copy.text.length).toBeLessThan(4100);
     expect(copy.many.length).toBe(10_000);
     expect(JSON.stringify(copy.deep)).not.toContain('bottom');
     expect(Object.getPrototypeOf(copy)).toBe(Object.prototype);
-    expect(bounded(new Float64Array(10))).toBeNull();
+    expect(bounded(new Float64Array(10), roomy)).toEqual({ value: null });
+  });
+
+  it('a bounded copy that would pass its budget for the whole copy is given up: null', () => {
+    expect(bounded(['a'.repeat(30), 'b'.repeat(30)], { chars: 59, entries: 10 })).toBeNull();
+    expect(bounded(['a'.repeat(30), 'b'.repeat(30)], { chars: 60, entries: 10 })).toEqual({ value: ['a'.repeat(30), 'b'.repeat(30)] });
+    expect(bounded({ a: [1, 2], b: 3 }, { chars: 10, entries: 3 })).toBeNull(); // 2 keys and 2 items
+    expect(bounded({ a: [1, 2], b: 3 }, { chars: 10, entries: 4 })).toEqual({ value: { a: [1, 2], b: 3 } });
   });
 
   it("the page's status line keeps at most a few thousand characters of what it is told", async () => {
