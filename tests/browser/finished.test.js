@@ -166,10 +166,9 @@ describe('small ones', () => {
           });
         })
         .map((b) => b.dataset.action);
-    // the layout settles over a few frames after the switch (fonts, the new farm's panels):
-    // a button that still spills after that fails the test
-    for (let i = 0; i < 30 && (await page.evaluate(spilling)).length > 0; i++) await page.waitForTimeout(100);
-    expect(await page.evaluate(spilling)).toEqual([]);
+    // the layout settles over a few frames after the switch (fonts, the new farm's panels),
+    // which a busy machine may stretch to seconds: a button that still spills after 30 s fails
+    await expect.poll(() => page.evaluate(spilling), { timeout: 30_000, intervals: [100] }).toEqual([]);
   });
 
   it("the backwards farm's empty event log speaks of the backwards farm", async () => {

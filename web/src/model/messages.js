@@ -18,6 +18,7 @@
 //    and at most MAX_PENDING may wait: beyond that each is refused at once with an error
 //    reply. Reads (READ_METHODS) never wait behind a flood of steps.
 import { cut, listed, MAX_ERROR_CHARS } from './cut.js';
+import { yieldToBrowser } from './schedule.js';
 
 export const MESSAGE_TYPE = 'valley-farm';
 export const READ_METHODS = [
@@ -216,17 +217,15 @@ export function installMessages(win, handle, session, policy = parsePolicy(win.l
       /* the sender went away */
     }
   };
-  // A message to ourselves goes to the back of the queue of messages the browser is to hand
-  // over (the same task source as the parent's messages), so every message already waiting is
-  // looked at first; a timer's task would not be ordered with them, and is throttled.
-  const tick = new MessageChannel();
-  tick.port1.onmessage = answerNext;
-  const later = () => tick.port2.postMessage(null);
-  async function answerNext() {
-    const event = queue.shift();
-    send(event, await answer(handle, event.data, policy));
-    if (queue.length) later();
-    else answering = false;
+  async function answerQueue() {
+    while (queue.length) {
+      // a task of its own: a message to ourselves goes behind the messages the browser has yet
+      // to hand over (the same task source), so every one already waiting is looked at first
+      await yieldToBrowser();
+      const event = queue.shift();
+      send(event, await answer(handle, event.data, policy));
+    }
+    answering = false;
   }
   win.addEventListener('message', async (event) => {
     const data = event.data;
@@ -251,7 +250,7 @@ export function installMessages(win, handle, session, policy = parsePolicy(win.l
     queue.push(event);
     if (!answering) {
       answering = true;
-      later();
+      answerQueue();
     }
   });
   const parent = win.parent && win.parent !== win ? win.parent : null;
