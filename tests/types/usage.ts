@@ -113,3 +113,11 @@ const rowSize: number = vec.singleObservationSpace.shape[0];
 const ended: Uint8Array = result.infos._episode;
 const endedReturns: Float64Array = result.infos.episode.r;
 export { fromSeed, flatLow, flatMin, seededWith, masked, horizon, modes, batched, batchActions, rowSize, ended, endedReturns };
+
+// a checked tabular-q table packed to move to another thread without a copy
+import { packTable } from 'valley-farm/learn';
+const packed = packTable([['0,1,2', [0.5, 0, 0]]], 3);
+const packedBuffers: ArrayBufferLike[] = [packed.keys.buffer, packed.ends.buffer, packed.values.buffer];
+// @ts-expect-error: a row's numbers come after its key
+packTable([[[0.5], 'k']], 3);
+export { packedBuffers };

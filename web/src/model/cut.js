@@ -35,7 +35,7 @@ const MARKER = /… \((\d+) more characters\)$/;
  * A copy of plain data (what a worker posts) within a budget for the whole copy: at most
  * `chars` characters of strings and keys, and `entries` array items and object keys, in all.
  * Every string is cut to MAX_STATUS_CHARS, every key to 100; at most MAX_DEPTH deep; binary
- * data becomes null (its size would be walked). Resolves with `{ value }`, or null when the
+ * data becomes null (its size would be walked). Returns `{ value }`, or null when the
  * copy would pass the budget: the copy stops there, so it never holds more than the budget
  * (a value may name one object in many places, a copy holds it in each: the few bytes of an
  * array of 10,000 references to an array of 10,000 references, copied whole, are 10^8
