@@ -140,12 +140,22 @@ describe('a policy file is parsed and checked off the page, then played', () => 
         window.tasks = [];
         window.taskWatch = new PerformanceObserver((list) => window.tasks.push(...list.getEntries().map((e) => e.duration)));
         window.taskWatch.observe({ type: 'longtask' });
+        // the Lab's note when it refuses the file, else null
+        window.refusal = () => {
+          const note = document.querySelector('.lab-note')?.textContent ?? '';
+          return /is not a policy this page can load|Could not use the policy/.test(note) ? note : null;
+        };
       });
       // from a file on disk: a buffer would be rebuilt from base64 by script in the page, a long task of the test's own
       const path = join(await mkdtemp(join(tmpdir(), 'vf-policy-')), name);
       await writeFile(path, text);
       await page.setInputFiles('main.lab input[type=file]', path);
-      await page.waitForFunction((name) => location.hash === '#/' && window.valleyFarm.app.runner.customTitle?.includes(name), name);
+      // playing on the game page, or refused (the test then shows the Lab's note)
+      await page.waitForFunction(
+        (name) => (location.hash === '#/' && window.valleyFarm.app.runner.customTitle?.includes(name)) || window.refusal(),
+        name,
+      );
+      expect(await page.evaluate(() => window.refusal())).toBeNull();
       return page.evaluate(async () => {
         await new Promise((r) => setTimeout(r, 100)); // the last task's entry
         window.taskWatch.disconnect();
@@ -158,5 +168,5 @@ describe('a policy file is parsed and checked off the page, then played', () => 
     const names = await page.evaluate(() => window.valleyFarm.actionNames());
     const index = (a) => (typeof a === 'string' ? names.indexOf(a) : a);
     expect((await playedOn(page)).actions.map(index)).toEqual(actions.map(index));
-  });
+  }, 300_000); // a 20 MB file parsed and checked twice over on a busy machine, besides the training
 });

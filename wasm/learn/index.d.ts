@@ -107,7 +107,14 @@ export type SettingLimit =
  * A policy from what toJSON() gave. It is checked as data first (checkPolicyJSON): no network
  * is built from a policy that is not within a learner's limits.
  */
-export function loadPolicy(json: unknown): Promise<Policy>;
+export function loadPolicy(json: unknown, options?: LoadPolicyOptions): Promise<Policy>;
+export interface LoadPolicyOptions {
+  /**
+   * The caller vouches that checkPolicyJSON has passed this policy already (in a Worker, say, or
+   * the rows a packed table was packed from): it is not checked again. Default false.
+   */
+  checked?: boolean;
+}
 /**
  * Throws a clear error, naming the path of the bad value (e.g. weights[2].values[17]) and what
  * is allowed, unless `json` is a policy loadPolicy accepts: its format, version, env, algo,

@@ -4,7 +4,7 @@
 // on the page's thread that is a frozen tab. The answer carries a policy's numbers in typed
 // arrays (a ppo policy's weights as Float32Arrays, what the learner core keeps anyway; a
 // tabular-q table packed), which move back to the page without a copy; the page then only
-// builds the policy from them (policyAgent.js), checking the arrays in a pass or two, not a list a row.
+// builds the policy from them (policyAgent.js), without checking them again.
 import { envSpecs } from 'valley-farm';
 import { checkPolicyJSON, packTable } from 'valley-farm/learn';
 import { cut, errorMessage } from './cut.js';
