@@ -84,13 +84,14 @@ describe('docs pages', () => {
     const page = await docs('/api/step');
     const ex = page.locator('[data-example="step"]');
     await ex.locator('.docs-run').click();
-    await page.waitForSelector('[data-example="step"] .docs-code-output[data-status="done"]', { timeout: 15_000 });
+    // (each wait is the page's, page.js: a sandbox's frame and Workers may take seconds to start)
+    await page.waitForSelector('[data-example="step"] .docs-code-output[data-status="done"]');
     const out = await ex.locator('.docs-code-output').textContent();
     expect(out).toContain('fed: true feed left: 2');
     expect(out).toContain('fed again: false step 3');
     const endless = page.locator('[data-example="endless"]');
     await endless.locator('.docs-run').click();
-    await page.waitForSelector('[data-example="endless"] .docs-code-output[data-status="error"]', { timeout: 15_000 });
+    await page.waitForSelector('[data-example="endless"] .docs-code-output[data-status="error"]');
     expect(await endless.locator('.docs-code-output').textContent()).toMatch(/Stopped after 3 s/);
     // the page stayed responsive: a widget-free page still answers
     expect(await page.evaluate(() => 1 + 1)).toBe(2);
@@ -101,7 +102,7 @@ describe('docs pages', () => {
     await page.locator('[data-step="1"]').click();
     await page.locator('.docs-num').fill('12');
     await page.locator('.docs-tutorial .docs-run').click();
-    await page.waitForSelector('.docs-tutorial .status-done', { timeout: 20_000 });
+    await page.waitForSelector('.docs-tutorial .status-done');
     expect(await page.locator('.docs-tutorial .plot circle.dot').count()).toBe(12);
     expect(await page.locator('[data-table="runs"] tbody tr').count()).toBe(1);
   });
@@ -180,7 +181,7 @@ describe('embed', () => {
   it.skipIf(!embedWired)('the docs’ own iframes show the embed', async () => {
     const page = await docs('/embed');
     const frame = page.frameLocator('iframe.docs-embed-frame').first();
-    await frame.locator('.vf-embed .board').waitFor({ timeout: 15_000 });
+    await frame.locator('.vf-embed .board').waitFor(); // the page's wait (page.js)
     expect(await frame.locator('[data-stat="stepsLeft"]').textContent()).toBe('50');
   });
 });

@@ -168,10 +168,9 @@ describe('small ones', () => {
           });
         })
         .map((b) => b.dataset.action);
-    // the layout settles over a few frames after the switch (fonts, the new farm's panels):
-    // a button that still spills after that fails the test
-    for (let i = 0; i < 30 && (await page.evaluate(spilling)).length > 0; i++) await page.waitForTimeout(100);
-    expect(await page.evaluate(spilling)).toEqual([]);
+    // the layout settles over a few frames after the switch (fonts, the new farm's panels),
+    // which a busy machine may stretch to seconds: a button that still spills after 30 s fails
+    await expect.poll(() => page.evaluate(spilling), { timeout: 30_000, intervals: [100] }).toEqual([]);
   });
 
   it("the backwards farm's empty event log speaks of the backwards farm", async () => {
@@ -217,7 +216,11 @@ describe('small ones', () => {
 });
 
 describe('the embed answers messages', () => {
-  /** A parent page that frames `src`, waits for ready, sends `calls`, and resolves with everything it got. */
+  /**
+   * A parent page that frames `src`, waits for ready, sends `calls` one after another (each
+   * when the one before has its reply: a read is answered at once, ahead of calls still
+   * waiting), and resolves with everything it got.
+   */
   async function drive(src, calls) {
     const context = await suite.browser.newContext();
     const parent = await context.newPage();
@@ -234,8 +237,9 @@ describe('the embed answers messages', () => {
           window.addEventListener('message', (e) => {
             if (e.data?.type !== 'valley-farm') return;
             got.push(e.data);
-            if (e.data.event === 'ready') for (const c of calls) frame.contentWindow.postMessage({ type: 'valley-farm', ...c }, '*');
-            if (e.data.id === calls.at(-1).id) resolve(got);
+            const next = e.data.event === 'ready' ? 0 : calls.findIndex((c) => c.id === e.data.id) + 1;
+            if (next === calls.length) resolve(got);
+            else if (next > 0 || e.data.event === 'ready') frame.contentWindow.postMessage({ type: 'valley-farm', ...calls[next] }, '*');
           });
           document.body.append(frame);
           setTimeout(() => reject(new Error(`no replies: ${JSON.stringify(got)}`)), 20000);

@@ -55,11 +55,25 @@ export async function serve() {
   return { url: `http://127.0.0.1:${port}/`, close: () => new Promise((resolve) => server.httpServer.close(resolve)) };
 }
 
-export function launch() {
-  return chromium.launch({
+// Playwright gives a navigation, a selector or a function 30 s by default, and a page of this
+// site has taken longer on a busy machine (a 2 MB Lab link's page.goto). Every page gets
+// WAIT_MS instead: its waits stay below the test's own limit (tests/vitest.config.js, 120 s).
+export const WAIT_MS = 90_000;
+
+/** Chromium, whose every new context (browser.newPage's too) waits up to WAIT_MS. */
+export async function launch() {
+  const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
   });
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (options) => {
+    const context = await newContext(options);
+    context.setDefaultTimeout(WAIT_MS);
+    return context;
+  };
+  browser.newPage = async (options) => (await browser.newContext(options)).newPage();
+  return browser;
 }
 
 /** A new page that records console errors and uncaught errors into page.errors. */

@@ -91,22 +91,36 @@ describe('playing by hand', () => {
 describe('agents', () => {
   it('the heuristic plays episodes as fast as possible while the page stays responsive', async () => {
     const page = await open();
+    // how long a task queued now waits to run: the median of five round trips (one sample can
+    // meet a garbage collection; a runner that blocked would slow all five)
+    const taskLag = () =>
+      page.evaluate(async () => {
+        const lags = [];
+        for (let i = 0; i < 5; i++) {
+          const t = performance.now();
+          await new Promise((r) => setTimeout(r, 0));
+          lags.push(performance.now() - t);
+        }
+        return lags.sort((a, b) => a - b)[2];
+      });
+    // the control: one step by hand and the page's render of it (the median of five), what a
+    // slice of the runner's play ends with too; a busy machine stretches both alike
+    const byHand = await page.evaluate(async () => {
+      const costs = [];
+      for (let i = 0; i < 5; i++) {
+        const t = performance.now();
+        window.valleyFarm.step('wait');
+        await new Promise((r) => setTimeout(r, 0));
+        costs.push(performance.now() - t);
+      }
+      return costs.sort((a, b) => a - b)[2];
+    });
     await page.check('input[name="agent"][value="heuristic"]');
     await page.evaluate(() => window.valleyFarm.setSpeed(Infinity));
     await page.click('button:has-text("Play")');
     await page.waitForFunction(() => window.valleyFarm.runnerStats().episodes >= 20);
-    // a task queued now still runs promptly: the median of five round trips (one sample can
-    // meet a garbage collection on a loaded machine; a runner that blocked would slow all five)
-    const lag = await page.evaluate(async () => {
-      const lags = [];
-      for (let i = 0; i < 5; i++) {
-        const t = performance.now();
-        await new Promise((r) => setTimeout(r, 0));
-        lags.push(performance.now() - t);
-      }
-      return lags.sort((a, b) => a - b)[2];
-    });
-    expect(lag).toBeLessThan(100);
+    // the runner yields after each slice of 8 ms of play and its render: a task waits about that
+    expect(await taskLag(), `a step by hand: ${byHand} ms`).toBeLessThan(2 * byHand + 100);
     await page.waitForFunction(() => window.valleyFarm.runnerStats().stepsPerSecond > 0);
     await page.click('button:has-text("Pause")');
     const stats = await page.evaluate(() => window.valleyFarm.runnerStats());
@@ -129,7 +143,7 @@ describe('agents', () => {
 
     await page.fill('#agent-code', 'function act() { for (;;) {} }');
     await page.click('button:has-text("Run code")');
-    await page.waitForSelector('.runner-error', { timeout: 5000 });
+    await page.waitForSelector('.runner-error'); // the page's wait (page.js): starting the sandbox may take seconds
     expect(await page.locator('.runner-error').textContent()).toMatch(/ran for more than 1 s \(an endless loop\?\)/);
     await blur(page); // still playable by hand
     const before = Number(await stat(page, 'stepsLeft'));

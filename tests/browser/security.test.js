@@ -49,6 +49,13 @@ async function hostileServer(siteUrl, query) {
   return { url: `http://localhost:${server.address().port}/`, close: () => new Promise((r) => server.close(r)) };
 }
 
+/** Resolves once the game framed in the hostile page listens to messages (its handle and messages are installed together). */
+async function framedGameStarted(page) {
+  await page.waitForFunction(() => document.getElementById('f').contentWindow && true);
+  const framed = page.frames().find((f) => f !== page.mainFrame());
+  await framed.waitForFunction(() => window.valleyFarm);
+}
+
 /** Sends one message from the hostile page to the framed site and waits for its reply. */
 function callFromHostile(page, method, args, waitMs = 8000) {
   return page.evaluate(
@@ -136,8 +143,7 @@ describe('a hostile page on another origin that frames the site', () => {
     try {
       const page = await suite.browser.newPage();
       await page.goto(hostile.url);
-      await page.waitForFunction(() => document.getElementById('f').contentWindow && true);
-      await page.waitForTimeout(1500); // the framed game starts
+      await framedGameStarted(page);
       const refused = await callFromHostile(page, 'setAgent', [{ code: "function act() { fetch('/secret'); return 0; }" }]);
       expect(refused.ok).toBe(false);
       expect(refused.error).toMatch(/allow=code/);
@@ -154,7 +160,7 @@ describe('a hostile page on another origin that frames the site', () => {
     try {
       const page = await suite.browser.newPage();
       await page.goto(hostile.url);
-      await page.waitForTimeout(1500);
+      await framedGameStarted(page); // it listens, and does not answer
       const r = await callFromHostile(page, 'status', [], 2500);
       expect(r.timeout).toBe(true);
       await page.close();
@@ -188,8 +194,8 @@ describe('Content Security Policy', () => {
       '#/docs/embed',
       '#/embed?env=ValleyFarm-v0&seed=7',
     ]) {
-      await page.goto(`${site.url}${hash}`);
-      await page.waitForTimeout(800);
+      // every script and chunk the page fetches (docs widgets, embeds' frames) is in before the next
+      await page.goto(`${site.url}${hash}`, { waitUntil: 'networkidle' });
     }
     // the sandbox in use: an editor agent and a docs example both run there
     await page.goto(site.url);

@@ -143,3 +143,10 @@ const pImprove: number = improvement([[0.6, 0.8]], [[0.5, 0.7]]).estimate + prob
 const profileBand: number[] = performanceProfile([0.5, 0.6], [0, 0.5, 1]).high;
 // @ts-expect-error scores are numbers
 aggregates(['0.6']);
+// a checked tabular-q table packed to move to another thread without a copy
+import { packTable } from 'valley-farm/learn';
+const packed = packTable([['0,1,2', [0.5, 0, 0]]], 3);
+const packedBuffers: ArrayBufferLike[] = [packed.keys.buffer, packed.ends.buffer, packed.values.buffer];
+// @ts-expect-error: a row's numbers come after its key
+packTable([[[0.5], 'k']], 3);
+export { packedBuffers };

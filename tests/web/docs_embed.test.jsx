@@ -50,4 +50,15 @@ describe('embed view', () => {
     expect(host.querySelector('.vf-embed-warn').textContent).toMatch(/unknown env 'Nope-v0'.*seed 'abc'/);
     expect(host.querySelector('.vf-embed').dataset.env).toBe('ValleyFarm-v0');
   });
+
+  it('a 2 MB env, seed or view parameter is quoted cut to 40 characters in the warning, which says what is allowed', async () => {
+    const huge = (c) => c.repeat(2e6);
+    const host = await embed(`env=${huge('e')}&seed=${huge('9')}&view=${huge('v')}`);
+    const warning = host.querySelector('.vf-embed-warn').textContent;
+    expect(warning).toContain(`unknown env '${'e'.repeat(40)}… (1999960 more characters)' (use ValleyFarm-v0 or BackwardsValleyFarm-v0)`);
+    expect(warning).toContain(`seed '${'9'.repeat(40)}… (1999960 more characters)' is not an integer from 0 to 2^53 - 1`);
+    expect(warning).toContain(`view '${'v'.repeat(40)}… (1999960 more characters)' is not world or eyes`);
+    expect(host.textContent).not.toMatch(/e{41}|9{41}|v{41}/); // nor does anything else on it
+    expect(host.querySelector('.vf-embed').dataset.env).toBe('ValleyFarm-v0');
+  });
 });

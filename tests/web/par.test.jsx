@@ -30,7 +30,7 @@ async function startApp(options) {
   return app;
 }
 const stat = (name) => host.querySelector(`[data-stat="${name}"]`)?.textContent;
-const parReady = (app) => vi.waitFor(() => expect(app.par?.status).toBe('ready'), { timeout: 5000 });
+const parReady = (app) => vi.waitFor(() => expect(app.par?.status).toBe('ready'), { timeout: 20_000 });
 
 beforeEach(() => vi.restoreAllMocks());
 

@@ -1,10 +1,10 @@
 // The runner plays whole episodes with an agent and stops with a clear message when an
 // agent misbehaves; the worker sandbox compiles the visitor's code and reports its errors.
-import { describe, it, expect } from 'vitest';
+import { afterEach, describe, it, expect, vi } from 'vitest';
 import { Session } from '../../web/src/model/session.js';
 import { Runner } from '../../web/src/model/runner.js';
 import { createSandbox, errorText } from '../../web/src/worker/sandbox.js';
-import { WorkerAgent } from '../../web/src/model/workerAgent.js';
+import { LOAD_TIME_LIMIT_MS, WorkerAgent } from '../../web/src/model/workerAgent.js';
 
 async function setup(id = 'ValleyFarm-v0') {
   const session = new Session();
@@ -157,5 +157,42 @@ describe('worker agent', () => {
   it('rejects a load with the compile error', async () => {
     const agent = new WorkerAgent('nothing here', { createWorker: () => fakeWorker() });
     await expect(agent.load()).rejects.toThrow(/^SyntaxError: Unexpected identifier/);
+  });
+
+  describe('the load limit counts from when the worker has started, not from when it was asked for', () => {
+    // a worker whose start (a sandbox's frame and Workers) takes `startMs`; it answers the load
+    // `loadMs` after it has started, or never
+    function slowStart(startMs, loadMs = null) {
+      const w = { terminated: false, terminate: () => (w.terminated = true) };
+      w.ready = new Promise((resolve) => setTimeout(resolve, startMs));
+      w.postMessage = (msg) => {
+        if (msg.type === 'load' && loadMs !== null)
+          w.ready.then(() => setTimeout(() => w.onmessage?.({ data: { type: 'loaded' } }), loadMs));
+      };
+      return w;
+    }
+    afterEach(() => vi.useRealTimers());
+
+    it(`a start of 10 s then a load of ${LOAD_TIME_LIMIT_MS - 100} ms loads`, async () => {
+      vi.useFakeTimers();
+      const agent = new WorkerAgent('function act() {}', { createWorker: () => slowStart(10_000, LOAD_TIME_LIMIT_MS - 100) });
+      const loaded = agent.load();
+      await vi.advanceTimersByTimeAsync(10_000 + LOAD_TIME_LIMIT_MS - 100);
+      await expect(loaded).resolves.toBeUndefined();
+      expect(agent.dead).toBeNull();
+    });
+
+    it(`a load that has not answered ${LOAD_TIME_LIMIT_MS} ms after the start is stopped`, async () => {
+      vi.useFakeTimers();
+      let worker;
+      const agent = new WorkerAgent('function act() {}', { createWorker: () => (worker = slowStart(10_000)) });
+      const loaded = agent.load();
+      loaded.catch(() => {});
+      await vi.advanceTimersByTimeAsync(10_000 + LOAD_TIME_LIMIT_MS - 1);
+      expect(worker.terminated).toBe(false);
+      await vi.advanceTimersByTimeAsync(1);
+      await expect(loaded).rejects.toThrow(/stopped after load\(\) ran for more than 3 s/);
+      expect(worker.terminated).toBe(true);
+    });
   });
 });

@@ -163,7 +163,14 @@ export type SettingLimit =
  * A policy from what toJSON() gave. It is checked as data first (checkPolicyJSON): no network
  * is built from a policy that is not within a learner's limits.
  */
-export function loadPolicy(json: unknown): Promise<Policy>;
+export function loadPolicy(json: unknown, options?: LoadPolicyOptions): Promise<Policy>;
+export interface LoadPolicyOptions {
+  /**
+   * The caller vouches that checkPolicyJSON has passed this policy already (in a Worker, say, or
+   * the rows a packed table was packed from): it is not checked again. Default false.
+   */
+  checked?: boolean;
+}
 /**
  * Throws a clear error, naming the path of the bad value (e.g. weights[2].values[17]) and what
  * is allowed, unless `json` is a policy loadPolicy accepts: its format, version, env, algo,
@@ -171,6 +178,21 @@ export function loadPolicy(json: unknown): Promise<Policy>;
  * imply, every value a finite number.
  */
 export function checkPolicyJSON(json: unknown): void;
+/** A tabular-q table packed into typed arrays (packTable); loadPolicy takes one in a policy's `table`. */
+export interface PackedTableData {
+  /** The rows' keys' UTF-16 code units, one key after another, the rows sorted by key. */
+  keys: Uint16Array;
+  /** Where each row's key ends in `keys`. */
+  ends: Uint32Array;
+  /** The rows' action values, one per action a row. */
+  values: Float32Array;
+}
+/**
+ * A checked tabular-q policy's `table` rows ([key, one number per action]) packed for a farm of
+ * `actions` actions: three typed arrays, which a Worker hands another thread without a copy
+ * (their buffers in postMessage's transfer list). Where rows repeat a key, the later counts.
+ */
+export function packTable(rows: [string, ArrayLike<number>][], actions: number): PackedTableData;
 /** A setting's command-line option of npx valley-farm train: numEnvs -> '--num-envs'. */
 export function settingFlag(name: string): string;
 /** Settings as words: { history: 4 } -> 'history 4'; {} -> ''. */

@@ -21,6 +21,7 @@ export { checkPolicyJSON, THREADS_MAX, defaultThreads, CHECKPOINT_FORMAT, CHECKP
 // what a learner of your own builds on (kit.js: the network, what it sees, every core, ...)
 export * from './kit.js';
 export { estimateMemory, MEMORY_BUDGET, THREAD_BYTES, threadCount } from './settings.js';
+export { packTable } from './packedTable.js';
 // Each learner: its settings' defaults, meanings and ranges, create(env, settings, seed) a run,
 // load(json) a policy from its file (checked by policyCheck.js first). Reading them loads
 // nothing heavy: ppo.js loads the learner core and TensorFlow.js only when a learner or policy
@@ -120,10 +121,13 @@ function wrapPolicy(p, config) {
 
 /**
  * A policy from what toJSON() gave (parsed JSON); clear errors for anything else, found by
- * checking it as data (policyCheck.js) before any network exists. dispose() frees what a ppo
- * policy holds in the learner core.
+ * checking it as data (policyCheck.js) before any network exists. With `checked`, the caller
+ * vouches that checkPolicyJSON has passed it already (or the rows a packed table was packed
+ * from), and it is not checked again: the page checks a file in a Worker and hands over its
+ * numbers in typed arrays, which checking again would cost the page's thread a pass over each.
+ * dispose() frees what a ppo policy holds in the learner core.
  */
-export async function loadPolicy(json) {
-  checkPolicyJSON(json);
+export async function loadPolicy(json, { checked = false } = {}) {
+  if (!checked) checkPolicyJSON(json);
   return wrapPolicy(await learnerOf(json.algo).load(json), json.config ?? {});
 }

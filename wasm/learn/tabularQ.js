@@ -7,6 +7,7 @@ import { seededRandom } from '../rng.js';
 import { progressOf, recordEpisode, trainingStats } from './progress.js';
 import { checkSettings, number, shown, whole } from './limits.js';
 import { POLICY_FORMAT, bad, checkNumbers, isNumberList, isObject } from './policyFile.js';
+import { PackedTable, isPackedTable } from './packedTable.js';
 
 export const defaults = Object.freeze({ numEnvs: 32, alpha: 0.1, gamma: 0.98, epsilon: 0.2, epsilonEnd: 0.02, epsilonSteps: 1_000_000 });
 
@@ -88,10 +89,16 @@ export class TablePolicy {
   dispose() {}
 }
 
-/** A TablePolicy from a saved policy that loadPolicy has checked as data (policyCheck.js). */
+/**
+ * A TablePolicy from a saved policy that loadPolicy has checked as data (policyCheck.js): its
+ * table as rows, or packed (packedTable.js, as a Worker that checked the file hands it over).
+ */
 export function tablePolicyFromJSON(json) {
-  const table = new Map(json.table.map(([key, q]) => [key, Float32Array.from(q)]));
-  return new TablePolicy(json.env, table, envSpecs[json.env].actions.length);
+  const actions = envSpecs[json.env].actions.length;
+  const table = isPackedTable(json.table)
+    ? new PackedTable(json.table, actions)
+    : new Map(json.table.map(([key, q]) => [key, Float32Array.from(q)]));
+  return new TablePolicy(json.env, table, actions);
 }
 
 export async function createTabularQ(env, config, seed) {
@@ -171,23 +178,45 @@ export async function createTabularQ(env, config, seed) {
 /**
  * Throws a clear error, naming the path of the bad value, unless a saved tabular-q policy's
  * table has at most MAX_TABLE_ROWS rows of [key, one finite number per action] and its
- * settings are within the limits.
+ * settings are within the limits. A packed table (packedTable.js) is held to the same rules,
+ * read from its arrays in a few passes over them (no list a row).
  */
 function checkPolicy(json) {
   const A = envSpecs[json.env].actions.length;
-  if (!Array.isArray(json.table)) throw new TypeError('valley-farm/learn: a tabular-q policy needs its "table"');
-  if (json.table.length > MAX_TABLE_ROWS)
-    throw new RangeError(`valley-farm/learn: the policy's table has ${json.table.length} rows; at most ${MAX_TABLE_ROWS} are allowed`);
-  json.table.forEach((row, i) => {
+  if (isPackedTable(json.table)) checkPackedTable(json.table, A);
+  else checkTableRows(json.table, A);
+  if (json.config !== undefined) {
+    if (!isObject(json.config)) throw bad('config', 'an object of settings', shown(json.config));
+    checkSettings(learner, json.config, { what: "policy's setting", unknown: 'ignore' });
+  }
+}
+
+function checkPackedTable({ keys, ends, values }, A) {
+  if (ends.length > MAX_TABLE_ROWS)
+    throw new RangeError(`valley-farm/learn: the policy's table has ${ends.length} rows; at most ${MAX_TABLE_ROWS} are allowed`);
+  if (values.length !== ends.length * A)
+    throw bad('table.values', `${A} numbers a row (${ends.length * A} for ${ends.length} rows)`, `${values.length}`);
+  for (let row = 0, start = 0; row < ends.length; start = ends[row++]) {
+    if (ends[row] < start || ends[row] > keys.length)
+      throw bad(`table.ends[${row}]`, `from ${start} to the keys' ${keys.length} code units`, `${ends[row]}`);
+    if (ends[row] - start > MAX_KEY_LENGTH)
+      throw bad(`table's row ${row}`, `a key of at most ${MAX_KEY_LENGTH} characters`, `${ends[row] - start}`);
+  }
+  if (ends.length > 0 && ends[ends.length - 1] !== keys.length)
+    throw bad('table.keys', `the rows' ${ends[ends.length - 1]} code units`, `${keys.length}`);
+  checkNumbers(values, 'table.values');
+}
+
+function checkTableRows(table, A) {
+  if (!Array.isArray(table)) throw new TypeError('valley-farm/learn: a tabular-q policy needs its "table"');
+  if (table.length > MAX_TABLE_ROWS)
+    throw new RangeError(`valley-farm/learn: the policy's table has ${table.length} rows; at most ${MAX_TABLE_ROWS} are allowed`);
+  table.forEach((row, i) => {
     if (!Array.isArray(row) || row.length !== 2 || typeof row[0] !== 'string' || row[0].length > MAX_KEY_LENGTH || !isNumberList(row[1]))
       throw bad(`table[${i}]`, `a row [key, ${A} numbers] (a key of at most ${MAX_KEY_LENGTH} characters)`, shown(row));
     if (row[1].length !== A) throw bad(`table[${i}][1]`, `${A} numbers (one per action)`, `${row[1].length} values`);
     checkNumbers(row[1], `table[${i}][1]`);
   });
-  if (json.config !== undefined) {
-    if (!isObject(json.config)) throw bad('config', 'an object of settings', shown(json.config));
-    checkSettings(learner, json.config, { what: "policy's setting", unknown: 'ignore' });
-  }
 }
 
 /**

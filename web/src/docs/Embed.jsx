@@ -7,7 +7,9 @@
 // seed (an integer; absent: a random one per reset), view (world | eyes), controls (1 | 0:
 // with 0 only the board and the status line are shown). The farm is the page's own model
 // (FarmApp, without pars) and Board, so it plays exactly like the game, and main.jsx gives
-// it the game's console handle and postMessage interface.
+// it the game's console handle and postMessage interface. A parameter is a stranger's text
+// (anyone can link to the embed, with a value of megabytes): an error quotes at most
+// MAX_QUOTED characters of it.
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { envSpecs } from 'valley-farm';
 import { Board } from '../components/Board.jsx';
@@ -16,9 +18,13 @@ import { formatReturn } from '../model/session.js';
 import { FarmApp } from '../model/app.js';
 import { envMeta, actionForKey } from '../model/envMeta.js';
 import { defaultFarm, farmBySlug } from '../model/farms/index.js';
+import { cut, listed } from '../model/cut.js';
 import './docs.css';
 
 const MOVE_GLYPH = { north: '↑', south: '↓', east: '→', west: '←' };
+/** The most characters of a parameter's value an error quotes (cut.js marks the rest). */
+export const MAX_QUOTED = 40;
+const quoted = (value) => `'${cut(value, MAX_QUOTED)}'`;
 
 /**
  * The embed's settings from its parameters: a URLSearchParams, a query string ("env=…&seed=7",
@@ -36,18 +42,18 @@ export function parseEmbedParams(params) {
   const rawEnv = get('env') ?? defaultFarm.id;
   let envId = farmBySlug(rawEnv)?.id ?? rawEnv;
   if (!envSpecs[envId]) {
-    errors.push(`unknown env '${rawEnv}' (use ${Object.keys(envSpecs).join(' or ')})`);
+    errors.push(`unknown env ${quoted(rawEnv)} (use ${Object.keys(envSpecs).join(' or ')})`);
     envId = defaultFarm.id;
   }
   const rawSeed = get('seed');
   let seed;
   if (rawSeed !== null && rawSeed !== '') {
     if (/^\d+$/.test(rawSeed) && Number.isSafeInteger(Number(rawSeed))) seed = Number(rawSeed);
-    else errors.push(`seed '${rawSeed}' is not an integer from 0 to 2^53 - 1; using a random seed`);
+    else errors.push(`seed ${quoted(rawSeed)} is not an integer from 0 to 2^53 - 1; using a random seed`);
   }
   let view = get('view') ?? 'world';
   if (view !== 'world' && view !== 'eyes') {
-    errors.push(`view '${view}' is not world or eyes`);
+    errors.push(`view ${quoted(view)} is not world or eyes`);
     view = 'world';
   }
   const controls = get('controls') !== '0';
@@ -158,7 +164,7 @@ export function Embed({ params, app: given, onReady }) {
     <main class="vf-embed-root">
       {settings.errors.length > 0 && (
         <p class="vf-embed-warn" role="alert">
-          Embed parameters: {settings.errors.join('; ')}
+          Embed parameters: {listed(settings.errors)}
         </p>
       )}
       {error ? (

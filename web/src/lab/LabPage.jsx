@@ -160,7 +160,7 @@ export function LabPage({ app, query = '' }) {
     if (!file) return;
     try {
       const json = await readPolicyFile(file); // parsed and checked off the page's thread
-      const policy = await loadPolicy(json);
+      const policy = await loadPolicy(json, { checked: true });
       setNote(`Loaded ${file.name}: ${policy.algo} for ${policy.env}.`);
       const steps = Number.isSafeInteger(json.run?.steps) ? `, ${json.run.steps.toLocaleString('en')} steps` : '';
       await use(Promise.resolve(policy), `Policy ${file.name.slice(0, 60)} (${policy.algo}${steps})`, 'policy file');

@@ -10,7 +10,7 @@ import { envIds, envSpecs } from './envMeta.js';
 import { parseHash } from './route.js';
 import { keyIntent } from './keys.js';
 import { starterCode } from './starterCode.js';
-import { WorkerAgent } from './workerAgent.js';
+import { LOAD_TIME_LIMIT_MS, WorkerAgent } from './workerAgent.js';
 import { SeenStore } from './seen.js';
 import { sleep } from './schedule.js';
 import { errorMessage } from './cut.js';
@@ -44,17 +44,20 @@ export class FarmApp extends Emitter {
    * thread and stops when `signal` aborts (default: a Worker where there are Workers; without
    * one, maps outside the committed data get no par). At most one plan runs at a time, for at
    * most planTimeLimitMs. storage keeps personal bests (default: localStorage). pars: false
-   * looks up and plans no par (the embed shows none).
+   * looks up and plans no par (the embed shows none). codeLoadLimitMs: how long the visitor's
+   * code may take to load (a field: the browser tests give a page under load more).
    */
   constructor({
     makeEnv = make,
     createWorker,
     planMap = typeof Worker === 'function' ? planInWorker : null,
     planTimeLimitMs = PLAN_TIME_LIMIT_MS,
+    codeLoadLimitMs = LOAD_TIME_LIMIT_MS,
     storage,
     pars = true,
   } = {}) {
     super();
+    this.codeLoadLimitMs = codeLoadLimitMs;
     this.parsWanted = pars;
     this.makeEnv = makeEnv;
     this.createWorker = createWorker;
@@ -374,7 +377,10 @@ export class FarmApp extends Emitter {
   /** Compiles the editor's code in a worker and makes it the running agent. */
   async runCode(code = this.code[this.session.envId]) {
     this.runner.pause();
-    const agent = new WorkerAgent(code, this.createWorker ? { createWorker: this.createWorker } : {});
+    const agent = new WorkerAgent(code, {
+      loadTimeLimitMs: this.codeLoadLimitMs,
+      ...(this.createWorker ? { createWorker: this.createWorker } : {}),
+    });
     try {
       await agent.load();
     } catch (err) {

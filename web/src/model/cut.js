@@ -32,22 +32,51 @@ export function cut(text, max = MAX_ERROR_CHARS) {
 const MARKER = /… \((\d+) more characters\)$/;
 
 /**
- * A copy of plain data (what a worker posts) within a budget: every string cut to
- * MAX_STATUS_CHARS, at most MAX_ITEMS items of an array or keys of an object, at most
- * MAX_DEPTH deep, no binary data (its size would be walked). The sandbox relays a worker's
- * messages through it (sandbox/entry.js).
+ * A copy of plain data (what a worker posts) within a budget for the whole copy: at most
+ * `chars` characters of strings and keys, and `entries` array items and object keys, in all.
+ * Every string is cut to MAX_STATUS_CHARS, every key to 100; at most MAX_DEPTH deep; binary
+ * data becomes null (its size would be walked). Returns `{ value }`, or null when the
+ * copy would pass the budget: the copy stops there, so it never holds more than the budget
+ * (a value may name one object in many places, a copy holds it in each: the few bytes of an
+ * array of 10,000 references to an array of 10,000 references, copied whole, are 10^8
+ * copies). The sandbox's relay copies a worker's messages through it (sandbox/relay.js).
  */
-export function bounded(value, depth = 0) {
-  if (typeof value === 'string') return cut(value, MAX_STATUS_CHARS);
-  if (value === null || typeof value !== 'object') return value;
-  if (depth >= MAX_DEPTH || ArrayBuffer.isView(value) || value instanceof ArrayBuffer) return null;
-  if (Array.isArray(value)) return value.slice(0, MAX_ITEMS).map((v) => bounded(v, depth + 1));
-  return Object.fromEntries(
-    Object.keys(value)
-      .slice(0, MAX_ITEMS)
-      .map((k) => [cut(k, 100), bounded(value[k], depth + 1)]),
-  );
+export function bounded(value, { chars, entries }) {
+  const left = { chars, entries };
+  const spend = (what, n) => {
+    left[what] -= n;
+    if (left[what] < 0) throw OVER_BUDGET;
+  };
+  const copy = (v, depth) => {
+    if (typeof v === 'string') {
+      const s = cut(v, MAX_STATUS_CHARS);
+      spend('chars', s.length);
+      return s;
+    }
+    if (v === null || typeof v !== 'object') return v;
+    if (depth >= MAX_DEPTH || ArrayBuffer.isView(v) || v instanceof ArrayBuffer) return null;
+    if (Array.isArray(v)) {
+      spend('entries', Math.min(v.length, MAX_ITEMS)); // before a single item is read
+      return v.slice(0, MAX_ITEMS).map((item) => copy(item, depth + 1));
+    }
+    const keys = Object.keys(v).slice(0, MAX_ITEMS);
+    spend('entries', keys.length);
+    return Object.fromEntries(
+      keys.map((k) => {
+        const key = cut(k, 100);
+        spend('chars', key.length);
+        return [key, copy(v[k], depth + 1)];
+      }),
+    );
+  };
+  try {
+    return { value: copy(value, 0) };
+  } catch (err) {
+    if (err === OVER_BUDGET) return null;
+    throw err;
+  }
 }
+const OVER_BUDGET = Symbol('over budget');
 const MAX_ITEMS = 10_000;
 const MAX_DEPTH = 6;
 

@@ -18,6 +18,7 @@
 //    and at most MAX_PENDING may wait: beyond that each is refused at once with an error
 //    reply. Reads (READ_METHODS) never wait behind a flood of steps.
 import { cut, listed, MAX_ERROR_CHARS } from './cut.js';
+import { yieldToBrowser } from './schedule.js';
 
 export const MESSAGE_TYPE = 'valley-farm';
 export const READ_METHODS = [
@@ -194,13 +195,20 @@ const plain = (value) => (value === undefined ? null : value);
 
 /**
  * Listens for messages on `win` under the policy of its URL (or `policy`), replies to their
- * source, and announces readiness and episodes to the parent. Calls wait in one queue (at
- * most MAX_PENDING), answered in order; reads are answered at once.
+ * source, and announces readiness and episodes to the parent. Reads are answered at once, in
+ * the event that brings them. Other calls wait in one queue (at most MAX_PENDING; past it,
+ * a Busy reply) and are answered in order, one per task, each in a task of its own queued
+ * behind the messages already waiting.
+ *
+ * Why never in the event that brings it: a browser hands over each message as a task of its
+ * own, so a call answered there (a step, and the page's render after it) runs before the next
+ * message is even looked at. A flood of 10,000 steps then keeps a read waiting behind all of
+ * them, and no call ever waits in the queue long enough to be refused as busy.
  */
 export function installMessages(win, handle, session, policy = parsePolicy(win.location?.search ?? '')) {
   const allowed = (origin) => policy.origins === null || policy.origins.includes(origin);
   const queue = [];
-  let draining = false;
+  let answering = false; // a queued call is being answered, or its task is queued
   const send = (event, body) => {
     const target = event.origin === 'null' || !event.origin ? '*' : event.origin;
     try {
@@ -209,13 +217,15 @@ export function installMessages(win, handle, session, policy = parsePolicy(win.l
       /* the sender went away */
     }
   };
-  async function drain() {
-    draining = true;
+  async function answerQueue() {
     while (queue.length) {
+      // a task of its own: a message to ourselves goes behind the messages the browser has yet
+      // to hand over (the same task source), so every one already waiting is looked at first
+      await yieldToBrowser();
       const event = queue.shift();
       send(event, await answer(handle, event.data, policy));
     }
-    draining = false;
+    answering = false;
   }
   win.addEventListener('message', async (event) => {
     const data = event.data;
@@ -238,7 +248,10 @@ export function installMessages(win, handle, session, policy = parsePolicy(win.l
       return;
     }
     queue.push(event);
-    if (!draining) drain();
+    if (!answering) {
+      answering = true;
+      answerQueue();
+    }
   });
   const parent = win.parent && win.parent !== win ? win.parent : null;
   if (parent) {

@@ -4,8 +4,17 @@
 // with code, the docs' examples) never runs with the site's origin. See
 // web/src/sandbox/entry.js for the other side. terminate() removes the iframe, which stops
 // its Worker however busy it is.
+//
+// Starting one (a frame, a relay Worker, the Worker that runs the code, each loading the
+// sandbox's script) takes a second or more on a busy machine, none of it the code's time. So
+// the object's `ready` promise resolves when that Worker has started, before any code of the
+// visitor's runs there, and a time limit on the code starts its clock then (workerAgent.js,
+// docs/model/runner.js). The start has a limit of its own, SANDBOX_START_LIMIT_MS.
 import { engineUrl } from 'valley-farm';
 import { cut } from './cut.js';
+import { SANDBOX_UP } from '../sandbox/relay.js';
+
+export const SANDBOX_START_LIMIT_MS = 30_000;
 
 let scriptText = null; // sandbox.js, fetched once (the site's own file, same origin)
 
@@ -40,10 +49,14 @@ export function createSandboxedWorker({ engine = false } = {}) {
   iframe.src = siteUrl('sandbox.html');
   const queue = [];
   let started = false;
+  let up = false;
   let dead = false;
+  let markUp;
   const worker = {
     onmessage: null,
     onerror: null,
+    /** Resolves when the sandbox's Worker has started (never, if it fails first: then onerror). */
+    ready: new Promise((resolve) => (markUp = resolve)),
     postMessage(msg) {
       if (dead) return;
       if (started) iframe.contentWindow?.postMessage({ type: 'sandbox:post', data: msg }, '*');
@@ -51,11 +64,15 @@ export function createSandboxedWorker({ engine = false } = {}) {
     },
     terminate() {
       dead = true;
+      clearTimeout(startLimit);
       window.removeEventListener('message', onMessage);
       iframe.remove();
     },
   };
   const fail = (message) => worker.onerror?.({ message, preventDefault() {} });
+  const startLimit = setTimeout(() => {
+    if (!up && !dead) fail(`the code sandbox did not start within ${SANDBOX_START_LIMIT_MS / 1000} s`);
+  }, SANDBOX_START_LIMIT_MS);
   async function onMessage(event) {
     if (dead || event.source !== iframe.contentWindow) return; // only our own frame speaks here
     const data = event.data;
@@ -69,6 +86,13 @@ export function createSandboxedWorker({ engine = false } = {}) {
       } catch (err) {
         fail(err.message);
       }
+    } else if (data?.type === 'sandbox:message' && data.data?.type === SANDBOX_UP) {
+      // the first is the sandbox's own, posted before the visitor's code can run; any later
+      // one is the visitor's code pretending, and is dropped
+      if (up) return;
+      up = true;
+      clearTimeout(startLimit);
+      markUp();
     } else if (data?.type === 'sandbox:message') {
       worker.onmessage?.({ data: data.data });
     } else if (data?.type === 'sandbox:error') {

@@ -13,10 +13,11 @@ export const LOAD_TIME_LIMIT_MS = 3000;
 const defaultWorker = () => createSandboxedWorker();
 
 export class WorkerAgent {
-  constructor(code, { createWorker = defaultWorker, timeLimitMs = ACT_TIME_LIMIT_MS } = {}) {
+  constructor(code, { createWorker = defaultWorker, timeLimitMs = ACT_TIME_LIMIT_MS, loadTimeLimitMs = LOAD_TIME_LIMIT_MS } = {}) {
     this.code = code;
     this.createWorker = createWorker;
     this.timeLimitMs = timeLimitMs;
+    this.loadTimeLimitMs = loadTimeLimitMs;
     this.worker = null;
     this.pending = new Map(); // id -> { resolve, reject, timer }
     this.nextId = 1;
@@ -33,7 +34,7 @@ export class WorkerAgent {
       e.preventDefault?.();
       this.#failAll(`the worker failed: ${errorMessage(e.message ?? 'unknown error')}`);
     };
-    await this.#call({ type: 'load', code: this.code }, LOAD_TIME_LIMIT_MS, 'load');
+    await this.#call({ type: 'load', code: this.code }, this.loadTimeLimitMs, 'load');
     this.loaded = true;
   }
 
@@ -76,12 +77,18 @@ export class WorkerAgent {
     if (this.dead || !this.worker)
       return Promise.reject(new Error(`the agent is ${this.dead ?? 'not loaded'}; press Run code to start it again`));
     const id = msg.type === 'load' ? 0 : this.nextId++;
+    const worker = this.worker;
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.terminate(`stopped after ${phase}() ran for more than ${limit / 1000} s (an endless loop?)`);
-      }, limit);
-      this.pending.set(id, { resolve, reject, timer });
-      this.worker.postMessage({ ...msg, id });
+      const call = { resolve, reject, timer: null };
+      this.pending.set(id, call);
+      worker.postMessage({ ...msg, id });
+      // the clock starts once the worker has started (a sandbox's start is not the code's time)
+      Promise.resolve(worker.ready).then(() => {
+        if (this.pending.get(id) !== call || this.worker !== worker) return; // answered, or stopped, meanwhile
+        call.timer = setTimeout(() => {
+          this.terminate(`stopped after ${phase}() ran for more than ${limit / 1000} s (an endless loop?)`);
+        }, limit);
+      });
     });
   }
 

@@ -20,7 +20,7 @@ import { useEngineBytes } from 'valley-farm';
 import { createSandbox } from '../worker/sandbox.js';
 import { cut } from '../model/cut.js';
 import { runAgent, runExample } from '../docs/worker/runExample.js';
-import { RELAY_NAME, relayMain } from './relay.js';
+import { RELAY_NAME, relayMain, SANDBOX_UP } from './relay.js';
 
 const inWorker = typeof WorkerGlobalScope !== 'undefined' && globalThis instanceof WorkerGlobalScope;
 if (inWorker && self.name === RELAY_NAME) relayMain(self);
@@ -36,6 +36,7 @@ function workerMain() {
     if (data?.type === 'agent') return post(await runAgent(data, post));
     return post(await agents.handle(data));
   };
+  post({ type: SANDBOX_UP }); // started: the page's time limits on the code count from here
 }
 
 function frameMain() {

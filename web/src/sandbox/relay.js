@@ -13,11 +13,13 @@
 //   frame -> relay:  { type: 'relay:start', source, engine? }   then  { type: 'relay:post', data }
 //   relay -> frame:  { type: 'relay:message', data }            or    { type: 'relay:error', message }
 import { bounded, cut, MAX_ERROR_CHARS } from '../model/cut.js';
-import { tooBig } from '../model/messages.js';
+import { MAX_ENTRIES, MAX_MESSAGE_CHARS, tooBig } from '../model/messages.js';
 
 /** The Worker names the sandbox's script reads to know which part it plays. */
 export const RELAY_NAME = 'valley-farm relay';
 export const AGENT_NAME = 'valley-farm code';
+/** The type of the message the visitor's Worker posts first, once started (sandboxedWorker.js `ready`). */
+export const SANDBOX_UP = 'sandbox:up';
 
 // at most this many top-level fields survive when even a bounded copy is over the limits
 const MAX_FIELDS = 20;
@@ -25,16 +27,22 @@ const MAX_FIELDS = 20;
 /**
  * What the relay forwards of one message from the visitor's Worker: the message itself when
  * it is within the message limits (messages.js tooBig, which sizes before it walks), else a
- * copy cut to them: every string cut (cut.js bounded) and, if that is still too big, only
- * its top-level plain fields (its type, id, phase, message, cut), with `refused` saying why.
+ * copy cut to them (cut.js bounded: every string cut, the whole copy within the limits, and
+ * given up as soon as it would pass them), else only its top-level plain fields (its type,
+ * id, phase, message, cut), with `refused` saying why. Beside the message it was handed, the
+ * relay never holds more than the limits' worth of copy.
  */
 export function relayCopy(data) {
-  if (!tooBig(data)) return data;
-  const copy = bounded(data);
-  if (!tooBig(copy)) return copy;
-  const flat = { refused: `the message was ${tooBig(data)}; the sandbox relays at most the message limits` };
-  for (const [k, v] of Object.entries(copy).slice(0, MAX_FIELDS))
-    if (v === null || typeof v !== 'object') flat[cut(k, 100)] = typeof v === 'string' ? cut(v, MAX_ERROR_CHARS) : v;
+  const why = tooBig(data);
+  if (!why) return data;
+  const copy = bounded(data, { chars: MAX_MESSAGE_CHARS, entries: MAX_ENTRIES });
+  if (copy) return copy.value;
+  const flat = { refused: `the message was ${why}; the sandbox relays at most the message limits` };
+  if (data !== null && typeof data === 'object' && !Array.isArray(data))
+    for (const k of Object.keys(data).slice(0, MAX_FIELDS)) {
+      const v = data[k];
+      if (v === null || typeof v !== 'object') flat[cut(k, 100)] = typeof v === 'string' ? cut(v, MAX_ERROR_CHARS) : v;
+    }
   return flat;
 }
 

@@ -25,21 +25,28 @@ const defaultWorker = () => createSandboxedWorker({ engine: true });
 export function runInWorker(message, { onMessage = () => {}, timeLimitMs = EXAMPLE_TIME_LIMIT_MS, createWorker = defaultWorker } = {}) {
   return new Promise((resolve) => {
     let worker;
+    let timer;
+    let finished = false;
     const finish = (result) => {
+      finished = true;
       clearTimeout(timer);
       worker?.terminate();
       resolve(result);
     };
-    const timer = setTimeout(
-      () => finish({ type: 'error', message: `Stopped after ${timeLimitMs / 1000} s: the code ran too long (an endless loop?)` }),
-      timeLimitMs,
-    );
     try {
       worker = createWorker();
     } catch (err) {
       finish({ type: 'error', message: `Could not start the worker: ${err.message}` });
       return;
     }
+    // the clock starts once the worker has started (a sandbox's start is not the code's time)
+    Promise.resolve(worker.ready).then(() => {
+      if (finished) return;
+      timer = setTimeout(
+        () => finish({ type: 'error', message: `Stopped after ${timeLimitMs / 1000} s: the code ran too long (an endless loop?)` }),
+        timeLimitMs,
+      );
+    });
     let lines = 0;
     let chars = 0;
     worker.onmessage = ({ data }) => {

@@ -182,8 +182,9 @@ export function EmbedPage() {
           </li>
         </ul>
         <p>
-          Messages are refused past 64 KiB or 256 waiting; replay files past 64 KiB and links past 2,048 characters. The built site has a
-          Content Security Policy with no inline script. Details: <code>web/README.md</code>, Embedding.
+          Reads such as <code>status</code> are answered at once, whatever is waiting; messages are refused past 64 KiB, and calls past 256
+          waiting; replay files past 64 KiB and links past 2,048 characters. A bad parameter is named with a short quote of its value. The
+          built site has a Content Security Policy with no inline script. Details: <code>web/README.md</code>, Embedding.
         </p>
       </Section>
       <Section page="embed" id="notes" title="Notes">
