@@ -177,5 +177,6 @@ export default {
     env: { bytes: 488 },
     event: { bytes: 48, kind: 0, subject: 4, x: 8, y: 12, count: 16, count2: 20, before: 24, after: 32, reward: 40 },
     plan: { bytes: 72, length: 0, actions: 4, bestReturn: 56, upperBound: 64 },
+    batchIo: { bytes: 40 },
   },
 };

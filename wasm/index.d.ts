@@ -650,6 +650,8 @@ export function makeVec(id: EnvId, numEnvs: number, options?: VecOptions): Promi
  */
 export function makeRandomRunner(id: EnvId, numEnvs: number, seed?: number): Promise<{ run(steps: number): number; close(): void }>;
 
+/** Loads the engine now (make and makeVec do it themselves), for synchronous calls that need it loaded. */
+export function loadEngine(): Promise<void>;
 /** The engine's WebAssembly memory size in bytes. */
 export function engineMemoryBytes(): Promise<number>;
 /** The rules' constants as the engine reports them (envSpecs[id].rules holds the same). */

@@ -146,7 +146,8 @@ static void limits_json(vft_text *t) {
 }
 
 /* The structs a binding reads from memory. vf_env holds no pointers, and vf_event and
- * vf_plan only integers and doubles, so these are the same in every build. */
+ * vf_plan only integers and doubles, so these are the same in every build (vf_batch_io holds
+ * pointers: its size is the build's, 40 bytes in WebAssembly). */
 static void layouts_json(vft_text *t) {
     vft_char(t, '{');
     vft_key(t, "env", true);
@@ -179,6 +180,13 @@ static void layouts_json(vft_text *t) {
     key_int(t, "actions", (int64_t)offsetof(vf_plan, actions));
     key_int(t, "bestReturn", (int64_t)offsetof(vf_plan, best_return));
     key_int(t, "upperBound", (int64_t)offsetof(vf_plan, upper_bound));
+    vft_char(t, '}');
+    /* the vector env fills its vf_batch_io in engine memory with one call, and only needs
+     * the room for it */
+    vft_key(t, "batchIo", false);
+    vft_char(t, '{');
+    vft_key(t, "bytes", true);
+    vft_int(t, (int64_t)sizeof(vf_batch_io));
     vft_str(t, "}}");
 }
 
