@@ -93,9 +93,23 @@ int vfw_first_bad_action(const int32_t *actions, int n, int num_actions) {
 void vfw_batch_io_init(vf_batch_io *io, const int32_t *actions, const uint64_t *next_seeds,
                        int32_t *obs, double *rewards, uint8_t *terminated, uint8_t *masks,
                        int32_t *final_obs, double *episode_returns, int32_t *episode_lengths,
-                       uint64_t *episode_seeds) {
-    vf_batch_io v = {actions,         next_seeds,   obs,       rewards,
-                     terminated,      masks,        final_obs, episode_returns,
-                     episode_lengths, episode_seeds};
+                       uint64_t *episode_seeds, const vf_feature_rows *features) {
+    vf_batch_io v = {actions,         next_seeds,    obs,       rewards,
+                     terminated,      masks,         final_obs, episode_returns,
+                     episode_lengths, episode_seeds, features};
     *io = v;
+}
+
+/* The vector env's feature rows (vf_feature_rows), filled once in module memory as its
+ * vf_batch_io is. */
+void vfw_feature_rows_init(vf_feature_rows *rows, vf_memory *memories, int32_t *index, float *value,
+                           int32_t *count, int32_t stride) {
+    vf_feature_rows v = {memories, index, value, count, stride};
+    *rows = v;
+}
+
+/* Row i's features (the vector env's resetEnvs). */
+int vfw_features_row(int kind, const int32_t *obs, int action, bool opening,
+                     const vf_feature_rows *rows, int i) {
+    return vf_features_row(kind, obs, action, opening, rows, i);
 }

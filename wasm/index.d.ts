@@ -175,6 +175,8 @@ export interface EnvSpec {
   planWidth: number;
   /** Tile name -> code (codes.MARKET is 12), from `tiles`. */
   codes: Readonly<Record<string, number>>;
+  /** What a policy sees (the engine's vf_features): the number of features of the observation and of the memory, the most nonzero of the observation's, the memory's landmark kinds. */
+  features: { observation: number; memory: number; nonzero: number; landmarks: readonly string[] };
   /** The rules' constants, the engine's own (vf_rules_json). */
   rules: ValleyRules | BackwardsRules;
   species?: readonly string[];
@@ -584,6 +586,13 @@ export interface VecResult {
   /** Exact 64-bit seeds: Number(episodeSeeds[i]) for a plain number. */
   episodeSeeds: BigUint64Array;
   /**
+   * With makeVec's features option: what a policy sees of each env's observation (the engine's
+   * vf_features; with the memory option, also what it remembers of its episode), computed in
+   * the step itself: row i's nonzero (index, value) pairs at index/value[i × stride ..
+   * i × stride + count[i]), indices below width. Else null.
+   */
+  features: VecFeatures | null;
+  /**
    * Gymnasium's vector infos: the same views under Gymnasium's keys, each value beside its
    * `_key` mask of the envs where it means something (those whose episode ended this step).
    */
@@ -593,6 +602,17 @@ export interface VecResult {
     episode: { r: Float64Array; l: Int32Array; seed: BigUint64Array };
     _episode: Uint8Array;
   };
+}
+
+/** A vector env's features (makeVec's features option): each row's nonzero (index, value) pairs. */
+export interface VecFeatures {
+  /** Room for each row's pairs: the most nonzero features one observation can have. */
+  stride: number;
+  /** The number of features (dense): indices run 0 … width − 1. */
+  width: number;
+  index: Int32Array;
+  value: Float32Array;
+  count: Int32Array;
 }
 
 /** @deprecated the same as VecResult */
@@ -606,6 +626,10 @@ export interface VecOptions {
    * plays levels[(i + k × numEnvs) mod levels.length]; reset() then takes no seed.
    */
   levels?: Seed[];
+  /** Each result also holds what a policy sees of every env (VecResult.features; default false). */
+  features?: boolean;
+  /** With features: also each env's memory of its episode (default false). */
+  memory?: boolean;
 }
 
 /**
@@ -637,6 +661,8 @@ export interface VecEnv {
   episodeSeed(i: number): Seed;
   /** Steps env i with actions[i] (any integer typed array or array of numbers). */
   step(actions: ArrayLike<number>): VecResult;
+  /** The result views as the last call left them, re-made if engine memory grew since (making an env or buffer may grow it). */
+  views(): VecResult;
   close(): void;
 }
 

@@ -7,6 +7,7 @@ import { METADATA, checkOptions, checkResetOptions, describe, specFor, specOf } 
 import { actionSpace, batchedActionSpace, batchedObservationSpace, flatObservationSpace } from './spaces.js';
 import { randomSeed, seedBig, seedHalves, seedsAfter } from './seeds.js';
 import { loadEngine } from './engine.js';
+import { featureSizes } from './features.js';
 
 const TWO_32 = 2 ** 32;
 const { limits: LIMITS, layouts: LAYOUTS } = engineSpec;
@@ -25,6 +26,7 @@ const INTEGER_ARRAYS = [Int32Array, Uint8Array, Int8Array, Uint16Array, Int16Arr
 // Layout of a vector env's block (every part 8-aligned):
 //   [envs][obs][final obs][rewards f64][returns f64][seeds u64][next seeds u64]
 //   [lengths i32][actions i32][masks u8][terminated u8][truncated u8][io struct][out 16]
+//   and with features: [memories][feature indices i32][values f32][counts i32][opening u8][rows struct]
 class FarmVecEnv {
   #engine;
   #spec;
@@ -51,8 +53,9 @@ class FarmVecEnv {
   #started = false;
   #views = null; // the result object, re-made only when the memory grows
   #buffer = null;
+  #features = null; // with features: { stride, width, index, value, count, opening, rows }
 
-  constructor(engine, spec, numEnvs, { masks = true, levels = null }) {
+  constructor(engine, spec, numEnvs, { masks = true, levels = null, features = false, memory = false }) {
     this.#engine = engine;
     this.#spec = spec;
     this.#n = numEnvs;
@@ -86,6 +89,16 @@ class FarmVecEnv {
       ['io', LAYOUTS.batchIo.bytes],
       ['out', 16],
     ];
+    const sizes = features ? featureSizes(spec.id, memory) : null;
+    if (features)
+      parts.push(
+        ['memories', memory ? align8(LAYOUTS.memory.bytes) * n : 0],
+        ['index', n * sizes.nonzero * 4],
+        ['value', n * sizes.nonzero * 4],
+        ['count', n * 4],
+        ['opening', n],
+        ['rows', LAYOUTS.featureRows.bytes],
+      );
     const at = {};
     let bytes = 0;
     for (const [name, size] of parts) {
@@ -110,6 +123,14 @@ class FarmVecEnv {
     this.#out = p('out');
     engine.refresh();
     engine.u8.fill(0, this.#ptr, this.#ptr + bytes);
+    if (features) {
+      const f = { stride: sizes.nonzero, width: sizes.width, index: p('index'), value: p('value'), count: p('count') };
+      f.opening = p('opening');
+      f.rows = p('rows');
+      engine.u8.fill(1, f.opening, f.opening + n); // every row opens an episode at a reset
+      engine.x.vfw_feature_rows_init(f.rows, memory ? p('memories') : 0, f.index, f.value, f.count, f.stride);
+      this.#features = f;
+    }
     engine.x.vfw_batch_io_init(
       this.#io,
       this.#actions,
@@ -122,6 +143,7 @@ class FarmVecEnv {
       this.#returns,
       this.#lengths,
       this.#seeds,
+      features ? this.#features.rows : 0,
     );
     engine.registry.register(this, this.#ptr, this);
   }
@@ -164,6 +186,7 @@ class FarmVecEnv {
     const code = e.x.vfw_batch_reset(this.#envs, this.#n, this.#spec.kind, lo, hi, this.#obs);
     if (code !== 0) throw new Error(`valley-farm: vec.reset: ${e.cString(e.x.vf_error_message(code))}`);
     this.#fillMasks();
+    this.#openFeatures();
     this.#started = true;
     return { ...this.#result(), seed };
   }
@@ -262,6 +285,17 @@ class FarmVecEnv {
     return result;
   }
 
+  /**
+   * The result views as the last reset or step left them, re-made if the engine's memory grew
+   * since (WebAssembly memory that grows detaches every view of it: making another env or
+   * buffer may do that); the object the next call returns.
+   */
+  views() {
+    this.#open();
+    if (!this.#started) throw new Error('valley-farm: views() before the first episodes: call reset() first');
+    return this.#result();
+  }
+
   /** Frees the engine memory; every later call but close() throws (closing twice is harmless). */
   close() {
     if (this.#ptr !== 0) this.#ptr = this.#engine.release(this, this.#ptr);
@@ -287,6 +321,13 @@ class FarmVecEnv {
     const row = this.#obs + i * this.#spec.obsSize * 4; // #spec: a caller can change obsSize, not this
     e.x.vfw_reset(this.#envs + i * align8(e.envSize), this.#spec.kind, Number(seed & 0xffffffffn), Number(seed >> 32n), row);
     if (this.#withMasks) e.x.vf_legal_actions(this.#envs + i * align8(e.envSize), this.#masks + i * this.#spec.actions.length);
+    if (this.#features) e.x.vfw_features_row(this.#spec.kind, row, -1, 1, this.#features.rows, i);
+  }
+
+  /** Every row's features, each opening its episode (after reset). */
+  #openFeatures() {
+    const f = this.#features;
+    if (f) this.#engine.x.vf_batch_features(this.#spec.kind, this.#n, this.#obs, 0, f.opening, f.rows);
   }
 
   #fillMasks() {
@@ -334,7 +375,19 @@ class FarmVecEnv {
         episodeReturns: new Float64Array(b, this.#returns, n),
         episodeLengths: new Int32Array(b, this.#lengths, n),
         episodeSeeds: new BigUint64Array(b, this.#seeds, n),
+        features: null,
       };
+      const f = this.#features;
+      if (f) {
+        // row i's pairs: index/value[i * stride .. i * stride + count[i]) (vf_features)
+        this.#views.features = {
+          stride: f.stride,
+          width: f.width,
+          index: new Int32Array(b, f.index, n * f.stride),
+          value: new Float32Array(b, f.value, n * f.stride),
+          count: new Int32Array(b, f.count, n),
+        };
+      }
       const v = this.#views;
       // Gymnasium's vector `infos` (same-step autoreset): a value per env, and beside each
       // key its `_key` mask of the envs where the value means something (those that ended)
@@ -359,8 +412,16 @@ class FarmVecEnv {
 export async function makeVec(id, numEnvs, options) {
   const spec = specFor(id);
   checkNumEnvs(numEnvs, 'makeVec');
-  const { masks = true, levels } = checkOptions('makeVec', options, ['masks', 'levels']);
-  if (typeof masks !== 'boolean') throw new TypeError(`valley-farm: makeVec's masks option must be true or false, got ${describe(masks)}`);
+  const {
+    masks = true,
+    levels,
+    features = false,
+    memory = false,
+  } = checkOptions('makeVec', options, ['masks', 'levels', 'features', 'memory']);
+  for (const [name, value] of Object.entries({ masks, features, memory }))
+    if (typeof value !== 'boolean')
+      throw new TypeError(`valley-farm: makeVec's ${name} option must be true or false, got ${describe(value)}`);
+  if (memory && !features) throw new TypeError("valley-farm: makeVec's memory option adds the memory's features: it needs features: true");
   let levelSeeds = null;
   if (levels !== undefined) {
     if (!Array.isArray(levels) || levels.length === 0 || levels.length > 1e7) {
@@ -376,7 +437,7 @@ export async function makeVec(id, numEnvs, options) {
       }
     });
   }
-  return new FarmVecEnv(await loadEngine(), spec, numEnvs, { masks, levels: levelSeeds });
+  return new FarmVecEnv(await loadEngine(), spec, numEnvs, { masks, levels: levelSeeds, features, memory });
 }
 
 /**

@@ -483,12 +483,15 @@ size_t vf_rules_json(int kind, char *buf, size_t cap);
  *           "category" (one code), "count" (an amount), "x" or "y" (the agent's position) or
  *           "stepsLeft", and the first three are categorical;
  *       the farm's name lists (valley: "species", "moods"; backwards: "facings");
+ *       "features": what a policy sees (vf_features): "observation" and "memory", the
+ *           number of features of each part, "nonzero", the most nonzero features of the
+ *           observation's part, and "landmarks", the names of the memory's landmark kinds;
  *       "rules": vf_rules_json;
  *   "whys": [{"code", "text"}] indexed by vf_why; "events": codes indexed by vf_event_kind
  *       (null for VF_EV_NONE); "errors": vf_error_message indexed by vf_error;
  *   "limits": the header's sizes and limits (VF_OBS_MAX, VF_BATCH_MAX, ...) by name;
- *   "layouts": byte sizes and offsets of vf_env, vf_event and vf_plan, for bindings that
- *       read them from memory.
+ *   "layouts": byte sizes and offsets of vf_env, vf_event and vf_plan, and the sizes of
+ *       vf_batch_io and vf_memory, for bindings that place or read them in memory.
  * VF_SPEC_MAX bytes always hold it. Returns the full length, as vf_render. */
 #define VF_SPEC_MAX 16384
 size_t vf_spec_json(char *buf, size_t cap);
@@ -549,6 +552,93 @@ vf_error vf_restore(vf_env *env, int kind, const uint8_t *buf, size_t len);
 uint64_t vf_state_hash(const vf_env *env);
 
 /* ======================================================================================
+ * What a policy sees: the features of observations (core/src/features.c)
+ *
+ * The numbers a learner's network reads for one step, computed from the observation alone
+ * (and, with a memory, from the earlier observations of the episode), the same bits in every
+ * binding:
+ *  - the observation: each element of a categorical field (its spec's "categorical": tile
+ *    codes, status values, the facing) as a one-hot block of high - low + 1 features, every
+ *    other element as one feature, (value - low) / (high - low);
+ *  - with a memory, what the agent has seen of the farm this episode, kept relative to where
+ *    the episode started (an observation with x and y fields gives the position; one without
+ *    is followed by dead reckoning, since a move walks exactly when the tile it walks into is
+ *    walkable, which the view shows):
+ *     - for each landmark kind (vf_spec_json's "features"."landmarks": each tile that is not
+ *       background, and for a tile with a status each status, and each status apart for
+ *       whether it differs from the one the cell showed when first seen), the nearest cell of
+ *       that kind seen: 1 if there is one, its offset east and south over (the farm's larger
+ *       side - 1), clamped to [-1, 1], its distance over twice that (at most 1), and how many
+ *       steps ago it was last in view over the horizon (at most 1): 5 features a kind;
+ *     - around the agent, 7 x 7 squares of 4 x 4 cells, the share of each that has been in
+ *       view (49 features).
+ * The features are written sparse, as the learner core takes them: their nonzero (index,
+ * value) pairs in ascending index, the memory's after the observation's (indices from
+ * vf_features_size(kind, false) on). Values are floats, each the correctly rounded float of
+ * the double it is computed as.
+ * ==================================================================================== */
+
+/* What one env remembers of its episode, caller-owned (one per env): vf_features with
+ * `opening` starts it; it holds no pointers (memcpy copies it). */
+#define VF_MEMORY_SPAN                                                                             \
+    28 /* cells it keeps each way from the start: the farthest the agent
+                              gets (the larger side - 1) plus half the explored squares */
+#define VF_MEMORY_CELLS   ((2 * VF_MEMORY_SPAN + 1) * (2 * VF_MEMORY_SPAN + 1))
+#define VF_LANDMARK_TABLE 256 /* (tile code, status, changed) triples, 16 x 8 x 2 */
+typedef struct vf_memory {
+    int32_t kind;                          /* the farm whose observations it follows */
+    int32_t t;                             /* steps seen since the episode's first observation */
+    int32_t x, y;                          /* the agent, relative to where it started */
+    int32_t x0, y0;                        /* where it started, when the observation says */
+    int32_t marks;                         /* cells in mark */
+    uint8_t walkable[4];                   /* the last view's neighbours, N S E W */
+    int8_t landmark_of[VF_LANDMARK_TABLE]; /* (code, status, changed) -> landmark kind, -1 */
+    uint16_t mark[VF_MEMORY_CELLS];        /* cells that ever showed a landmark, first first */
+    int8_t landmark[VF_MEMORY_CELLS];      /* the landmark kind it showed last, -1 none */
+    int8_t first[VF_MEMORY_CELLS];         /* its status value when first seen */
+    uint8_t seen[VF_MEMORY_CELLS];         /* 1 once in view */
+    uint8_t seen_down[VF_MEMORY_CELLS];    /* of the 4 cells from it southwards, those seen */
+    uint8_t seen_at[VF_MEMORY_CELLS];      /* the step it was last in view */
+    uint8_t marked[VF_MEMORY_CELLS];       /* 1 for the cells in mark */
+} vf_memory;
+
+/* The number of features of one observation of `kind` (dense), with or without a memory's;
+ * 0 for a bad kind. */
+int vf_features_size(int kind, bool memory);
+
+/* The most nonzero features one observation of `kind` can have (the room vf_features needs
+ * in index and value); 0 for a bad kind. */
+int vf_features_nonzero(int kind, bool memory);
+
+/* The features of observation `obs` of `kind`, seen after `action` (ignored when `opening`:
+ * the observation is the first of an episode): their nonzero (index, value) pairs into index
+ * and value (room for vf_features_nonzero), and, when mem is not NULL, the memory updated and
+ * its features. Returns the number of pairs; -1, having written nothing and changed nothing,
+ * for a bad kind, NULL obs, index or value, a value outside its field's bounds, a memory not
+ * opened for this kind, or observations no episode makes (more steps than the horizon, or a
+ * walk farther than the farm). Read-only on obs; no allocation. */
+int vf_features(int kind, const int32_t *obs, int action, bool opening, vf_memory *mem,
+                int32_t *index, float *value);
+
+/* The features of many observations at once, as rows: row i's pairs at index/value + i *
+ * stride, their number in count[i] (-1 where vf_features refused the row). */
+typedef struct vf_feature_rows {
+    vf_memory *memories; /* one per row, or NULL: no memory features */
+    int32_t *index;      /* n rows of stride */
+    float *value;        /* n rows of stride */
+    int32_t *count;      /* n */
+    int32_t stride;      /* at least vf_features_nonzero(kind, memories != NULL) */
+} vf_feature_rows;
+
+/* The features of n observations of `kind` (rows obs_size apart), row i seen after
+ * actions[i] and opening an episode where opening[i] (NULL: none do; actions may then be
+ * NULL only if every row opens one). Returns VF_ERR_ARGUMENT, having changed nothing, for a
+ * bad n or kind, NULL obs or rows, or a stride too small; VF_ERR_INVALID if a row was
+ * refused (count -1; the other rows are done). */
+vf_error vf_batch_features(int kind, int n, const int32_t *obs, const int32_t *actions,
+                           const uint8_t *opening, const vf_feature_rows *rows);
+
+/* ======================================================================================
  * Batches: many envs stepped in one call (the vector env and the benchmark use these)
  * ==================================================================================== */
 
@@ -589,6 +679,9 @@ typedef struct vf_batch_io {
     double *episode_returns;  /* its total reward (vf_total_reward) */
     int32_t *episode_lengths; /* its number of steps */
     uint64_t *episode_seeds;  /* the seed it was reset with */
+    /* The features of each env's observation after the step (vf_batch_features: row i seen
+     * after actions[i], opening an episode where it ended), or NULL: none. */
+    const vf_feature_rows *features;
 } vf_batch_io;
 
 /* One vector-env step of n envs of `kind` (see vf_batch_io). Returns VF_ERR_ARGUMENT, having

@@ -11,6 +11,7 @@
  *   backwards.c  vfb_      BackwardsValleyFarm-v0 rules (its numbers: backwards_rules.h)
  *   env.c        vf_       the public API: the table of farms, dispatch on kind, batches
  *   spec.c       vf_       vf_spec_json: the engine's description of itself
+ *   features.c   vff_      what a policy sees: the features of observations and a memory
  *   planner.c    vf_plan_  beam search and proof, with a table of each farm's planner
  *   valley_bound.c, backwards_bound.c (vfv_plan_, vfb_plan_): each farm's planner bound
  */
@@ -224,12 +225,27 @@ static inline int vf_action_next(vf_action_source *src, uint32_t n) {
 
 /* ---- what a farm says about itself (spec.c writes it as vf_spec_json) ---------------- */
 
-/* One field of the flat observation; `role` is one of the roles valley_farm.h lists at
- * vf_spec_json ("tiles", "status", "category", "count", "x", "y", "stepsLeft"). */
+/* What a field of the observation holds: the roles valley_farm.h lists at vf_spec_json
+ * (spec.c names them). The first three hold codes, not amounts: they are categorical. */
+typedef enum vf_role {
+    VF_ROLE_TILES,      /* "tiles": the view's tile codes */
+    VF_ROLE_STATUS,     /* "status": the status value of each of those cells */
+    VF_ROLE_CATEGORY,   /* "category": one code */
+    VF_ROLE_AMOUNT,     /* "count": an amount */
+    VF_ROLE_X,          /* "x", "y": the agent's position */
+    VF_ROLE_Y,          /*   */
+    VF_ROLE_STEPS_LEFT, /* "stepsLeft" */
+    VF_ROLE_END
+} vf_role;
+static inline bool vf_role_categorical(vf_role role) {
+    return role <= VF_ROLE_CATEGORY;
+}
+
+/* One field of the flat observation. */
 typedef struct vf_field_spec {
     const char *name;
     const char *group; /* NULL, or the object the observation nests it in ("inventory") */
-    const char *role;
+    vf_role role;
     int offset, length, low, high; /* [low, high]: what the rules let the field show */
 } vf_field_spec;
 
@@ -264,6 +280,17 @@ typedef struct vf_farm_spec {
 
 /* A farm's description, for spec.c; NULL for a kind out of range (env.c). */
 const vf_farm_spec *vf_farm_spec_of(int kind);
+
+/* ---- features.c: what a policy sees ------------------------------------------------- */
+
+/* The landmark kinds of a farm's memory features: their number; their table (code, status,
+ * changed) -> kind into landmark_of (VF_LANDMARK_TABLE entries) and their names, as the items
+ * of a JSON list, into names, where not NULL (spec.c writes them). */
+int vff_landmarks(const vf_farm_spec *s, bool status_field, int8_t *landmark_of, vft_text *names);
+/* The vector env's features: whether rows can take `kind`'s, and row i's (count[i] set). */
+bool vf_feature_rows_ok(int kind, const vf_feature_rows *rows);
+int vf_features_row(int kind, const int32_t *obs, int action, bool opening,
+                    const vf_feature_rows *rows, int i);
 
 /* ---- env.c: rewards in exact units, for the planner --------------------------------- */
 

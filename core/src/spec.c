@@ -35,11 +35,16 @@ static void key_int(vft_text *t, const char *key, int64_t v) {
     vft_int(t, v);
 }
 
-/* Roles whose values are codes, not amounts (valley_farm.h lists the roles). */
-static bool categorical(const char *role) {
-    return strcmp(role, "tiles") == 0 || strcmp(role, "status") == 0 ||
-           strcmp(role, "category") == 0;
-}
+/* The roles' names, as valley_farm.h lists them. */
+static const char *const role_names[VF_ROLE_END] = {
+    [VF_ROLE_TILES] = "tiles",
+    [VF_ROLE_STATUS] = "status",
+    [VF_ROLE_CATEGORY] = "category",
+    [VF_ROLE_AMOUNT] = "count",
+    [VF_ROLE_X] = "x",
+    [VF_ROLE_Y] = "y",
+    [VF_ROLE_STEPS_LEFT] = "stepsLeft",
+};
 
 static void field_json(vft_text *t, const vf_field_spec *f) {
     vft_key(t, "name", true);
@@ -58,9 +63,9 @@ static void field_json(vft_text *t, const vf_field_spec *f) {
     key_int(t, "low", f->low);
     key_int(t, "high", f->high);
     vft_key(t, "role", false);
-    string(t, f->role);
+    string(t, role_names[f->role]);
     vft_key(t, "categorical", false);
-    vft_bool(t, categorical(f->role));
+    vft_bool(t, vf_role_categorical(f->role));
 }
 
 static void tile_json(vft_text *t, const vf_farm_spec *s, int code) {
@@ -74,6 +79,21 @@ static void tile_json(vft_text *t, const vf_farm_spec *s, int code) {
     vft_key(t, "background", false);
     vft_bool(t, tile->background);
     if (tile->status) names(t, "status", tile->status, tile->status_count);
+}
+
+/* What a policy sees of the farm (features.c): the sizes of its features and its landmarks. */
+static void features_json(vft_text *t, int kind, const vf_farm_spec *s) {
+    vft_char(t, '{');
+    vft_key(t, "observation", true);
+    vft_int(t, vf_features_size(kind, false));
+    key_int(t, "memory", vf_features_size(kind, true) - vf_features_size(kind, false));
+    key_int(t, "nonzero", vf_features_nonzero(kind, false));
+    vft_key(t, "landmarks", false);
+    vft_char(t, '[');
+    bool status_field = false;
+    for (int i = 0; i < s->field_count; i++) status_field |= s->fields[i].role == VF_ROLE_STATUS;
+    vff_landmarks(s, status_field, NULL, t);
+    vft_str(t, "]}");
 }
 
 static void farm_json(vft_text *t, int kind) {
@@ -113,6 +133,8 @@ static void farm_json(vft_text *t, int kind) {
     vft_char(t, ']');
     for (int i = 0; i < s->list_count; i++)
         names(t, s->lists[i].key, s->lists[i].names, s->lists[i].count);
+    vft_key(t, "features", false);
+    features_json(t, kind, s);
     vft_key(t, "rules", false);
     char rules[VF_TEXT_MAX];
     vf_rules_json(kind, rules, sizeof rules);
@@ -187,6 +209,17 @@ static void layouts_json(vft_text *t) {
     vft_char(t, '{');
     vft_key(t, "bytes", true);
     vft_int(t, (int64_t)sizeof(vf_batch_io));
+    vft_char(t, '}');
+    /* a binding keeps each env's memory of its episode (vf_features) in engine memory */
+    vft_key(t, "memory", false);
+    vft_char(t, '{');
+    vft_key(t, "bytes", true);
+    vft_int(t, (int64_t)sizeof(vf_memory));
+    vft_char(t, '}');
+    vft_key(t, "featureRows", false);
+    vft_char(t, '{');
+    vft_key(t, "bytes", true);
+    vft_int(t, (int64_t)sizeof(vf_feature_rows));
     vft_str(t, "}}");
 }
 

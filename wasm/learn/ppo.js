@@ -17,7 +17,7 @@
 // each adds them up in shard order and takes the same Adam step from the same state, so every
 // shard holds the same parameters without sending them: one update per minibatch, whatever
 // the timing, so a seeded run is the same for a given number of workers.
-import { envSpecs, makeVec, flatten } from '../index.js';
+import { envSpecs, loadEngine, makeVec, flatten } from '../index.js';
 import { checkNetworkSize, checkSettings, layers, networkShapes, number, shown, weightCount, whole } from './limits.js';
 import { POLICY_FORMAT, bad, checkNumbers, isNumberList, isObject } from './policyFile.js';
 import { networkInputs, perception } from './perception.js';
@@ -251,6 +251,7 @@ export async function netPolicyFromJSON(json) {
   const config = { memory: 0, history: 1, ...json.config };
   const { inputs, hidden, actions } = networkOf(json.env, config);
   const core = await loadCore();
+  await loadEngine(); // the policy's perception reads its features from the engine
   const net = new CoreNet(core, inputs, hidden, actions);
   net.setWeights(json.weights);
   const policy = new NetPolicy(core, json.env, net, json.config, json.act ?? 'greedy');
@@ -327,6 +328,8 @@ export class Shard {
     const returns = [];
     const actions = new Int32Array(n);
     let values = null;
+    // the views of the last step, re-made if engine memory grew since (a policy or an env made)
+    this.r = this.vec.views();
     for (let t = 0; t < T; t++) {
       const at = t * n;
       const inputs = this.samples.views();
