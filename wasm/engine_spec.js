@@ -44,6 +44,7 @@ export default {
       ],
       species: ['chicken', 'cow', 'sheep'],
       moods: ['wary', 'neutral', 'friendly'],
+      agents: ['random', 'heuristic'],
       features: {
         observation: 365,
         memory: 109,
@@ -114,6 +115,7 @@ export default {
         { name: 'farmValue', group: null, offset: 54, length: 1, shape: [], low: 0, high: 300, role: 'count', categorical: false },
       ],
       facings: ['north', 'south', 'east', 'west'],
+      agents: ['random', 'heuristic'],
       features: {
         observation: 258,
         memory: 154,
@@ -150,6 +152,7 @@ export default {
       },
     },
   ],
+  agents: ['random', 'heuristic'],
   whys: [
     { code: 'legal', text: 'nothing blocks it' },
     { code: 'not-an-action', text: "that is not one of this farm's actions" },
@@ -220,12 +223,18 @@ export default {
     proveStatesMax: 67108864,
     proveStates: 8000000,
   },
+  protocol: {
+    splits: { test: { first: 1000000, count: 1000 }, validation: { first: 2000000, count: 200 } },
+    freshSeeds: { min: 4294967296, max: 9006099743113216 },
+    randomRuns: 16,
+  },
   layouts: {
     env: { bytes: 488 },
     event: { bytes: 48, kind: 0, subject: 4, x: 8, y: 12, count: 16, count2: 20, before: 24, after: 32, reward: 40 },
     plan: { bytes: 72, length: 0, actions: 4, bestReturn: 56, upperBound: 64 },
     batchIo: { bytes: 44 },
     memory: { bytes: 26280 },
+    agent: { bytes: 1688 },
     featureRows: { bytes: 20 },
   },
 };

@@ -113,3 +113,12 @@ int vfw_features_row(int kind, const int32_t *obs, int action, bool opening,
                      const vf_feature_rows *rows, int i) {
     return vf_features_row(kind, obs, action, opening, rows, i);
 }
+
+/* The built-in agents, their 64-bit seeds as 32-bit halves (wasm/agents/index.js). */
+int vfw_agent_init(vf_agent *agent, int kind, int agent_kind, uint32_t seed) {
+    return vf_agent_init(agent, kind, agent_kind, seed);
+}
+
+double vfw_agent_play(vf_agent *agent, uint32_t seed_lo, uint32_t seed_hi) {
+    return vf_agent_play(agent, join64(seed_lo, seed_hi));
+}

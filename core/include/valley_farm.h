@@ -483,15 +483,20 @@ size_t vf_rules_json(int kind, char *buf, size_t cap);
  *           "category" (one code), "count" (an amount), "x" or "y" (the agent's position) or
  *           "stepsLeft", and the first three are categorical;
  *       the farm's name lists (valley: "species", "moods"; backwards: "facings");
+ *       "agents": the names of its built-in agents (vf_agent_exists);
  *       "features": what a policy sees (vf_features): "observation" and "memory", the
  *           number of features of each part, "nonzero", the most nonzero features of the
  *           observation's part, and "landmarks", the names of the memory's landmark kinds;
  *       "rules": vf_rules_json;
+ *   "agents": the built-in agents' names, indexed by vf_agent_kind;
  *   "whys": [{"code", "text"}] indexed by vf_why; "events": codes indexed by vf_event_kind
  *       (null for VF_EV_NONE); "errors": vf_error_message indexed by vf_error;
  *   "limits": the header's sizes and limits (VF_OBS_MAX, VF_BATCH_MAX, ...) by name;
+ *   "protocol": the evaluation protocol's numbers: "splits" ({"test", "validation"}, each
+ *       {"first", "count"}), "freshSeeds" ({"min", "max"}) and "randomRuns";
  *   "layouts": byte sizes and offsets of vf_env, vf_event and vf_plan, and the sizes of
- *       vf_batch_io and vf_memory, for bindings that place or read them in memory.
+ *       vf_batch_io, vf_memory, vf_agent and vf_feature_rows, for bindings that place or
+ *       read them in memory.
  * VF_SPEC_MAX bytes always hold it. Returns the full length, as vf_render. */
 #define VF_SPEC_MAX 16384
 size_t vf_spec_json(char *buf, size_t cap);
@@ -637,6 +642,107 @@ typedef struct vf_feature_rows {
  * refused (count -1; the other rows are done). */
 vf_error vf_batch_features(int kind, int n, const int32_t *obs, const int32_t *actions,
                            const uint8_t *opening, const vf_feature_rows *rows);
+
+/* ======================================================================================
+ * The evaluation protocol's numbers (the page's #/docs/benchmark), for every binding
+ *
+ * Agents are compared on fixed seeds: the test split for the numbers to report, the
+ * validation split for tuning, every other seed for training. A reset without a seed draws
+ * a fresh one in [VF_FRESH_SEED_MIN, VF_FRESH_SEED_MAX]: above both held-out splits, and low
+ * enough that a vector env's seed + i + k * n stays below 2^53 (an exact double) for the
+ * first 2^40 episodes. The random agent's score on a seed is the mean return of
+ * VF_RANDOM_RUNS plays, the k-th (k = 1, 2, ...) by a random agent seeded k.
+ * vf_spec_json gives them as "protocol".
+ * ==================================================================================== */
+
+#define VF_TEST_FIRST       1000000
+#define VF_TEST_COUNT       1000
+#define VF_VALIDATION_FIRST 2000000
+#define VF_VALIDATION_COUNT 200
+#define VF_FRESH_SEED_MIN   (UINT64_C(1) << 32)
+#define VF_FRESH_SEED_MAX   ((UINT64_C(1) << 53) - (UINT64_C(1) << 40))
+#define VF_RANDOM_RUNS      16
+
+/* ======================================================================================
+ * Built-in agents: the baselines every binding plays (core/src/agents.c)
+ *
+ * An agent sees only observations, as any agent must: vf_agent_act takes the flat
+ * observation and nothing else, and keeps what it remembers in the caller's vf_agent.
+ *  - "random" (every farm): a uniformly random action each step, from a seeded generator:
+ *    mulberry32 (a 32-bit state; draw u = output / 2^32, action floor(u * actions)), the
+ *    generator the JS package's random agent always used, so its published baselines stand;
+ *  - "heuristic" (each farm that has one; vf_spec_json lists a farm's agents): a sensible
+ *    player of the farm's rules that keeps its own map of what it has seen
+ *    (valley_agent.c, backwards_agent.c say how it plays).
+ * ==================================================================================== */
+
+typedef enum vf_agent_kind {
+    VF_AGENT_RANDOM = 0,    /* "random" */
+    VF_AGENT_HEURISTIC = 1, /* "heuristic" */
+    VF_AGENT_KINDS
+} vf_agent_kind;
+
+/* The agents' own states: read and written only by the calls below. */
+typedef struct vfa_valley_animal {
+    int16_t at; /* its cell in the agent's map */
+    uint8_t sated_left, counter, pending, fed_now;
+} vfa_valley_animal;
+#define VFA_VALLEY_SIDE                                                                            \
+    40 /* the valley heuristic's map: cells each side, the start at its centre */
+typedef struct vfa_valley {
+    int32_t x, y;                 /* where it is, relative to where it started */
+    int32_t villagers;            /* cells of its map that show a villager */
+    int32_t animals;              /* animals it has fed */
+    int32_t last_action, last_at; /* its previous action and where (-1: none this episode) */
+    int32_t goal;                 /* the cell it walks to, -1 none */
+    vfa_valley_animal animal[8];
+    int8_t map[VFA_VALLEY_SIDE * VFA_VALLEY_SIDE]; /* tile codes seen, -1 unseen */
+} vfa_valley;
+#define VFA_BACKWARDS_SIDE 16 /* the backwards heuristic's map of the farm and 3 cells round it */
+typedef struct vfa_backwards {
+    int32_t watching; /* the pen it watches grow back (a cell), -1 none */
+    int32_t watch_x, watch_y, watch_until;
+    int8_t code[VFA_BACKWARDS_SIDE * VFA_BACKWARDS_SIDE]; /* tile codes seen, -1 unseen */
+    uint8_t status[VFA_BACKWARDS_SIDE * VFA_BACKWARDS_SIDE];
+    uint8_t done[VFA_BACKWARDS_SIDE * VFA_BACKWARDS_SIDE]; /* pens and houses it was paid for */
+} vfa_backwards;
+
+/* One agent, caller-owned (sizeof(vf_agent) bytes; no pointers, memcpy copies it). */
+typedef struct vf_agent {
+    int32_t kind;  /* the farm it plays (vf_kind) */
+    int32_t agent; /* vf_agent_kind */
+    uint32_t rng;  /* the random agent's mulberry32 state */
+    union {
+        vfa_valley valley;
+        vfa_backwards backwards;
+    } u;
+} vf_agent;
+
+/* An agent kind's name ("random", "heuristic"), or NULL. */
+const char *vf_agent_name(int agent);
+
+/* Whether `kind` has that agent (every farm has a random agent; a heuristic only where one is
+ * written). */
+bool vf_agent_exists(int kind, int agent);
+
+/* Makes an agent of `kind` (its random generator seeded with the low 32 bits of seed; the
+ * heuristics draw nothing). VF_ERR_ARGUMENT, having written nothing, for a NULL agent, a bad
+ * kind or an agent the farm does not have. */
+vf_error vf_agent_init(vf_agent *agent, int kind, int agent_kind, uint64_t seed);
+
+/* A new episode: the heuristics forget their map (they also do at an observation with all
+ * its steps left). The random agent's draws go on. */
+void vf_agent_reset(vf_agent *agent);
+
+/* The agent's action for observation `obs` (vf_obs_size(kind) integers, the latest of its
+ * episode), remembering what it shows; -1, changing nothing, for a NULL argument or an
+ * observation with a value outside its field's bounds (or one the agent's map cannot hold: no
+ * episode of the farm shows it). */
+int vf_agent_act(vf_agent *agent, const int32_t *obs);
+
+/* Plays one episode of `seed` with the agent (reset first) and returns its return; -1 for a
+ * NULL agent. What the bindings' evaluations of built-in agents call. */
+double vf_agent_play(vf_agent *agent, uint64_t seed);
 
 /* ======================================================================================
  * Batches: many envs stepped in one call (the vector env and the benchmark use these)

@@ -136,9 +136,11 @@ int vf_features_nonzero(int kind, bool memory) {
 
 /* ---- the observation ------------------------------------------------------------------ */
 
-static bool in_bounds(const layout *l, const int32_t *obs) {
-    for (int i = 0; i < l->spec->field_count; i++) {
-        const vf_field_spec *f = &l->spec->fields[i];
+bool vf_obs_in_bounds(int kind, const int32_t *obs) {
+    const vf_farm_spec *s = vf_farm_spec_of(kind);
+    if (!s || !obs) return false;
+    for (int i = 0; i < s->field_count; i++) {
+        const vf_field_spec *f = &s->fields[i];
         for (int j = 0; j < f->length; j++)
             if (obs[f->offset + j] < f->low || obs[f->offset + j] > f->high) return false;
     }
@@ -296,7 +298,7 @@ static int memory_features(const layout *l, const vf_memory *m, int start, int32
 int vf_features(int kind, const int32_t *obs, int action, bool opening, vf_memory *mem,
                 int32_t *index, float *value) {
     layout l;
-    if (!obs || !index || !value || !layout_of(kind, &l) || !in_bounds(&l, obs)) return -1;
+    if (!index || !value || !layout_of(kind, &l) || !vf_obs_in_bounds(kind, obs)) return -1;
     int n = observation_features(&l, obs, index, value);
     if (!mem) return n;
     if (!memory_fits(&l)) return -1;

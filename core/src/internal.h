@@ -12,6 +12,8 @@
  *   env.c        vf_       the public API: the table of farms, dispatch on kind, batches
  *   spec.c       vf_       vf_spec_json: the engine's description of itself
  *   features.c   vff_      what a policy sees: the features of observations and a memory
+ *   agents.c     vf_agent_ the built-in agents (random; each farm's heuristic: vfa_, in
+ *                          valley_agent.c and backwards_agent.c)
  *   planner.c    vf_plan_  beam search and proof, with a table of each farm's planner
  *   valley_bound.c, backwards_bound.c (vfv_plan_, vfb_plan_): each farm's planner bound
  */
@@ -287,6 +289,9 @@ const vf_farm_spec *vf_farm_spec_of(int kind);
  * changed) -> kind into landmark_of (VF_LANDMARK_TABLE entries) and their names, as the items
  * of a JSON list, into names, where not NULL (spec.c writes them). */
 int vff_landmarks(const vf_farm_spec *s, bool status_field, int8_t *landmark_of, vft_text *names);
+/* Whether every value of an observation of `kind` lies within its field's bounds (false for
+ * a bad kind or NULL): what the features and the agents check before they read one. */
+bool vf_obs_in_bounds(int kind, const int32_t *obs);
 /* The vector env's features: whether rows can take `kind`'s, and row i's (count[i] set). */
 bool vf_feature_rows_ok(int kind, const vf_feature_rows *rows);
 int vf_features_row(int kind, const int32_t *obs, int action, bool opening,
@@ -358,6 +363,10 @@ void vfv_save(const vf_env *env, vfs_writer *w);
  * rules allow (a tile code, a count, an inconsistency between map and entities). */
 bool vfv_load(vf_env *env, vfs_reader *r);
 
+/* valley_agent.c: the valley's heuristic (agents.c calls it). */
+void vfa_valley_reset(vfa_valley *a);
+int vfa_valley_act(vfa_valley *a, const int32_t *obs); /* obs in bounds; -1: off its map */
+
 /* ---- backwards.c ------------------------------------------------------------------- */
 
 extern const char *const vfb_action_names[VF_BW_ACTIONS];
@@ -413,5 +422,9 @@ typedef struct vfb_reach {
  * (vf_plan_bound); values at or below `beat` may be returned as any value at or below it
  * (the proof only asks whether the bound beats what it has; -1: the bound itself). */
 int vfb_plan_bound(const vf_backwards *b, const vfb_reach *reach, int beat);
+
+/* backwards_agent.c: the backwards farm's heuristic (agents.c calls it). */
+void vfa_backwards_reset(vfa_backwards *a);
+int vfa_backwards_act(vfa_backwards *a, const int32_t *obs); /* obs in bounds */
 
 #endif /* VF_INTERNAL_H */

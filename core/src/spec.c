@@ -133,12 +133,35 @@ static void farm_json(vft_text *t, int kind) {
     vft_char(t, ']');
     for (int i = 0; i < s->list_count; i++)
         names(t, s->lists[i].key, s->lists[i].names, s->lists[i].count);
+    vft_key(t, "agents", false);
+    vft_char(t, '[');
+    for (int a = 0, n = 0; a < VF_AGENT_KINDS; a++) {
+        if (!vf_agent_exists(kind, a)) continue;
+        if (n++) vft_char(t, ',');
+        string(t, vf_agent_name(a));
+    }
+    vft_char(t, ']');
     vft_key(t, "features", false);
     features_json(t, kind, s);
     vft_key(t, "rules", false);
     char rules[VF_TEXT_MAX];
     vf_rules_json(kind, rules, sizeof rules);
     vft_str(t, rules);
+}
+
+static void protocol_json(vft_text *t) {
+    vft_str(t, "{\"splits\":{\"test\":{\"first\":");
+    vft_int(t, VF_TEST_FIRST);
+    key_int(t, "count", VF_TEST_COUNT);
+    vft_str(t, "},\"validation\":{\"first\":");
+    vft_int(t, VF_VALIDATION_FIRST);
+    key_int(t, "count", VF_VALIDATION_COUNT);
+    vft_str(t, "}},\"freshSeeds\":{\"min\":");
+    vft_int(t, (int64_t)VF_FRESH_SEED_MIN);
+    key_int(t, "max", (int64_t)VF_FRESH_SEED_MAX);
+    vft_char(t, '}');
+    key_int(t, "randomRuns", VF_RANDOM_RUNS);
+    vft_char(t, '}');
 }
 
 static void limits_json(vft_text *t) {
@@ -216,6 +239,11 @@ static void layouts_json(vft_text *t) {
     vft_key(t, "bytes", true);
     vft_int(t, (int64_t)sizeof(vf_memory));
     vft_char(t, '}');
+    vft_key(t, "agent", false);
+    vft_char(t, '{');
+    vft_key(t, "bytes", true);
+    vft_int(t, (int64_t)sizeof(vf_agent));
+    vft_char(t, '}');
     vft_key(t, "featureRows", false);
     vft_char(t, '{');
     vft_key(t, "bytes", true);
@@ -232,6 +260,13 @@ size_t vf_spec_json(char *buf, size_t cap) {
         vft_str(&t, k ? ",{" : "{");
         farm_json(&t, k);
         vft_char(&t, '}');
+    }
+    vft_char(&t, ']');
+    vft_key(&t, "agents", false);
+    vft_char(&t, '[');
+    for (int a = 0; a < VF_AGENT_KINDS; a++) {
+        if (a) vft_char(&t, ',');
+        string(&t, vf_agent_name(a));
     }
     vft_char(&t, ']');
     vft_key(&t, "whys", false);
@@ -261,6 +296,8 @@ size_t vf_spec_json(char *buf, size_t cap) {
     vft_char(&t, ']');
     vft_key(&t, "limits", false);
     limits_json(&t);
+    vft_key(&t, "protocol", false);
+    protocol_json(&t);
     vft_key(&t, "layouts", false);
     layouts_json(&t);
     vft_char(&t, '}');
