@@ -2,6 +2,7 @@
 // error that says what is allowed), and the fresh seeds a reset without one draws.
 import { describe } from './errors.js';
 import { seededRandom } from './rng.js';
+import { engineSpec } from './specs.js';
 
 const TWO_32 = 2 ** 32;
 const MAX_BIGINT_SEED = (1n << 64n) - 1n;
@@ -24,16 +25,16 @@ export function seedBig(seed) {
   return (BigInt(hi) << 32n) | BigInt(lo);
 }
 
-// Fresh seeds (a reset without one) lie in [2^32, 2^53 - 2^40]: above every named
-// validation and test seed (wasm/splits.js), and low enough that an autoreset's seed + i +
-// k * n stays below 2^53 for the first 2^40 episodes. So default training never reaches a
-// held-out seed, and every seed it plays is a plain Number.
-export const FRESH_SEED_MIN = 2 ** 32;
-export const FRESH_SEED_MAX = 2 ** 53 - 2 ** 40;
+// Fresh seeds (a reset without one) lie in [FRESH_SEED_MIN, FRESH_SEED_MAX], the protocol's
+// range (vf_spec_json; 2^32 and 2^53 - 2^40): above every named validation and test seed
+// (wasm/splits.js), and low enough that an autoreset's seed + i + k * n stays below 2^53 for
+// the first 2^40 episodes. So default training never reaches a held-out seed, and every seed
+// it plays is a plain Number.
+export const { min: FRESH_SEED_MIN, max: FRESH_SEED_MAX } = engineSpec.protocol.freshSeeds;
 
 /** A fresh seed from two random 32-bit words. */
 function freshSeed(high, low) {
-  const span = FRESH_SEED_MAX - FRESH_SEED_MIN; // just under 2^53: draw 53 bits, fold the excess
+  const span = FRESH_SEED_MAX - FRESH_SEED_MIN; // under 2^53: draw 53 bits, fold the excess
   const r = (high & 0x1fffff) * TWO_32 + low;
   return FRESH_SEED_MIN + (r % (span + 1));
 }
