@@ -5,6 +5,7 @@ export default {
     {
       id: 'ValleyFarm-v0',
       kind: 0,
+      slug: 'valley',
       width: 15,
       height: 15,
       horizon: 50,
@@ -89,6 +90,7 @@ export default {
     {
       id: 'BackwardsValleyFarm-v0',
       kind: 1,
+      slug: 'backwards',
       width: 10,
       height: 10,
       horizon: 40,

@@ -470,6 +470,7 @@ size_t vf_rules_json(int kind, char *buf, size_t cap);
  * binding types a fact of a farm (the JS spec, wasm/engine_spec.js, is generated from it):
  *   "farms": one object per vf_kind, in kind order, with
  *       "id", "kind", "width", "height", "horizon", "obsSize", "snapshotSize", "planWidth";
+ *       "slug": its short name, lower case ("valley"), which its docs page and JS types use;
  *       "viewSize": the side of the square of tiles the view fields show, the agent at its
  *           centre, north row first;
  *       "actions": the action names, in id order;

@@ -794,6 +794,7 @@ static const vf_name_list spec_lists[] = {{"facings", facing_names, 4}};
 
 #define COUNT(array) (int)(sizeof array / sizeof array[0])
 const vf_farm_spec vfb_spec = {
+    .slug = "backwards",
     .width = W,
     .height = H,
     .horizon = VF_BW_HORIZON,

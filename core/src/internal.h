@@ -268,6 +268,8 @@ typedef struct vf_name_list {
 } vf_name_list;
 
 typedef struct vf_farm_spec {
+    const char *slug; /* its short name, lower case: what its docs page and its JS types are
+                         named for ("valley": ValleyObservation) */
     int width, height, horizon;
     int view;          /* the side of the square of tiles the observation shows around the agent */
     int plan_width;    /* the planner's default beam width (vf_plan_width) */

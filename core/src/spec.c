@@ -101,6 +101,8 @@ static void farm_json(vft_text *t, int kind) {
     vft_key(t, "id", true);
     string(t, vf_kind_name(kind));
     key_int(t, "kind", kind);
+    vft_key(t, "slug", false);
+    string(t, s->slug);
     key_int(t, "width", s->width);
     key_int(t, "height", s->height);
     key_int(t, "horizon", s->horizon);

@@ -825,6 +825,7 @@ static const vf_name_list spec_lists[] = {
 
 #define COUNT(array) (int)(sizeof array / sizeof array[0])
 const vf_farm_spec vfv_spec = {
+    .slug = "valley",
     .width = W,
     .height = H,
     .horizon = VF_VALLEY_HORIZON,

@@ -26,6 +26,7 @@ it('npm pack ships the engine, the types, the agents, the protocol, the learners
       'core/include/valley_farm.h',
       'package.json',
       'wasm/index.d.ts',
+      'wasm/farm_types.d.ts',
       'wasm/errors.js',
       'wasm/index.js',
       'wasm/engine.js',
