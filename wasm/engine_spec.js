@@ -223,6 +223,7 @@ export default {
     planMax: 50,
     planWidthMax: 65536,
     proveStatesMax: 67108864,
+    planMemoryMax: 1073741824,
     proveStates: 8000000,
   },
   protocol: {

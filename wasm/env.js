@@ -21,10 +21,10 @@ const EVENTS_BYTES = LIMITS.eventsMax * EVENT.bytes;
 const PLAN = LAYOUTS.plan; // vf_plan: its size and its fields' byte offsets
 const PLAN_BYTES = PLAN.bytes + 8; // + room to align it to 8 after the work memory
 const PROVE_STATES_DEFAULT = 1_000_000; // enough for most seeds (vf_plan_prove)
-// The most work memory one plan may take. WebAssembly memory can grow but never shrink, so
-// the engine keeps what its largest plan took for the life of the page or process; this
-// bounds it (a proof of 2^24 states fits, a valley beam of width 65536 does not).
-const PLAN_MEMORY_MAX = 2 ** 30;
+// The most work memory one plan may take, the engine's VF_PLAN_MEMORY_MAX (the Python package
+// refuses the same plans). WebAssembly memory can grow but never shrink, so the engine keeps
+// what its largest plan took for the life of the page or process; this bounds it.
+const PLAN_MEMORY_MAX = LIMITS.planMemoryMax;
 
 class FarmEnv {
   #engine;
@@ -228,7 +228,7 @@ class FarmEnv {
     const proofBytes = states > 0 ? e.x.vf_plan_prove_work_size(this.#spec.kind, states) >>> 0 : 0;
     const beamBytes = e.x.vf_plan_work_size(this.#spec.kind, width) >>> 0;
     const bytes = Math.max(beamBytes, proofBytes);
-    if (bytes + PLAN_BYTES > PLAN_MEMORY_MAX) {
+    if (bytes > PLAN_MEMORY_MAX) {
       const mb = (b) => `${Math.ceil(b / 2 ** 20)} MB`;
       throw new RangeError(
         `valley-farm: plan: ${proofBytes > beamBytes ? `prove ${states}` : `width ${width}`} needs ${mb(bytes)} of engine memory, more than the ${mb(PLAN_MEMORY_MAX)} a plan may take (WebAssembly memory never shrinks, so the engine would keep it); use a smaller width or fewer states to prove`,

@@ -863,6 +863,11 @@ vf_error vf_plan_beam(const vf_env *start, int width, void *work, size_t work_si
 
 #define VF_PROVE_STATES_MAX (1 << 26) /* the largest table vf_plan_prove takes */
 
+/* The most work memory (vf_plan_work_size, vf_plan_prove_work_size) the bindings let one
+ * plan take: a proof of 2^24 states fits, one of 2^26 (3 GB) or a valley beam of width 65536
+ * does not. WebAssembly memory never shrinks, so the JS package's engine would keep it. */
+#define VF_PLAN_MEMORY_MAX (1 << 30)
+
 /* The table size the published best-known data use for seeds that fill a sixteenth of it
  * (most need fewer than half a million states; the handful that fill this one, too, are
  * proven with VF_PROVE_STATES_MAX). */

@@ -182,6 +182,7 @@ static void limits_json(vft_text *t) {
         {"planMax", VF_PLAN_MAX},
         {"planWidthMax", VF_PLAN_WIDTH_MAX},
         {"proveStatesMax", VF_PROVE_STATES_MAX},
+        {"planMemoryMax", VF_PLAN_MEMORY_MAX},
         {"proveStates", VF_PROVE_STATES},
     };
     vft_char(t, '{');

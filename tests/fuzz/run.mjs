@@ -1,32 +1,40 @@
 // run.mjs — builds the libFuzzer harnesses with clang, ASan and UBSan, runs them, and
-// measures how much of core/src their corpus reaches: `npm run fuzz -- [seconds]` (default
-// 300), and `npm test` for a short fixed budget.
+// measures how much of core/src and python/src their corpus reaches: `npm run fuzz --
+// [seconds]` (default 300), and `npm test` for a short fixed budget.
 //   fuzz_engine.c   every public C function, with arguments of every kind
 //   fuzz_planner.c  beam search and proof from played and crafted states
+//   fuzz_python.c   the Python binding's methods (python/src/engine.c) with Python objects of
+//                   every kind, in a CPython embedded in the fuzzer (Debian's python3-dev, NumPy)
 // Each reads its committed seed corpus (tests/fuzz/corpus/<harness>/: inputs the fuzzers
 // found, minimised with -merge=1, and one written by hand, named for the path it reaches);
 // new inputs go to build-fuzz/corpus/<harness>/ (ignored), crashes to build-fuzz/. Then a
 // second build of each, instrumented for source coverage (clang -fprofile-instr-generate
 // -fcoverage-mapping), runs over both corpora once, and llvm-cov reports the share of
-// core/src's lines reached. Exits non-zero on any finding, or below COVERAGE_FLOOR.
+// core/src's lines the engine's harnesses reach and of python/src's the binding's harness
+// reaches. Exits non-zero on any finding, or below a coverage floor.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { canUseApt, ensureCommand, ensureNativeTools, root, run, say } from '../../tools/setup.mjs';
+import { ensurePython, PYTHON } from '../../scripts/python.mjs';
 
 const FLAGS = ['-std=c11', '-O1', '-g', '-fsanitize=fuzzer,address,undefined', '-fno-sanitize-recover=all', '-Wall', '-Wextra', '-Werror'];
 const COVERAGE_FLAGS = ['-std=c11', '-O1', '-g', '-fsanitize=fuzzer', '-fprofile-instr-generate', '-fcoverage-mapping'];
 
 // The harnesses, with the share of the time each gets: the engine's runs are many and cheap,
-// the planner's few and long.
+// the planner's few and long; the binding's start an interpreter first. `python`: built with
+// the binding against libpython, its coverage counted in python/src.
 const HARNESSES = [
-  { name: 'fuzz_engine', share: 2 / 3 },
-  { name: 'fuzz_planner', share: 1 / 3 },
+  { name: 'fuzz_engine', share: 1 / 2 },
+  { name: 'fuzz_planner', share: 1 / 4 },
+  { name: 'fuzz_python', share: 1 / 4, python: true },
 ];
 
-// The least share of core/src's lines the corpora must reach: a harness that loses reach
-// (a public function no longer called, a new one never) fails the run. The committed corpora
-// alone reach more; README.md states the figure.
+// The least share of core/src's lines the engine's corpora must reach, and of python/src's
+// the binding's must: a harness that loses reach (a public function no longer called, a new
+// one never) fails the run. The committed corpora alone reach more; README.md states the
+// figures.
 const COVERAGE_FLOOR = 95;
+const PYTHON_COVERAGE_FLOOR = 90;
 
 const OUT = `${root}build-fuzz`;
 const corpora = (name) => [`${OUT}/corpus/${name}`, `${root}tests/fuzz/corpus/${name}`];
@@ -55,23 +63,61 @@ const coreSources = () =>
   readdirSync(`${root}core/src`)
     .filter((f) => f.endsWith('.c'))
     .map((f) => `${root}core/src/${f}`);
+const PYTHON_SOURCES = [`${root}python/src/engine.c`];
 
-function build(name, flags, output) {
+/** What the binding's harness compiles and links with: CPython's and NumPy's headers, libpython. */
+function pythonFlags() {
+  ensurePython({ modules: [['numpy', 'python3-numpy']] });
+  const [include, numpy, library] = execFileSync(
+    PYTHON,
+    [
+      '-c',
+      "import sysconfig, numpy; print(sysconfig.get_paths()['include']); print(numpy.get_include()); print('python' + sysconfig.get_config_var('LDVERSION'))",
+    ],
+    { encoding: 'utf8' },
+  )
+    .trim()
+    .split('\n');
+  // the binding's own build's warning exceptions (python/setup.py): CPython's method tables
+  return {
+    cflags: [`-I${include}`, `-I${numpy}`, '-Wno-missing-field-initializers', '-Wno-cast-function-type'],
+    libs: [`-l${library}`, '-lpthread'],
+  };
+}
+
+function build({ name, python }, flags, output) {
+  const py = python ? pythonFlags() : { cflags: [], libs: [] };
   execFileSync(
     'clang',
-    [...flags, `-I${root}core/include`, `-I${root}core/src`, ...coreSources(), `${root}tests/fuzz/${name}.c`, '-lm', '-o', output],
+    [
+      ...flags,
+      ...py.cflags,
+      `-I${root}core/include`,
+      `-I${root}core/src`,
+      ...coreSources(),
+      ...(python ? PYTHON_SOURCES : []),
+      `${root}tests/fuzz/${name}.c`,
+      '-lm',
+      ...py.libs,
+      '-o',
+      output,
+    ],
     { stdio: 'inherit' },
   );
 }
 
+// CPython keeps objects until its exit on purpose: no leak checks for the binding's harness
+const runEnv = ({ python }) => (python ? { ...process.env, ASAN_OPTIONS: 'detect_leaks=0' } : process.env);
+
 /** Runs one harness for `seconds`; throws on a finding. */
-function runHarness(name, seconds) {
+function runHarness(harness, seconds) {
+  const { name } = harness;
   mkdirSync(`${OUT}/corpus/${name}`, { recursive: true });
-  build(name, FLAGS, `${OUT}/${name}`);
+  build(harness, FLAGS, `${OUT}/${name}`);
   const result = spawnSync(
     `${OUT}/${name}`,
     [`-max_total_time=${seconds}`, '-print_final_stats=1', `-artifact_prefix=${OUT}/`, ...corpora(name)],
-    { encoding: 'utf8', maxBuffer: 64 * 2 ** 20 },
+    { encoding: 'utf8', maxBuffer: 64 * 2 ** 20, env: runEnv(harness) },
   );
   const log = result.stderr ?? '';
   const runs = /Done (\d+) runs in (\d+) second/.exec(log);
@@ -88,38 +134,10 @@ function runHarness(name, seconds) {
   return runs ? Number(runs[1]) : 0;
 }
 
-/**
- * The share of core/src's lines the harnesses' corpora reach (committed and found), as
- * llvm-cov counts them: { percent, covered, lines }.
- */
-export function coverage() {
-  ensureCommand('llvm-profdata', 'llvm', "LLVM's tools (llvm-profdata, llvm-cov), of the version of clang");
-  ensureCommand('llvm-cov', 'llvm', "LLVM's tools (llvm-profdata, llvm-cov), of the version of clang");
-  const dir = `${OUT}/coverage`;
-  rmSync(dir, { recursive: true, force: true });
-  mkdirSync(dir, { recursive: true });
-  const binaries = [];
-  for (const { name } of HARNESSES) {
-    const binary = `${dir}/${name}`;
-    build(name, COVERAGE_FLAGS, binary);
-    for (const c of corpora(name)) mkdirSync(c, { recursive: true });
-    // -runs=0: run every input of the corpora once, then stop
-    const result = spawnSync(binary, ['-runs=0', ...corpora(name)], {
-      encoding: 'utf8',
-      env: { ...process.env, LLVM_PROFILE_FILE: `${dir}/${name}.profraw` },
-      maxBuffer: 64 * 2 ** 20,
-    });
-    if (result.status !== 0)
-      throw new Error(`the coverage build of ${name} failed on its corpus:\n${result.stderr.split('\n').slice(-20).join('\n')}`);
-    binaries.push(binary);
-  }
-  execFileSync('llvm-profdata', [
-    'merge',
-    '-sparse',
-    ...HARNESSES.map(({ name }) => `${dir}/${name}.profraw`),
-    '-o',
-    `${dir}/all.profdata`,
-  ]);
+/** The lines of `sources` that the harnesses' profiles reach, as llvm-cov counts them. */
+function linesReached(dir, harnesses, profile, sources) {
+  const binaries = harnesses.map(({ name }) => `${dir}/${name}`);
+  execFileSync('llvm-profdata', ['merge', '-sparse', ...harnesses.map(({ name }) => `${dir}/${name}.profraw`), '-o', `${dir}/${profile}`]);
   const report = JSON.parse(
     execFileSync(
       'llvm-cov',
@@ -128,8 +146,8 @@ export function coverage() {
         '-summary-only',
         binaries[0],
         ...binaries.slice(1).flatMap((b) => ['-object', b]),
-        `-instr-profile=${dir}/all.profdata`,
-        ...coreSources(),
+        `-instr-profile=${dir}/${profile}`,
+        ...sources,
       ],
       { encoding: 'utf8', maxBuffer: 64 * 2 ** 20 },
     ),
@@ -138,19 +156,66 @@ export function coverage() {
   return { percent, covered, lines: count };
 }
 
+/**
+ * The share of core/src's lines the engine's harnesses' corpora reach (committed and found),
+ * and of python/src's the binding's harness's corpora reach, as llvm-cov counts them:
+ * { core: { percent, covered, lines }, python: { ... } }.
+ */
+export function coverage() {
+  ensureCommand('llvm-profdata', 'llvm', "LLVM's tools (llvm-profdata, llvm-cov), of the version of clang");
+  ensureCommand('llvm-cov', 'llvm', "LLVM's tools (llvm-profdata, llvm-cov), of the version of clang");
+  const dir = `${OUT}/coverage`;
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  for (const harness of HARNESSES) {
+    const { name } = harness;
+    build(harness, COVERAGE_FLAGS, `${dir}/${name}`);
+    for (const c of corpora(name)) mkdirSync(c, { recursive: true });
+    // -runs=0: run every input of the corpora once, then stop
+    const result = spawnSync(`${dir}/${name}`, ['-runs=0', ...corpora(name)], {
+      encoding: 'utf8',
+      env: { ...runEnv(harness), LLVM_PROFILE_FILE: `${dir}/${name}.profraw` },
+      maxBuffer: 64 * 2 ** 20,
+    });
+    if (result.status !== 0)
+      throw new Error(`the coverage build of ${name} failed on its corpus:\n${result.stderr.split('\n').slice(-20).join('\n')}`);
+  }
+  return {
+    core: linesReached(
+      dir,
+      HARNESSES.filter((h) => !h.python),
+      'core.profdata',
+      coreSources(),
+    ),
+    python: linesReached(
+      dir,
+      HARNESSES.filter((h) => h.python),
+      'python.profdata',
+      PYTHON_SOURCES,
+    ),
+  };
+}
+
 export function fuzz(seconds) {
   ensureNativeTools();
   ensureFuzzerRuntime();
   say(`Fuzzing the C API for ${seconds} s (libFuzzer, ASan + UBSan; tests/fuzz/${HARNESSES.map((h) => `${h.name}.c`).join(', ')})`);
   let executions = 0;
-  for (const { name, share } of HARNESSES) executions += runHarness(name, Math.max(1, Math.round(seconds * share)));
-  const c = coverage();
-  say(`fuzzing: the corpora reach ${c.percent.toFixed(1)} % of core/src's lines (${c.covered} of ${c.lines}, llvm-cov)`);
-  if (c.percent < COVERAGE_FLOOR)
+  for (const harness of HARNESSES) executions += runHarness(harness, Math.max(1, Math.round(seconds * harness.share)));
+  const { core, python } = coverage();
+  say(
+    `fuzzing: the corpora reach ${core.percent.toFixed(1)} % of core/src's lines (${core.covered} of ${core.lines}) and ` +
+      `${python.percent.toFixed(1)} % of python/src's (${python.covered} of ${python.lines}; llvm-cov)`,
+  );
+  if (core.percent < COVERAGE_FLOOR)
     throw new Error(
-      `the fuzz corpora reach ${c.percent.toFixed(1)} % of core/src's lines, below ${COVERAGE_FLOOR} %: a harness lost reach (llvm-cov show build-fuzz/coverage/fuzz_engine -object build-fuzz/coverage/fuzz_planner -instr-profile=build-fuzz/coverage/all.profdata core/src/*.c lists the lines)`,
+      `the fuzz corpora reach ${core.percent.toFixed(1)} % of core/src's lines, below ${COVERAGE_FLOOR} %: a harness lost reach (llvm-cov show build-fuzz/coverage/fuzz_engine -object build-fuzz/coverage/fuzz_planner -instr-profile=build-fuzz/coverage/core.profdata core/src/*.c lists the lines)`,
     );
-  return { executions, coverage: c.percent };
+  if (python.percent < PYTHON_COVERAGE_FLOOR)
+    throw new Error(
+      `the fuzz corpus of fuzz_python reaches ${python.percent.toFixed(1)} % of python/src's lines, below ${PYTHON_COVERAGE_FLOOR} %: the harness lost reach (llvm-cov show build-fuzz/coverage/fuzz_python -instr-profile=build-fuzz/coverage/python.profdata python/src/engine.c lists the lines)`,
+    );
+  return { executions, coverage: core.percent, pythonCoverage: python.percent };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
