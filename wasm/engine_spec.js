@@ -235,9 +235,7 @@ export default {
     env: { bytes: 488 },
     event: { bytes: 48, kind: 0, subject: 4, x: 8, y: 12, count: 16, count2: 20, before: 24, after: 32, reward: 40 },
     plan: { bytes: 72, length: 0, actions: 4, bestReturn: 56, upperBound: 64 },
-    batchIo: { bytes: 44 },
     memory: { bytes: 26280 },
     agent: { bytes: 1688 },
-    featureRows: { bytes: 20 },
   },
 };

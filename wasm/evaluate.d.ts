@@ -19,7 +19,7 @@ export interface EvalOptions {
   episodes?: number;
   /** Envs of the vector env a batched policy runs on (default 64). */
   numEnvs?: number;
-  /** A built-in random agent named by string plays each seed once, seeded so, instead of the protocol's runs. */
+  /** A built-in random agent named by string is one agent seeded so, playing the seeds in turn, instead of the protocol's runs. */
   seed?: number;
 }
 export interface EvalResult {

@@ -151,8 +151,8 @@ async function runBatched(agent, env, seeds, numEnvs) {
  * first `episodes` of them, if given) and returns { env, seeds, returns, mean, stderr,
  * ci95, normalized: { mean, perSeed }, reference: { random, heuristic, bestKnown } } —
  * normalized and reference where the seeds have reference data (test and validation).
- * `seed`: a built-in random agent named by string plays each seed once, seeded so, instead
- * of the protocol's runs.
+ * `seed`: a built-in random agent named by string is one agent seeded so, playing the seeds
+ * in turn (its draws going on, as an agent object's would), instead of the protocol's runs.
  */
 export async function evaluate(agent, { env, split, seeds, episodes, numEnvs = 64, seed } = {}) {
   const list = seedsOf(env, { split, seeds, episodes });

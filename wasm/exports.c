@@ -88,8 +88,17 @@ int vfw_first_bad_action(const int32_t *actions, int n, int num_actions) {
     return -1;
 }
 
-/* The vector env keeps one vf_batch_io in module memory (vf_spec_json's layouts give its
- * size) and fills it here once, so JS never needs the struct's field layout. */
+/* The vector env keeps one vf_batch_io and one vf_feature_rows in module memory and fills
+ * them here once, so JS never needs their layouts; they hold pointers, so their sizes are this
+ * build's own, not the engine's description's (vf_spec_json is the same in every build). */
+size_t vfw_batch_io_size(void) {
+    return sizeof(vf_batch_io);
+}
+
+size_t vfw_feature_rows_size(void) {
+    return sizeof(vf_feature_rows);
+}
+
 void vfw_batch_io_init(vf_batch_io *io, const int32_t *actions, const uint64_t *next_seeds,
                        int32_t *obs, double *rewards, uint8_t *terminated, uint8_t *masks,
                        int32_t *final_obs, double *episode_returns, int32_t *episode_lengths,

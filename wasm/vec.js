@@ -86,7 +86,7 @@ class FarmVecEnv {
       ['masks', n * na],
       ['terminated', n],
       ['truncated', n],
-      ['io', LAYOUTS.batchIo.bytes],
+      ['io', engine.x.vfw_batch_io_size()], // pointers: this module's size, not the spec's
       ['out', 16],
     ];
     const sizes = features ? featureSizes(spec.id, memory) : null;
@@ -97,7 +97,7 @@ class FarmVecEnv {
         ['value', n * sizes.nonzero * 4],
         ['count', n * 4],
         ['opening', n],
-        ['rows', LAYOUTS.featureRows.bytes],
+        ['rows', engine.x.vfw_feature_rows_size()],
       );
     const at = {};
     let bytes = 0;

@@ -496,8 +496,8 @@ size_t vf_rules_json(int kind, char *buf, size_t cap);
  *   "protocol": the evaluation protocol's numbers: "splits" ({"test", "validation"}, each
  *       {"first", "count"}), "freshSeeds" ({"min", "max"}) and "randomRuns";
  *   "layouts": byte sizes and offsets of vf_env, vf_event and vf_plan, and the sizes of
- *       vf_batch_io, vf_memory, vf_agent and vf_feature_rows, for bindings that place or
- *       read them in memory.
+ *       vf_memory and vf_agent, for bindings that place or read them in memory (the same in
+ *       every build: none holds a pointer).
  * VF_SPEC_MAX bytes always hold it. Returns the full length, as vf_render. */
 #define VF_SPEC_MAX 16384
 size_t vf_spec_json(char *buf, size_t cap);

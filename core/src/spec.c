@@ -193,9 +193,10 @@ static void limits_json(vft_text *t) {
     vft_char(t, '}');
 }
 
-/* The structs a binding reads from memory. vf_env holds no pointers, and vf_event and
- * vf_plan only integers and doubles, so these are the same in every build (vf_batch_io holds
- * pointers: its size is the build's, 40 bytes in WebAssembly). */
+/* The structs a binding places or reads in memory. They hold no pointers (vf_env, vf_memory,
+ * vf_agent) or only integers and doubles (vf_event, vf_plan), so these are the same in every
+ * build. (vf_batch_io and vf_feature_rows hold pointers, so their sizes are a build's own: the
+ * WebAssembly glue gives them, wasm/exports.c.) */
 static void layouts_json(vft_text *t) {
     vft_char(t, '{');
     vft_key(t, "env", true);
@@ -229,13 +230,6 @@ static void layouts_json(vft_text *t) {
     key_int(t, "bestReturn", (int64_t)offsetof(vf_plan, best_return));
     key_int(t, "upperBound", (int64_t)offsetof(vf_plan, upper_bound));
     vft_char(t, '}');
-    /* the vector env fills its vf_batch_io in engine memory with one call, and only needs
-     * the room for it */
-    vft_key(t, "batchIo", false);
-    vft_char(t, '{');
-    vft_key(t, "bytes", true);
-    vft_int(t, (int64_t)sizeof(vf_batch_io));
-    vft_char(t, '}');
     /* a binding keeps each env's memory of its episode (vf_features) in engine memory */
     vft_key(t, "memory", false);
     vft_char(t, '{');
@@ -246,11 +240,6 @@ static void layouts_json(vft_text *t) {
     vft_char(t, '{');
     vft_key(t, "bytes", true);
     vft_int(t, (int64_t)sizeof(vf_agent));
-    vft_char(t, '}');
-    vft_key(t, "featureRows", false);
-    vft_char(t, '{');
-    vft_key(t, "bytes", true);
-    vft_int(t, (int64_t)sizeof(vf_feature_rows));
     vft_str(t, "}}");
 }
 

@@ -33,6 +33,8 @@
 
 #include "valley_farm.h"
 
+int vfpy_add_agents(PyObject *m); /* agents.c */
+
 /* ---- seeds ------------------------------------------------------------------------------ */
 
 /* Fresh seeds (a reset without one) lie in [2^32, 2^53 - 2^40], as the JS package draws them
@@ -1296,7 +1298,7 @@ static int module_exec(PyObject *m) {
     if (!env_type || PyModule_AddObject(m, "Env", env_type)) return -1;
     PyObject *vec_type = PyType_FromModuleAndSpec(m, &vec_spec, NULL);
     if (!vec_type || PyModule_AddObject(m, "VecEnv", vec_type)) return -1;
-    return 0;
+    return vfpy_add_agents(m); /* agents.c: the built-in agents and the policy's features */
 }
 
 static int module_clear(PyObject *m) {

@@ -118,6 +118,31 @@ static void check_features(int kind, const int32_t *obs, int action, const int32
     if (n < 0) REQUIRE(memcmp(&memory, &memory_before, sizeof memory) == 0);
 }
 
+/* The built-in agents act on the state's observation (mid-episode, as a policy handed over
+ * would), each within the farm's actions, and a changed observation is acted on or refused
+ * with the agent unchanged; now and then one plays a whole episode of the state's seed. */
+static vf_agent agent, agent_before;
+
+static void check_agents(const vf_env *env, const int32_t *obs) {
+    for (int a = 0; a < VF_AGENT_KINDS; a++) {
+        REQUIRE(vf_agent_init(&agent, env->kind, a, env->seed) ==
+                (vf_agent_exists(env->kind, a) ? VF_OK : VF_ERR_ARGUMENT));
+        if (!vf_agent_exists(env->kind, a)) continue;
+        int act = vf_agent_act(&agent, obs);
+        REQUIRE(act >= 0 && act < vf_num_actions(env->kind));
+        int32_t changed[VF_OBS_MAX];
+        memcpy(changed, obs, sizeof changed);
+        unsigned at = (unsigned)(env->seed % (uint64_t)vf_obs_size(env->kind));
+        changed[at] += (int32_t)(env->seed >> 60) - 8;
+        agent_before = agent;
+        act = vf_agent_act(&agent, changed);
+        if (act < 0) REQUIRE(memcmp(&agent, &agent_before, sizeof agent) == 0);
+        if ((env->seed & 15) == 0) REQUIRE(vf_agent_play(&agent, env->seed) >= 0);
+    }
+    REQUIRE(vf_agent_init(&agent, env->kind, VF_AGENT_KINDS, 0) == VF_ERR_ARGUMENT);
+    REQUIRE(vf_agent_act(&agent, NULL) == -1);
+}
+
 static void check_state(const vf_env *env) {
     static char text[VF_TEXT_MAX];
     size_t n = vf_state_json(env, text, sizeof text);
@@ -157,6 +182,7 @@ static void check_state(const vf_env *env) {
             int32_t before[VF_OBS_MAX + 4];
             vf_observe(env, before);
             check_features(kind, before, a, obs);
+            check_agents(env, before);
         }
     }
 }

@@ -15,10 +15,13 @@
  * exception other than ValueError or TypeError.
  *
  * The input is a little program, as in fuzz_engine.c: each op byte picks a call, the bytes
- * after it its arguments. tests/fuzz/run.mjs builds and runs it (npm test, npm run fuzz).
+ * after it its arguments (the built-in agents and the features, agents.c, have an op of their
+ * own, and run once more after the ops). tests/fuzz/run.mjs builds and runs it (npm test, npm
+ * run fuzz).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -473,8 +476,15 @@ static void vec_call(reader *r, PyObject *vec, long n) {
     }
 }
 
+static void agents_calls(reader *r);
+
 static void module_call(reader *r) {
-    switch (u8(r) % 4) {
+    uint8_t which = u8(r);
+    if (which >= 0xF0) { /* the built-in agents and the features (agents.c) */
+        agents_calls(r);
+        return;
+    }
+    switch (which % 4) {
     case 0: call(engine, "spec_json", NULL, 0); break;
     case 1: {
         PyObject *args[] = {value(r, 0), value(r, 0)};
@@ -493,6 +503,100 @@ static void module_call(reader *r) {
         call(engine, "native_vec_steps", args, 4);
     }
     }
+}
+
+/* The built-in agents and the features (python/src/agents.c): well-formed calls on a live
+ * episode, then the same calls with made-up values. An op of module_call (its byte 0xF0 and
+ * above), and once after every input's ops with what is left of it (zeros once it runs out). */
+static PyObject *make(const char *type, const char *format, ...) {
+    PyObject *t = PyObject_GetAttrString(engine, type);
+    va_list args;
+    va_start(args, format);
+    PyObject *built = t ? Py_VaBuildValue(format, args) : NULL;
+    va_end(args);
+    PyObject *obj = built ? PyObject_CallObject(t, built) : NULL;
+    Py_XDECREF(built);
+    Py_XDECREF(t);
+    check_error(type);
+    return obj;
+}
+
+static void agents_calls(reader *r) {
+    int kind = u8(r) & 1, agent = u8(r) & 1, memory = u8(r) & 1, n = 1 + u8(r) % 4;
+    PyObject *env = make("Env", "(i)", kind);
+    PyObject *reset = env ? PyObject_CallMethod(env, "reset", "K", u64(r)) : NULL;
+    check_error("reset");
+    PyObject *obs = reset ? Py_NewRef(PyTuple_GET_ITEM(reset, 0)) : NULL;
+    PyObject *a = make("Agent", "(iiK)", kind, agent, u64(r));
+    PyObject *f = make("Features", "(iii)", kind, memory, n);
+    for (int t = 0; obs && a && f && t < 1 + u8(r) % 50; t++) {
+        PyObject *act = PyObject_CallMethod(a, "act", "O", obs);
+        check_error("act");
+        long action = act ? PyLong_AsLong(act) : 0;
+        Py_XDECREF(act);
+        PyObject *pairs =
+            PyObject_CallMethod(f, "read", "iOii", t % n, obs, t ? (int)action : -1, t == 0);
+        Py_XDECREF(pairs);
+        check_error("read");
+        PyObject *step = PyObject_CallMethod(env, "step", "l", action);
+        check_error("step");
+        Py_CLEAR(obs);
+        if (step && PyTuple_Check(step) && !PyObject_IsTrue(PyTuple_GET_ITEM(step, 2)))
+            obs = Py_NewRef(PyTuple_GET_ITEM(step, 0));
+        Py_XDECREF(step);
+    }
+    PyObject *vec = make("VecEnv", "(iiiii)", kind, n, 1, 0, 1);
+    PyObject *done = vec ? PyObject_CallMethod(vec, "reset_all", "K", u64(r)) : NULL;
+    Py_XDECREF(done);
+    check_error("reset_all");
+    PyObject *rows = vec ? PyObject_GetAttrString(vec, "obs") : NULL;
+    PyObject *floats = rows ? PyObject_CallMethod(helper("np"), "ones", "i", n) : NULL;
+    PyObject *ones = floats ? PyObject_CallMethod(floats, "astype", "s", "bool") : NULL;
+    Py_XDECREF(floats);
+    check_error("np.ones");
+    PyObject *batch =
+        f && rows && ones ? PyObject_CallMethod(f, "read_batch", "OOO", rows, Py_None, ones) : NULL;
+    Py_XDECREF(batch);
+    check_error("read_batch");
+    /* the same calls with made-up values */
+    PyObject *mine[] = {a, f, env};
+    for (int k = 0; k < 3; k++) {
+        PyObject *args[] = {value(r, 0)};
+        if (mine[k] && k == 0)
+            call(a, u8(r) & 1 ? "act" : "reset", args, u8(r) & 1);
+        else
+            Py_XDECREF(args[0]);
+    }
+    if (f) {
+        PyObject *read[] = {value(r, 0), value(r, 0), value(r, 0), value(r, 0)};
+        call(f, "read", read, 4);
+        PyObject *rb[] = {u8(r) & 1 && rows ? Py_NewRef(rows) : value(r, 0), value(r, 0),
+                          value(r, 0)};
+        call(f, "read_batch", rb, 3);
+    }
+    PyObject *made[] = {value(r, 0), value(r, 0), value(r, 0)};
+    PyObject *t = PyObject_GetAttrString(engine, u8(r) & 1 ? "Agent" : "Features");
+    PyObject *tuple = PyTuple_Pack(3, made[0] ? made[0] : Py_None, made[1] ? made[1] : Py_None,
+                                   made[2] ? made[2] : Py_None);
+    PyObject *obj = t && tuple ? PyObject_CallObject(t, tuple) : NULL;
+    check_error("a constructor");
+    Py_XDECREF(obj);
+    Py_XDECREF(tuple);
+    Py_XDECREF(t);
+    for (int k = 0; k < 3; k++) Py_XDECREF(made[k]);
+    PyObject *ret[] = {value(r, 0), value(r, 0),
+                       u8(r) & 1 ? Py_BuildValue("[KK]", u64(r), u64(r)) : value(r, 0),
+                       tamed(r, 4, 2048, 0), value(r, 0)};
+    call(engine, "agent_returns", ret, 5);
+    Py_XDECREF(ones);
+    Py_XDECREF(rows);
+    Py_XDECREF(vec);
+    Py_XDECREF(f);
+    Py_XDECREF(a);
+    Py_XDECREF(obs);
+    Py_XDECREF(reset);
+    Py_XDECREF(env);
+    check_error("the agents' calls");
 }
 
 int LLVMFuzzerInitialize(int *argc, char ***argv) {
@@ -545,6 +649,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         default: module_call(&r);
         }
     }
+    agents_calls(&r);
     for (int i = 0; i < SLOTS; i++) set_slot(i, NULL);
     check_error("a dealloc");
     return 0;

@@ -63,7 +63,7 @@ const coreSources = () =>
   readdirSync(`${root}core/src`)
     .filter((f) => f.endsWith('.c'))
     .map((f) => `${root}core/src/${f}`);
-const PYTHON_SOURCES = [`${root}python/src/engine.c`];
+const PYTHON_SOURCES = [`${root}python/src/engine.c`, `${root}python/src/agents.c`];
 
 /** What the binding's harness compiles and links with: CPython's and NumPy's headers, libpython. */
 function pythonFlags() {

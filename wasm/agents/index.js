@@ -131,8 +131,9 @@ export function createAgent(name, envId, options = {}) {
 /**
  * Each seed's return by a built-in agent, every episode played in the engine (vf_agent_play).
  * The random agent is scored as the protocol says (engineSpec.protocol.randomRuns plays of a
- * seed, the k-th by an agent seeded k, and their mean), unless options.seed is given: then one
- * play, seeded so. What evaluate() does with an agent's name.
+ * seed, the k-th by a fresh agent seeded k, and their mean), unless options.seed is given: then
+ * one agent seeded so plays each seed once, in turn, its draws going on (as an agent object
+ * would). What evaluate() does with an agent's name.
  */
 export function builtInReturns(name, envId, seeds, options = {}) {
   const spec = specFor(envId);
@@ -144,7 +145,7 @@ export function builtInReturns(name, envId, seeds, options = {}) {
     return seeds.map((s) => {
       let sum = 0;
       for (let k = 0; k < runs; k++) {
-        agent.reseed(seed + k); // each play by a fresh agent: the k-th seeded k (the protocol's runs)
+        if (runs > 1) agent.reseed(seed + k); // each play by a fresh agent: the k-th seeded k (the protocol's runs)
         sum += agent.play(s);
       }
       return sum / runs;
