@@ -558,6 +558,27 @@ static void agents_calls(reader *r) {
         f && rows && ones ? PyObject_CallMethod(f, "read_batch", "OOO", rows, Py_None, ones) : NULL;
     Py_XDECREF(batch);
     check_error("read_batch");
+    PyObject *played = PyObject_CallMethod(engine, "agent_returns", "ii[KK]iK", kind, agent, u64(r),
+                                           u64(r), 1 + u8(r) % 3, u64(r));
+    Py_XDECREF(played);
+    check_error("agent_returns");
+    if (a && obs) { /* an observation no episode makes */
+        PyObject *thousand = PyLong_FromLong(1000);
+        PyObject *big = thousand ? PyNumber_Multiply(obs, thousand) : NULL;
+        Py_XDECREF(thousand);
+        PyObject *refused = big ? PyObject_CallMethod(a, "act", "O", big) : NULL;
+        Py_XDECREF(refused);
+        Py_XDECREF(big);
+        check_error("act");
+    }
+    PyObject *agent_type = PyObject_GetAttrString(engine, "Agent");
+    PyObject *bare =
+        agent_type ? PyObject_CallMethod(agent_type, "__new__", "O", agent_type) : NULL;
+    PyObject *none = bare ? PyObject_CallMethod(bare, "reset", NULL) : NULL; /* never initialised */
+    Py_XDECREF(none);
+    Py_XDECREF(bare);
+    Py_XDECREF(agent_type);
+    check_error("an uninitialised Agent");
     /* the same calls with made-up values */
     PyObject *mine[] = {a, f, env};
     for (int k = 0; k < 3; k++) {

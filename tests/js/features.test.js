@@ -149,3 +149,28 @@ describe('a features call the engine refuses says why and changes nothing', () =
 function spec(id, name) {
   return envSpecs[id].fields.find((f) => f.name === name);
 }
+
+describe('a farm the engine lists without a heuristic (as a farm added without one would be)', () => {
+  it('is refused a heuristic by createAgent, batchAgents and builtInReturns, with the farm named; its features come from its description', async () => {
+    const { vi } = await import('vitest');
+    vi.resetModules();
+    const real = (await import('../../wasm/engine_spec.js')).default;
+    const described = structuredClone(real);
+    described.farms[0].agents = ['random'];
+    vi.doMock('../../wasm/engine_spec.js', () => ({ default: described }));
+    try {
+      const agents = await import('../../wasm/agents/index.js');
+      const { featureSizes } = await import('../../wasm/features.js');
+      const id = described.farms[0].id;
+      const refused = new RegExp(`no heuristic agent plays ${id} yet; it has random`);
+      expect(() => agents.createAgent('heuristic', id)).toThrow(refused);
+      expect(() => agents.batchAgents('heuristic', id, 2)).toThrow(refused);
+      expect(() => agents.builtInReturns('heuristic', id, [1])).toThrow(refused);
+      expect(agents.createAgent('random', id, { seed: 1 }).name).toBe('random');
+      expect(featureSizes(id, true).width).toBe(described.farms[0].features.observation + described.farms[0].features.memory);
+    } finally {
+      vi.doUnmock('../../wasm/engine_spec.js');
+      vi.resetModules();
+    }
+  });
+});
