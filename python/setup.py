@@ -46,7 +46,7 @@ copy_from_checkout()
 core_sources = sorted(os.path.relpath(p, HERE) for p in glob.glob(os.path.join(VENDOR, "core", "src", "*.c")))
 engine = Extension(
     "valley_farm._engine",
-    sources=["src/engine.c"] + core_sources,
+    sources=["src/engine.c", "src/agents.c"] + core_sources,
     include_dirs=["_vendor/core/include", "_vendor/core/src", numpy.get_include()],
     # the engine's own build flags (CMakeLists.txt): C11, optimised; warnings are errors in CI
     extra_compile_args=["-std=c11", "-O3", "-Wall", "-Wextra", "-Wno-missing-field-initializers",

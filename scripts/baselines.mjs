@@ -1,35 +1,22 @@
 // baselines.mjs — `npm run baselines`: the reference agents on every test and validation
 // seed, written to wasm/data/baselines.json:
-//   perSeed[env][split]: [seed, random, heuristic] — random is the mean of 16 seeded runs
-//                         of the uniformly random agent, heuristic the built-in heuristic's
-//                         return (both agents of valley-farm/agents)
+//   perSeed[env][split]: [seed, random, heuristic] — random is the mean of the protocol's
+//                         seeded runs of the uniformly random agent (engineSpec.protocol's
+//                         randomRuns), heuristic the built-in heuristic's return (both the
+//                         engine's agents, played by evaluate())
 //   table[env]: random, heuristic and best-known (wasm/data/best-known.json) on the test
 //               split, each with mean, 95 % interval and normalised score (wasm/evaluate.js)
 // The Benchmark docs page and docs/benchmark.md's table (with the reference training runs of
 // docs/runs) are generated from it; tests check both,
 // and that the heuristic's numbers still come out of evaluate(). Run after best-known.
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createAgent } from '../wasm/agents/index.js';
-import { envIds, make } from '../wasm/index.js';
+import { engineSpec, envIds } from '../wasm/index.js';
 import { SPLITS, splitSeeds } from '../wasm/splits.js';
-import { normalizedScore, summarize } from '../wasm/evaluate.js';
+import { evaluate, normalizedScore, summarize } from '../wasm/evaluate.js';
 import { algorithms, settingsText } from '../wasm/learn/index.js';
 import { readmeResultsTable, writeBetweenMarkers } from './results/summary.mjs';
 
 const root = new URL('..', import.meta.url);
-const RANDOM_RUNS = 16;
-
-async function play(env, agent, seed) {
-  agent.reset();
-  let { observation, info } = env.reset({ seed });
-  let total = 0;
-  for (;;) {
-    const r = env.step(agent.act(observation, { ...info, legal: env.legalActions() }));
-    total += r.reward;
-    if (r.terminated) return total;
-    ({ observation, info } = r);
-  }
-}
 
 const round = (x) => Math.round(x * 1e4) / 1e4;
 
@@ -86,18 +73,14 @@ if (import.meta.url === `file://${process.argv[1]}`) await main();
 
 async function main() {
   const best = JSON.parse(readFileSync(new URL('wasm/data/best-known.json', root), 'utf8'));
-  const out = { format: 'valley-farm-baselines', version: 1, randomRuns: RANDOM_RUNS, perSeed: {}, table: {} };
+  const out = { format: 'valley-farm-baselines', version: 1, randomRuns: engineSpec.protocol.randomRuns, perSeed: {}, table: {} };
   for (const id of envIds) {
-    const env = await make(id);
     out.perSeed[id] = {};
     for (const split of Object.keys(SPLITS)) {
-      out.perSeed[id][split] = [];
-      for (const seed of splitSeeds(split)) {
-        let random = 0;
-        for (let k = 1; k <= RANDOM_RUNS; k++) random += await play(env, createAgent('random', id, { seed: k }), seed);
-        const heuristic = await play(env, createAgent('heuristic', id), seed);
-        out.perSeed[id][split].push([seed, round(random / RANDOM_RUNS), round(heuristic)]);
-      }
+      const seeds = splitSeeds(split);
+      const random = (await evaluate('random', { env: id, seeds })).returns;
+      const heuristic = (await evaluate('heuristic', { env: id, seeds })).returns;
+      out.perSeed[id][split] = seeds.map((seed, i) => [seed, round(random[i]), round(heuristic[i])]);
     }
     const rows = out.perSeed[id].test;
     const bestOf = new Map(best.envs[id].test.map(([seed, b]) => [seed, b]));
@@ -126,7 +109,6 @@ async function main() {
         rows.map(([seed]) => bestOf.get(seed)),
       ),
     ];
-    env.close();
     console.log(`[valley-farm] ${id}: ${out.table[id].map((l) => `${l.agent} ${l.mean.toFixed(2)}`).join(', ')}`);
   }
   writeFileSync(new URL('wasm/data/baselines.json', root), `${JSON.stringify(out).replace(/\],\[/g, '],\n[')}\n`);

@@ -14,12 +14,13 @@ import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { aptInstall, canUseApt, root, run, say } from '../tools/setup.mjs';
 
-const PYTHON = '/usr/bin/python3';
+export const PYTHON = '/usr/bin/python3';
 
 // What the package, its tests and the PPO example's test need: [module to import, Debian package].
 const MODULES = [
   ['numpy', 'python3-numpy'],
   ['pytest', 'python3-pytest'],
+  ['hypothesis', 'python3-hypothesis'],
   ['venv', 'python3-venv'],
   ['setuptools', 'python3-setuptools'],
   ['torch', 'python3-torch'],
@@ -34,18 +35,18 @@ function pythonHeader() {
   return `${include.trim()}/Python.h`;
 }
 
-/** Debian's python3 with its headers, NumPy, pytest, venv, setuptools and PyTorch. */
-export function ensurePython({ apt = canUseApt() } = {}) {
+/** Debian's python3 with its headers and `modules` (by default all the suite needs: NumPy, pytest, Hypothesis, venv, setuptools and PyTorch). */
+export function ensurePython({ apt = canUseApt(), modules = MODULES } = {}) {
   const missing = [];
   if (!existsSync(PYTHON)) missing.push('python3');
   else {
     if (!existsSync(pythonHeader())) missing.push('python3-dev');
-    for (const [module, pkg] of MODULES) if (!pythonHas(module)) missing.push(pkg);
+    for (const [module, pkg] of modules) if (!pythonHas(module)) missing.push(pkg);
   }
   if (missing.length === 0) return;
   if (!apt) {
     throw new Error(
-      `the Python suite needs Debian's ${missing.join(', ')} (or Python >= 3.9 at ${PYTHON} with its headers, NumPy, pytest, venv, ` +
+      `the Python suite needs Debian's ${missing.join(', ')} (or Python >= 3.9 at ${PYTHON} with its headers, NumPy, pytest, Hypothesis, venv, ` +
         'setuptools >= 66 and PyTorch); they can only be installed automatically on Debian/Ubuntu as root. Please install them and run the command again.',
     );
   }

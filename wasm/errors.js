@@ -26,3 +26,36 @@ export function specFor(id) {
   }
   return spec;
 }
+
+/** Throws unless `options` is undefined or an object whose keys are all in `known`. */
+export function checkOptions(where, options, known) {
+  if (options === undefined) return {};
+  if (options === null || typeof options !== 'object' || Array.isArray(options)) {
+    throw new TypeError(
+      `valley-farm: ${where} takes an options object (${known.length ? known.join(', ') : 'no options yet'}), got ${describe(options)}`,
+    );
+  }
+  for (const key of Object.keys(options)) {
+    if (!known.includes(key)) {
+      throw new TypeError(
+        `valley-farm: ${where} has no option ${describe(key)}; the options are ${known.length ? known.join(', ') : '(none)'}`,
+      );
+    }
+  }
+  return options;
+}
+
+/** A reset's `options` (Gymnasium's reset(seed, options)): these envs take none yet, so only {} or nothing. */
+export function checkResetOptions(where, options) {
+  if (options === undefined || options === null) return;
+  if (typeof options !== 'object' || Array.isArray(options) || Object.keys(options).length > 0)
+    throw new TypeError(
+      `valley-farm: ${where}: these envs take no reset options yet (options may be {} or left out), got ${describe(options)}`,
+    );
+}
+
+// Gymnasium's env.metadata and env.spec, in this package's camelCase, shared by env.js and vec.js
+export const METADATA = Object.freeze({ renderModes: Object.freeze(['ansi']) });
+const registrations = {};
+/** env.spec: the id and maxEpisodeSteps (the rules end every episode by then: terminated, not truncated). */
+export const specOf = (spec) => (registrations[spec.id] ??= Object.freeze({ id: spec.id, maxEpisodeSteps: spec.horizon }));

@@ -19,6 +19,8 @@ export interface EvalOptions {
   episodes?: number;
   /** Envs of the vector env a batched policy runs on (default 64). */
   numEnvs?: number;
+  /** A built-in random agent named by string is one agent seeded so, playing the seeds in turn, instead of the protocol's runs. */
+  seed?: number;
 }
 export interface EvalResult {
   env: EnvId;
@@ -31,7 +33,8 @@ export interface EvalResult {
   normalized?: { mean: number; perSeed: number[] };
   reference?: { random: number; heuristic: number; bestKnown: number };
 }
-export function evaluate(agent: EvalAgent | BatchedPolicy, options: EvalOptions): Promise<EvalResult>;
+/** agent: an agent, a batched policy, or a built-in agent's name (played in the engine; 'random' scored as the protocol's runs per seed). */
+export function evaluate(agent: EvalAgent | BatchedPolicy | 'heuristic' | 'random', options: EvalOptions): Promise<EvalResult>;
 export function summarize(values: number[]): { mean: number; stderr: number; ci95: [number, number] };
 /** (ret − random) / (best − random); where best ≤ random: 1 if ret ≥ best, else 0. */
 export function normalizedScore(ret: number, random: number, best: number): number;

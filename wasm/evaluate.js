@@ -6,8 +6,10 @@
 //   aggregates(runScores)   // over training runs: IQM, optimality gap, … with intervals (aggregate.js)
 //
 // An agent is what the page runs: { act(observation, info), reset?() } (info carries
-// `legal`, the legal mask), or a batched policy { actBatch(observations, masks, terminated) }
-// over the flat observations of a vector env (wasm/agents batchAgents makes one). The
+// `legal`, the legal mask), a batched policy { actBatch(observations, masks, terminated) }
+// over the flat observations of a vector env (wasm/agents batchAgents makes one), or a
+// built-in agent's name ('heuristic', 'random': played in the engine, the random agent scored
+// as the protocol says, engineSpec.protocol.randomRuns seeded plays a seed, as in Python). The
 // protocol owns the envs: the agent gets observations only, and nothing it returns but an
 // action is ever used (no snapshot or state of an agent's is accepted).
 //
@@ -17,8 +19,9 @@
 // an agent may score above 1 or below 0. Where the best known return does not exceed the
 // random one there is no room to score, and the seed counts 1 when the return reaches the
 // best known one, else 0. The score is the mean over the seeds.
-import { envSpecs, make, makeVec } from './index.js';
+import { envSpecs, loadEngine, make, makeVec } from './index.js';
 import { splitSeeds } from './splits.js';
+import { builtInReturns } from './agents/index.js';
 
 // statistics over several training runs' scores (rliable's aggregates, intervals, profiles)
 export {
@@ -166,15 +169,20 @@ async function runBatched(agent, env, seeds, numEnvs) {
  * first `episodes` of them, if given) and returns { env, seeds, returns, mean, stderr,
  * ci95, normalized: { mean, perSeed }, reference: { random, heuristic, bestKnown } } —
  * normalized and reference where the seeds have reference data (test and validation).
+ * `seed`: a built-in random agent named by string is one agent seeded so, playing the seeds
+ * in turn (its draws going on, as an agent object's would), instead of the protocol's runs.
  */
-export async function evaluate(agent, { env, split, seeds, episodes, numEnvs = 64 } = {}) {
+export async function evaluate(agent, { env, split, seeds, episodes, numEnvs = 64, seed } = {}) {
   const list = seedsOf(env, { split, seeds, episodes });
   let returns;
-  if (agent && typeof agent.actBatch === 'function') returns = await runBatched(agent, env, list, numEnvs);
+  if (typeof agent === 'string') {
+    await loadEngine();
+    returns = builtInReturns(agent, env, list, { seed });
+  } else if (agent && typeof agent.actBatch === 'function') returns = await runBatched(agent, env, list, numEnvs);
   else if (agent && typeof agent.act === 'function') returns = await runSingle(agent, env, list);
   else
     throw new TypeError(
-      'valley-farm: evaluate takes an agent { act(observation, info), reset?() } or a batched policy { actBatch(observations, masks, terminated) }',
+      "valley-farm: evaluate takes an agent { act(observation, info), reset?() }, a batched policy { actBatch(observations, masks, terminated) } or a built-in agent's name ('heuristic', 'random')",
     );
   const ref = await referenceBySeed(env);
   const known = list.every((s) => ref.get(s)?.best !== undefined && ref.get(s)?.random !== undefined);

@@ -6,36 +6,16 @@
  * results that are not one number are written to memory the caller passes in. The export
  * list (wasm/exported_functions.json) holds these, functions of the C API that need no
  * wrapper, and the allocator (_malloc, _free) the loader places envs and buffers with. */
-#include <stddef.h>
-
 #include "internal.h"
 
 static uint64_t join64(uint32_t lo, uint32_t hi) {
     return ((uint64_t)hi << 32) | lo;
 }
 
-size_t vfw_env_size(void) {
-    return sizeof(vf_env);
-}
-
-/* The header's buffer sizes, so the loader asks rather than copies them. */
-size_t vfw_snapshot_max(void) {
-    return VF_SNAPSHOT_MAX;
-}
-
-size_t vfw_obs_max(void) {
-    return VF_OBS_MAX;
-}
-
-size_t vfw_text_max(void) {
-    return VF_TEXT_MAX;
-}
-
 bool vfw_reset(vf_env *env, int kind, uint32_t seed_lo, uint32_t seed_hi, int32_t *obs) {
     return vf_reset(env, kind, join64(seed_lo, seed_hi), obs);
 }
 
-/* Returns the reward; flags[0] = terminated, flags[1] = action was legal. */
 /* One step for the JS env: flags[0] terminated, flags[1] legal, flags[2] the vf_why of the
  * action, judged before the step (after it, the clock has moved and the reason may be gone). */
 double vfw_step(vf_env *env, int action, int32_t *obs, uint8_t *flags) {
@@ -54,10 +34,7 @@ void vfw_illegal_reasons(const vf_env *env, uint8_t *out) {
 }
 
 /* vfw_step, plus the step's events (vf_step_explained) into ev, VF_EVENTS_MAX of them;
- * flags[3] = how many. wasm/index.js reads them with the layout asserted here. */
-_Static_assert(sizeof(vf_event) == 48 && VF_EVENTS_MAX == 16, "the events layout index.js reads");
-_Static_assert(offsetof(vf_event, before) == 24 && offsetof(vf_event, reward) == 40,
-               "the events layout index.js reads");
+ * flags[3] = how many. wasm/env.js reads them with the layout vf_spec_json gives. */
 double vfw_step_explained(vf_env *env, int action, int32_t *obs, uint8_t *flags, vf_event *ev) {
     flags[2] = (uint8_t)vf_why_illegal(env, action);
     vf_step_result r;
@@ -67,11 +44,6 @@ double vfw_step_explained(vf_env *env, int action, int32_t *obs, uint8_t *flags,
     flags[3] = (uint8_t)n;
     return r.reward;
 }
-
-/* vf_plan as wasm/index.js reads it: the length, the actions, then the two doubles. */
-_Static_assert(offsetof(vf_plan, actions) == 4 && offsetof(vf_plan, best_return) == 56 &&
-                   offsetof(vf_plan, upper_bound) == 64 && VF_PLAN_MAX == 50,
-               "the plan layout index.js reads");
 
 /* Writes the episode seed as two 32-bit halves, low first. */
 void vfw_seed(const vf_env *env, uint32_t *out) {
@@ -116,18 +88,46 @@ int vfw_first_bad_action(const int32_t *actions, int n, int num_actions) {
     return -1;
 }
 
-/* The vector env keeps one vf_batch_io in module memory and fills it here once, so JS never
- * needs the struct's layout. */
+/* The vector env keeps one vf_batch_io and one vf_feature_rows in module memory and fills
+ * them here once, so JS never needs their layouts; they hold pointers, so their sizes are this
+ * build's own, not the engine's description's (vf_spec_json is the same in every build). */
 size_t vfw_batch_io_size(void) {
     return sizeof(vf_batch_io);
+}
+
+size_t vfw_feature_rows_size(void) {
+    return sizeof(vf_feature_rows);
 }
 
 void vfw_batch_io_init(vf_batch_io *io, const int32_t *actions, const uint64_t *next_seeds,
                        int32_t *obs, double *rewards, uint8_t *terminated, uint8_t *masks,
                        int32_t *final_obs, double *episode_returns, int32_t *episode_lengths,
-                       uint64_t *episode_seeds) {
-    vf_batch_io v = {actions,         next_seeds,   obs,       rewards,
-                     terminated,      masks,        final_obs, episode_returns,
-                     episode_lengths, episode_seeds};
+                       uint64_t *episode_seeds, const vf_feature_rows *features) {
+    vf_batch_io v = {actions,         next_seeds,    obs,       rewards,
+                     terminated,      masks,         final_obs, episode_returns,
+                     episode_lengths, episode_seeds, features};
     *io = v;
+}
+
+/* The vector env's feature rows (vf_feature_rows), filled once in module memory as its
+ * vf_batch_io is. */
+void vfw_feature_rows_init(vf_feature_rows *rows, vf_memory *memories, int32_t *index, float *value,
+                           int32_t *count, int32_t stride) {
+    vf_feature_rows v = {memories, index, value, count, stride};
+    *rows = v;
+}
+
+/* Row i's features (the vector env's resetEnvs). */
+int vfw_features_row(int kind, const int32_t *obs, int action, bool opening,
+                     const vf_feature_rows *rows, int i) {
+    return vf_features_row(kind, obs, action, opening, rows, i);
+}
+
+/* The built-in agents, their 64-bit seeds as 32-bit halves (wasm/agents/index.js). */
+int vfw_agent_init(vf_agent *agent, int kind, int agent_kind, uint32_t seed) {
+    return vf_agent_init(agent, kind, agent_kind, seed);
+}
+
+double vfw_agent_play(vf_agent *agent, uint32_t seed_lo, uint32_t seed_hi) {
+    return vf_agent_play(agent, join64(seed_lo, seed_hi));
 }

@@ -1,9 +1,19 @@
-// Type declarations for the valley-farm JS API: the contract of wasm/index.js.
-
-export type EnvId = 'ValleyFarm-v0' | 'BackwardsValleyFarm-v0';
-
-/** The env ids, in kind order. */
-export const envIds: readonly ['ValleyFarm-v0', 'BackwardsValleyFarm-v0'];
+// Type declarations for the valley-farm JS API: the contract of wasm/index.js. What differs
+// between farms (env ids, each farm's observation, its space and rules, the event and
+// illegal-reason codes, make's and unflatten's overloads) is generated from the engine's
+// description into farm_types.d.ts (wasm/spec_gen.mjs); each farm's full state is typed here.
+import type {
+  AnyObservationSpace,
+  AnyRules,
+  AnyState,
+  EnvId,
+  EnvKind,
+  IllegalReasonCode,
+  Observation,
+  StepEventCode,
+  ValleyInventory,
+} from './farm_types.js';
+export * from './farm_types.js';
 
 /**
  * A seed: an integer 0 … 2^53 − 1, or a BigInt 0n … 2^64 − 1. The same seed gives the same
@@ -108,10 +118,6 @@ export interface FlatBox extends Box {
 export function actionSpace(id: EnvId): Discrete;
 /** The flat form (envSpecs[id].layout) of an observation object, into `out` if given. */
 export function flatten(id: EnvId, observation: Observation, out?: Int32Array): Int32Array;
-/** The observation object of row `row` (default 0) of flat observations (a vector env's). */
-export function unflatten(id: 'ValleyFarm-v0', flat: ArrayLike<number>, row?: number): ValleyObservation;
-export function unflatten(id: 'BackwardsValleyFarm-v0', flat: ArrayLike<number>, row?: number): BackwardsObservation;
-export function unflatten(id: EnvId, flat: ArrayLike<number>, row?: number): Observation;
 
 /**
  * Fresh seeds (drawn by any reset without a seed) lie in [FRESH_SEED_MIN, FRESH_SEED_MAX] =
@@ -155,7 +161,9 @@ export interface FieldSpec extends FlatField {
 
 export interface EnvSpec {
   id: EnvId;
-  kind: 0 | 1;
+  kind: EnvKind;
+  /** Its short name, lower case ('valley'): its docs page and its types (ValleyObservation) are named for it. */
+  slug: string;
   width: number;
   height: number;
   horizon: number;
@@ -164,7 +172,7 @@ export interface EnvSpec {
   actions: readonly string[];
   tiles: readonly TileSpec[];
   /** Plain bounds of every observation field (the spaces are built from these). */
-  observation: ValleyObservationSpace | BackwardsObservationSpace;
+  observation: AnyObservationSpace;
   /** Named fields of the flat observation. */
   layout: readonly FlatField[];
   /** The same fields with their bounds, roles and groups, as the engine gives them. */
@@ -175,44 +183,15 @@ export interface EnvSpec {
   planWidth: number;
   /** Tile name -> code (codes.MARKET is 12), from `tiles`. */
   codes: Readonly<Record<string, number>>;
+  /** The names of its built-in agents (valley-farm/agents). */
+  agents: readonly ('random' | 'heuristic')[];
+  /** What a policy sees (the engine's vf_features): the number of features of the observation and of the memory, the most nonzero of the observation's, the memory's landmark kinds. */
+  features: { observation: number; memory: number; nonzero: number; landmarks: readonly string[] };
   /** The rules' constants, the engine's own (vf_rules_json). */
-  rules: ValleyRules | BackwardsRules;
+  rules: AnyRules;
   species?: readonly string[];
   moods?: readonly string[];
   facings?: readonly string[];
-}
-
-/** ValleyFarm-v0's constants (docs/rules/valley-farm.md). */
-export interface ValleyRules {
-  satedTicks: number;
-  productTicks: number;
-  priceCrop: number;
-  priceProduct: number;
-  startSeeds: number;
-  startWater: number;
-  startFeed: number;
-  startGifts: number;
-  wateringsPerCrop: number;
-  /** Bounds the observation space uses, derived from the numbers above. */
-  maxCrops: number;
-  maxProducts: number;
-  maxCoins: number;
-  relationshipMax: number;
-  giftPoints: number;
-  /** [neutral from, friendly from] on the relationship. */
-  moodThresholds: readonly [number, number];
-  rewardHarvest: number;
-  rewardProduct: number;
-  rewardCoin: number;
-  rewardRelationshipPoint: number;
-}
-
-/** BackwardsValleyFarm-v0's constants (docs/rules/backwards-farm.md). */
-export interface BackwardsRules {
-  farmValueEnd: number;
-  crops: { count: number; valueMin: number; valueMax: number };
-  animals: { count: number; valueMin: number; valueMax: number };
-  villagers: { count: number; valueMin: number; valueMax: number };
 }
 
 /** Plain data about both farms, usable before any env is made, generated from the engine's vf_spec_json. */
@@ -220,6 +199,14 @@ export const envSpecs: Readonly<Record<EnvId, EnvSpec>>;
 
 /** What the engine says of itself beyond the farms (vf_spec_json). */
 export const engineSpec: Readonly<{
+  /** The built-in agents' names, indexed by the engine's vf_agent_kind. */
+  agents: readonly string[];
+  /** The evaluation protocol's numbers: the splits, the range of fresh seeds, the random agent's plays a seed. */
+  protocol: Readonly<{
+    splits: Readonly<Record<'test' | 'validation', Readonly<{ first: number; count: number }>>>;
+    freshSeeds: Readonly<{ min: number; max: number }>;
+    randomRuns: number;
+  }>;
   /** Illegal-action reasons, indexed by the engine's vf_why. */
   whys: readonly { code: string; text: string }[];
   /** Event codes indexed by vf_event_kind (null for none). */
@@ -239,59 +226,10 @@ export interface ActionSpace extends Discrete {
   readonly names: readonly string[];
 }
 
-export interface ValleyObservationSpace {
-  view: FieldBounds;
-  center: FieldBounds;
-  inventory: Record<keyof Inventory, FieldBounds>;
-  relationships: FieldBounds;
-  stepsLeft: FieldBounds;
-}
-
-export interface BackwardsObservationSpace {
-  terrain: FieldBounds;
-  status: FieldBounds;
-  x: FieldBounds;
-  y: FieldBounds;
-  facing: FieldBounds;
-  stepsLeft: FieldBounds;
-  farmValue: FieldBounds;
-}
-
 // ---- observations ------------------------------------------------------------------------
 
-export interface Inventory {
-  seeds: number;
-  water: number;
-  crops: number;
-  feed: number;
-  products: number;
-  coins: number;
-  gifts: number;
-}
-
-export interface ValleyObservation {
-  /** 25 tile codes, the 5 × 5 square around the agent, north row first; [12] is under the agent. */
-  view: number[];
-  /** Crop stage 0..3 on soil, 1 if the animal is sated, villager mood 0..2, else 0. */
-  center: number;
-  inventory: Inventory;
-  /** The three relationships rounded to the nearest multiple of 5 (halves up). */
-  relationships: [number, number, number];
-  stepsLeft: number;
-}
-
-export interface BackwardsObservation {
-  terrain: number[];
-  status: number[];
-  x: number;
-  y: number;
-  /** 0 north, 1 south, 2 east, 3 west. */
-  facing: number;
-  stepsLeft: number;
-  farmValue: number;
-}
-
-export type Observation = ValleyObservation | BackwardsObservation;
+/** ValleyFarm-v0's inventory (the observation's and the state's). */
+export type Inventory = ValleyInventory;
 
 export interface ResetInfo {
   /** Actions taken this episode. */
@@ -308,27 +246,6 @@ export interface StepInfo extends ResetInfo {
   /** Only for an env made with { events: true }: what happened in the step, in order. */
   events?: StepEvent[];
 }
-
-/** Codes of step events (vf_event_kind in valley_farm.h, where each field's meaning per code is listed). */
-export type StepEventCode =
-  | 'planted'
-  | 'watered'
-  | 'harvested'
-  | 'fed'
-  | 'collected'
-  | 'gift'
-  | 'sold'
-  | 'product'
-  | 'hungry'
-  | 'crop-cared'
-  | 'animal-cared'
-  | 'mood'
-  | 'crop-ready'
-  | 'crop-harvested'
-  | 'animal-paid'
-  | 'animal-unseen'
-  | 'animal-thriving'
-  | 'villager-paid';
 
 /** One thing a step did; the rewards of a step's events add up to its reward exactly. */
 export interface StepEvent {
@@ -350,31 +267,6 @@ export interface StepEvent {
   before: number;
   after: number;
 }
-
-/** Codes of the rules that can block an action (vf_why in valley_farm.h; per farm in docs/rules/). */
-export type IllegalReasonCode =
-  | 'not-an-action'
-  | 'episode-over'
-  | 'blocked'
-  | 'not-on-empty-soil'
-  | 'no-seeds'
-  | 'not-on-young-crop'
-  | 'no-water'
-  | 'not-on-mature-crop'
-  | 'not-on-animal'
-  | 'animal-sated'
-  | 'no-feed'
-  | 'no-products'
-  | 'no-gifts'
-  | 'no-villager-near'
-  | 'villagers-at-max'
-  | 'not-on-market'
-  | 'nothing-to-sell'
-  | 'no-field-in-front'
-  | 'no-pen-in-front'
-  | 'no-house-in-front'
-  | 'villager-hostile'
-  | 'villager-friendly';
 
 export interface IllegalReason {
   /** A stable short code, for programs. */
@@ -451,11 +343,11 @@ export interface EnvState {
   free(): void;
 }
 
-export interface Env<O = Observation, S = ValleyState | BackwardsState> {
+export interface Env<O = Observation, S = AnyState> {
   readonly id: EnvId;
   readonly actionSpace: ActionSpace;
   /** A Dict space whose fields are Boxes with shape, min and max (a FieldBounds each). */
-  readonly observationSpace: Dict & (ValleyObservationSpace | BackwardsObservationSpace);
+  readonly observationSpace: Dict & AnyObservationSpace;
   /** 'ansi': render() returns the map as text. */
   readonly renderMode: 'ansi';
   /** Gymnasium's env.metadata: the render modes make() takes. */
@@ -548,10 +440,6 @@ export interface MakeOptions {
   events?: boolean;
 }
 
-export function make(id: 'ValleyFarm-v0', options?: MakeOptions): Promise<Env<ValleyObservation, ValleyState>>;
-export function make(id: 'BackwardsValleyFarm-v0', options?: MakeOptions): Promise<Env<BackwardsObservation, BackwardsState>>;
-export function make(id: EnvId, options?: MakeOptions): Promise<Env>;
-
 /**
  * What reset(), resetEnvs() and step() return: views into the engine's memory, the same
  * objects every call, overwritten by the next call (copy what you keep). Rows are per env:
@@ -584,6 +472,13 @@ export interface VecResult {
   /** Exact 64-bit seeds: Number(episodeSeeds[i]) for a plain number. */
   episodeSeeds: BigUint64Array;
   /**
+   * With makeVec's features option: what a policy sees of each env's observation (the engine's
+   * vf_features; with the memory option, also what it remembers of its episode), computed in
+   * the step itself: row i's nonzero (index, value) pairs at index/value[i × stride ..
+   * i × stride + count[i]), indices below width. Else null.
+   */
+  features: VecFeatures | null;
+  /**
    * Gymnasium's vector infos: the same views under Gymnasium's keys, each value beside its
    * `_key` mask of the envs where it means something (those whose episode ended this step).
    */
@@ -593,6 +488,17 @@ export interface VecResult {
     episode: { r: Float64Array; l: Int32Array; seed: BigUint64Array };
     _episode: Uint8Array;
   };
+}
+
+/** A vector env's features (makeVec's features option): each row's nonzero (index, value) pairs. */
+export interface VecFeatures {
+  /** Room for each row's pairs: the most nonzero features one observation can have. */
+  stride: number;
+  /** The number of features (dense): indices run 0 … width − 1. */
+  width: number;
+  index: Int32Array;
+  value: Float32Array;
+  count: Int32Array;
 }
 
 /** @deprecated the same as VecResult */
@@ -606,6 +512,10 @@ export interface VecOptions {
    * plays levels[(i + k × numEnvs) mod levels.length]; reset() then takes no seed.
    */
   levels?: Seed[];
+  /** Each result also holds what a policy sees of every env (VecResult.features; default false). */
+  features?: boolean;
+  /** With features: also each env's memory of its episode (default false). */
+  memory?: boolean;
 }
 
 /**
@@ -637,6 +547,8 @@ export interface VecEnv {
   episodeSeed(i: number): Seed;
   /** Steps env i with actions[i] (any integer typed array or array of numbers). */
   step(actions: ArrayLike<number>): VecResult;
+  /** The result views as the last call left them, re-made if engine memory grew since (making an env or buffer may grow it). */
+  views(): VecResult;
   close(): void;
 }
 
@@ -650,9 +562,11 @@ export function makeVec(id: EnvId, numEnvs: number, options?: VecOptions): Promi
  */
 export function makeRandomRunner(id: EnvId, numEnvs: number, seed?: number): Promise<{ run(steps: number): number; close(): void }>;
 
+/** Loads the engine now (make and makeVec do it themselves), for synchronous calls that need it loaded. */
+export function loadEngine(): Promise<void>;
 /** The engine's WebAssembly memory size in bytes. */
 export function engineMemoryBytes(): Promise<number>;
 /** The rules' constants as the engine reports them (envSpecs[id].rules holds the same). */
-export function rulesFromEngine(id: EnvId): Promise<ValleyRules | BackwardsRules>;
+export function rulesFromEngine(id: EnvId): Promise<AnyRules>;
 /** The loaded engine's vf_spec_json, parsed (what envSpecs and engineSpec are generated from). */
 export function specFromEngine(): Promise<{ farms: readonly object[] } & Record<string, unknown>>;

@@ -6,6 +6,7 @@
 // farm (vf_spec_json): the bounds are what the rules let an episode reach, not what play
 // usually reaches.
 import { envSpecs } from './specs.js';
+import observationReaders from './observations.js';
 import { foldSeed, seededRandom } from './rng.js';
 import { describe, specFor } from './errors.js';
 
@@ -276,56 +277,9 @@ export function actionSpace(id) {
 
 // ---- flatten / unflatten -------------------------------------------------------------------
 
-// 25 cells as a plain array. Written out as a literal because V8 builds an array literal
-// about twice as fast as it fills a new Array(25): this runs on every single-env step.
-// prettier-ignore
-const cells25 = (a, o) => [
-  a[o], a[o + 1], a[o + 2], a[o + 3], a[o + 4], a[o + 5], a[o + 6], a[o + 7], a[o + 8],
-  a[o + 9], a[o + 10], a[o + 11], a[o + 12], a[o + 13], a[o + 14], a[o + 15], a[o + 16],
-  a[o + 17], a[o + 18], a[o + 19], a[o + 20], a[o + 21], a[o + 22], a[o + 23], a[o + 24],
-];
-
-/** A field's value from row offset o of a: a number for a scalar, else a plain array. */
-function reader({ offset, length }) {
-  if (length === 1) return (a, o) => a[o + offset];
-  if (length === 25) return (a, o) => cells25(a, o + offset);
-  return (a, o) => Array.from({ length }, (_, j) => a[o + offset + j]);
-}
-
-/**
- * The builder of one env's observation object from its flat form: the fields in the
- * engine's order, each grouped field inside its group's object (the valley's inventory).
- */
-function builderOf(spec) {
-  const top = []; // [key, read(a, o)] for each key of the observation object, in order
-  const groups = {};
-  for (const f of spec.fields) {
-    if (!f.group) {
-      top.push([f.name, reader(f)]);
-      continue;
-    }
-    if (!groups[f.group]) {
-      const members = (groups[f.group] = []);
-      top.push([
-        f.group,
-        (a, o) => {
-          const g = {};
-          for (const [name, read] of members) g[name] = read(a, o);
-          return g;
-        },
-      ]);
-    }
-    groups[f.group].push([f.name, reader(f)]);
-  }
-  return (a, o) => {
-    const observation = {};
-    for (const [key, read] of top) observation[key] = read(a, o);
-    return observation;
-  };
-}
-
-const builders = {};
-const builderFor = (id) => (builders[id] ??= builderOf(specFor(id)));
+// The observation object of each farm from its flat form: generated from the engine's fields
+// (observations.js, by spec_gen.mjs), one object literal per farm.
+const builderFor = (id) => observationReaders[specFor(id).id];
 
 /**
  * The observation object of env `id` from its flat form: row `row` of `flat` (an

@@ -38,11 +38,14 @@ export const envSpecs = deepFreeze(Object.fromEntries(engine.farms.map((farm) =>
 export const envIds = Object.freeze(Object.keys(envSpecs));
 
 /**
- * What the engine says of itself beyond the farms (vf_spec_json): illegal-reason codes
- * (`whys`), event codes, error messages, the header's limits and the byte layouts of the
- * structs the API reads from engine memory.
+ * What the engine says of itself beyond the farms (vf_spec_json): the built-in agents' names
+ * (`agents`), illegal-reason codes (`whys`), event codes, error messages, the header's limits,
+ * the evaluation protocol's numbers (`protocol`: splits, fresh seeds, the random agent's runs
+ * per seed) and the byte layouts of the structs the API reads from engine memory.
  */
 export const engineSpec = deepFreeze({
+  agents: engine.agents,
+  protocol: engine.protocol,
   whys: engine.whys,
   events: engine.events,
   errors: engine.errors,

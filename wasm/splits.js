@@ -1,20 +1,22 @@
-// splits.js — the named seed ranges of the evaluation protocol (docs: #/docs/benchmark).
+// splits.js — the named seed ranges of the evaluation protocol (docs: #/docs/benchmark), as
+// the engine states them (vf_spec_json's "protocol", read by every binding):
 //
-//   test        seeds 1,000,000 … 1,000,999 (1,000): the numbers to report
-//   validation  seeds 2,000,000 … 2,000,199 (200): for choosing settings while training
+//   test        the numbers to report (seeds 1,000,000 … 1,000,999)
+//   validation  for choosing settings while training (2,000,000 … 2,000,199)
 //   train       every other seed
 //
 // The guarantee: a reset without a seed draws a fresh seed in [FRESH_SEED_MIN,
-// FRESH_SEED_MAX] = [2^32, 2^53 − 2^40] (wasm/index.js), far above both held-out ranges, and
+// FRESH_SEED_MAX] (seeds.js, from the same protocol), far above both held-out ranges, and
 // every seed a vector env's autoreset derives from it (seed + i + k × numEnvs) stays below
 // 2^53 for the first 2^40 episodes. So training with default seeds never meets a
 // validation or test seed (tests/js/evaluate.test.js checks it).
-const range = (first, count) => Object.freeze({ first, count, last: first + count - 1 });
+import { engineSpec } from './specs.js';
 
-export const SPLITS = Object.freeze({
-  test: range(1_000_000, 1000),
-  validation: range(2_000_000, 200),
-});
+const range = ({ first, count }) => Object.freeze({ first, count, last: first + count - 1 });
+
+export const SPLITS = Object.freeze(
+  Object.fromEntries(Object.entries(engineSpec.protocol.splits).map(([name, split]) => [name, range(split)])),
+);
 
 /** The seeds of a named split ('test' or 'validation'), in order. */
 export function splitSeeds(name) {

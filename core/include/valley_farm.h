@@ -470,6 +470,7 @@ size_t vf_rules_json(int kind, char *buf, size_t cap);
  * binding types a fact of a farm (the JS spec, wasm/engine_spec.js, is generated from it):
  *   "farms": one object per vf_kind, in kind order, with
  *       "id", "kind", "width", "height", "horizon", "obsSize", "snapshotSize", "planWidth";
+ *       "slug": its short name, lower case ("valley"), which its docs page and JS types use;
  *       "viewSize": the side of the square of tiles the view fields show, the agent at its
  *           centre, north row first;
  *       "actions": the action names, in id order;
@@ -483,12 +484,20 @@ size_t vf_rules_json(int kind, char *buf, size_t cap);
  *           "category" (one code), "count" (an amount), "x" or "y" (the agent's position) or
  *           "stepsLeft", and the first three are categorical;
  *       the farm's name lists (valley: "species", "moods"; backwards: "facings");
+ *       "agents": the names of its built-in agents (vf_agent_exists);
+ *       "features": what a policy sees (vf_features): "observation" and "memory", the
+ *           number of features of each part, "nonzero", the most nonzero features of the
+ *           observation's part, and "landmarks", the names of the memory's landmark kinds;
  *       "rules": vf_rules_json;
+ *   "agents": the built-in agents' names, indexed by vf_agent_kind;
  *   "whys": [{"code", "text"}] indexed by vf_why; "events": codes indexed by vf_event_kind
  *       (null for VF_EV_NONE); "errors": vf_error_message indexed by vf_error;
  *   "limits": the header's sizes and limits (VF_OBS_MAX, VF_BATCH_MAX, ...) by name;
- *   "layouts": byte sizes and offsets of vf_env, vf_event and vf_plan, for bindings that
- *       read them from memory.
+ *   "protocol": the evaluation protocol's numbers: "splits" ({"test", "validation"}, each
+ *       {"first", "count"}), "freshSeeds" ({"min", "max"}) and "randomRuns";
+ *   "layouts": byte sizes and offsets of vf_env, vf_event and vf_plan, and the sizes of
+ *       vf_memory and vf_agent, for bindings that place or read them in memory (the same in
+ *       every build: none holds a pointer).
  * VF_SPEC_MAX bytes always hold it. Returns the full length, as vf_render. */
 #define VF_SPEC_MAX 16384
 size_t vf_spec_json(char *buf, size_t cap);
@@ -549,6 +558,194 @@ vf_error vf_restore(vf_env *env, int kind, const uint8_t *buf, size_t len);
 uint64_t vf_state_hash(const vf_env *env);
 
 /* ======================================================================================
+ * What a policy sees: the features of observations (core/src/features.c)
+ *
+ * The numbers a learner's network reads for one step, computed from the observation alone
+ * (and, with a memory, from the earlier observations of the episode), the same bits in every
+ * binding:
+ *  - the observation: each element of a categorical field (its spec's "categorical": tile
+ *    codes, status values, the facing) as a one-hot block of high - low + 1 features, every
+ *    other element as one feature, (value - low) / (high - low);
+ *  - with a memory, what the agent has seen of the farm this episode, kept relative to where
+ *    the episode started (an observation with x and y fields gives the position; one without
+ *    is followed by dead reckoning, since a move walks exactly when the tile it walks into is
+ *    walkable, which the view shows):
+ *     - for each landmark kind (vf_spec_json's "features"."landmarks": each tile that is not
+ *       background, and for a tile with a status each status, and each status apart for
+ *       whether it differs from the one the cell showed when first seen), the nearest cell of
+ *       that kind seen: 1 if there is one, its offset east and south over (the farm's larger
+ *       side - 1), clamped to [-1, 1], its distance over twice that (at most 1), and how many
+ *       steps ago it was last in view over the horizon (at most 1): 5 features a kind;
+ *     - around the agent, 7 x 7 squares of 4 x 4 cells, the share of each that has been in
+ *       view (49 features).
+ * The features are written sparse, as the learner core takes them: their nonzero (index,
+ * value) pairs in ascending index, the memory's after the observation's (indices from
+ * vf_features_size(kind, false) on). Values are floats, each the correctly rounded float of
+ * the double it is computed as.
+ * ==================================================================================== */
+
+/* What one env remembers of its episode, caller-owned (one per env): vf_features with
+ * `opening` starts it; it holds no pointers (memcpy copies it). */
+#define VF_MEMORY_SPAN                                                                             \
+    28 /* cells it keeps each way from the start: the farthest the agent
+                              gets (the larger side - 1) plus half the explored squares */
+#define VF_MEMORY_CELLS   ((2 * VF_MEMORY_SPAN + 1) * (2 * VF_MEMORY_SPAN + 1))
+#define VF_LANDMARK_TABLE 256 /* (tile code, status, changed) triples, 16 x 8 x 2 */
+typedef struct vf_memory {
+    int32_t kind;                          /* the farm whose observations it follows */
+    int32_t t;                             /* steps seen since the episode's first observation */
+    int32_t x, y;                          /* the agent, relative to where it started */
+    int32_t x0, y0;                        /* where it started, when the observation says */
+    int32_t marks;                         /* cells in mark */
+    uint8_t walkable[4];                   /* the last view's neighbours, N S E W */
+    int8_t landmark_of[VF_LANDMARK_TABLE]; /* (code, status, changed) -> landmark kind, -1 */
+    uint16_t mark[VF_MEMORY_CELLS];        /* cells that ever showed a landmark, first first */
+    int8_t landmark[VF_MEMORY_CELLS];      /* the landmark kind it showed last, -1 none */
+    int8_t first[VF_MEMORY_CELLS];         /* its status value when first seen */
+    uint8_t seen[VF_MEMORY_CELLS];         /* 1 once in view */
+    uint8_t seen_down[VF_MEMORY_CELLS];    /* of the 4 cells from it southwards, those seen */
+    uint8_t seen_at[VF_MEMORY_CELLS];      /* the step it was last in view */
+    uint8_t marked[VF_MEMORY_CELLS];       /* 1 for the cells in mark */
+} vf_memory;
+
+/* The number of features of one observation of `kind` (dense), with or without a memory's;
+ * 0 for a bad kind. */
+int vf_features_size(int kind, bool memory);
+
+/* The most nonzero features one observation of `kind` can have (the room vf_features needs
+ * in index and value); 0 for a bad kind. */
+int vf_features_nonzero(int kind, bool memory);
+
+/* The features of observation `obs` of `kind`, seen after `action` (ignored when `opening`:
+ * the observation is the first of an episode): their nonzero (index, value) pairs into index
+ * and value (room for vf_features_nonzero), and, when mem is not NULL, the memory updated and
+ * its features. Returns the number of pairs; -1, having written nothing and changed nothing,
+ * for a bad kind, NULL obs, index or value, a value outside its field's bounds, a memory not
+ * opened for this kind, or observations no episode makes (more steps than the horizon, or a
+ * walk farther than the farm). Read-only on obs; no allocation. */
+int vf_features(int kind, const int32_t *obs, int action, bool opening, vf_memory *mem,
+                int32_t *index, float *value);
+
+/* The features of many observations at once, as rows: row i's pairs at index/value + i *
+ * stride, their number in count[i] (-1 where vf_features refused the row). */
+typedef struct vf_feature_rows {
+    vf_memory *memories; /* one per row, or NULL: no memory features */
+    int32_t *index;      /* n rows of stride */
+    float *value;        /* n rows of stride */
+    int32_t *count;      /* n */
+    int32_t stride;      /* at least vf_features_nonzero(kind, memories != NULL) */
+} vf_feature_rows;
+
+/* The features of n observations of `kind` (rows obs_size apart), row i seen after
+ * actions[i] and opening an episode where opening[i] (NULL: none do; actions may then be
+ * NULL only if every row opens one). Returns VF_ERR_ARGUMENT, having changed nothing, for a
+ * bad n or kind, NULL obs or rows, or a stride too small; VF_ERR_INVALID if a row was
+ * refused (count -1; the other rows are done). */
+vf_error vf_batch_features(int kind, int n, const int32_t *obs, const int32_t *actions,
+                           const uint8_t *opening, const vf_feature_rows *rows);
+
+/* ======================================================================================
+ * The evaluation protocol's numbers (the page's #/docs/benchmark), for every binding
+ *
+ * Agents are compared on fixed seeds: the test split for the numbers to report, the
+ * validation split for tuning, every other seed for training. A reset without a seed draws
+ * a fresh one in [VF_FRESH_SEED_MIN, VF_FRESH_SEED_MAX]: above both held-out splits, and low
+ * enough that a vector env's seed + i + k * n stays below 2^53 (an exact double) for the
+ * first 2^40 episodes. The random agent's score on a seed is the mean return of
+ * VF_RANDOM_RUNS plays, the k-th (k = 1, 2, ...) by a random agent seeded k.
+ * vf_spec_json gives them as "protocol".
+ * ==================================================================================== */
+
+#define VF_TEST_FIRST       1000000
+#define VF_TEST_COUNT       1000
+#define VF_VALIDATION_FIRST 2000000
+#define VF_VALIDATION_COUNT 200
+#define VF_FRESH_SEED_MIN   (UINT64_C(1) << 32)
+#define VF_FRESH_SEED_MAX   ((UINT64_C(1) << 53) - (UINT64_C(1) << 40))
+#define VF_RANDOM_RUNS      16
+
+/* ======================================================================================
+ * Built-in agents: the baselines every binding plays (core/src/agents.c)
+ *
+ * An agent sees only observations, as any agent must: vf_agent_act takes the flat
+ * observation and nothing else, and keeps what it remembers in the caller's vf_agent.
+ *  - "random" (every farm): a uniformly random action each step, from a seeded generator:
+ *    mulberry32 (a 32-bit state; draw u = output / 2^32, action floor(u * actions)), the
+ *    generator the JS package's random agent always used, so its published baselines stand;
+ *  - "heuristic" (each farm that has one; vf_spec_json lists a farm's agents): a sensible
+ *    player of the farm's rules that keeps its own map of what it has seen
+ *    (valley_agent.c, backwards_agent.c say how it plays).
+ * ==================================================================================== */
+
+typedef enum vf_agent_kind {
+    VF_AGENT_RANDOM = 0,    /* "random" */
+    VF_AGENT_HEURISTIC = 1, /* "heuristic" */
+    VF_AGENT_KINDS
+} vf_agent_kind;
+
+/* The agents' own states: read and written only by the calls below. */
+typedef struct vfa_valley_animal {
+    int16_t at; /* its cell in the agent's map */
+    uint8_t sated_left, counter, pending, fed_now;
+} vfa_valley_animal;
+#define VFA_VALLEY_SIDE                                                                            \
+    40 /* the valley heuristic's map: cells each side, the start at its centre */
+typedef struct vfa_valley {
+    int32_t x, y;                 /* where it is, relative to where it started */
+    int32_t villagers;            /* cells of its map that show a villager */
+    int32_t animals;              /* animals it has fed */
+    int32_t last_action, last_at; /* its previous action and where (-1: none this episode) */
+    int32_t goal;                 /* the cell it walks to, -1 none */
+    vfa_valley_animal animal[8];
+    int8_t map[VFA_VALLEY_SIDE * VFA_VALLEY_SIDE]; /* tile codes seen, -1 unseen */
+} vfa_valley;
+#define VFA_BACKWARDS_SIDE 16 /* the backwards heuristic's map of the farm and 3 cells round it */
+typedef struct vfa_backwards {
+    int32_t watching; /* the pen it watches grow back (a cell), -1 none */
+    int32_t watch_x, watch_y, watch_until;
+    int8_t code[VFA_BACKWARDS_SIDE * VFA_BACKWARDS_SIDE]; /* tile codes seen, -1 unseen */
+    uint8_t status[VFA_BACKWARDS_SIDE * VFA_BACKWARDS_SIDE];
+    uint8_t done[VFA_BACKWARDS_SIDE * VFA_BACKWARDS_SIDE]; /* pens and houses it was paid for */
+} vfa_backwards;
+
+/* One agent, caller-owned (sizeof(vf_agent) bytes; no pointers, memcpy copies it). */
+typedef struct vf_agent {
+    int32_t kind;  /* the farm it plays (vf_kind) */
+    int32_t agent; /* vf_agent_kind */
+    uint32_t rng;  /* the random agent's mulberry32 state */
+    union {
+        vfa_valley valley;
+        vfa_backwards backwards;
+    } u;
+} vf_agent;
+
+/* An agent kind's name ("random", "heuristic"), or NULL. */
+const char *vf_agent_name(int agent);
+
+/* Whether `kind` has that agent (every farm has a random agent; a heuristic only where one is
+ * written). */
+bool vf_agent_exists(int kind, int agent);
+
+/* Makes an agent of `kind` (its random generator seeded with the low 32 bits of seed; the
+ * heuristics draw nothing). VF_ERR_ARGUMENT, having written nothing, for a NULL agent, a bad
+ * kind or an agent the farm does not have. */
+vf_error vf_agent_init(vf_agent *agent, int kind, int agent_kind, uint64_t seed);
+
+/* A new episode: the heuristics forget their map (they also do at an observation with all
+ * its steps left). The random agent's draws go on. */
+void vf_agent_reset(vf_agent *agent);
+
+/* The agent's action for observation `obs` (vf_obs_size(kind) integers, the latest of its
+ * episode), remembering what it shows; -1, changing nothing, for a NULL argument or an
+ * observation with a value outside its field's bounds (or one the agent's map cannot hold: no
+ * episode of the farm shows it). */
+int vf_agent_act(vf_agent *agent, const int32_t *obs);
+
+/* Plays one episode of `seed` with the agent (reset first) and returns its return; -1 for a
+ * NULL agent. What the bindings' evaluations of built-in agents call. */
+double vf_agent_play(vf_agent *agent, uint64_t seed);
+
+/* ======================================================================================
  * Batches: many envs stepped in one call (the vector env and the benchmark use these)
  * ==================================================================================== */
 
@@ -589,6 +786,9 @@ typedef struct vf_batch_io {
     double *episode_returns;  /* its total reward (vf_total_reward) */
     int32_t *episode_lengths; /* its number of steps */
     uint64_t *episode_seeds;  /* the seed it was reset with */
+    /* The features of each env's observation after the step (vf_batch_features: row i seen
+     * after actions[i], opening an episode where it ended), or NULL: none. */
+    const vf_feature_rows *features;
 } vf_batch_io;
 
 /* One vector-env step of n envs of `kind` (see vf_batch_io). Returns VF_ERR_ARGUMENT, having
@@ -662,6 +862,11 @@ size_t vf_plan_work_size(int kind, int width);
 vf_error vf_plan_beam(const vf_env *start, int width, void *work, size_t work_size, vf_plan *out);
 
 #define VF_PROVE_STATES_MAX (1 << 26) /* the largest table vf_plan_prove takes */
+
+/* The most work memory (vf_plan_work_size, vf_plan_prove_work_size) the bindings let one
+ * plan take: a proof of 2^24 states fits, one of 2^26 (3 GB) or a valley beam of width 65536
+ * does not. WebAssembly memory never shrinks, so the JS package's engine would keep it. */
+#define VF_PLAN_MEMORY_MAX (1 << 30)
 
 /* The table size the published best-known data use for seeds that fill a sixteenth of it
  * (most need fewer than half a million states; the handful that fill this one, too, are

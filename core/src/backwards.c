@@ -781,19 +781,20 @@ static const vf_tile_spec spec_tiles[VF_BT_COUNT] = {
 };
 
 static const vf_field_spec spec_fields[] = {
-    {"terrain", NULL, "tiles", VF_BO_TERRAIN, 25, 0, VF_BT_COUNT - 1},
-    {"status", NULL, "status", VF_BO_STATUS, 25, 0, HARVEST_READY},
-    {"x", NULL, "x", VF_BO_X, 1, 0, W - 1},
-    {"y", NULL, "y", VF_BO_Y, 1, 0, H - 1},
-    {"facing", NULL, "category", VF_BO_FACING, 1, 0, VF_WEST},
-    {"stepsLeft", NULL, "stepsLeft", VF_BO_STEPS_LEFT, 1, 0, VF_BW_HORIZON},
-    {"farmValue", NULL, "count", VF_BO_FARM_VALUE, 1, 0, VF_BW_FARM_VALUE_END},
+    {"terrain", NULL, VF_ROLE_TILES, VF_BO_TERRAIN, 25, 0, VF_BT_COUNT - 1},
+    {"status", NULL, VF_ROLE_STATUS, VF_BO_STATUS, 25, 0, HARVEST_READY},
+    {"x", NULL, VF_ROLE_X, VF_BO_X, 1, 0, W - 1},
+    {"y", NULL, VF_ROLE_Y, VF_BO_Y, 1, 0, H - 1},
+    {"facing", NULL, VF_ROLE_CATEGORY, VF_BO_FACING, 1, 0, VF_WEST},
+    {"stepsLeft", NULL, VF_ROLE_STEPS_LEFT, VF_BO_STEPS_LEFT, 1, 0, VF_BW_HORIZON},
+    {"farmValue", NULL, VF_ROLE_AMOUNT, VF_BO_FARM_VALUE, 1, 0, VF_BW_FARM_VALUE_END},
 };
 
 static const vf_name_list spec_lists[] = {{"facings", facing_names, 4}};
 
 #define COUNT(array) (int)(sizeof array / sizeof array[0])
 const vf_farm_spec vfb_spec = {
+    .slug = "backwards",
     .width = W,
     .height = H,
     .horizon = VF_BW_HORIZON,

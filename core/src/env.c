@@ -460,6 +460,8 @@ vf_error vf_batch_step(vf_env *envs, int n, const int32_t *actions, int32_t *obs
 
 vf_error vf_batch_step_io(vf_env *envs, int n, int kind, const vf_batch_io *io) {
     if (io == NULL || io->actions == NULL || !batch_ok(envs, n, kind, true)) return VF_ERR_ARGUMENT;
+    if (io->features && (io->obs == NULL || !vf_feature_rows_ok(kind, io->features)))
+        return VF_ERR_ARGUMENT;
     step_io(envs, n, kind, io);
     return VF_OK;
 }
@@ -475,6 +477,7 @@ VF_ALWAYS_INLINE void step_io_kind(vf_env *envs, int n, const vf_batch_io *io, c
     int32_t *const obs = io->obs;
     double *const rewards = io->rewards;
     uint8_t *const terminated = io->terminated, *const masks = io->masks;
+    const vf_feature_rows *const features = io->features;
     for (int i = 0; i < n; i++) {
         vf_env *e = &envs[i];
         const int a = actions[i];
@@ -488,6 +491,7 @@ VF_ALWAYS_INLINE void step_io_kind(vf_env *envs, int n, const vf_batch_io *io, c
             if (rewards) rewards[i] = 0;
             if (terminated) terminated[i] = 0;
             if (mask) vf_legal_actions(e, mask);
+            if (features) vf_features_row(kind, row, a, false, features, i);
             continue;
         }
         vf_outcome o = step_env(e, kind, a, row);
@@ -508,6 +512,7 @@ VF_ALWAYS_INLINE void step_io_kind(vf_env *envs, int n, const vf_batch_io *io, c
         if (rewards) rewards[i] = reward_of(kind, vf_outcome_units(o));
         if (terminated) terminated[i] = ended;
         if (mask) farm_masks(e, kind, mask);
+        if (features) vf_features_row(kind, row, a, ended, features, i);
     }
 }
 

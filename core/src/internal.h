@@ -11,6 +11,9 @@
  *   backwards.c  vfb_      BackwardsValleyFarm-v0 rules (its numbers: backwards_rules.h)
  *   env.c        vf_       the public API: the table of farms, dispatch on kind, batches
  *   spec.c       vf_       vf_spec_json: the engine's description of itself
+ *   features.c   vff_      what a policy sees: the features of observations and a memory
+ *   agents.c     vf_agent_ the built-in agents (random; each farm's heuristic: vfa_, in
+ *                          valley_agent.c and backwards_agent.c)
  *   planner.c    vf_plan_  beam search and proof, with a table of each farm's planner
  *   valley_bound.c, backwards_bound.c (vfv_plan_, vfb_plan_): each farm's planner bound
  */
@@ -224,12 +227,27 @@ static inline int vf_action_next(vf_action_source *src, uint32_t n) {
 
 /* ---- what a farm says about itself (spec.c writes it as vf_spec_json) ---------------- */
 
-/* One field of the flat observation; `role` is one of the roles valley_farm.h lists at
- * vf_spec_json ("tiles", "status", "category", "count", "x", "y", "stepsLeft"). */
+/* What a field of the observation holds: the roles valley_farm.h lists at vf_spec_json
+ * (spec.c names them). The first three hold codes, not amounts: they are categorical. */
+typedef enum vf_role {
+    VF_ROLE_TILES,      /* "tiles": the view's tile codes */
+    VF_ROLE_STATUS,     /* "status": the status value of each of those cells */
+    VF_ROLE_CATEGORY,   /* "category": one code */
+    VF_ROLE_AMOUNT,     /* "count": an amount */
+    VF_ROLE_X,          /* "x", "y": the agent's position */
+    VF_ROLE_Y,          /*   */
+    VF_ROLE_STEPS_LEFT, /* "stepsLeft" */
+    VF_ROLE_END
+} vf_role;
+static inline bool vf_role_categorical(vf_role role) {
+    return role <= VF_ROLE_CATEGORY;
+}
+
+/* One field of the flat observation. */
 typedef struct vf_field_spec {
     const char *name;
     const char *group; /* NULL, or the object the observation nests it in ("inventory") */
-    const char *role;
+    vf_role role;
     int offset, length, low, high; /* [low, high]: what the rules let the field show */
 } vf_field_spec;
 
@@ -250,6 +268,8 @@ typedef struct vf_name_list {
 } vf_name_list;
 
 typedef struct vf_farm_spec {
+    const char *slug; /* its short name, lower case: what its docs page and its JS types are
+                         named for ("valley": ValleyObservation) */
     int width, height, horizon;
     int view;          /* the side of the square of tiles the observation shows around the agent */
     int plan_width;    /* the planner's default beam width (vf_plan_width) */
@@ -264,6 +284,20 @@ typedef struct vf_farm_spec {
 
 /* A farm's description, for spec.c; NULL for a kind out of range (env.c). */
 const vf_farm_spec *vf_farm_spec_of(int kind);
+
+/* ---- features.c: what a policy sees ------------------------------------------------- */
+
+/* The landmark kinds of a farm's memory features: their number; their table (code, status,
+ * changed) -> kind into landmark_of (VF_LANDMARK_TABLE entries) and their names, as the items
+ * of a JSON list, into names, where not NULL (spec.c writes them). */
+int vff_landmarks(const vf_farm_spec *s, bool status_field, int8_t *landmark_of, vft_text *names);
+/* Whether every value of an observation of `kind` lies within its field's bounds (false for
+ * a bad kind or NULL): what the features and the agents check before they read one. */
+bool vf_obs_in_bounds(int kind, const int32_t *obs);
+/* The vector env's features: whether rows can take `kind`'s, and row i's (count[i] set). */
+bool vf_feature_rows_ok(int kind, const vf_feature_rows *rows);
+int vf_features_row(int kind, const int32_t *obs, int action, bool opening,
+                    const vf_feature_rows *rows, int i);
 
 /* ---- env.c: rewards in exact units, for the planner --------------------------------- */
 
@@ -331,6 +365,10 @@ void vfv_save(const vf_env *env, vfs_writer *w);
  * rules allow (a tile code, a count, an inconsistency between map and entities). */
 bool vfv_load(vf_env *env, vfs_reader *r);
 
+/* valley_agent.c: the valley's heuristic (agents.c calls it). */
+void vfa_valley_reset(vfa_valley *a);
+int vfa_valley_act(vfa_valley *a, const int32_t *obs); /* obs in bounds; -1: off its map */
+
 /* ---- backwards.c ------------------------------------------------------------------- */
 
 extern const char *const vfb_action_names[VF_BW_ACTIONS];
@@ -386,5 +424,9 @@ typedef struct vfb_reach {
  * (vf_plan_bound); values at or below `beat` may be returned as any value at or below it
  * (the proof only asks whether the bound beats what it has; -1: the bound itself). */
 int vfb_plan_bound(const vf_backwards *b, const vfb_reach *reach, int beat);
+
+/* backwards_agent.c: the backwards farm's heuristic (agents.c calls it). */
+void vfa_backwards_reset(vfa_backwards *a);
+int vfa_backwards_act(vfa_backwards *a, const int32_t *obs); /* obs in bounds */
 
 #endif /* VF_INTERNAL_H */

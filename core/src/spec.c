@@ -35,11 +35,16 @@ static void key_int(vft_text *t, const char *key, int64_t v) {
     vft_int(t, v);
 }
 
-/* Roles whose values are codes, not amounts (valley_farm.h lists the roles). */
-static bool categorical(const char *role) {
-    return strcmp(role, "tiles") == 0 || strcmp(role, "status") == 0 ||
-           strcmp(role, "category") == 0;
-}
+/* The roles' names, as valley_farm.h lists them. */
+static const char *const role_names[VF_ROLE_END] = {
+    [VF_ROLE_TILES] = "tiles",
+    [VF_ROLE_STATUS] = "status",
+    [VF_ROLE_CATEGORY] = "category",
+    [VF_ROLE_AMOUNT] = "count",
+    [VF_ROLE_X] = "x",
+    [VF_ROLE_Y] = "y",
+    [VF_ROLE_STEPS_LEFT] = "stepsLeft",
+};
 
 static void field_json(vft_text *t, const vf_field_spec *f) {
     vft_key(t, "name", true);
@@ -58,9 +63,9 @@ static void field_json(vft_text *t, const vf_field_spec *f) {
     key_int(t, "low", f->low);
     key_int(t, "high", f->high);
     vft_key(t, "role", false);
-    string(t, f->role);
+    string(t, role_names[f->role]);
     vft_key(t, "categorical", false);
-    vft_bool(t, categorical(f->role));
+    vft_bool(t, vf_role_categorical(f->role));
 }
 
 static void tile_json(vft_text *t, const vf_farm_spec *s, int code) {
@@ -76,11 +81,28 @@ static void tile_json(vft_text *t, const vf_farm_spec *s, int code) {
     if (tile->status) names(t, "status", tile->status, tile->status_count);
 }
 
+/* What a policy sees of the farm (features.c): the sizes of its features and its landmarks. */
+static void features_json(vft_text *t, int kind, const vf_farm_spec *s) {
+    vft_char(t, '{');
+    vft_key(t, "observation", true);
+    vft_int(t, vf_features_size(kind, false));
+    key_int(t, "memory", vf_features_size(kind, true) - vf_features_size(kind, false));
+    key_int(t, "nonzero", vf_features_nonzero(kind, false));
+    vft_key(t, "landmarks", false);
+    vft_char(t, '[');
+    bool status_field = false;
+    for (int i = 0; i < s->field_count; i++) status_field |= s->fields[i].role == VF_ROLE_STATUS;
+    vff_landmarks(s, status_field, NULL, t);
+    vft_str(t, "]}");
+}
+
 static void farm_json(vft_text *t, int kind) {
     const vf_farm_spec *s = vf_farm_spec_of(kind);
     vft_key(t, "id", true);
     string(t, vf_kind_name(kind));
     key_int(t, "kind", kind);
+    vft_key(t, "slug", false);
+    string(t, s->slug);
     key_int(t, "width", s->width);
     key_int(t, "height", s->height);
     key_int(t, "horizon", s->horizon);
@@ -113,10 +135,35 @@ static void farm_json(vft_text *t, int kind) {
     vft_char(t, ']');
     for (int i = 0; i < s->list_count; i++)
         names(t, s->lists[i].key, s->lists[i].names, s->lists[i].count);
+    vft_key(t, "agents", false);
+    vft_char(t, '[');
+    for (int a = 0, n = 0; a < VF_AGENT_KINDS; a++) {
+        if (!vf_agent_exists(kind, a)) continue;
+        if (n++) vft_char(t, ',');
+        string(t, vf_agent_name(a));
+    }
+    vft_char(t, ']');
+    vft_key(t, "features", false);
+    features_json(t, kind, s);
     vft_key(t, "rules", false);
     char rules[VF_TEXT_MAX];
     vf_rules_json(kind, rules, sizeof rules);
     vft_str(t, rules);
+}
+
+static void protocol_json(vft_text *t) {
+    vft_str(t, "{\"splits\":{\"test\":{\"first\":");
+    vft_int(t, VF_TEST_FIRST);
+    key_int(t, "count", VF_TEST_COUNT);
+    vft_str(t, "},\"validation\":{\"first\":");
+    vft_int(t, VF_VALIDATION_FIRST);
+    key_int(t, "count", VF_VALIDATION_COUNT);
+    vft_str(t, "}},\"freshSeeds\":{\"min\":");
+    vft_int(t, (int64_t)VF_FRESH_SEED_MIN);
+    key_int(t, "max", (int64_t)VF_FRESH_SEED_MAX);
+    vft_char(t, '}');
+    key_int(t, "randomRuns", VF_RANDOM_RUNS);
+    vft_char(t, '}');
 }
 
 static void limits_json(vft_text *t) {
@@ -135,6 +182,7 @@ static void limits_json(vft_text *t) {
         {"planMax", VF_PLAN_MAX},
         {"planWidthMax", VF_PLAN_WIDTH_MAX},
         {"proveStatesMax", VF_PROVE_STATES_MAX},
+        {"planMemoryMax", VF_PLAN_MEMORY_MAX},
         {"proveStates", VF_PROVE_STATES},
     };
     vft_char(t, '{');
@@ -145,8 +193,10 @@ static void limits_json(vft_text *t) {
     vft_char(t, '}');
 }
 
-/* The structs a binding reads from memory. vf_env holds no pointers, and vf_event and
- * vf_plan only integers and doubles, so these are the same in every build. */
+/* The structs a binding places or reads in memory. They hold no pointers (vf_env, vf_memory,
+ * vf_agent) or only integers and doubles (vf_event, vf_plan), so these are the same in every
+ * build. (vf_batch_io and vf_feature_rows hold pointers, so their sizes are a build's own: the
+ * WebAssembly glue gives them, wasm/exports.c.) */
 static void layouts_json(vft_text *t) {
     vft_char(t, '{');
     vft_key(t, "env", true);
@@ -179,6 +229,17 @@ static void layouts_json(vft_text *t) {
     key_int(t, "actions", (int64_t)offsetof(vf_plan, actions));
     key_int(t, "bestReturn", (int64_t)offsetof(vf_plan, best_return));
     key_int(t, "upperBound", (int64_t)offsetof(vf_plan, upper_bound));
+    vft_char(t, '}');
+    /* a binding keeps each env's memory of its episode (vf_features) in engine memory */
+    vft_key(t, "memory", false);
+    vft_char(t, '{');
+    vft_key(t, "bytes", true);
+    vft_int(t, (int64_t)sizeof(vf_memory));
+    vft_char(t, '}');
+    vft_key(t, "agent", false);
+    vft_char(t, '{');
+    vft_key(t, "bytes", true);
+    vft_int(t, (int64_t)sizeof(vf_agent));
     vft_str(t, "}}");
 }
 
@@ -191,6 +252,13 @@ size_t vf_spec_json(char *buf, size_t cap) {
         vft_str(&t, k ? ",{" : "{");
         farm_json(&t, k);
         vft_char(&t, '}');
+    }
+    vft_char(&t, ']');
+    vft_key(&t, "agents", false);
+    vft_char(&t, '[');
+    for (int a = 0; a < VF_AGENT_KINDS; a++) {
+        if (a) vft_char(&t, ',');
+        string(&t, vf_agent_name(a));
     }
     vft_char(&t, ']');
     vft_key(&t, "whys", false);
@@ -220,6 +288,8 @@ size_t vf_spec_json(char *buf, size_t cap) {
     vft_char(&t, ']');
     vft_key(&t, "limits", false);
     limits_json(&t);
+    vft_key(&t, "protocol", false);
+    protocol_json(&t);
     vft_key(&t, "layouts", false);
     layouts_json(&t);
     vft_char(&t, '}');

@@ -801,10 +801,10 @@ static const vf_tile_spec spec_tiles[VF_VT_COUNT] = {
  * the inventory's as vfv_rules_json derives them; the centre is a crop stage (0..3), an
  * animal's sated flag or a villager's mood (0..2). */
 #define ITEM(name, item, max)                                                                      \
-    { name, "inventory", "count", VF_VO_INVENTORY + (item), 1, 0, max }
+    { name, "inventory", VF_ROLE_AMOUNT, VF_VO_INVENTORY + (item), 1, 0, max }
 static const vf_field_spec spec_fields[] = {
-    {"view", NULL, "tiles", VF_VO_VIEW, 25, 0, VF_VT_COUNT - 1},
-    {"center", NULL, "category", VF_VO_CENTER, 1, 0, VF_VT_CROP_MATURE - VF_VT_SOIL_EMPTY},
+    {"view", NULL, VF_ROLE_TILES, VF_VO_VIEW, 25, 0, VF_VT_COUNT - 1},
+    {"center", NULL, VF_ROLE_CATEGORY, VF_VO_CENTER, 1, 0, VF_VT_CROP_MATURE - VF_VT_SOIL_EMPTY},
     ITEM("seeds", VF_SEEDS, START_SEEDS),
     ITEM("water", VF_WATER, START_WATER),
     ITEM("crops", VF_CROPS, SHOWN_MAX_CROPS),
@@ -812,9 +812,9 @@ static const vf_field_spec spec_fields[] = {
     ITEM("products", VF_PRODUCTS, MAX_PRODUCTS),
     ITEM("coins", VF_COINS, SHOWN_MAX_COINS),
     ITEM("gifts", VF_GIFTS, START_GIFTS),
-    {"relationships", NULL, "count", VF_VO_RELATIONSHIPS, VF_VALLEY_VILLAGERS, 0,
+    {"relationships", NULL, VF_ROLE_AMOUNT, VF_VO_RELATIONSHIPS, VF_VALLEY_VILLAGERS, 0,
      RELATIONSHIP2_MAX / 2},
-    {"stepsLeft", NULL, "stepsLeft", VF_VO_STEPS_LEFT, 1, 0, VF_VALLEY_HORIZON},
+    {"stepsLeft", NULL, VF_ROLE_STEPS_LEFT, VF_VO_STEPS_LEFT, 1, 0, VF_VALLEY_HORIZON},
 };
 #undef ITEM
 
@@ -825,6 +825,7 @@ static const vf_name_list spec_lists[] = {
 
 #define COUNT(array) (int)(sizeof array / sizeof array[0])
 const vf_farm_spec vfv_spec = {
+    .slug = "valley",
     .width = W,
     .height = H,
     .horizon = VF_VALLEY_HORIZON,

@@ -65,27 +65,23 @@ class Args:
 
 
 class Encoder:
-    """Observation -> network input, from the observation space alone: an element with a few
-    values (a tile code, a status, a facing) becomes a one-hot, a wider one (steps left,
-    coins, Farm Value) is scaled to [0, 1]."""
+    """Observation -> network input: the engine's features of each observation
+    (valley_farm.features: each categorical element one-hot, every other scaled to [0, 1] by its
+    bounds), the numbers the JS package's learners read, so a policy trained here sees what one
+    trained there does. Without the memory's features, so any batch of rows encodes alike."""
 
-    def __init__(self, space: valley_farm.Box, max_categories: int = 16):
-        low, high = space.low.astype(np.int64), space.high.astype(np.int64)
-        width = high - low + 1
-        self.onehot = np.flatnonzero(width <= max_categories)
-        self.scaled = np.flatnonzero(width > max_categories)
-        self.low, self.width = low, width
-        # one-hot element i's value v lights input offset[i] + v - low[i]
-        self.offsets = np.concatenate([[0], np.cumsum(width[self.onehot])[:-1]])
-        self.size = int(width[self.onehot].sum()) + len(self.scaled)
+    def __init__(self, env_id: str):
+        self.env_id = env_id
+        self.size = valley_farm.features(env_id).width
+        self.readers: dict = {}  # batch size -> its Features
 
     def __call__(self, obs: np.ndarray) -> torch.Tensor:
         n = obs.shape[0]
+        reader = self.readers.get(n) or self.readers.setdefault(n, valley_farm.features(self.env_id, num_envs=n))
+        index, value, count = reader.read_batch(obs, None, np.ones(n, dtype=bool))
+        kept = np.arange(index.shape[1]) < count[:, None]  # each row's pairs
         x = np.zeros((n, self.size), dtype=np.float32)
-        cols = self.offsets + obs[:, self.onehot] - self.low[self.onehot]
-        x[np.arange(n)[:, None], cols] = 1.0
-        first = self.size - len(self.scaled)
-        x[:, first:] = (obs[:, self.scaled] - self.low[self.scaled]) / (self.width[self.scaled] - 1)
+        x[np.nonzero(kept)[0], index[kept]] = value[kept]
         return torch.from_numpy(x)
 
 
@@ -115,7 +111,7 @@ def train(args: Args) -> dict:
     torch.set_num_threads(args.torch_threads)
     rng = np.random.default_rng(args.seed)
     envs = valley_farm.make_vec(args.env_id, args.num_envs)
-    encode = Encoder(envs.single_observation_space)
+    encode = Encoder(args.env_id)
     agent = Agent(encode.size, int(envs.single_action_space.n), args.hidden)
     optimizer = torch.optim.Adam(agent.parameters(), lr=args.learning_rate, eps=1e-5)
 

@@ -12,8 +12,15 @@
  *           slices of the batch.
  *
  * Argument checks (action types and ranges, seeds, snapshot bytes) live here, before the
- * engine is touched, so a refused call changes nothing. The Python layer (valley_farm/) adds
- * spaces, Gymnasium's conventions and the evaluation protocol.
+ * engine is touched, so a refused call changes nothing. No call can crash the interpreter:
+ *  - an object never initialised (made with __new__, or by a subclass whose __init__ skipped
+ *    ours) refuses every method and attribute, and an Env or VecEnv is initialised once;
+ *  - converting an argument can run Python code (__index__, __array__), which may close or
+ *    reset the env: every method checks the env's state after its arguments are converted;
+ *  - a forked child starts its own stepping threads (it has none of its parent's);
+ *  - a plan takes at most VF_PLAN_MEMORY_MAX of work memory, as in the JS package.
+ * The Python layer (valley_farm/) adds spaces, Gymnasium's conventions and the evaluation
+ * protocol.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -22,8 +29,11 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "valley_farm.h"
+
+int vfpy_add_agents(PyObject *m); /* agents.c */
 
 /* ---- seeds ------------------------------------------------------------------------------ */
 
@@ -50,14 +60,14 @@ static uint64_t draw_fresh(uint64_t *rng, const fresh_range *r) {
     vf_rng g = {*rng};
     uint64_t x = vf_rng_next(&g) >> 11; /* 53 bits */
     *rng = g.state;
-    return r->min + x % (r->span + 1);
+    return r->min + x % (r->span + 1); /* span < 2^64 - 1: set_fresh_seed_range */
 }
 
 static const char SEED_RULE[] = "a seed is None or an int from 0 to 2**64 - 1";
 
 /* A seed from a Python int (not a bool, not a float); -1 with an exception set otherwise. */
 static int seed_from(PyObject *o, uint64_t *out, const char *where) {
-    if (PyBool_Check(o) || !PyIndex_Check(o) || PyFloat_Check(o)) {
+    if (PyBool_Check(o) || PyArray_IsScalar(o, Bool) || !PyIndex_Check(o) || PyFloat_Check(o)) {
         PyErr_Format(PyExc_TypeError, "valley_farm: %s: seed %.60R is not an int; %s", where, o,
                      SEED_RULE);
         return -1;
@@ -77,6 +87,36 @@ static int seed_from(PyObject *o, uint64_t *out, const char *where) {
     return 0;
 }
 
+/* An int argument from lo to hi: a Python int or NumPy integer (not a bool, not a float); 0,
+ * or -1 with a TypeError or ValueError naming `what` and its range. Its __index__ may run
+ * Python code, so callers check their object's state after this call, not before. */
+static int int_arg(PyObject *o, long long lo, long long hi, const char *what, long long *out) {
+    if (PyBool_Check(o) || PyArray_IsScalar(o, Bool) || PyFloat_Check(o) || !PyIndex_Check(o)) {
+        PyErr_Format(PyExc_TypeError,
+                     "valley_farm: %s %.60R is not an int; it is an int from %lld to %lld", what, o,
+                     lo, hi);
+        return -1;
+    }
+    PyObject *i = PyNumber_Index(o);
+    if (!i) return -1;
+    int overflow;
+    long long v = PyLong_AsLongLongAndOverflow(i, &overflow);
+    Py_DECREF(i);
+    if (v == -1 && PyErr_Occurred()) return -1;
+    if (overflow || v < lo || v > hi) {
+        PyErr_Format(PyExc_ValueError,
+                     "valley_farm: %s %.60R is out of range; it is an int from %lld to %lld", what,
+                     o, lo, hi);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+static const char NOT_INITIALISED[] =
+    "valley_farm: this %s was never initialised (made with __new__, or by a subclass whose "
+    "__init__ did not call %s.__init__); make one with valley_farm.%s";
+
 /* ---- the single env ----------------------------------------------------------------------- */
 
 typedef struct {
@@ -92,7 +132,16 @@ typedef struct {
     PyObject *module;
 } EnvObject;
 
+/* Every method and attribute starts here or at env_check_open: 0 for an initialised env
+ * (env_init sets ms, and nothing clears it), else -1 with a ValueError. */
+static int env_check_init(EnvObject *self) {
+    if (self->ms) return 0;
+    PyErr_Format(PyExc_ValueError, NOT_INITIALISED, "Env", "Env", "make(env_id)");
+    return -1;
+}
+
 static int env_check_open(EnvObject *self) {
+    if (env_check_init(self)) return -1;
     if (self->open) return 0;
     PyErr_Format(PyExc_ValueError,
                  "valley_farm: this %s env is closed; make a new one with valley_farm.make('%s')",
@@ -110,12 +159,16 @@ static int env_check_started(EnvObject *self, const char *method) {
 
 static int env_init(EnvObject *self, PyObject *args, PyObject *kwds) {
     static char *kwlist[] = {"kind", "events", "rng_seed", NULL};
-    int kind, events = 0;
-    unsigned long long rng_seed = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "i|pK", kwlist, &kind, &events, &rng_seed))
+    PyObject *kind_obj, *rng_obj = NULL;
+    int events = 0;
+    long long kind;
+    uint64_t rng_seed = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O|pO", kwlist, &kind_obj, &events, &rng_obj) ||
+        int_arg(kind_obj, 0, VF_KIND_COUNT - 1, "env kind", &kind) ||
+        (rng_obj && seed_from(rng_obj, &rng_seed, "Env")))
         return -1;
-    if (!vf_kind_name(kind)) {
-        PyErr_Format(PyExc_ValueError, "valley_farm: no env kind %d", kind);
+    if (self->ms) { /* a second __init__ could change the kind, and so the arrays' sizes */
+        PyErr_SetString(PyExc_TypeError, "valley_farm: an Env is initialised once");
         return -1;
     }
     PyObject *m = PyType_GetModule(Py_TYPE(self));
@@ -131,9 +184,9 @@ static int env_init(EnvObject *self, PyObject *args, PyObject *kwds) {
     }
     self->module = m;
     self->ms = state_of_module(m);
-    self->kind = kind;
-    self->num_actions = vf_num_actions(kind);
-    self->obs_size = vf_obs_size(kind);
+    self->kind = (int)kind;
+    self->num_actions = vf_num_actions(self->kind);
+    self->obs_size = vf_obs_size(self->kind);
     self->events = events;
     self->open = 1;
     self->started = self->terminated = 0;
@@ -191,7 +244,7 @@ static PyObject *env_reset(EnvObject *self, PyObject *args, PyObject *kwds) {
     if (seed_obj == Py_None) {
         seed = draw_fresh(&self->rng, &self->ms->fresh);
     } else {
-        if (seed_from(seed_obj, &seed, "reset")) return NULL;
+        if (seed_from(seed_obj, &seed, "reset") || env_check_open(self)) return NULL;
         /* Gymnasium: reset(seed=s) seeds the env's randomness too, so later resets without
          * a seed are reproducible */
         vf_rng g = vf_rng_seeded(seed ^ 0x5851F42D4C957F2Dull);
@@ -258,6 +311,10 @@ static PyObject *events_list(EnvObject *self, const vf_event *ev, int n);
 
 static PyObject *env_step(EnvObject *self, PyObject *action) {
     if (env_check_started(self, "step")) return NULL;
+    /* then the action, whose __index__ may close, reset or step this env: so the checks
+     * again after it */
+    int a = action_from(self, action);
+    if (a < 0 || env_check_started(self, "step")) return NULL;
     if (self->terminated) {
         PyErr_Format(PyExc_ValueError,
                      "valley_farm: the episode is over (terminated after %d steps): call reset() "
@@ -265,8 +322,6 @@ static PyObject *env_step(EnvObject *self, PyObject *action) {
                      self->steps);
         return NULL;
     }
-    int a = action_from(self, action);
-    if (a < 0) return NULL;
     npy_intp dims[1] = {self->obs_size};
     PyObject *obs = PyArray_SimpleNew(1, dims, NPY_INT32);
     if (!obs) return NULL;
@@ -405,6 +460,10 @@ static PyObject *env_restore(EnvObject *self, PyObject *data) {
                      Py_TYPE(data)->tp_name);
         return NULL;
     }
+    if (env_check_open(self)) { /* exporting the buffer may have run Python code */
+        PyBuffer_Release(&view);
+        return NULL;
+    }
     vf_error e = view.len > VF_SNAPSHOT_MAX
                      ? VF_ERR_SIZE
                      : vf_restore(&self->env, self->kind, view.buf, (size_t)view.len);
@@ -427,34 +486,38 @@ static PyObject *env_state_hash(EnvObject *self, PyObject *Py_UNUSED(ignored)) {
 
 /* plan(width, prove_states): (actions, best_return, upper_bound), the env unchanged. */
 static PyObject *env_plan(EnvObject *self, PyObject *args) {
-    int width, states;
-    if (!PyArg_ParseTuple(args, "ii", &width, &states)) return NULL;
-    if (env_check_started(self, "plan")) return NULL;
-    if (width < 1 || width > VF_PLAN_WIDTH_MAX) {
-        PyErr_Format(PyExc_ValueError,
-                     "valley_farm: plan: width %d is not allowed; it is an int from 1 to %d", width,
-                     VF_PLAN_WIDTH_MAX);
+    PyObject *width_obj, *states_obj;
+    long long width, states;
+    if (!PyArg_ParseTuple(args, "OO", &width_obj, &states_obj)) return NULL;
+    if (env_check_started(self, "plan") ||
+        int_arg(width_obj, 1, VF_PLAN_WIDTH_MAX, "plan: width", &width) ||
+        int_arg(states_obj, 0, VF_PROVE_STATES_MAX, "plan: states to prove (0: none)", &states) ||
+        env_check_started(self, "plan"))
         return NULL;
-    }
-    if (states < 0 || states > VF_PROVE_STATES_MAX) {
-        PyErr_Format(PyExc_ValueError,
-                     "valley_farm: plan: prove %d is not allowed; it is True, False or a number of "
-                     "states from 1 to %d",
-                     states, VF_PROVE_STATES_MAX);
-        return NULL;
-    }
-    size_t beam = vf_plan_work_size(self->kind, width);
-    size_t proof = states > 0 ? vf_plan_prove_work_size(self->kind, states) : 0;
+    size_t beam = vf_plan_work_size(self->kind, (int)width);
+    size_t proof = states > 0 ? vf_plan_prove_work_size(self->kind, (int)states) : 0;
     size_t bytes = beam > proof ? beam : proof;
+    if (bytes > VF_PLAN_MEMORY_MAX) { /* the JS package's limit, and its words */
+        char asked[40];
+        if (proof > beam)
+            snprintf(asked, sizeof asked, "prove %lld", states);
+        else
+            snprintf(asked, sizeof asked, "width %lld", width);
+        PyErr_Format(PyExc_ValueError,
+                     "valley_farm: plan: %s needs %zu MB of engine memory, more than the %d MB a "
+                     "plan may take; use a smaller width or fewer states to prove",
+                     asked, (bytes + (1u << 20) - 1) >> 20, VF_PLAN_MEMORY_MAX >> 20);
+        return NULL;
+    }
     void *work = malloc(bytes);
     if (!work) return PyErr_NoMemory();
     vf_plan plan;
     vf_error e;
     vf_env start = self->env;
     Py_BEGIN_ALLOW_THREADS;
-    e = vf_plan_beam(&start, width, work, bytes, &plan);
+    e = vf_plan_beam(&start, (int)width, work, bytes, &plan);
     /* the proof reuses the beam's memory: it starts from the plan, not from the beam */
-    if (e == VF_OK && states > 0) e = vf_plan_prove(&start, states, work, bytes, &plan);
+    if (e == VF_OK && states > 0) e = vf_plan_prove(&start, (int)states, work, bytes, &plan);
     Py_END_ALLOW_THREADS;
     free(work);
     if (e != VF_OK) {
@@ -469,29 +532,44 @@ static PyObject *env_plan(EnvObject *self, PyObject *args) {
 }
 
 static PyObject *env_close(EnvObject *self, PyObject *Py_UNUSED(ignored)) {
+    if (env_check_init(self)) return NULL;
     self->open = 0; /* closing twice is harmless, as Gymnasium asks */
     Py_RETURN_NONE;
 }
 
 static PyObject *env_get_closed(EnvObject *self, void *Py_UNUSED(c)) {
+    if (env_check_init(self)) return NULL;
     return PyBool_FromLong(!self->open);
 }
 static PyObject *env_get_kind(EnvObject *self, void *Py_UNUSED(c)) {
+    if (env_check_init(self)) return NULL;
     return PyLong_FromLong(self->kind);
 }
 static PyObject *env_get_seed(EnvObject *self, void *Py_UNUSED(c)) {
+    if (env_check_init(self)) return NULL;
     if (!self->started) Py_RETURN_NONE;
     return PyLong_FromUnsignedLongLong(self->env.seed);
 }
 static PyObject *env_get_steps(EnvObject *self, void *Py_UNUSED(c)) {
+    if (env_check_init(self)) return NULL;
     return PyLong_FromLong(self->steps);
 }
 static PyObject *env_get_terminated(EnvObject *self, void *Py_UNUSED(c)) {
+    if (env_check_init(self)) return NULL;
     return PyBool_FromLong(self->terminated);
 }
 static PyObject *env_get_total_reward(EnvObject *self, void *Py_UNUSED(c)) {
+    if (env_check_init(self)) return NULL;
     if (!self->started) return PyFloat_FromDouble(0);
     return PyFloat_FromDouble(vf_total_reward(&self->env));
+}
+
+/* A heap type's instances hold a reference to their type (CPython's rule for types made from
+ * a spec): the base's dealloc gives it back, also for Python subclasses. */
+static void env_dealloc(EnvObject *self) {
+    PyTypeObject *tp = Py_TYPE(self);
+    tp->tp_free((PyObject *)self);
+    Py_DECREF(tp);
 }
 
 static PyMethodDef env_methods[] = {
@@ -528,6 +606,7 @@ static PyType_Slot env_slots[] = {
     {Py_tp_doc, "One valley-farm env over the C engine (see valley_farm.make)."},
     {Py_tp_init, env_init},
     {Py_tp_new, PyType_GenericNew},
+    {Py_tp_dealloc, env_dealloc},
     {Py_tp_methods, env_methods},
     {Py_tp_getset, env_getset},
     {0, NULL}};
@@ -540,7 +619,10 @@ static PyType_Spec env_spec = {"valley_farm._engine.Env", sizeof(EnvObject), 0,
 struct VecEnvObject;
 
 /* Worker threads that step slices of the batch. The main thread steps slice 0 and waits for
- * the rest; a generation counter under one mutex wakes the workers for each step. */
+ * the rest; a generation counter under one mutex wakes the workers for each step.
+ * After fork() a child has only the thread that forked: the workers, and whatever state their
+ * lock and conditions were in, belong to the parent. `pid` tells the child so: it forgets
+ * them (never joins them) and starts its own at its first step. */
 typedef struct {
     pthread_t *threads;
     int count; /* worker threads (threads - 1) */
@@ -549,14 +631,16 @@ typedef struct {
     uint64_t generation;
     int pending; /* workers still stepping this generation */
     int quit;
+    pid_t pid; /* the process that started the threads */
     struct VecEnvObject *owner;
 } pool;
 
 typedef struct VecEnvObject {
     PyObject_HEAD vf_env *envs;
     int n, kind, num_actions, obs_size;
-    int levels;  /* next episodes' seeds come from Python (a fixed level list) */
-    int threads; /* slices stepped in parallel (1: the calling thread only) */
+    int levels;      /* next episodes' seeds come from Python (a fixed level list) */
+    int threads;     /* slices stepped in parallel (1: the calling thread only) */
+    int initialised; /* vec_init succeeded (the arrays below exist) */
     int open, started;
     int busy; /* a step is running with the GIL released: no other call may touch the buffers */
     PyArrayObject *obs, *rewards, *terminated, *truncated, *masks, *final_obs, *returns, *lengths,
@@ -615,6 +699,7 @@ static void *worker_main(void *arg) {
 static int pool_start(pool *p, VecEnvObject *owner, int workers) {
     memset(p, 0, sizeof *p);
     p->owner = owner;
+    p->pid = getpid();
     if (workers == 0) return 0;
     p->threads = calloc((size_t)workers, sizeof(pthread_t));
     if (!p->threads) return -1;
@@ -632,8 +717,19 @@ static int pool_start(pool *p, VecEnvObject *owner, int workers) {
     return 0;
 }
 
+/* The pool's threads were started by another process: this is a forked child. */
+static int pool_forked(const pool *p) {
+    return p->threads && p->pid != getpid();
+}
+
 static void pool_stop(pool *p) {
     if (!p->threads) return;
+    if (pool_forked(p)) { /* the parent's threads: not ours to wake or join */
+        free(p->threads);
+        p->threads = NULL;
+        p->count = 0;
+        return;
+    }
     pthread_mutex_lock(&p->lock);
     p->quit = 1;
     pthread_cond_broadcast(&p->go);
@@ -670,37 +766,26 @@ static PyArrayObject *new_array(int nd, npy_intp *dims, int type) {
 
 static int vec_init(VecEnvObject *self, PyObject *args, PyObject *kwds) {
     static char *kwlist[] = {"kind", "num_envs", "masks", "levels", "threads", NULL};
-    int kind, n, masks = 1, levels = 0, threads = 1;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "ii|ppi", kwlist, &kind, &n, &masks, &levels,
-                                     &threads))
+    PyObject *kind_obj, *n_obj, *threads_obj = NULL;
+    int masks = 1, levels = 0;
+    long long kind, n, threads = 1;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OO|ppO", kwlist, &kind_obj, &n_obj, &masks,
+                                     &levels, &threads_obj) ||
+        int_arg(kind_obj, 0, VF_KIND_COUNT - 1, "env kind", &kind) ||
+        int_arg(n_obj, 1, VF_BATCH_MAX, "num_envs", &n) ||
+        (threads_obj &&
+         int_arg(threads_obj, 1, n < 64 ? n : 64, "threads (at most num_envs and 64)", &threads)))
         return -1;
-    if (self->envs) {
+    if (self->envs) { /* once: the buffers' sizes and the engine's pointers are fixed */
         PyErr_SetString(PyExc_TypeError, "valley_farm: a VecEnv is initialised once");
         return -1;
     }
-    if (!vf_kind_name(kind)) {
-        PyErr_Format(PyExc_ValueError, "valley_farm: no env kind %d", kind);
-        return -1;
-    }
-    if (n < 1 || n > VF_BATCH_MAX) {
-        PyErr_Format(PyExc_ValueError,
-                     "valley_farm: num_envs %d is not allowed; it is an int from 1 to %d", n,
-                     VF_BATCH_MAX);
-        return -1;
-    }
-    if (threads < 1 || threads > 64 || threads > n) {
-        PyErr_Format(
-            PyExc_ValueError,
-            "valley_farm: threads %d is not allowed; it is an int from 1 to min(64, num_envs)",
-            threads);
-        return -1;
-    }
-    self->n = n;
-    self->kind = kind;
-    self->num_actions = vf_num_actions(kind);
-    self->obs_size = vf_obs_size(kind);
+    self->n = (int)n;
+    self->kind = (int)kind;
+    self->num_actions = vf_num_actions(self->kind);
+    self->obs_size = vf_obs_size(self->kind);
     self->levels = levels;
-    self->threads = threads;
+    self->threads = (int)threads;
     self->envs = calloc((size_t)n, sizeof(vf_env));
     if (!self->envs) {
         PyErr_NoMemory();
@@ -736,16 +821,29 @@ static int vec_init(VecEnvObject *self, PyObject *args, PyObject *kwds) {
         PyArray_DATA(self->lengths),    PyArray_DATA(self->seeds),
     };
     self->io = io;
-    if (pool_start(&self->pool, self, threads - 1)) {
+    if (pool_start(&self->pool, self, self->threads - 1)) {
         pool_stop(&self->pool);
         PyErr_SetString(PyExc_RuntimeError, "valley_farm: could not start the stepping threads");
         return -1;
     }
-    self->open = 1;
+    self->open = self->initialised = 1;
     return 0;
 }
 
+static int vec_check_init(VecEnvObject *self) {
+    if (self->initialised) return 0;
+    PyErr_Format(PyExc_ValueError, NOT_INITIALISED, "VecEnv", "VecEnv", "make_vec(env_id, n)");
+    return -1;
+}
+
 static int vec_check_open(VecEnvObject *self) {
+    if (vec_check_init(self)) return -1;
+    if (self->busy && self->pool.pid != getpid()) {
+        PyErr_SetString(PyExc_ValueError,
+                        "valley_farm: this vector env was stepping in another thread when this "
+                        "process forked, so its state here is half stepped; make a new one");
+        return -1;
+    }
     if (self->busy) {
         PyErr_SetString(PyExc_ValueError,
                         "valley_farm: this vector env is stepping in another thread; a vector env "
@@ -771,7 +869,7 @@ static void vec_fill_masks(VecEnvObject *self, int lo, int count) {
 static PyObject *vec_reset_all(VecEnvObject *self, PyObject *arg) {
     if (vec_check_open(self)) return NULL;
     uint64_t seed;
-    if (seed_from(arg, &seed, "reset")) return NULL;
+    if (seed_from(arg, &seed, "reset") || vec_check_open(self)) return NULL;
     vf_batch_reset(self->envs, self->n, self->kind, seed, self->io.obs);
     uint64_t *next = (uint64_t *)self->io.next_seeds;
     if (!self->levels)
@@ -784,20 +882,17 @@ static PyObject *vec_reset_all(VecEnvObject *self, PyObject *arg) {
 
 /* reset_one(i, seed): env i alone starts an episode of this seed. */
 static PyObject *vec_reset_one(VecEnvObject *self, PyObject *args) {
-    int i;
-    PyObject *seed_obj;
-    if (!PyArg_ParseTuple(args, "iO", &i, &seed_obj)) return NULL;
-    if (vec_check_open(self)) return NULL;
-    if (i < 0 || i >= self->n) {
-        PyErr_Format(PyExc_ValueError, "valley_farm: env index %d is not an int from 0 to %d", i,
-                     self->n - 1);
-        return NULL;
-    }
+    PyObject *index_obj, *seed_obj;
+    long long i;
     uint64_t seed;
-    if (seed_from(seed_obj, &seed, "reset")) return NULL;
+    if (!PyArg_ParseTuple(args, "OO", &index_obj, &seed_obj)) return NULL;
+    if (vec_check_open(self) || int_arg(index_obj, 0, self->n - 1, "env index", &i) ||
+        seed_from(seed_obj, &seed, "reset") || vec_check_open(self))
+        return NULL;
     vf_reset(&self->envs[i], self->kind, seed, self->io.obs + (size_t)i * self->obs_size);
     if (!self->levels) ((uint64_t *)self->io.next_seeds)[i] = seed + (uint64_t)self->n;
-    vec_fill_masks(self, i, 1);
+    vec_fill_masks(self, (int)i, 1);
+    ((uint8_t *)PyArray_DATA(self->terminated))[i] = 0; /* its episode is not over */
     Py_RETURN_NONE;
 }
 
@@ -805,13 +900,29 @@ static const char *ACTIONS_RULE =
     "actions must be a NumPy array (or list) of num_envs ints from 0 to";
 
 /* step(actions): one batch step; the outputs are in the arrays. */
+static int vec_check_started(VecEnvObject *self) {
+    if (self->started) return 0;
+    PyErr_SetString(PyExc_ValueError,
+                    "valley_farm: step() before the first episodes: call reset() first");
+    return -1;
+}
+
+/* In a forked child, the parent's stepping threads are replaced by the child's own. */
+static int vec_own_threads(VecEnvObject *self) {
+    if (!pool_forked(&self->pool)) return 0;
+    int workers = self->pool.count;
+    pool_stop(&self->pool);
+    if (pool_start(&self->pool, self, workers) == 0) return 0;
+    pool_stop(&self->pool);
+    self->open = 0;
+    PyErr_SetString(PyExc_RuntimeError,
+                    "valley_farm: could not start this vector env's stepping threads in this "
+                    "forked process; make a new one with threads=1");
+    return -1;
+}
+
 static PyObject *vec_step(VecEnvObject *self, PyObject *actions) {
-    if (vec_check_open(self)) return NULL;
-    if (!self->started) {
-        PyErr_SetString(PyExc_ValueError,
-                        "valley_farm: step() before the first episodes: call reset() first");
-        return NULL;
-    }
+    if (vec_check_open(self) || vec_check_started(self)) return NULL;
     int n = self->n, max = self->num_actions;
     const int32_t *src = NULL;
     PyArrayObject *arr = NULL;
@@ -872,6 +983,12 @@ static PyObject *vec_step(VecEnvObject *self, PyObject *actions) {
     } else {
         self->io.actions = PyArray_DATA(self->actions);
     }
+    /* converting the actions (__array__, __index__) may have closed this env or reset it;
+     * then a forked child starts its own threads */
+    if (vec_check_open(self) || vec_check_started(self) || vec_own_threads(self)) {
+        self->io.actions = PyArray_DATA(self->actions);
+        return NULL;
+    }
     self->busy = 1;
     Py_BEGIN_ALLOW_THREADS;
     pool_step(self);
@@ -883,14 +1000,10 @@ static PyObject *vec_step(VecEnvObject *self, PyObject *actions) {
 
 /* The env that `arg` (an index) names in an open vector env, or NULL with the error set. */
 static const vf_env *vec_env_at(VecEnvObject *self, PyObject *arg) {
-    if (vec_check_open(self)) return NULL;
-    long i = PyLong_AsLong(arg);
-    if (i == -1 && PyErr_Occurred()) return NULL;
-    if (i < 0 || i >= self->n) {
-        PyErr_Format(PyExc_ValueError, "valley_farm: env index %ld is not an int from 0 to %d", i,
-                     self->n - 1);
+    long long i;
+    if (vec_check_open(self) || int_arg(arg, 0, self->n - 1, "env index", &i) ||
+        vec_check_open(self))
         return NULL;
-    }
     return &self->envs[i];
 }
 
@@ -907,6 +1020,7 @@ static PyObject *vec_state_hash(VecEnvObject *self, PyObject *arg) {
 }
 
 static PyObject *vec_close(VecEnvObject *self, PyObject *Py_UNUSED(ignored)) {
+    if (vec_check_init(self)) return NULL;
     if (self->open) {
         if (vec_check_open(self)) return NULL; /* not while another thread steps it */
         pool_stop(&self->pool);
@@ -936,7 +1050,7 @@ static void vec_dealloc(VecEnvObject *self) {
 
 #define VEC_ARRAY_GETTER(name)                                                                     \
     static PyObject *vec_get_##name(VecEnvObject *self, void *Py_UNUSED(c)) {                      \
-        return Py_NewRef((PyObject *)self->name);                                                  \
+        return vec_check_init(self) ? NULL : Py_NewRef((PyObject *)self->name);                    \
     }
 VEC_ARRAY_GETTER(obs)
 VEC_ARRAY_GETTER(final_obs)
@@ -950,6 +1064,7 @@ VEC_ARRAY_GETTER(seeds)
 VEC_ARRAY_GETTER(next_seeds)
 
 static PyObject *vec_get_closed(VecEnvObject *self, void *Py_UNUSED(c)) {
+    if (vec_check_init(self)) return NULL;
     return PyBool_FromLong(!self->open);
 }
 
@@ -1003,10 +1118,16 @@ static PyObject *spec_json(PyObject *Py_UNUSED(m), PyObject *Py_UNUSED(ignored))
 }
 
 static PyObject *set_fresh_seed_range(PyObject *m, PyObject *args) {
-    unsigned long long lo, hi;
-    if (!PyArg_ParseTuple(args, "KK", &lo, &hi)) return NULL;
-    if (hi < lo) {
-        PyErr_SetString(PyExc_ValueError, "valley_farm: fresh seed range is empty");
+    PyObject *lo_obj, *hi_obj;
+    uint64_t lo, hi;
+    if (!PyArg_ParseTuple(args, "OO", &lo_obj, &hi_obj) ||
+        seed_from(lo_obj, &lo, "set_fresh_seed_range") ||
+        seed_from(hi_obj, &hi, "set_fresh_seed_range"))
+        return NULL;
+    if (hi < lo || hi - lo == UINT64_MAX) { /* the span + 1 draw_fresh divides by must be > 0 */
+        PyErr_SetString(PyExc_ValueError,
+                        "valley_farm: set_fresh_seed_range(low, high): low <= high, and not every "
+                        "64-bit seed");
         return NULL;
     }
     state_of_module(m)->fresh.min = lo;
@@ -1014,17 +1135,42 @@ static PyObject *set_fresh_seed_range(PyObject *m, PyObject *args) {
     Py_RETURN_NONE;
 }
 
+/* The most env steps one call of the bench helpers below may take (minutes at the engine's
+ * speed): a call cannot hold its thread for ever. */
+#define BENCH_ENV_STEPS_MAX (1ll << 33)
+
+/* The kind and the rounds of n envs a bench helper takes, each checked (n * rounds at most
+ * BENCH_ENV_STEPS_MAX); 0 or -1 with a ValueError or TypeError. */
+static int bench_args(PyObject *kind_obj, PyObject *rounds_obj, const char *what, int *kind,
+                      long long *rounds) {
+    long long k;
+    if (int_arg(kind_obj, 0, VF_KIND_COUNT - 1, what, &k) ||
+        int_arg(rounds_obj, 0, BENCH_ENV_STEPS_MAX, what, rounds))
+        return -1;
+    *kind = (int)k;
+    return 0;
+}
+
+static int bench_work(long long n, long long rounds, const char *what) {
+    if (rounds <= BENCH_ENV_STEPS_MAX / n) return 0;
+    PyErr_Format(PyExc_ValueError,
+                 "valley_farm: %s: %lld rounds of %lld envs is more than 2**33 env steps", what,
+                 rounds, n);
+    return -1;
+}
+
 /* batch_run_random(kind, n, steps, seed): the native bench's loop (vf_batch_run_random), for
  * the Python bench to compare with in the same process. Returns (seconds, reward sum). */
 static PyObject *batch_run_random(PyObject *Py_UNUSED(m), PyObject *args) {
-    int kind, n;
-    long long steps;
-    unsigned long long seed;
-    if (!PyArg_ParseTuple(args, "iiLK", &kind, &n, &steps, &seed)) return NULL;
-    if (!vf_kind_name(kind) || n < 1 || n > VF_BATCH_MAX || steps < 0) {
-        PyErr_SetString(PyExc_ValueError, "valley_farm: batch_run_random: bad kind, n or steps");
+    PyObject *kind_obj, *n_obj, *steps_obj, *seed_obj;
+    int kind;
+    long long n, steps;
+    uint64_t seed;
+    if (!PyArg_ParseTuple(args, "OOOO", &kind_obj, &n_obj, &steps_obj, &seed_obj) ||
+        int_arg(n_obj, 1, VF_BATCH_MAX, "batch_run_random: n", &n) ||
+        bench_args(kind_obj, steps_obj, "batch_run_random: kind and steps", &kind, &steps) ||
+        bench_work(n, steps, "batch_run_random") || seed_from(seed_obj, &seed, "batch_run_random"))
         return NULL;
-    }
     vf_env *envs = calloc((size_t)n, sizeof(vf_env));
     int32_t *obs = calloc((size_t)n * VF_OBS_MAX, sizeof(int32_t));
     if (!envs || !obs) {
@@ -1032,12 +1178,12 @@ static PyObject *batch_run_random(PyObject *Py_UNUSED(m), PyObject *args) {
         free(obs);
         return PyErr_NoMemory();
     }
-    vf_batch_reset(envs, n, kind, 1, obs);
+    vf_batch_reset(envs, (int)n, kind, 1, obs);
     double sum;
     PyObject *clock = PyImport_ImportModule("time");
     PyObject *t0 = clock ? PyObject_CallMethod(clock, "perf_counter", NULL) : NULL;
     Py_BEGIN_ALLOW_THREADS;
-    sum = vf_batch_run_random(envs, n, steps, seed, obs);
+    sum = vf_batch_run_random(envs, (int)n, steps, seed, obs);
     Py_END_ALLOW_THREADS;
     PyObject *t1 = clock ? PyObject_CallMethod(clock, "perf_counter", NULL) : NULL;
     free(envs);
@@ -1054,18 +1200,23 @@ static PyObject *batch_run_random(PyObject *Py_UNUSED(m), PyObject *args) {
  * one C loop (actions: a C-contiguous int32 array of shape (k, n), row r % k in round r), for
  * the Python bench to compare the binding's per-step cost with. Returns the seconds taken. */
 static PyObject *native_vec_steps(PyObject *Py_UNUSED(m), PyObject *args) {
+    PyObject *kind_obj, *rounds_obj;
     int kind, masks;
     long long rounds;
     PyArrayObject *acts;
-    if (!PyArg_ParseTuple(args, "iO!Lp", &kind, &PyArray_Type, &acts, &rounds, &masks)) return NULL;
-    if (!vf_kind_name(kind) || PyArray_NDIM(acts) != 2 || PyArray_TYPE(acts) != NPY_INT32 ||
-        !PyArray_ISCARRAY_RO(acts) || rounds < 0 || PyArray_DIM(acts, 1) < 1 ||
+    /* the ints first: their __index__ could resize the array */
+    if (!PyArg_ParseTuple(args, "OO!Op", &kind_obj, &PyArray_Type, &acts, &rounds_obj, &masks) ||
+        bench_args(kind_obj, rounds_obj, "native_vec_steps: kind and rounds", &kind, &rounds))
+        return NULL;
+    if (PyArray_NDIM(acts) != 2 || PyArray_TYPE(acts) != NPY_INT32 || !PyArray_ISCARRAY_RO(acts) ||
+        PyArray_DIM(acts, 0) < 1 || PyArray_DIM(acts, 1) < 1 ||
         PyArray_DIM(acts, 1) > VF_BATCH_MAX) {
-        PyErr_SetString(
-            PyExc_ValueError,
-            "valley_farm: native_vec_steps(kind, int32 actions (k, n), rounds >= 0, masks)");
+        PyErr_SetString(PyExc_ValueError,
+                        "valley_farm: native_vec_steps(kind, actions, rounds, masks): actions is a "
+                        "C-contiguous int32 array of k >= 1 rows of n (1 to 65536) actions");
         return NULL;
     }
+    if (bench_work(PyArray_DIM(acts, 1), rounds, "native_vec_steps")) return NULL;
     int n = (int)PyArray_DIM(acts, 1), k = (int)PyArray_DIM(acts, 0);
     int obs_size = vf_obs_size(kind), na = vf_num_actions(kind);
     vf_env *envs = calloc((size_t)n, sizeof(vf_env));
@@ -1147,7 +1298,7 @@ static int module_exec(PyObject *m) {
     if (!env_type || PyModule_AddObject(m, "Env", env_type)) return -1;
     PyObject *vec_type = PyType_FromModuleAndSpec(m, &vec_spec, NULL);
     if (!vec_type || PyModule_AddObject(m, "VecEnv", vec_type)) return -1;
-    return 0;
+    return vfpy_add_agents(m); /* agents.c: the built-in agents and the policy's features */
 }
 
 static int module_clear(PyObject *m) {

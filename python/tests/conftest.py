@@ -5,8 +5,11 @@ The tests run against the INSTALLED package: tests/run.mjs (scripts/python.mjs) 
 path; test_installed checks that this is so.
 """
 import json
+import os
 import shutil
 import subprocess
+import sys
+import textwrap
 from pathlib import Path
 
 import pytest
@@ -28,6 +31,24 @@ def node_json(script: str):
     if out.returncode != 0:
         pytest.fail(f"node failed: {out.stderr[-2000:]}")
     return json.loads(out.stdout)
+
+
+def run_isolated(code: str, timeout: float = 120, memory_limit: int = 0) -> str:
+    """Runs Python code in a fresh interpreter and returns what it prints; the test fails,
+    rather than pytest dying, when the code crashes (a signal), hangs (`timeout` seconds) or
+    exits non-zero. `memory_limit` (bytes of address space, RLIMIT_AS) makes an allocation
+    beyond it fail; it is left off under AddressSanitizer, which reserves terabytes up front."""
+    code = textwrap.dedent(code)
+    if memory_limit and "asan" not in os.environ.get("LD_PRELOAD", ""):
+        code = f"import resource\nresource.setrlimit(resource.RLIMIT_AS, ({memory_limit}, {memory_limit}))\n" + code
+    try:
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"the code did not finish within {timeout} s (a deadlock or an endless call)", pytrace=False)
+    if out.returncode < 0:
+        pytest.fail(f"the interpreter was killed by signal {-out.returncode}:\n{out.stderr[-3000:]}", pytrace=False)
+    assert out.returncode == 0, out.stderr[-3000:]
+    return out.stdout
 
 
 @pytest.fixture(scope="session")

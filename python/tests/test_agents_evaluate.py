@@ -1,7 +1,8 @@
-"""The built-in agents and evaluate() give what the JS package gives: the heuristics' returns
-equal the JS heuristics' (the committed baselines on every test seed, and node's evaluate()
-live), the random agent plays the same actions from the same seed, and evaluate()'s returns,
-summary and normalised score equal the JS evaluate()'s on the same agent and seeds."""
+"""The built-in agents (the engine's, core/src/agents.c) and evaluate() give what the JS package
+gives: the heuristics' returns equal the committed baselines on every test seed and node's
+evaluate() live, the random agent is scored as the protocol says (16 seeded plays a seed) to the
+same numbers in both bindings, and evaluate()'s returns, summary and normalised score equal the
+JS evaluate()'s on the same agent and seeds."""
 import json
 import math
 
@@ -32,20 +33,32 @@ def test_the_heuristic_earns_the_committed_js_baseline_on_every_test_seed(env_id
 
 
 @pytest.mark.parametrize("env_id", IDS)
-def test_the_random_agent_earns_the_committed_js_baseline_mean_of_16_seeded_runs(env_id):
+def test_the_random_agent_stepped_from_python_earns_the_committed_mean_of_16_seeded_runs(env_id):
     rows = BASELINES["perSeed"][env_id]["test"][:40]
     runs = BASELINES["randomRuns"]
+    assert runs == valley_farm.splits.RANDOM_RUNS == valley_farm._specs.ENGINE["protocol"]["randomRuns"]
     env = valley_farm.make(env_id)
     for seed, random_mean, _ in rows:
         total = 0.0
         for k in range(1, runs + 1):
             agent = create_agent("random", env_id, seed=k)
-            env.reset(seed=seed)
+            obs, info = env.reset(seed=seed)
             terminated = False
             while not terminated:
-                _, r, terminated, _, _ = env.step(agent.act(None))
+                obs, r, terminated, _, info = env.step(agent.act(obs, info))
                 total += r
         assert abs(js_round(total / runs) - random_mean) < 1e-9, seed
+
+
+@pytest.mark.parametrize("env_id", IDS)
+def test_evaluate_random_scores_the_protocols_16_runs_a_seed_to_the_committed_baselines(env_id):
+    rows = BASELINES["perSeed"][env_id]["test"]
+    result = evaluate("random", env_id, split="test")
+    assert [js_round(r) for r in result["returns"]] == [r[1] for r in rows]
+    table = next(line for line in BASELINES["table"][env_id] if line["agent"] == "random")
+    assert js_round(result["mean"]) == table["mean"]
+    if env_id == "ValleyFarm-v0":
+        assert f"{result['mean']:.2f}" == "0.74"  # the README's table, and npx valley-farm eval random
 
 
 JS_EVALUATE = """
@@ -56,6 +69,8 @@ for (const env of %(ids)s) {
   out[env] = {
     heuristic: await evaluate(createAgent('heuristic', env), { env, split: 'test', episodes: %(n)d }),
     random: await evaluate(createAgent('random', env, { seed: 7 }), { env, split: 'validation', episodes: %(n)d }),
+    heuristicByName: await evaluate('heuristic', { env, split: 'test' }),
+    randomByName: await evaluate('random', { env, split: 'test' }),
     batched: await evaluate(batchAgents('heuristic', env, 16), { env, split: 'test', episodes: %(n)d, numEnvs: 16 }),
   };
 }
@@ -93,6 +108,14 @@ def test_evaluate_equals_the_js_evaluate_for_the_heuristic_on_the_test_split(env
     assert "normalized" in py
 
 
+@pytest.mark.parametrize("env_id", IDS)
+@pytest.mark.parametrize("name", ["heuristic", "random"])
+def test_a_built_in_agent_named_is_evaluated_as_in_js_per_seed_and_in_mean_on_the_whole_test_split(env_id, name, js_results):
+    py = evaluate(name, env_id, split="test")
+    same_result(py, js_results[env_id][f"{name}ByName"])
+    assert len(py["returns"]) == 1000
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("env_id", IDS)
 def test_evaluate_equals_the_js_evaluate_for_the_seeded_random_agent_on_the_validation_split(env_id, js_results):
@@ -124,6 +147,8 @@ def test_evaluate_refuses_bad_arguments():
         evaluate("random", "Farm-v9")
     with pytest.raises(ValueError, match="no built-in agent 'smart'"):
         evaluate("smart", "ValleyFarm-v0")
+    with pytest.raises(ValueError, match="seed -1 is out of range"):
+        evaluate("random", "ValleyFarm-v0", episodes=1, seed=-1)
 
     class Bad:
         def act(self, obs, info):

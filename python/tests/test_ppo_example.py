@@ -26,7 +26,9 @@ def test_a_short_seeded_ppo_run_beats_random_play_by_a_wide_margin():
     ppo = load_example()
     small = dict(env_id="BackwardsValleyFarm-v0", num_envs=32, num_steps=32, eval_split="validation", eval_episodes=100, log_every=0)
     untrained = ppo.train(ppo.Args(total_timesteps=0, **small))["eval"]
-    trained = ppo.train(ppo.Args(total_timesteps=8192, **small))["eval"]
+    # 16 updates: with the engine's features (the JS learners'), 8 updates of seed 1 ended at 7.6
+    # where seeds 2 and 3 reached 13.7 and 11.5; 16 reach 14.7
+    trained = ppo.train(ppo.Args(total_timesteps=16384, **small))["eval"]
     random_mean = trained["reference"]["random"]
     assert trained["mean"] > random_mean + 5, (trained["mean"], random_mean)
     assert trained["mean"] > untrained["mean"] + 5, (trained["mean"], untrained["mean"])

@@ -20,6 +20,7 @@ from ._specs import ENV_IDS, SPECS, FarmSpec, spec_for
 from .agents import create_agent
 from .env import ENTRY_POINT, FarmEnv, Plan
 from .evaluate import evaluate, normalized_score, reference_by_seed
+from .features import Features, features
 from .spaces import Box, Dict, Discrete, MultiDiscrete
 from .spaces import unflatten as _unflatten
 from .splits import FRESH_SEED_MAX, FRESH_SEED_MIN, SPLITS, split_of, split_seeds
@@ -79,7 +80,7 @@ def register() -> None:
 
 
 __all__ = [
-    "make", "make_vec", "register", "evaluate", "create_agent", "unflatten",
+    "make", "make_vec", "register", "evaluate", "create_agent", "unflatten", "features", "Features",
     "ENV_IDS", "SPECS", "FarmSpec", "FarmEnv", "FarmVecEnv", "Plan", "AutoresetMode",
     "Box", "Dict", "Discrete", "MultiDiscrete",
     "SPLITS", "split_seeds", "split_of", "FRESH_SEED_MIN", "FRESH_SEED_MAX",

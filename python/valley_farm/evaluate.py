@@ -6,8 +6,11 @@
 
 A policy is an agent ``act(observation, info) -> action`` (with ``reset()``; info carries
 ``action_mask``), a built-in agent's name, or a batched callable ``policy(observations,
-masks) -> actions`` over a vector env's flat observations. The protocol owns the envs: the
-policy sees observations only, and nothing it returns but an action is used.
+masks) -> actions`` over a vector env's flat observations. A built-in agent's name plays it in
+the engine, the random agent scored as the protocol says (the mean of ``RANDOM_RUNS`` plays of
+each seed, the k-th by an agent seeded k), exactly as the JS package's evaluate('random') and
+``npx valley-farm eval random`` do. The protocol owns the envs: the policy sees observations
+only, and nothing it returns but an action is used.
 
 Normalised score: per seed, (return - random) / (best known - random), where random is the
 mean return of the uniformly random agent on that seed (16 seeded runs) and best known is the
@@ -22,10 +25,11 @@ from typing import Any, Callable, Dict, List, Optional, Sequence
 
 import numpy as np
 
+from . import _engine
 from ._specs import reference_data, spec_for
-from .agents import create_agent
+from .agents import agent_kind
 from .env import FarmEnv
-from .splits import split_seeds
+from .splits import RANDOM_RUNS, split_seeds
 from .vector import FarmVecEnv
 
 MAX_EPISODES = 100_000
@@ -139,12 +143,15 @@ def evaluate(
     """Runs ``policy`` once on each seed of the split (default 'test') or the given seeds (the
     first ``episodes`` of them) and returns {env, seeds, returns, mean, stderr, ci95,
     normalized: {mean, per_seed}, reference: {random, heuristic, best_known}} (the last two
-    where the seeds have reference data: test and validation). ``seed`` seeds a built-in
-    random agent named by string."""
+    where the seeds have reference data: test and validation). ``seed``: a built-in random agent
+    named by string is one agent seeded so, playing the seeds in turn (its draws going on, as an
+    agent object's would), instead of the protocol's runs."""
     chosen = _seeds(env_id, split, seeds, episodes)
     if isinstance(policy, str):
-        policy = create_agent(policy, env_id, seed=seed)
-    if hasattr(policy, "act"):
+        kind = agent_kind(policy, env_id)
+        runs = RANDOM_RUNS if policy == "random" and seed is None else 1
+        returns = _engine.agent_returns(spec_for(env_id).kind, kind, chosen, runs, 1 if seed is None else seed)
+    elif hasattr(policy, "act"):
         returns = _run_single(policy, env_id, chosen)
     elif callable(policy):
         returns = _run_batched(policy, env_id, chosen, num_envs)

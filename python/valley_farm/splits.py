@@ -1,16 +1,18 @@
-"""The named seed ranges of the evaluation protocol, as wasm/splits.js defines them.
+"""The named seed ranges of the evaluation protocol, as the engine states them (vf_spec_json's
+"protocol", which the JS package reads too):
 
-    test        seeds 1,000,000 ... 1,000,999 (1,000): the numbers to report
-    validation  seeds 2,000,000 ... 2,000,199 (200): for choosing settings while training
+    test        the numbers to report (seeds 1,000,000 ... 1,000,999)
+    validation  for choosing settings while training (2,000,000 ... 2,000,199)
     train       every other seed
 
 Fresh seeds (a reset without one) lie in [FRESH_SEED_MIN, FRESH_SEED_MAX], far above both
 held-out ranges, so training with default seeds never meets a validation or test seed.
-python/tests/test_parity_js.py holds these numbers equal to the JS package's.
 """
 from __future__ import annotations
 
 from typing import Dict, List, NamedTuple
+
+from ._specs import ENGINE
 
 
 class Split(NamedTuple):
@@ -22,9 +24,11 @@ class Split(NamedTuple):
         return self.first + self.count - 1
 
 
-SPLITS: Dict[str, Split] = {"test": Split(1_000_000, 1000), "validation": Split(2_000_000, 200)}
-FRESH_SEED_MIN = 2**32
-FRESH_SEED_MAX = 2**53 - 2**40
+SPLITS: Dict[str, Split] = {name: Split(s["first"], s["count"]) for name, s in ENGINE["protocol"]["splits"].items()}
+FRESH_SEED_MIN: int = ENGINE["protocol"]["freshSeeds"]["min"]
+FRESH_SEED_MAX: int = ENGINE["protocol"]["freshSeeds"]["max"]
+# the random agent's score on a seed: the mean of this many plays, the k-th by an agent seeded k
+RANDOM_RUNS: int = ENGINE["protocol"]["randomRuns"]
 
 
 def split_seeds(name: str) -> List[int]:

@@ -120,7 +120,7 @@ class FarmVecEnv(*_BASES):  # type: ignore[misc]
             for i in range(self.num_envs):
                 v.reset_one(i, self._level(i, 0))
             self._queue_levels(range(self.num_envs))
-        elif isinstance(seed, (list, tuple, np.ndarray)):
+        elif isinstance(seed, (list, tuple)) or (isinstance(seed, np.ndarray) and seed.ndim == 1):
             if len(seed) != self.num_envs:
                 raise ValueError(f"valley_farm: reset got {len(seed)} seeds for {self.num_envs} envs")
             seeds = [_check_seed(s, f"seed[{i}]") for i, s in enumerate(seed)]

@@ -94,6 +94,55 @@ static int json_ok(const char *text) {
 
 /* ---- what every accepted state must satisfy ------------------------------------------ */
 
+/* What a policy sees of the state: the features of its observation open a memory and
+ * follow one step, within their bounds; the same observation with one value changed (to a
+ * value the state's own numbers pick) is either seen or refused with the memory unchanged. */
+static vf_memory memory, memory_before;
+static int32_t feature_index[1024];
+static float feature_value[1024];
+
+static void check_features(int kind, const int32_t *obs, int action, const int32_t *next_obs) {
+    int most = vf_features_nonzero(kind, true), size = vf_features_size(kind, true);
+    int n = vf_features(kind, obs, -1, true, &memory, feature_index, feature_value);
+    REQUIRE(n > 0 && n <= most);
+    n = vf_features(kind, next_obs, action, false, &memory, feature_index, feature_value);
+    REQUIRE(n == -1 || (n > 0 && n <= most));
+    for (int j = 0; j < n; j++) REQUIRE(feature_index[j] >= 0 && feature_index[j] < size);
+    int32_t changed[VF_OBS_MAX];
+    memcpy(changed, next_obs, sizeof changed);
+    unsigned at =
+        (unsigned)(obs[0] * 31 + next_obs[vf_obs_size(kind) - 1]) % (unsigned)vf_obs_size(kind);
+    changed[at] = obs[at] - 3 + next_obs[at] % 7;
+    memory_before = memory;
+    n = vf_features(kind, changed, action, false, &memory, feature_index, feature_value);
+    if (n < 0) REQUIRE(memcmp(&memory, &memory_before, sizeof memory) == 0);
+}
+
+/* The built-in agents act on the state's observation (mid-episode, as a policy handed over
+ * would), each within the farm's actions, and a changed observation is acted on or refused
+ * with the agent unchanged; now and then one plays a whole episode of the state's seed. */
+static vf_agent agent, agent_before;
+
+static void check_agents(const vf_env *env, const int32_t *obs) {
+    for (int a = 0; a < VF_AGENT_KINDS; a++) {
+        REQUIRE(vf_agent_init(&agent, env->kind, a, env->seed) ==
+                (vf_agent_exists(env->kind, a) ? VF_OK : VF_ERR_ARGUMENT));
+        if (!vf_agent_exists(env->kind, a)) continue;
+        int act = vf_agent_act(&agent, obs);
+        REQUIRE(act >= 0 && act < vf_num_actions(env->kind));
+        int32_t changed[VF_OBS_MAX];
+        memcpy(changed, obs, sizeof changed);
+        unsigned at = (unsigned)(env->seed % (uint64_t)vf_obs_size(env->kind));
+        changed[at] += (int32_t)(env->seed >> 60) - 8;
+        agent_before = agent;
+        act = vf_agent_act(&agent, changed);
+        if (act < 0) REQUIRE(memcmp(&agent, &agent_before, sizeof agent) == 0);
+        if ((env->seed & 15) == 0) REQUIRE(vf_agent_play(&agent, env->seed) >= 0);
+    }
+    REQUIRE(vf_agent_init(&agent, env->kind, VF_AGENT_KINDS, 0) == VF_ERR_ARGUMENT);
+    REQUIRE(vf_agent_act(&agent, NULL) == -1);
+}
+
 static void check_state(const vf_env *env) {
     static char text[VF_TEXT_MAX];
     size_t n = vf_state_json(env, text, sizeof text);
@@ -129,6 +178,12 @@ static void check_state(const vf_env *env) {
         vf_env back;
         REQUIRE(vf_restore(&back, kind, snap, len) == VF_OK);
         REQUIRE(vf_state_hash(&back) == vf_state_hash(&next));
+        if (a == 0) {
+            int32_t before[VF_OBS_MAX + 4];
+            vf_observe(env, before);
+            check_features(kind, before, a, obs);
+            check_agents(env, before);
+        }
     }
 }
 
@@ -355,10 +410,29 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                               outputs & 32 ? finals : NULL,
                               outputs & 64 ? returns : NULL,
                               outputs & 128 ? lengths : NULL,
-                              outputs & 2 ? seeds : NULL};
+                              outputs & 2 ? seeds : NULL,
+                              NULL};
             int rounds = u8(&r) % 64;
-            for (int t = 0; t < rounds; t++)
+            /* with observations and an odd number of rounds, each env's features too, into
+             * memories that may hold anything (another batch's, another kind's) */
+            static vf_memory memories[BATCH];
+            static int32_t index[BATCH * 512], count[BATCH];
+            static float value[BATCH * 512];
+            vf_feature_rows rows = {rounds & 2 ? memories : NULL, index, value, count, 512};
+            if ((outputs & 2) && (rounds & 1)) io.features = &rows;
+            for (int t = 0; t < rounds; t++) {
                 REQUIRE(vf_batch_step_io(batch, batch_live, batch[0].kind, &io) == VF_OK);
+                for (int i = 0; io.features && i < batch_live; i++)
+                    REQUIRE(count[i] >= -1 && count[i] <= 512);
+            }
+            if (io.features) { /* the same rows from the batch call, each refused or seen */
+                vf_error e = vf_batch_features(batch[0].kind, batch_live, obs, actions,
+                                               outputs & 8 ? term : NULL, &rows);
+                REQUIRE(e == VF_OK || e == VF_ERR_INVALID);
+                rows.stride = 3;
+                REQUIRE(vf_batch_features(batch[0].kind, batch_live, obs, actions, NULL, &rows) ==
+                        VF_ERR_ARGUMENT);
+            }
             REQUIRE(vf_batch_step_io(batch, batch_live, 1 - batch[0].kind, &io) == VF_ERR_ARGUMENT);
             REQUIRE(vf_batch_run_random(batch, batch_live, u8(&r), u64(&r), obs) >= 0);
             check_state(&batch[u8(&r) % batch_live]);

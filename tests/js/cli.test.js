@@ -219,7 +219,7 @@ describe('eval', () => {
     if (cli('train', '--env', V, '--steps', '1000', '--out', q).status !== 0) throw new Error('tabular run failed');
     const refused = cli('eval', q, '--env', V, '--sample');
     expect(refused.status).toBe(2);
-    expect(refused.stderr).toMatch(/tabular-q policy can act --greedy only; --sample is for ppo policies/);
+    expect(refused.stderr).toMatch(/tabular-q policy can act --greedy only; --sample is for ppo, reinforce policies/);
   });
 
   it('random scores each seed as the reference row does (the mean of its runs per seed), so it matches that row', () => {

@@ -55,8 +55,8 @@ async function check(id, seed, moveBias) {
   const spec = envSpecs[id];
   const memory = memoryFor(id);
   const kinds = memory.kinds();
+  const env = await make(id); // the engine computes the memory: loaded first
   const state = memory.create(1);
-  const env = await make(id);
   const flat = new Int32Array(spec.obsSize);
   const features = new Float32Array(memory.size);
   const random = seededRandom(seed);

@@ -37,3 +37,19 @@ it('other load failures pass through unchanged', async () => {
   });
   await expect(api.make('BackwardsValleyFarm-v0')).rejects.toThrow(/^out of memory$/);
 });
+
+it('a module whose description differs from engine_spec.js is refused, saying what to rebuild', async () => {
+  vi.resetModules();
+  const api = await import('../../wasm/index.js');
+  const { readFileSync } = await import('node:fs');
+  const bytes = readFileSync(new URL('../../wasm/valley_farm.wasm', import.meta.url));
+  // another engine: the same code with one farm's id changed in its data
+  const at = bytes.indexOf('BackwardsValleyFarm-v0');
+  expect(at).toBeGreaterThan(0);
+  const other = Uint8Array.from(bytes);
+  other[at + 'BackwardsValleyFarm-v'.length] = '9'.charCodeAt(0);
+  api.useEngineBytes(other);
+  await expect(api.make('ValleyFarm-v0')).rejects.toThrow(
+    /valley_farm\.wasm and wasm\/engine_spec\.js describe different engines.*npm run build:wasm/,
+  );
+});

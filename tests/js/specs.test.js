@@ -9,6 +9,14 @@ describe('the generated spec', () => {
   it('wasm/engine_spec.js is exactly what the built engine says of itself (else: node wasm/build.mjs)', async () => {
     expect(await specFromEngine()).toEqual(engineData);
   });
+
+  it('wasm/observations.js and wasm/farm_types.d.ts are exactly what spec_gen.mjs makes of the built engine', async () => {
+    const { observationsModule, typesModule, OBSERVATIONS_FILE, TYPES_FILE } = await import('../../wasm/spec_gen.mjs');
+    const { readFileSync } = await import('node:fs');
+    const spec = await specFromEngine();
+    expect(readFileSync(OBSERVATIONS_FILE, 'utf8')).toBe(await observationsModule(spec));
+    expect(readFileSync(TYPES_FILE, 'utf8')).toBe(await typesModule(spec));
+  });
 });
 
 const walkableByName = (spec) => Object.fromEntries(spec.tiles.map((t) => [t.code, t.walkable]));

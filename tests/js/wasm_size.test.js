@@ -4,7 +4,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { expect, it } from 'vitest';
 
-const BUDGET = 86_000; // bytes of wasm/valley_farm.wasm
+const BUDGET = 96_000; // bytes of wasm/valley_farm.wasm (86,000 until the agents and the policy's features moved into the engine from JS)
 const file = new URL('../../wasm/valley_farm.wasm', import.meta.url);
 
 it(`wasm/valley_farm.wasm, as built, is at most ${BUDGET} bytes`, () => {

@@ -12,6 +12,10 @@ import {
   type EnvState,
   type IllegalReasonCode,
   type ValleyObservation,
+  type ValleyInventory,
+  type BackwardsRules,
+  type StepEventCode,
+  engineSpec,
 } from 'valley-farm';
 
 const id: 'ValleyFarm-v0' = envIds[0];
@@ -69,7 +73,23 @@ const nope: number = (observation as ValleyObservation).farmValue;
 // @ts-expect-error: seeds are numbers or BigInts
 valley.reset({ seed: '42' });
 
+// the generated per-farm types (wasm/farm_types.d.ts)
+const inventory: ValleyInventory = observation.inventory;
+const cropValues: BackwardsRules['crops'] = (envSpecs['BackwardsValleyFarm-v0'].rules as BackwardsRules).crops;
+const event: StepEventCode = 'gift';
+const runs: number = engineSpec.protocol.randomRuns;
+// @ts-expect-error: the valley's inventory has no farm value
+const farmValue: number = inventory.farmValue;
+// @ts-expect-error: not an event code
+const notAnEvent: StepEventCode = 'rained';
+
 export {
+  inventory,
+  cropValues,
+  event,
+  runs,
+  farmValue,
+  notAnEvent,
   masks,
   finalSeed,
   drawn,

@@ -8,10 +8,10 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { BUILT_IN, createAgent } from '../agents/index.js';
-import { envIds, envSpecs } from '../index.js';
+import { BUILT_IN } from '../agents/index.js';
+import { engineSpec, envIds, envSpecs } from '../index.js';
 import { SPLITS } from '../splits.js';
-import { evaluate, normalizedScore, referenceBySeed, referenceData, summarize } from '../evaluate.js';
+import { evaluate } from '../evaluate.js';
 import { registerLearnerFile } from './learnerFile.mjs';
 import { UsageError, helpText, nearest, parseOptions, wantsHelp } from './args.mjs';
 
@@ -107,7 +107,7 @@ export function parse(argv) {
 }
 
 async function loadAgent(name, env, act) {
-  if (name === 'heuristic') return createAgent(name, env);
+  if (BUILT_IN.includes(name)) return name; // played in the engine (evaluate.js)
   if (name.endsWith('.json')) {
     // a saved policy (npx valley-farm train)
     const { readFile } = await import('node:fs/promises');
@@ -177,34 +177,6 @@ function counted(agent, env) {
   return { agent: wrapped, tally };
 }
 
-/**
- * The random agent scored as the reference row is (scripts/baselines.mjs): on each seed, the
- * mean return of `runs` uniformly random plays, the k-th with a fresh agent seeded k. One run
- * alone lands anywhere around that mean.
- */
-async function evaluateRandom(opts, runs) {
-  const sums = [];
-  let first;
-  for (let k = 1; k <= runs; k++) {
-    let inner;
-    const agent = {
-      reset: () => void (inner = createAgent('random', opts.env, { seed: k })),
-      act: (o, i) => inner.act(o, i),
-    };
-    const r = await evaluate(agent, { env: opts.env, split: opts.split, seeds: opts.seeds, episodes: opts.episodes });
-    first ??= r;
-    r.returns.forEach((x, i) => (sums[i] = (sums[i] ?? 0) + x));
-  }
-  const returns = sums.map((s) => s / runs);
-  const ref = await referenceBySeed(opts.env);
-  const result = { ...first, returns, ...summarize(returns) };
-  if (first.normalized) {
-    const perSeed = first.seeds.map((s, i) => normalizedScore(returns[i], ref.get(s).random, ref.get(s).best));
-    result.normalized = { mean: perSeed.reduce((a, b) => a + b, 0) / perSeed.length, perSeed };
-  }
-  return result;
-}
-
 // (-0.001 would show as -0.00)
 const fmt = (x) => (Number.isFinite(x) ? (Math.abs(x) < 0.005 ? 0 : x).toFixed(2) : '–');
 
@@ -234,26 +206,24 @@ export async function main(argv) {
     console.log(opts.json ? JSON.stringify(r) : runsText(r));
     return 0;
   }
-  const runs = opts.agentName === 'random' ? (await referenceData()).baselines.randomRuns : 1;
+  const runs = opts.agentName === 'random' ? engineSpec.protocol.randomRuns : 1;
+  let agent;
+  try {
+    agent = await loadAgent(opts.agentName, opts.env, opts.act);
+  } catch (err) {
+    console.error(`valley-farm eval: cannot load the agent: ${err.message}`);
+    return 2;
+  }
+  // the agent's actions, and how many were illegal (a built-in agent plays legal ones, in the engine)
+  let tally = null;
+  if (typeof agent !== 'string') ({ agent, tally } = counted(agent, opts.env));
   let r;
-  let tally = null; // the agent's actions, and how many were illegal (the random agent plays legal ones)
-  if (runs > 1) r = await evaluateRandom(opts, runs);
-  else {
-    let agent;
-    try {
-      agent = await loadAgent(opts.agentName, opts.env, opts.act);
-    } catch (err) {
-      console.error(`valley-farm eval: cannot load the agent: ${err.message}`);
-      return 2;
-    }
-    ({ agent, tally } = counted(agent, opts.env));
-    try {
-      r = await evaluate(agent, { env: opts.env, split: opts.split, seeds: opts.seeds, episodes: opts.episodes });
-    } catch (err) {
-      const said = String(err.message).replace(/^valley-farm: evaluate: /, '');
-      console.error(`valley-farm eval: ${err instanceof AgentError ? `the agent threw: ${said}` : said}`);
-      return 2;
-    }
+  try {
+    r = await evaluate(agent, { env: opts.env, split: opts.split, seeds: opts.seeds, episodes: opts.episodes });
+  } catch (err) {
+    const said = String(err.message).replace(/^valley-farm: evaluate: /, '');
+    console.error(`valley-farm eval: ${err instanceof AgentError ? `the agent threw: ${said}` : said}`);
+    return 2;
   }
   const seedsText = opts.split ? `${opts.split} split` : `seeds ${r.seeds[0]}…${r.seeds.at(-1)}`;
   if (opts.json) {

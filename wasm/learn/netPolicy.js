@@ -4,7 +4,7 @@
 // remembers of the farm, over `history` steps) and picks a legal action from its first head:
 // logits (a softmax over the legal actions: sampled or the most probable) or action values
 // (the best legal one).
-import { envSpecs, flatten } from '../index.js';
+import { envSpecs, flatten, loadEngine } from '../index.js';
 import { checkNetworkSize, checkSettings, shown } from './limits.js';
 import { POLICY_FORMAT, bad, checkNumbers, isNumberList, isObject } from './policyFile.js';
 import { perception } from './perception.js';
@@ -176,6 +176,7 @@ export function checkNetPolicy(json, learner, heads) {
 export async function loadNetPolicy(json, heads) {
   const config = { memory: 0, history: 1, ...json.config };
   const core = await loadCore();
+  await loadEngine(); // the policy's perception reads its features from the engine
   const net = new CoreNet(core, networkLayout(json.env, config, heads));
   net.setWeights(json.weights);
   const policy = new NetPolicy(core, json.env, json.algo, net, json.config, {

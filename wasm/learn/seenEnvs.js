@@ -18,9 +18,9 @@ export class SeenEnvs {
     s.seeing = perception(env, memory);
     s.width = s.seeing.width * history; // a sample's inputs
     s.nonzero = Math.min(s.seeing.width, s.seeing.nonzero) * history; // the most of them that are not 0
+    s.vec = await makeVec(env, n); // first: the engine that reads the features
     s.sight = s.seeing.create(n);
     s.frames = new SparseFrames(n, history, s.seeing.width, Math.min(s.seeing.width, s.seeing.nonzero));
-    s.vec = await makeVec(env, n);
     s.masks = new Uint8Array(n * s.A); // the legal masks of the envs' current states (a copy: the vector env's views go stale when the engine's memory grows)
     s.played = new Int32Array(n * s.horizon); // env i's actions this episode: played[i * horizon + t]
     s.length = new Int32Array(n);
@@ -37,6 +37,8 @@ export class SeenEnvs {
   }
 
   #see(i, action, opening) {
+    // the step's views, re-made if the engine's memory grew since (making a policy or an env may grow it)
+    if (this.r.observations.byteLength === 0) this.r = this.vec.views();
     this.frames.see(i, this.sight, this.r.observations, i, action, opening);
   }
 
