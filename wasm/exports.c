@@ -125,9 +125,9 @@ size_t vfw_batch_io_size(void) {
 void vfw_batch_io_init(vf_batch_io *io, const int32_t *actions, const uint64_t *next_seeds,
                        int32_t *obs, double *rewards, uint8_t *terminated, uint8_t *masks,
                        int32_t *final_obs, double *episode_returns, int32_t *episode_lengths,
-                       uint64_t *episode_seeds) {
-    vf_batch_io v = {actions,         next_seeds,   obs,       rewards,
-                     terminated,      masks,        final_obs, episode_returns,
-                     episode_lengths, episode_seeds};
+                       uint64_t *episode_seeds, int32_t autoreset) {
+    vf_batch_io v = {actions,         next_seeds,    obs,       rewards,
+                     terminated,      masks,         final_obs, episode_returns,
+                     episode_lengths, episode_seeds, autoreset, 0};
     *io = v;
 }

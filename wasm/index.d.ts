@@ -562,6 +562,10 @@ export function make(id: EnvId, options?: MakeOptions): Promise<Env>;
  *   observations row i    the FIRST observation of env i's next episode (masks row i: its mask)
  *   finalObservations row i  the LAST observation of the episode that ended
  *   episodeReturns[i], episodeLengths[i], episodeSeeds[i]  that episode's return, steps, seed
+ * With next-step autoreset (makeVec's autoreset: 'next-step'), observations row i is the
+ * LAST observation of the episode that ended (finalObservations row i too), and the next
+ * step resets env i instead of stepping it: its action is ignored, rewards[i] is 0,
+ * terminated[i] 0, observations row i the next episode's first.
  * Where terminated[i] = 0, the bookkeeping rows hold stale values from an earlier boundary.
  *
  * Worked example (ValleyFarm-v0, 2 envs, reset({ seed: 10 })): after step 50 both episodes
@@ -588,8 +592,9 @@ export interface VecResult {
    * `_key` mask of the envs where it means something (those whose episode ended this step).
    */
   infos: {
-    final_obs: Int32Array;
-    _final_obs: Uint8Array;
+    /** Same-step autoreset only (next-step shows the last observation in observations). */
+    final_obs?: Int32Array;
+    _final_obs?: Uint8Array;
     episode: { r: Float64Array; l: Int32Array; seed: BigUint64Array };
     _episode: Uint8Array;
   };
@@ -606,12 +611,25 @@ export interface VecOptions {
    * plays levels[(i + k × numEnvs) mod levels.length]; reset() then takes no seed.
    */
   levels?: Seed[];
+  /**
+   * When an ended episode's env starts its next (Gymnasium's AutoresetMode): 'same-step' (the
+   * default) in the step that ended it, 'next-step' in the step after (see VecResult).
+   */
+  autoreset?: AutoresetMode;
+}
+
+/** Gymnasium's vector autoreset modes, in this package's words. */
+export type AutoresetMode = 'same-step' | 'next-step';
+
+export interface VecMetadata extends EnvMetadata {
+  /** Gymnasium's metadata["autoreset_mode"]: makeVec's autoreset option. */
+  readonly autoresetMode: AutoresetMode;
 }
 
 /**
- * numEnvs envs of one id stepped together in one call into the engine, with same-step
- * autoreset. Seeds: env i's k-th episode has seed + i + k × numEnvs (fresh schedule), or
- * the fixed level list's.
+ * numEnvs envs of one id stepped together in one call into the engine, with same-step or
+ * next-step autoreset. Seeds: env i's k-th episode has seed + i + k × numEnvs (fresh
+ * schedule), or the fixed level list's, in either mode.
  */
 export interface VecEnv {
   readonly id: EnvId;
@@ -627,7 +645,7 @@ export interface VecEnv {
   readonly observationSpace: Box;
   /** One row of `observations`: Box([obsSize]) (unflatten gives the single env's object). */
   readonly singleObservationSpace: FlatBox;
-  readonly metadata: EnvMetadata;
+  readonly metadata: VecMetadata;
   readonly spec: EnvRegistration;
   /** Resets env i with seed + i (default: a fresh seed, reported as `seed`, from the last seeded reset's generator if there was one). */
   reset(options?: Seed | ResetOptions): VecResult & { seed: Seed | null };

@@ -73,33 +73,55 @@ def test_an_envs_spec_makes_the_same_env_again_with_gymnasium_make(env_id):
     assert np.array_equal(a, b)
 
 
+class Scheduled(gymnasium.Wrapper):
+    """A single env that, reset without a seed (as SyncVectorEnv's autoreset does), takes the
+    vector env's next seed: its last + n."""
+
+    def __init__(self, env, n):
+        super().__init__(env)
+        self.n, self.next = n, None
+
+    def reset(self, *, seed=None, options=None):
+        seed = self.next if seed is None else seed
+        self.next = seed + self.n
+        return self.env.reset(seed=seed, options=options)
+
+
 @pytest.mark.parametrize("env_id", IDS)
-def test_the_vector_env_sees_what_gymnasiums_sync_vector_env_sees_in_a_first_episode(env_id):
-    n = 5
-    vec = gymnasium.make_vec(env_id, num_envs=n, vectorization_mode="vector_entry_point")
-    assert isinstance(vec, valley_farm.FarmVecEnv) and isinstance(vec, gymnasium.vector.VectorEnv)
-    assert vec.metadata["autoreset_mode"] is gymnasium.vector.AutoresetMode.SAME_STEP
-    sync = gymnasium.vector.SyncVectorEnv(
-        [lambda: valley_farm.make(env_id) for _ in range(n)], autoreset_mode=gymnasium.vector.AutoresetMode.SAME_STEP
+@pytest.mark.parametrize("mode", ["same_step", "next_step"])
+def test_the_vector_env_replays_gymnasiums_sync_vector_env_across_episode_boundaries(env_id, mode):
+    n = 4
+    gym_mode = valley_farm.vector.autoreset_mode_of(mode)
+    vec = gymnasium.make_vec(env_id, num_envs=n, vectorization_mode="vector_entry_point", autoreset_mode=mode)
+    assert isinstance(vec, valley_farm.FarmVecEnv) and vec.metadata["autoreset_mode"] is gym_mode
+    sync = gymnasium.wrappers.vector.RecordEpisodeStatistics(
+        gymnasium.vector.SyncVectorEnv([lambda: Scheduled(valley_farm.make(env_id), n) for _ in range(n)], autoreset_mode=gym_mode)
     )
     obs, infos = vec.reset(seed=40)
     sync_obs, sync_infos = sync.reset(seed=40)  # env i: seed 40 + i, as the vector env
     assert np.array_equal(obs, sync_obs) and np.array_equal(infos["action_mask"], sync_infos["action_mask"])
     rng = np.random.default_rng(1)
-    ended = False
-    while not ended:
-        masks = infos["action_mask"]
-        actions = (rng.random(masks.shape) * masks).argmax(axis=1).astype(np.int32)
+    boundaries = 0
+    for t in range(160):  # three episodes of either farm, and the steps after them
+        actions = (rng.random(infos["action_mask"].shape) * infos["action_mask"]).argmax(axis=1).astype(np.int32)
         obs, rewards, terms, truncs, infos = vec.step(actions)
         sync_obs, sync_rewards, sync_terms, sync_truncs, sync_infos = sync.step(actions)
-        assert np.array_equal(rewards, sync_rewards) and np.array_equal(terms, sync_terms)
-        assert not truncs.any() and not sync_truncs.any()
-        ended = bool(terms.any())
-        if ended:  # the next episodes' seeds differ (seed + i + k n here, np_random there)
-            assert terms.all() and sync_infos["_final_obs"].all()
-            assert np.array_equal(infos["final_obs"], np.stack(sync_infos["final_obs"]))
-        else:
-            assert np.array_equal(obs, sync_obs)
-            assert np.array_equal(infos["action_mask"], sync_infos["action_mask"])
+        assert np.array_equal(obs, sync_obs) and np.array_equal(rewards, sync_rewards), t
+        assert np.array_equal(terms, sync_terms) and np.array_equal(truncs, sync_truncs), t
+        assert np.array_equal(infos["action_mask"], sync_infos["action_mask"]), t
+        if not terms.any():
+            continue
+        boundaries += 1
+        if mode == "same_step":  # the ended episodes' last observation and info, aside
+            assert np.array_equal(infos["_final_obs"], sync_infos["_final_obs"])
+            assert np.array_equal(infos["final_obs"][terms], np.stack(sync_infos["final_obs"][terms]))
+            final = sync_infos["final_info"]
+            assert np.array_equal(infos["final_info"]["step"][terms], final["step"][terms])
+            assert np.array_equal(infos["final_info"]["seed"][terms], final["seed"][terms])
+        else:  # Gymnasium's episode statistics count episodes as next-step autoreset ends them
+            assert np.array_equal(infos["_episode"], sync_infos["_episode"])
+            assert np.allclose(infos["episode"]["r"][terms], sync_infos["episode"]["r"][terms])
+            assert np.array_equal(infos["episode"]["l"][terms], sync_infos["episode"]["l"][terms])
+    assert boundaries >= 3
     vec.close()
     sync.close()

@@ -30,7 +30,7 @@ __version__ = "0.1.0"
 _engine.set_fresh_seed_range(FRESH_SEED_MIN, FRESH_SEED_MAX)
 
 _MAKE_OPTIONS = ("render_mode", "events")
-_VEC_OPTIONS = ("masks", "levels", "threads")
+_VEC_OPTIONS = ("masks", "levels", "threads", "autoreset_mode")
 
 
 def make(env_id: str, **options: Any) -> FarmEnv:
@@ -46,7 +46,8 @@ def make(env_id: str, **options: Any) -> FarmEnv:
 def make_vec(env_id: str, num_envs: int, **options: Any) -> FarmVecEnv:
     """``num_envs`` envs stepped together. Options: ``masks`` (default True: legal masks in
     every infos), ``levels`` (a list of seeds every episode plays one of), ``threads``
-    (worker threads stepping slices of the batch, default 1)."""
+    (worker threads stepping slices of the batch, default 1), ``autoreset_mode``
+    ("same_step", the default, or "next_step": see valley_farm.vector)."""
     spec_for(env_id)
     for k in options:
         if k not in _VEC_OPTIONS:

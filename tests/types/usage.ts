@@ -53,6 +53,10 @@ const finalSeed: bigint = result.episodeSeeds[0];
 const drawn = vec.reset({ seed: 3 }).seed;
 vec.resetEnvs([0, 5], [1, 2n]);
 const levelVec = await makeVec('ValleyFarm-v0', 4, { masks: false, levels: [1, 2, 3] });
+const nextStepVec = await makeVec('ValleyFarm-v0', 4, { autoreset: 'next-step' });
+const autoresetMode: 'same-step' | 'next-step' = nextStepVec.metadata.autoresetMode;
+// @ts-expect-error: Gymnasium's Python spelling is not this package's
+await makeVec('ValleyFarm-v0', 4, { autoreset: 'next_step' });
 const again: ValleyObservation = unflatten('ValleyFarm-v0', flatten('ValleyFarm-v0', observation));
 const hash: bigint = (await make('ValleyFarm-v0', { render_mode: 'ansi' })).stateHash();
 const saved: EnvState = valley.saveState();
