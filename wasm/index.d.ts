@@ -535,10 +535,13 @@ export interface EnvMetadata {
   readonly renderModes: readonly ['ansi'];
 }
 
-/** env.spec (Gymnasium's EnvSpec): the id, and the step by which the rules end every episode (terminated, not truncated). */
+/**
+ * env.spec (Gymnasium's EnvSpec): the id, and maxEpisodeSteps null, as in Python: no time limit
+ * truncates an episode; the rules end every one at envSpecs[id].horizon (terminated).
+ */
 export interface EnvRegistration {
   readonly id: EnvId;
-  readonly maxEpisodeSteps: number;
+  readonly maxEpisodeSteps: null;
 }
 
 /** Options of make(): render_mode may only be 'ansi' (text); any other key throws, naming the known ones. */

@@ -309,8 +309,13 @@ const PLAN_MEMORY_MAX = LIMITS.planMemoryMax;
 // Gymnasium's env.metadata and env.spec, in this package's camelCase
 const METADATA = Object.freeze({ renderModes: Object.freeze(['ansi']) });
 const specs = {};
-/** env.spec: the id and maxEpisodeSteps (the rules end every episode by then: terminated, not truncated). */
-const specOf = (spec) => (specs[spec.id] ??= Object.freeze({ id: spec.id, maxEpisodeSteps: spec.horizon }));
+/**
+ * env.spec: the id and maxEpisodeSteps, null as in the Python package: Gymnasium's
+ * max_episode_steps is the step at which a TimeLimit wrapper truncates an episode, and these
+ * farms never truncate one (the rules end every episode at the horizon, envSpecs[id].horizon:
+ * terminated, not truncated). docs/python.md says why.
+ */
+const specOf = (spec) => (specs[spec.id] ??= Object.freeze({ id: spec.id, maxEpisodeSteps: null }));
 
 class FarmEnv {
   #engine;

@@ -129,7 +129,7 @@ def train(args: Args) -> dict:
     values = torch.zeros((t_steps, n))
 
     obs, infos = envs.reset(seed=args.seed)  # env i: seed + i, then + k n (training seeds)
-    next_obs, next_mask = obs.copy(), infos["action_mask"].copy()
+    next_obs, next_mask = obs.copy(), infos["action_mask"].astype(bool)  # int8 masks; a copy
     next_done = torch.zeros(n)
     batch = n * t_steps
     updates = args.total_timesteps // batch
@@ -192,7 +192,7 @@ def train(args: Args) -> dict:
             actions[t], logprobs[t] = a, dist.log_prob(a)
             obs, reward, term, _, infos = envs.step(a.numpy().astype(np.int32))
             rewards[t] = torch.from_numpy(reward.astype(np.float32))
-            next_obs, next_mask = obs.copy(), infos["action_mask"].copy()
+            next_obs, next_mask = obs.copy(), infos["action_mask"].astype(bool)  # int8 masks; a copy
             next_done = torch.from_numpy(term.astype(np.float32))
             if term.any():
                 returns_seen.extend(infos["episode"]["r"][term].tolist())

@@ -201,9 +201,11 @@ static PyObject *new_obs(EnvObject *self) {
     return a;
 }
 
+/* Masks are int8, 1 where legal: what Gymnasium's Discrete.sample(mask=...) and PettingZoo's
+ * action_mask take. */
 static PyObject *new_mask(EnvObject *self) {
     npy_intp dims[1] = {self->num_actions};
-    PyObject *a = PyArray_SimpleNew(1, dims, NPY_BOOL);
+    PyObject *a = PyArray_SimpleNew(1, dims, NPY_INT8);
     if (a) vf_legal_actions(&self->env, (uint8_t *)PyArray_DATA((PyArrayObject *)a));
     return a;
 }
@@ -578,7 +580,7 @@ static PyMethodDef env_methods[] = {
      "step($self, action, /)\n--\n\nPlays one action: (observation, reward, terminated, truncated, "
      "info)."},
     {"action_mask", (PyCFunction)env_action_mask, METH_NOARGS,
-     "A bool array: True where the action is legal now."},
+     "An int8 array: 1 where the action is legal now."},
     {"illegal_reasons", (PyCFunction)env_illegal_reasons, METH_NOARGS,
      "Per action: None where legal, else {'code', 'text'} naming the rule that blocks it."},
     {"render", (PyCFunction)env_render, METH_NOARGS, "The map as text ('ansi')."},
@@ -802,7 +804,7 @@ static int vec_init(VecEnvObject *self, PyObject *args, PyObject *kwds) {
     self->returns = new_array(1, row, NPY_FLOAT64);
     self->terminated = new_array(1, row, NPY_BOOL);
     self->truncated = new_array(1, row, NPY_BOOL);
-    self->masks = new_array(2, mask2, NPY_BOOL);
+    self->masks = new_array(2, mask2, NPY_INT8); /* as new_mask's */
     self->lengths = new_array(1, row, NPY_INT32);
     self->seeds = new_array(1, row, NPY_UINT64);
     self->times = new_array(1, row, NPY_FLOAT64);

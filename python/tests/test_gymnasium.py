@@ -2,11 +2,15 @@
 machines have no Python registry, so gymnasium is not installed there; docs/python.md says
 which Gymnasium releases this was run against, from a source checkout, and how).
 
-Gymnasium's own env checker on both farms' single envs, made by gymnasium.make after
-register() and by valley_farm.make; the seeding contract the checker asks for (a seeded
-reset seeds np_random); a spec that gymnasium.make can make again; and the vector env beside
-Gymnasium's SyncVectorEnv over the single envs in the same same-step autoreset mode, which
-must see the same first episodes (both seed env i with seed + i)."""
+Gymnasium's own env checker on both farms' single envs, made by gymnasium.make (the import
+registers the ids) and by valley_farm.make; gymnasium.make("valley_farm:...") in a fresh
+interpreter; masks Gymnasium's spaces sample with; no time limit (max_episode_steps None); the
+seeding contract the checker asks for (a seeded reset seeds np_random); a spec that
+gymnasium.make can make again; and the vector env in each autoreset mode beside Gymnasium's own
+SyncVectorEnv over single envs, across episode boundaries."""
+import os
+import subprocess
+import sys
 import warnings
 
 import numpy as np
@@ -20,9 +24,56 @@ from gymnasium.utils.env_checker import check_env  # noqa: E402
 IDS = valley_farm.ENV_IDS
 
 
-@pytest.fixture(scope="module", autouse=True)
-def registered():
+def test_importing_the_package_registers_its_ids_and_register_stays_harmless():
+    assert all(env_id in gymnasium.registry for env_id in IDS)
     valley_farm.register()
+    assert gymnasium.registry["ValleyFarm-v0"].vector_entry_point == "valley_farm.vector:FarmVecEnv"
+
+
+def test_gymnasium_makes_valley_farm_ids_by_module_in_a_fresh_interpreter():
+    code = (
+        "import gymnasium as gym, sys\n"
+        "env = gym.make('valley_farm:BackwardsValleyFarm-v0')\n"
+        "vec = gym.make_vec('valley_farm:ValleyFarm-v0', num_envs=3, vectorization_mode='vector_entry_point')\n"
+        "assert 'valley_farm' in sys.modules and env.unwrapped.id == 'BackwardsValleyFarm-v0' and vec.num_envs == 3\n"
+        "print(env.reset(seed=1)[1]['seed'])\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, env=os.environ)
+    assert out.returncode == 0 and out.stdout.strip() == "1", out.stderr[-2000:]
+
+
+@pytest.mark.parametrize("env_id", IDS)
+def test_gymnasiums_spaces_sample_legal_actions_from_the_int8_masks(env_id):
+    env = gymnasium.make(env_id)
+    _, info = env.reset(seed=3)
+    env.action_space.seed(0)
+    for _ in range(50):
+        a = env.action_space.sample(mask=info["action_mask"])  # Discrete.sample wants int8
+        assert info["action_mask"][a] == 1
+        _, _, terminated, _, info = env.step(a)
+        if terminated:
+            _, info = env.reset()
+    vec = valley_farm.make_vec(env_id, 4)
+    _, infos = vec.reset(seed=1)
+    vec.action_space.seed(0)
+    actions = vec.action_space.sample(mask=tuple(infos["action_mask"]))  # MultiDiscrete: one mask per entry
+    assert all(infos["action_mask"][i, a] == 1 for i, a in enumerate(actions))
+
+
+@pytest.mark.parametrize("env_id", IDS)
+def test_no_time_limit_wraps_the_env_and_every_episode_ends_terminated_at_the_horizon(env_id):
+    env = gymnasium.make(env_id)
+    assert env.spec.max_episode_steps is None and valley_farm.make(env_id).spec.max_episode_steps is None
+    wrapper = env
+    while wrapper is not wrapper.unwrapped:
+        assert not isinstance(wrapper, gymnasium.wrappers.TimeLimit)
+        wrapper = wrapper.env
+    env.reset(seed=2)
+    steps, terminated, truncated = 0, False, False
+    while not (terminated or truncated):
+        _, _, terminated, truncated, _ = env.step(0)
+        steps += 1
+    assert terminated and not truncated and steps == valley_farm.SPECS[env_id].horizon
 
 
 @pytest.mark.parametrize("env_id", IDS)

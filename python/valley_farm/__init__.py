@@ -20,7 +20,7 @@ from ._specs import ENV_IDS, SPECS, FarmSpec, spec_for
 from .agents import create_agent
 from .env import ENTRY_POINT, FarmEnv, Plan
 from .evaluate import evaluate, normalized_score, reference_by_seed
-from .spaces import Box, Dict, Discrete, MultiDiscrete
+from .spaces import GYMNASIUM, Box, Dict, Discrete, MultiDiscrete
 from .spaces import unflatten as _unflatten
 from .splits import FRESH_SEED_MAX, FRESH_SEED_MIN, SPLITS, split_of, split_seeds
 from .vector import AutoresetMode, FarmVecEnv
@@ -62,7 +62,9 @@ def unflatten(env_id: str, observation: Any) -> dict:
 
 def register() -> None:
     """Registers both ids with Gymnasium (``gymnasium.make('ValleyFarm-v0')``, and
-    ``gymnasium.make_vec`` with this package's batched vector env). Needs gymnasium >= 1.0."""
+    ``gymnasium.make_vec`` with this package's batched vector env), as importing the package
+    does where gymnasium is importable. Needs gymnasium >= 1.0. No max_episode_steps: the farms
+    end their episodes at the horizon themselves, so no TimeLimit wrapper is added."""
     try:
         import gymnasium
     except ImportError as err:
@@ -75,8 +77,17 @@ def register() -> None:
             entry_point=ENTRY_POINT,
             vector_entry_point="valley_farm.vector:FarmVecEnv",
             kwargs={"env_id": env_id},
+            max_episode_steps=None,
             disable_env_checker=False,
         )
+
+
+# Gymnasium 1.x finds third-party envs by importing their module (gymnasium.make(
+# "valley_farm:ValleyFarm-v0") imports valley_farm, then looks the id up): so registering here
+# is what makes that work. (Its entry-point plugins, the "gymnasium.envs" group, were removed in
+# Gymnasium 1.0.)
+if GYMNASIUM:
+    register()
 
 
 __all__ = [
