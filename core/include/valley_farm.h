@@ -468,6 +468,7 @@ size_t vf_rules_json(int kind, char *buf, size_t cap);
 
 /* Everything a binding needs to know about the engine, as one JSON object, so that no
  * binding types a fact of a farm (the JS spec, wasm/engine_spec.js, is generated from it):
+ *   "version": VF_VERSION; "specVersion": VF_SPEC_VERSION;
  *   "farms": one object per vf_kind, in kind order, with
  *       "id", "kind", "width", "height", "horizon", "obsSize", "snapshotSize", "planWidth";
  *       "viewSize": the side of the square of tiles the view fields show, the agent at its
@@ -491,6 +492,11 @@ size_t vf_rules_json(int kind, char *buf, size_t cap);
  *       read them from memory.
  * VF_SPEC_MAX bytes always hold it. Returns the full length, as vf_render. */
 #define VF_SPEC_MAX 16384
+/* The engine's version (major.minor.patch): its rules, API and formats. Rules that play
+ * differently (new golden trajectories) take a new minor version at least. */
+#define VF_VERSION "0.1.0"
+/* The version of vf_spec_json's document: a key that changes meaning or goes takes a new one. */
+#define VF_SPEC_VERSION 1
 size_t vf_spec_json(char *buf, size_t cap);
 
 /* ======================================================================================

@@ -13,6 +13,7 @@ give the same observations, rewards and state hashes in C, JavaScript and Python
 """
 from __future__ import annotations
 
+from importlib import metadata as _metadata
 from typing import Any
 
 from . import _engine
@@ -25,7 +26,10 @@ from .spaces import unflatten as _unflatten
 from .splits import FRESH_SEED_MAX, FRESH_SEED_MIN, SPLITS, split_of, split_seeds
 from .vector import AutoresetMode, FarmVecEnv
 
-__version__ = "0.1.0"
+try:  # the installed distribution's version: python/pyproject.toml says it once
+    __version__ = _metadata.version("valley-farm")
+except _metadata.PackageNotFoundError:  # pragma: no cover - an uninstalled build (setup.py build_ext --inplace)
+    __version__ = "unknown"
 
 _engine.set_fresh_seed_range(FRESH_SEED_MIN, FRESH_SEED_MAX)
 
