@@ -66,6 +66,10 @@ static const char HELPERS[] =
     "        a = np.frombuffer(data[: len(data) // size * size], dtype=dtype).copy()\n"
     "        a = a if len(a) else np.zeros(1, dtype)\n"
     "    return np.resize(a, n).reshape(shape)\n"
+    "def actions(data, n, mod, form):\n"
+    "    a = array(data, 0, (n,)) % mod\n"
+    "    return (a, a.astype(np.int64), a.astype(np.uint8), a.tolist(), a.astype(np.uint64),\n"
+    "            a.astype(np.int8) - 1, a[::-1], a.astype(np.float32))[form % 8]\n"
     "import _engine\n"
     "class SubEnv(_engine.Env): pass\n"
     "class SubVecEnv(_engine.VecEnv): pass\n"
@@ -382,9 +386,11 @@ static void env_call(reader *r, PyObject *env) {
         call(env, "restore", args, 1);
         break;
     }
-    case 5: { /* the planner: widths and tables that fit a fuzzer's time, and the refused ones */
-        PyObject *args[] = {tamed(r, 16, VF_PLAN_WIDTH_MAX, VF_PLAN_WIDTH_MAX),
-                            tamed(r, 300, VF_PROVE_STATES_MAX, VF_PROVE_STATES_MAX)};
+    case 5: { /* the planner: widths and tables that fit a fuzzer's time, and the largest
+                 table, which the memory limit refuses before any work */
+        PyObject *args[] = {tamed(r, 16, VF_PLAN_WIDTH_MAX, 0),
+                            u8(r) % 8 ? tamed(r, 300, VF_PROVE_STATES_MAX, VF_PROVE_STATES_MAX)
+                                      : PyLong_FromLong(VF_PROVE_STATES_MAX)};
         call(env, "_plan", args, 2);
         break;
     }
@@ -418,21 +424,16 @@ static void vec_call(reader *r, PyObject *vec, long n) {
     }
     case 2:
     case 3:
-    case 4: { /* steps: a good int32 array of n actions from the input, or anything */
-        int steps = 1 + u8(r) % 60;
+    case 4: { /* steps: n actions from the input, mostly in range, as an int32 array (the fast
+                 path), another dtype, a reversed view or a list; or anything */
+        int steps = 1 + u8(r) % 60, form = u8(r);
         PyObject *a;
-        if (u8(r) & 1) {
+        if (form % 3) {
             PyObject *data = bytes_from(r, 255);
-            PyObject *shape = Py_BuildValue("(l)", n);
-            a = data && shape ? PyObject_CallFunction(helper("array"), "OiO", data, 0, shape)
-                              : NULL;
-            PyObject *mod = a ? PyLong_FromLong(u8(r) % 16 + 1) : NULL;
-            PyObject *small = mod ? PyNumber_Remainder(a, mod) : NULL; /* mostly in range */
-            Py_XDECREF(a);
-            Py_XDECREF(mod);
+            int mod = 1 + u8(r) % 16;
+            a = data ? PyObject_CallFunction(helper("actions"), "Olii", data, n, mod, form / 3)
+                     : NULL;
             Py_XDECREF(data);
-            Py_XDECREF(shape);
-            a = small;
         } else {
             a = value(r, 0);
         }

@@ -34,7 +34,9 @@ const HARNESSES = [
 // one never) fails the run. The committed corpora alone reach more; README.md states the
 // figures.
 const COVERAGE_FLOOR = 95;
-const PYTHON_COVERAGE_FLOOR = 90;
+// (python/src's lines out of a fuzzer's reach, about 9 %: failed allocations, and the paths of
+// a forked child and of two threads calling at once, which test_cannot_crash.py takes)
+const PYTHON_COVERAGE_FLOOR = 85;
 
 const OUT = `${root}build-fuzz`;
 const corpora = (name) => [`${OUT}/corpus/${name}`, `${root}tests/fuzz/corpus/${name}`];
