@@ -57,5 +57,10 @@ export function checkResetOptions(where, options) {
 // Gymnasium's env.metadata and env.spec, in this package's camelCase, shared by env.js and vec.js
 export const METADATA = Object.freeze({ renderModes: Object.freeze(['ansi']) });
 const registrations = {};
-/** env.spec: the id and maxEpisodeSteps (the rules end every episode by then: terminated, not truncated). */
-export const specOf = (spec) => (registrations[spec.id] ??= Object.freeze({ id: spec.id, maxEpisodeSteps: spec.horizon }));
+/**
+ * env.spec: the id and maxEpisodeSteps, null as in the Python package: Gymnasium's
+ * max_episode_steps is the step at which a TimeLimit wrapper truncates an episode, and these
+ * farms never truncate one (the rules end every episode at the horizon, envSpecs[id].horizon:
+ * terminated, not truncated). docs/python.md says why.
+ */
+export const specOf = (spec) => (registrations[spec.id] ??= Object.freeze({ id: spec.id, maxEpisodeSteps: null }));

@@ -427,10 +427,13 @@ export interface EnvMetadata {
   readonly renderModes: readonly ['ansi'];
 }
 
-/** env.spec (Gymnasium's EnvSpec): the id, and the step by which the rules end every episode (terminated, not truncated). */
+/**
+ * env.spec (Gymnasium's EnvSpec): the id, and maxEpisodeSteps null, as in Python: no time limit
+ * truncates an episode; the rules end every one at envSpecs[id].horizon (terminated).
+ */
 export interface EnvRegistration {
   readonly id: EnvId;
-  readonly maxEpisodeSteps: number;
+  readonly maxEpisodeSteps: null;
 }
 
 /** Options of make(): render_mode may only be 'ansi' (text); any other key throws, naming the known ones. */
@@ -450,6 +453,10 @@ export interface MakeOptions {
  *   observations row i    the FIRST observation of env i's next episode (masks row i: its mask)
  *   finalObservations row i  the LAST observation of the episode that ended
  *   episodeReturns[i], episodeLengths[i], episodeSeeds[i]  that episode's return, steps, seed
+ * With next-step autoreset (makeVec's autoreset: 'next-step'), observations row i is the
+ * LAST observation of the episode that ended (finalObservations row i too), and the next
+ * step resets env i instead of stepping it: its action is ignored, rewards[i] is 0,
+ * terminated[i] 0, observations row i the next episode's first.
  * Where terminated[i] = 0, the bookkeeping rows hold stale values from an earlier boundary.
  *
  * Worked example (ValleyFarm-v0, 2 envs, reset({ seed: 10 })): after step 50 both episodes
@@ -483,8 +490,9 @@ export interface VecResult {
    * `_key` mask of the envs where it means something (those whose episode ended this step).
    */
   infos: {
-    final_obs: Int32Array;
-    _final_obs: Uint8Array;
+    /** Same-step autoreset only (next-step shows the last observation in observations). */
+    final_obs?: Int32Array;
+    _final_obs?: Uint8Array;
     episode: { r: Float64Array; l: Int32Array; seed: BigUint64Array };
     _episode: Uint8Array;
   };
@@ -516,12 +524,25 @@ export interface VecOptions {
   features?: boolean;
   /** With features: also each env's memory of its episode (default false). */
   memory?: boolean;
+  /**
+   * When an ended episode's env starts its next (Gymnasium's AutoresetMode): 'same-step' (the
+   * default) in the step that ended it, 'next-step' in the step after (see VecResult).
+   */
+  autoreset?: AutoresetMode;
+}
+
+/** Gymnasium's vector autoreset modes, in this package's words. */
+export type AutoresetMode = 'same-step' | 'next-step';
+
+export interface VecMetadata extends EnvMetadata {
+  /** Gymnasium's metadata["autoreset_mode"]: makeVec's autoreset option. */
+  readonly autoresetMode: AutoresetMode;
 }
 
 /**
- * numEnvs envs of one id stepped together in one call into the engine, with same-step
- * autoreset. Seeds: env i's k-th episode has seed + i + k × numEnvs (fresh schedule), or
- * the fixed level list's.
+ * numEnvs envs of one id stepped together in one call into the engine, with same-step or
+ * next-step autoreset. Seeds: env i's k-th episode has seed + i + k × numEnvs (fresh
+ * schedule), or the fixed level list's, in either mode.
  */
 export interface VecEnv {
   readonly id: EnvId;
@@ -537,7 +558,7 @@ export interface VecEnv {
   readonly observationSpace: Box;
   /** One row of `observations`: Box([obsSize]) (unflatten gives the single env's object). */
   readonly singleObservationSpace: FlatBox;
-  readonly metadata: EnvMetadata;
+  readonly metadata: VecMetadata;
   readonly spec: EnvRegistration;
   /** Resets env i with seed + i (default: a fresh seed, reported as `seed`, from the last seeded reset's generator if there was one). */
   reset(options?: Seed | ResetOptions): VecResult & { seed: Seed | null };

@@ -47,6 +47,7 @@ class FarmVecEnv {
   #io;
   #out;
   #withMasks;
+  #nextStep; // next-step autoreset (makeVec's autoreset: 'next-step'); else same-step
   #levels; // null: fresh seeds (last seed + n); else BigInt level seeds cycled over
   #nextSeed = null; // the fresh seeds after a seeded reset (seedsAfter); null before one
   #episodeIndex; // per env, with levels: which episode it plays (k in levels[(i + k n) mod L])
@@ -55,11 +56,12 @@ class FarmVecEnv {
   #buffer = null;
   #features = null; // with features: { stride, width, index, value, count, opening, rows }
 
-  constructor(engine, spec, numEnvs, { masks = true, levels = null, features = false, memory = false }) {
+  constructor(engine, spec, numEnvs, { masks = true, levels = null, features = false, memory = false, autoreset = 'same-step' }) {
     this.#engine = engine;
     this.#spec = spec;
     this.#n = numEnvs;
     this.#withMasks = masks;
+    this.#nextStep = autoreset === 'next-step';
     this.#levels = levels;
     this.#episodeIndex = levels ? new Float64Array(numEnvs) : null;
     this.id = spec.id;
@@ -69,7 +71,8 @@ class FarmVecEnv {
     this.singleActionSpace = actionSpace(spec.id);
     this.observationSpace = batchedObservationSpace(spec.id, numEnvs);
     this.singleObservationSpace = flatObservationSpace(spec.id);
-    this.metadata = METADATA;
+    // Gymnasium's metadata["autoreset_mode"], in this package's words
+    this.metadata = Object.freeze({ ...METADATA, autoresetMode: autoreset });
     this.spec = specOf(spec);
     const n = numEnvs;
     const na = spec.actions.length;
@@ -144,6 +147,7 @@ class FarmVecEnv {
       this.#lengths,
       this.#seeds,
       features ? this.#features.rows : 0,
+      this.#nextStep ? 1 : 0, // the engine's vf_autoreset
     );
     engine.registry.register(this, this.#ptr, this);
   }
@@ -246,13 +250,17 @@ class FarmVecEnv {
   }
 
   /**
-   * Steps every env in one call into the engine (same-step autoreset). For an env whose
-   * episode ends in this step (terminated[i] = 1):
+   * Steps every env in one call into the engine. For an env whose episode ends in this step
+   * (terminated[i] = 1):
    *   - rewards[i] is the last step's reward;
-   *   - observations row i is the FIRST observation of its next episode, masks row i its mask;
-   *   - finalObservations row i is the LAST observation of the episode that ended, and
-   *     episodeReturns[i], episodeLengths[i], episodeSeeds[i] (BigUint64Array) its return,
-   *     number of steps and seed.
+   *   - same-step autoreset (the default): observations row i is the FIRST observation of its
+   *     next episode, masks row i its mask; finalObservations row i the LAST of the one that
+   *     ended;
+   *   - next-step autoreset: observations row i is the LAST observation of the episode that
+   *     ended; the next step resets env i instead of stepping it (its action ignored, reward
+   *     0, terminated 0) and shows the next episode's first;
+   *   - episodeReturns[i], episodeLengths[i], episodeSeeds[i] (BigUint64Array) are the ended
+   *     episode's return, number of steps and seed.
    * Rows of the bookkeeping views where terminated[i] = 0 hold stale values: read them only
    * where terminated[i] = 1. The next episode's seed is the schedule's: the last seed +
    * numEnvs (env i's k-th episode has seed + i + k numEnvs), or the next level.
@@ -279,9 +287,11 @@ class FarmVecEnv {
       const first = e.x.vfw_first_bad_action(this.#actions, n, max);
       if (first >= 0) throw this.#badAction(actions, first);
     }
+    // the envs whose next level starts in this step: next-step, those the last step ended
+    const resetNow = this.#levels && this.#nextStep ? Uint8Array.from(result.terminated) : null;
     e.x.vf_batch_step_io(this.#envs, n, this.#spec.kind, this.#io);
     if (this.#buffer !== e.memory.buffer) result = this.#result();
-    if (this.#levels) this.#advanceLevels(result.terminated);
+    if (this.#levels) this.#advanceLevels(resetNow ?? result.terminated);
     return result;
   }
 
@@ -318,6 +328,7 @@ class FarmVecEnv {
 
   #resetOne(i, seed) {
     const e = this.#engine;
+    e.u8[this.#terminated + i] = 0; // its episode is not over (next-step autoreset reads this)
     const row = this.#obs + i * this.#spec.obsSize * 4; // #spec: a caller can change obsSize, not this
     e.x.vfw_reset(this.#envs + i * align8(e.envSize), this.#spec.kind, Number(seed & 0xffffffffn), Number(seed >> 32n), row);
     if (this.#withMasks) e.x.vf_legal_actions(this.#envs + i * align8(e.envSize), this.#masks + i * this.#spec.actions.length);
@@ -347,11 +358,12 @@ class FarmVecEnv {
     for (let i = 0; i < this.#n; i++) next[i] = this.#levelSeed(i, this.#episodeIndex[i] + 1);
   }
 
-  #advanceLevels(terminated) {
+  /** Envs where `started` is 1 began their next level: queue the one after it. */
+  #advanceLevels(started) {
     const e = this.#engine;
     let next = null;
     for (let i = 0; i < this.#n; i++) {
-      if (terminated[i] !== 1) continue;
+      if (started[i] !== 1) continue;
       next ??= new BigUint64Array(e.buffer, this.#nextSeeds, this.#n);
       this.#episodeIndex[i]++;
       next[i] = this.#levelSeed(i, this.#episodeIndex[i] + 1);
@@ -392,8 +404,7 @@ class FarmVecEnv {
       // Gymnasium's vector `infos` (same-step autoreset): a value per env, and beside each
       // key its `_key` mask of the envs where the value means something (those that ended)
       v.infos = {
-        final_obs: v.finalObservations,
-        _final_obs: v.terminated,
+        ...(this.#nextStep ? {} : { final_obs: v.finalObservations, _final_obs: v.terminated }),
         episode: { r: v.episodeReturns, l: v.episodeLengths, seed: v.episodeSeeds },
         _episode: v.terminated,
       };
@@ -405,7 +416,9 @@ class FarmVecEnv {
 /**
  * Makes numEnvs environments stepped together in one call per step.
  * Options: masks (default true: legal masks in every result), levels (an array of seeds:
- * every episode plays one of them, env i's k-th episode levels[(i + k numEnvs) mod L]).
+ * every episode plays one of them, env i's k-th episode levels[(i + k numEnvs) mod L]),
+ * autoreset ('same-step', the default, or 'next-step', as Gymnasium's vector envs: see step()),
+ * features and memory (each row's features in every result: vec.js's result.features).
  * @param {string} id
  * @param {number} numEnvs an integer from 1 to 65536
  */
@@ -417,7 +430,12 @@ export async function makeVec(id, numEnvs, options) {
     levels,
     features = false,
     memory = false,
-  } = checkOptions('makeVec', options, ['masks', 'levels', 'features', 'memory']);
+    autoreset = 'same-step',
+  } = checkOptions('makeVec', options, ['masks', 'levels', 'features', 'memory', 'autoreset']);
+  if (autoreset !== 'same-step' && autoreset !== 'next-step')
+    throw new RangeError(
+      `valley-farm: makeVec's autoreset option must be 'same-step' (the default) or 'next-step', got ${describe(autoreset)}`,
+    );
   for (const [name, value] of Object.entries({ masks, features, memory }))
     if (typeof value !== 'boolean')
       throw new TypeError(`valley-farm: makeVec's ${name} option must be true or false, got ${describe(value)}`);
@@ -437,7 +455,7 @@ export async function makeVec(id, numEnvs, options) {
       }
     });
   }
-  return new FarmVecEnv(await loadEngine(), spec, numEnvs, { masks, levels: levelSeeds, features, memory });
+  return new FarmVecEnv(await loadEngine(), spec, numEnvs, { masks, levels: levelSeeds, features, memory, autoreset });
 }
 
 /**

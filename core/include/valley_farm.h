@@ -468,6 +468,7 @@ size_t vf_rules_json(int kind, char *buf, size_t cap);
 
 /* Everything a binding needs to know about the engine, as one JSON object, so that no
  * binding types a fact of a farm (the JS spec, wasm/engine_spec.js, is generated from it):
+ *   "version": VF_VERSION; "specVersion": VF_SPEC_VERSION;
  *   "farms": one object per vf_kind, in kind order, with
  *       "id", "kind", "width", "height", "horizon", "obsSize", "snapshotSize", "planWidth";
  *       "slug": its short name, lower case ("valley"), which its docs page and JS types use;
@@ -500,6 +501,11 @@ size_t vf_rules_json(int kind, char *buf, size_t cap);
  *       every build: none holds a pointer).
  * VF_SPEC_MAX bytes always hold it. Returns the full length, as vf_render. */
 #define VF_SPEC_MAX 16384
+/* The engine's version (major.minor.patch): its rules, API and formats. Rules that play
+ * differently (new golden trajectories) take a new minor version at least. */
+#define VF_VERSION "0.1.0"
+/* The version of vf_spec_json's document: a key that changes meaning or goes takes a new one. */
+#define VF_SPEC_VERSION 1
 size_t vf_spec_json(char *buf, size_t cap);
 
 /* ======================================================================================
@@ -769,13 +775,22 @@ vf_error vf_batch_reset(vf_env *envs, int n, int kind, uint64_t seed, int32_t *o
 vf_error vf_batch_step(vf_env *envs, int n, const int32_t *actions, int32_t *obs, double *rewards,
                        uint8_t *terminated);
 
+/* When a vector env starts an ended episode's successor (Gymnasium's AutoresetMode):
+ *  - VF_AUTORESET_SAME_STEP (the default): in the call that ended it. The env's row of obs
+ *    is then the new episode's first observation; final_obs holds the ended one's last.
+ *  - VF_AUTORESET_NEXT_STEP: in the next call. The call that ends an episode leaves its
+ *    last observation in obs; the next call resets that env instead of stepping it: its
+ *    action is ignored, its reward is 0, terminated 0, obs the new episode's first.
+ * Either way env i's k-th episode has the same seed. */
+typedef enum vf_autoreset { VF_AUTORESET_SAME_STEP = 0, VF_AUTORESET_NEXT_STEP = 1 } vf_autoreset;
+
 /* The vector env's step: the inputs and every output of one batch step, as pointers the
  * caller sets once and reuses. Rows are per env (row i of obs starts at i * obs_size).
  * Every output may be NULL (not written). */
 typedef struct vf_batch_io {
     const int32_t *actions;     /* in: n actions; one out of range is no step (vf_batch_step) */
-    const uint64_t *next_seeds; /* in, optional: the seed env i's next episode starts from if
-                                   its episode ends in this step; NULL: last seed + n */
+    const uint64_t *next_seeds; /* in, optional: the seed env i's next episode starts from
+                                   when its episode ends; NULL: last seed + seed_stride */
     int32_t *obs;               /* out: the observation each env now shows (after an autoreset,
                                    the new episode's first) */
     double *rewards;            /* out: the reward of this step */
@@ -787,12 +802,18 @@ typedef struct vf_batch_io {
     int32_t *episode_lengths; /* its number of steps */
     uint64_t *episode_seeds;  /* the seed it was reset with */
     /* The features of each env's observation after the step (vf_batch_features: row i seen
-     * after actions[i], opening an episode where it ended), or NULL: none. */
+     * after actions[i], opening an episode where one started: with same-step autoreset where
+     * it ended, with next-step where it was reset), or NULL: none. */
     const vf_feature_rows *features;
+    /* Settings (0, as a zeroed struct has them, for the defaults): */
+    int32_t autoreset;   /* a vf_autoreset */
+    int32_t seed_stride; /* without next_seeds, what an env's next seed adds to its last; 0: n.
+                            A caller stepping one batch in slices gives the whole batch's n. */
 } vf_batch_io;
 
 /* One vector-env step of n envs of `kind` (see vf_batch_io). Returns VF_ERR_ARGUMENT, having
- * changed nothing, for a bad n or kind, NULL envs/io/io->actions, or an env of another kind. */
+ * changed nothing, for a bad n or kind, NULL envs/io/io->actions, an env of another kind, an
+ * autoreset that is no vf_autoreset or a negative seed_stride. */
 vf_error vf_batch_step_io(vf_env *envs, int n, int kind, const vf_batch_io *io);
 
 /* Legal masks of n envs of one kind, vf_num_actions(kind) bytes apart. */

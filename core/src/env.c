@@ -462,6 +462,9 @@ vf_error vf_batch_step_io(vf_env *envs, int n, int kind, const vf_batch_io *io) 
     if (io == NULL || io->actions == NULL || !batch_ok(envs, n, kind, true)) return VF_ERR_ARGUMENT;
     if (io->features && (io->obs == NULL || !vf_feature_rows_ok(kind, io->features)))
         return VF_ERR_ARGUMENT;
+    if ((io->autoreset != VF_AUTORESET_SAME_STEP && io->autoreset != VF_AUTORESET_NEXT_STEP) ||
+        io->seed_stride < 0)
+        return VF_ERR_ARGUMENT;
     step_io(envs, n, kind, io);
     return VF_OK;
 }
@@ -478,6 +481,8 @@ VF_ALWAYS_INLINE void step_io_kind(vf_env *envs, int n, const vf_batch_io *io, c
     double *const rewards = io->rewards;
     uint8_t *const terminated = io->terminated, *const masks = io->masks;
     const vf_feature_rows *const features = io->features;
+    const bool next_step = io->autoreset == VF_AUTORESET_NEXT_STEP;
+    const uint64_t stride = io->seed_stride > 0 ? (uint64_t)io->seed_stride : (uint64_t)n;
     for (int i = 0; i < n; i++) {
         vf_env *e = &envs[i];
         const int a = actions[i];
@@ -485,6 +490,16 @@ VF_ALWAYS_INLINE void step_io_kind(vf_env *envs, int n, const vf_batch_io *io, c
          * when the caller keeps final observations, since the reset then overwrites it) */
         int32_t *row = obs ? obs + (size_t)i * size : NULL;
         uint8_t *mask = masks ? masks + (size_t)i * na : NULL;
+        /* next-step autoreset: an episode over at the start of a call ended in an earlier one
+         * (a reset never leaves one over), so this call starts the next in its place */
+        if (next_step && farm_over(e, kind)) {
+            vf_reset(e, kind, io->next_seeds ? io->next_seeds[i] : e->seed + stride, row);
+            if (rewards) rewards[i] = 0;
+            if (terminated) terminated[i] = 0;
+            if (mask) farm_masks(e, kind, mask);
+            if (features) vf_features_row(kind, row, a, true, features, i);
+            continue;
+        }
         if ((unsigned)a >=
             na) { /* not an action: no step, as in vf_step; the outputs show the env as it is */
             if (row) vf_observe(e, row);
@@ -506,13 +521,15 @@ VF_ALWAYS_INLINE void step_io_kind(vf_env *envs, int n, const vf_batch_io *io, c
             if (io->episode_returns) io->episode_returns[i] = vf_total_reward(e);
             if (io->episode_lengths) io->episode_lengths[i] = vf_step_count(e);
             if (io->episode_seeds) io->episode_seeds[i] = e->seed;
-            uint64_t next = io->next_seeds ? io->next_seeds[i] : e->seed + (uint64_t)n;
-            vf_reset(e, kind, next, row);
+            if (!next_step)
+                vf_reset(e, kind, io->next_seeds ? io->next_seeds[i] : e->seed + stride, row);
         }
         if (rewards) rewards[i] = reward_of(kind, vf_outcome_units(o));
         if (terminated) terminated[i] = ended;
         if (mask) farm_masks(e, kind, mask);
-        if (features) vf_features_row(kind, row, a, ended, features, i);
+        /* the row opens an episode where the same step started the next one; with next-step
+         * autoreset it is the ended episode's last */
+        if (features) vf_features_row(kind, row, a, ended && !next_step, features, i);
     }
 }
 

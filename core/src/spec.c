@@ -246,7 +246,11 @@ static void layouts_json(vft_text *t) {
 size_t vf_spec_json(char *buf, size_t cap) {
     vft_text t = vft_begin(buf, cap);
     vft_char(&t, '{');
-    vft_key(&t, "farms", true);
+    vft_key(&t, "version", true);
+    string(&t, VF_VERSION);
+    vft_key(&t, "specVersion", false);
+    vft_int(&t, VF_SPEC_VERSION);
+    vft_key(&t, "farms", false);
     vft_char(&t, '[');
     for (int k = 0; k < VF_KIND_COUNT; k++) {
         vft_str(&t, k ? ",{" : "{");

@@ -9,7 +9,7 @@
  *   VecEnv  a block of n vf_env stepped with vf_batch_step_io; every output is a NumPy array
  *           allocated once, whose memory the engine writes in place (no copy per step). The
  *           GIL is released while the engine steps; with threads > 1, worker threads step
- *           slices of the batch.
+ *           slices of the batch. Either autoreset mode (the engine's vf_autoreset).
  *
  * Argument checks (action types and ranges, seeds, snapshot bytes) live here, before the
  * engine is touched, so a refused call changes nothing. No call can crash the interpreter:
@@ -29,6 +29,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "valley_farm.h"
@@ -202,9 +203,11 @@ static PyObject *new_obs(EnvObject *self) {
     return a;
 }
 
+/* Masks are int8, 1 where legal: what Gymnasium's Discrete.sample(mask=...) and PettingZoo's
+ * action_mask take. */
 static PyObject *new_mask(EnvObject *self) {
     npy_intp dims[1] = {self->num_actions};
-    PyObject *a = PyArray_SimpleNew(1, dims, NPY_BOOL);
+    PyObject *a = PyArray_SimpleNew(1, dims, NPY_INT8);
     if (a) vf_legal_actions(&self->env, (uint8_t *)PyArray_DATA((PyArrayObject *)a));
     return a;
 }
@@ -579,7 +582,7 @@ static PyMethodDef env_methods[] = {
      "step($self, action, /)\n--\n\nPlays one action: (observation, reward, terminated, truncated, "
      "info)."},
     {"action_mask", (PyCFunction)env_action_mask, METH_NOARGS,
-     "A bool array: True where the action is legal now."},
+     "An int8 array: 1 where the action is legal now."},
     {"illegal_reasons", (PyCFunction)env_illegal_reasons, METH_NOARGS,
      "Per action: None where legal, else {'code', 'text'} naming the rule that blocks it."},
     {"render", (PyCFunction)env_render, METH_NOARGS, "The map as text ('ansi')."},
@@ -639,12 +642,13 @@ typedef struct VecEnvObject {
     PyObject_HEAD vf_env *envs;
     int n, kind, num_actions, obs_size;
     int levels;      /* next episodes' seeds come from Python (a fixed level list) */
+    double *starts;  /* when each env's episode began (monotonic seconds; -1: begins now) */
     int threads;     /* slices stepped in parallel (1: the calling thread only) */
     int initialised; /* vec_init succeeded (the arrays below exist) */
     int open, started;
     int busy; /* a step is running with the GIL released: no other call may touch the buffers */
     PyArrayObject *obs, *rewards, *terminated, *truncated, *masks, *final_obs, *returns, *lengths,
-        *seeds, *next_seeds, *actions;
+        *seeds, *times, *next_seeds, *actions;
     vf_batch_io io;
     pool pool;
 } VecEnvObject;
@@ -656,7 +660,7 @@ static void step_slice(VecEnvObject *v, int slice) {
     const vf_batch_io *io = &v->io;
     vf_batch_io s = {
         io->actions + lo,
-        io->next_seeds + lo,
+        io->next_seeds ? io->next_seeds + lo : NULL,
         io->obs + (size_t)lo * v->obs_size,
         io->rewards + lo,
         io->terminated + lo,
@@ -665,15 +669,11 @@ static void step_slice(VecEnvObject *v, int slice) {
         io->episode_returns + lo,
         io->episode_lengths + lo,
         io->episode_seeds + lo,
+        NULL, /* no features: the package reads them with valley_farm.features */
+        io->autoreset,
+        io->seed_stride, /* the whole batch's n: a slice plays the seeds the batch would */
     };
     vf_batch_step_io(v->envs + lo, hi - lo, v->kind, &s);
-    if (!v->levels) {
-        /* the schedule the engine keeps on its own for one batch (env i's k-th episode has
-         * seed + i + k n), kept here for slices, which would otherwise add their own size */
-        uint64_t *next = (uint64_t *)io->next_seeds;
-        for (int i = lo; i < hi; i++)
-            if (io->terminated[i]) next[i] = v->envs[i].seed + (uint64_t)n;
-    }
 }
 
 static void *worker_main(void *arg) {
@@ -759,22 +759,30 @@ static void pool_step(VecEnvObject *v) {
     pthread_mutex_unlock(&p->lock);
 }
 
+static double monotonic_seconds(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
 static PyArrayObject *new_array(int nd, npy_intp *dims, int type) {
     PyArrayObject *a = (PyArrayObject *)PyArray_ZEROS(nd, dims, type, 0);
     return a;
 }
 
 static int vec_init(VecEnvObject *self, PyObject *args, PyObject *kwds) {
-    static char *kwlist[] = {"kind", "num_envs", "masks", "levels", "threads", NULL};
-    PyObject *kind_obj, *n_obj, *threads_obj = NULL;
+    static char *kwlist[] = {"kind", "num_envs", "masks", "levels", "threads", "autoreset", NULL};
+    PyObject *kind_obj, *n_obj, *threads_obj = NULL, *autoreset_obj = NULL;
     int masks = 1, levels = 0;
-    long long kind, n, threads = 1;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OO|ppO", kwlist, &kind_obj, &n_obj, &masks,
-                                     &levels, &threads_obj) ||
+    long long kind, n, threads = 1, autoreset = VF_AUTORESET_SAME_STEP;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OO|ppOO", kwlist, &kind_obj, &n_obj, &masks,
+                                     &levels, &threads_obj, &autoreset_obj) ||
         int_arg(kind_obj, 0, VF_KIND_COUNT - 1, "env kind", &kind) ||
         int_arg(n_obj, 1, VF_BATCH_MAX, "num_envs", &n) ||
         (threads_obj &&
-         int_arg(threads_obj, 1, n < 64 ? n : 64, "threads (at most num_envs and 64)", &threads)))
+         int_arg(threads_obj, 1, n < 64 ? n : 64, "threads (at most num_envs and 64)", &threads)) ||
+        (autoreset_obj && int_arg(autoreset_obj, VF_AUTORESET_SAME_STEP, VF_AUTORESET_NEXT_STEP,
+                                  "autoreset (0: same-step, 1: next-step)", &autoreset)))
         return -1;
     if (self->envs) { /* once: the buffers' sizes and the engine's pointers are fixed */
         PyErr_SetString(PyExc_TypeError, "valley_farm: a VecEnv is initialised once");
@@ -787,7 +795,8 @@ static int vec_init(VecEnvObject *self, PyObject *args, PyObject *kwds) {
     self->levels = levels;
     self->threads = (int)threads;
     self->envs = calloc((size_t)n, sizeof(vf_env));
-    if (!self->envs) {
+    self->starts = calloc((size_t)n, sizeof(double));
+    if (!self->envs || !self->starts) {
         PyErr_NoMemory();
         return -1;
     }
@@ -798,27 +807,38 @@ static int vec_init(VecEnvObject *self, PyObject *args, PyObject *kwds) {
     self->returns = new_array(1, row, NPY_FLOAT64);
     self->terminated = new_array(1, row, NPY_BOOL);
     self->truncated = new_array(1, row, NPY_BOOL);
-    self->masks = new_array(2, mask2, NPY_BOOL);
+    self->masks = new_array(2, mask2, NPY_INT8); /* as new_mask's */
     self->lengths = new_array(1, row, NPY_INT32);
     self->seeds = new_array(1, row, NPY_UINT64);
+    self->times = new_array(1, row, NPY_FLOAT64);
     self->next_seeds = new_array(1, row, NPY_UINT64);
     self->actions = new_array(1, row, NPY_INT32);
     if (!self->obs || !self->final_obs || !self->rewards || !self->returns || !self->terminated ||
-        !self->truncated || !self->masks || !self->lengths || !self->seeds || !self->next_seeds ||
-        !self->actions)
+        !self->truncated || !self->masks || !self->lengths || !self->seeds || !self->times ||
+        !self->next_seeds || !self->actions)
         return -1;
     /* the views handed out are read-only: the engine overwrites them at the next step */
-    PyArrayObject *outs[] = {self->obs,     self->final_obs,  self->rewards,
-                             self->returns, self->terminated, self->truncated,
-                             self->masks,   self->lengths,    self->seeds};
+    PyArrayObject *outs[] = {self->obs,        self->final_obs, self->rewards, self->returns,
+                             self->terminated, self->truncated, self->masks,   self->lengths,
+                             self->seeds,      self->times};
     for (size_t i = 0; i < sizeof outs / sizeof outs[0]; i++)
         PyArray_CLEARFLAGS(outs[i], NPY_ARRAY_WRITEABLE);
     vf_batch_io io = {
-        PyArray_DATA(self->actions),    PyArray_DATA(self->next_seeds),
-        PyArray_DATA(self->obs),        PyArray_DATA(self->rewards),
-        PyArray_DATA(self->terminated), masks ? PyArray_DATA(self->masks) : NULL,
-        PyArray_DATA(self->final_obs),  PyArray_DATA(self->returns),
-        PyArray_DATA(self->lengths),    PyArray_DATA(self->seeds),
+        PyArray_DATA(self->actions),
+        /* the engine's own schedule (env i's k-th episode: seed + i + k n) unless Python
+         * gives the levels */
+        levels ? PyArray_DATA(self->next_seeds) : NULL,
+        PyArray_DATA(self->obs),
+        PyArray_DATA(self->rewards),
+        PyArray_DATA(self->terminated),
+        masks ? PyArray_DATA(self->masks) : NULL,
+        PyArray_DATA(self->final_obs),
+        PyArray_DATA(self->returns),
+        PyArray_DATA(self->lengths),
+        PyArray_DATA(self->seeds),
+        NULL,
+        (int32_t)autoreset,
+        (int32_t)n,
     };
     self->io = io;
     if (pool_start(&self->pool, self, self->threads - 1)) {
@@ -871,11 +891,10 @@ static PyObject *vec_reset_all(VecEnvObject *self, PyObject *arg) {
     uint64_t seed;
     if (seed_from(arg, &seed, "reset") || vec_check_open(self)) return NULL;
     vf_batch_reset(self->envs, self->n, self->kind, seed, self->io.obs);
-    uint64_t *next = (uint64_t *)self->io.next_seeds;
-    if (!self->levels)
-        for (int i = 0; i < self->n; i++) next[i] = seed + (uint64_t)i + (uint64_t)self->n;
     vec_fill_masks(self, 0, self->n);
     memset(PyArray_DATA(self->terminated), 0, (size_t)self->n);
+    double now = monotonic_seconds();
+    for (int i = 0; i < self->n; i++) self->starts[i] = now;
     self->started = 1;
     Py_RETURN_NONE;
 }
@@ -890,9 +909,9 @@ static PyObject *vec_reset_one(VecEnvObject *self, PyObject *args) {
         seed_from(seed_obj, &seed, "reset") || vec_check_open(self))
         return NULL;
     vf_reset(&self->envs[i], self->kind, seed, self->io.obs + (size_t)i * self->obs_size);
-    if (!self->levels) ((uint64_t *)self->io.next_seeds)[i] = seed + (uint64_t)self->n;
     vec_fill_masks(self, (int)i, 1);
     ((uint8_t *)PyArray_DATA(self->terminated))[i] = 0; /* its episode is not over */
+    self->starts[i] = monotonic_seconds();
     Py_RETURN_NONE;
 }
 
@@ -900,6 +919,32 @@ static const char *ACTIONS_RULE =
     "actions must be a NumPy array (or list) of num_envs ints from 0 to";
 
 /* step(actions): one batch step; the outputs are in the arrays. */
+/* Gymnasium's episode time, infos["episode"]["t"]: the seconds from the moment the call that
+ * began the episode returned (as gymnasium.wrappers.vector.RecordEpisodeStatistics counts it)
+ * to the moment the call that ended it returns, written in the rows that ended. Next-step
+ * autoreset begins an episode in the call after the one that ended its predecessor: those
+ * rows (terminated by the last call) are marked to begin now. */
+static void vec_time_before(VecEnvObject *v) {
+    const uint8_t *term = PyArray_DATA(v->terminated);
+    if (v->io.autoreset != VF_AUTORESET_NEXT_STEP || !memchr(term, 1, (size_t)v->n)) return;
+    for (int i = 0; i < v->n; i++)
+        if (term[i]) v->starts[i] = -1;
+}
+
+static void vec_time_after(VecEnvObject *v) {
+    const uint8_t *term = PyArray_DATA(v->terminated);
+    double now = monotonic_seconds(), *times = PyArray_DATA(v->times);
+    int next_step = v->io.autoreset == VF_AUTORESET_NEXT_STEP;
+    for (int i = 0; next_step && i < v->n; i++)
+        if (v->starts[i] < 0) v->starts[i] = now;
+    if (!memchr(term, 1, (size_t)v->n)) return;
+    for (int i = 0; i < v->n; i++) {
+        if (!term[i]) continue;
+        times[i] = now - v->starts[i];
+        if (!next_step) v->starts[i] = now; /* same-step: the next episode began in this call */
+    }
+}
+
 static int vec_check_started(VecEnvObject *self) {
     if (self->started) return 0;
     PyErr_SetString(PyExc_ValueError,
@@ -991,7 +1036,9 @@ static PyObject *vec_step(VecEnvObject *self, PyObject *actions) {
     }
     self->busy = 1;
     Py_BEGIN_ALLOW_THREADS;
+    vec_time_before(self);
     pool_step(self);
+    vec_time_after(self);
     Py_END_ALLOW_THREADS;
     self->busy = 0;
     self->io.actions = PyArray_DATA(self->actions);
@@ -1033,6 +1080,7 @@ static void vec_dealloc(VecEnvObject *self) {
     PyTypeObject *tp = Py_TYPE(self);
     if (self->open) pool_stop(&self->pool);
     free(self->envs);
+    free(self->starts);
     Py_XDECREF(self->obs);
     Py_XDECREF(self->final_obs);
     Py_XDECREF(self->rewards);
@@ -1042,6 +1090,7 @@ static void vec_dealloc(VecEnvObject *self) {
     Py_XDECREF(self->masks);
     Py_XDECREF(self->lengths);
     Py_XDECREF(self->seeds);
+    Py_XDECREF(self->times);
     Py_XDECREF(self->next_seeds);
     Py_XDECREF(self->actions);
     tp->tp_free((PyObject *)self);
@@ -1061,6 +1110,7 @@ VEC_ARRAY_GETTER(truncated)
 VEC_ARRAY_GETTER(masks)
 VEC_ARRAY_GETTER(lengths)
 VEC_ARRAY_GETTER(seeds)
+VEC_ARRAY_GETTER(times)
 VEC_ARRAY_GETTER(next_seeds)
 
 static PyObject *vec_get_closed(VecEnvObject *self, void *Py_UNUSED(c)) {
@@ -1085,6 +1135,7 @@ static PyGetSetDef vec_getset[] = {{"obs", (getter)vec_get_obs, NULL, NULL, NULL
                                    {"masks", (getter)vec_get_masks, NULL, NULL, NULL},
                                    {"episode_lengths", (getter)vec_get_lengths, NULL, NULL, NULL},
                                    {"episode_seeds", (getter)vec_get_seeds, NULL, NULL, NULL},
+                                   {"episode_times", (getter)vec_get_times, NULL, NULL, NULL},
                                    {"next_seeds", (getter)vec_get_next_seeds, NULL, NULL, NULL},
                                    {"closed", (getter)vec_get_closed, NULL, NULL, NULL},
                                    {NULL, NULL, NULL, NULL, NULL}};
@@ -1235,7 +1286,10 @@ static PyObject *native_vec_steps(PyObject *Py_UNUSED(m), PyObject *args) {
                           obs + (size_t)n * obs_size,
                           dbl + n,
                           obs + (size_t)n * obs_size * 2,
-                          seeds};
+                          seeds,
+                          NULL,
+                          VF_AUTORESET_SAME_STEP,
+                          0};
         const int32_t *a = (const int32_t *)PyArray_DATA(acts);
         vf_batch_reset(envs, n, kind, 1, obs);
         PyObject *clock = PyImport_ImportModule("time");

@@ -20,7 +20,7 @@ def test_reset_and_step_return_gymnasium_1_tuples_of_the_declared_types(env_id):
     assert len(out) == 5
     obs, reward, terminated, truncated, info = out
     assert isinstance(reward, float) and isinstance(terminated, bool) and truncated is False
-    assert info["action_mask"].dtype == np.bool_ and info["action_mask"].shape == (env.action_space.n,)
+    assert info["action_mask"].dtype == np.int8 and info["action_mask"].shape == (env.action_space.n,)
     assert isinstance(info["action_was_legal"], bool)
 
 

@@ -186,6 +186,7 @@ class VectorEnv(RuleBasedStateMachine):
                 "threads": st.one_of(st.integers(1, 3), any_value),
                 "masks": st.one_of(st.booleans(), any_value),
                 "levels": st.one_of(st.lists(st.integers(0, 2**64 - 1), min_size=1, max_size=4), any_value),
+                "autoreset_mode": st.one_of(st.sampled_from(["same_step", "next_step"]), any_value),
                 "copy": any_value,
             },
         ),

@@ -148,3 +148,126 @@ def test_a_vector_env_refuses_a_second_thread_while_one_steps_it():
     # two threads racing 300 steps each of 8,192 envs always overlap (the GIL is released while
     # the engine steps); without the guard both would write the same buffers at once
     assert refused and all("stepping in another thread" in r for r in refused)
+
+
+class SyncVectorEnvSemantics:
+    """Gymnasium's SyncVectorEnv.step in either autoreset mode (gymnasium/vector/
+    sync_vector_env.py, transcribed) over this package's single envs, each reset with the
+    vector env's seed schedule (env i's k-th episode: seed + i + k n). The expectation the
+    vector env is held to, made from single envs only."""
+
+    def __init__(self, env_id, n, seed, next_step):
+        self.envs = [valley_farm.make(env_id) for _ in range(n)]
+        self.seeds = [seed + i for i in range(n)]
+        self.n, self.next_step = n, next_step
+        self.autoreset = [False] * n
+        self.returns, self.lengths = [0.0] * n, [0] * n
+        self.obs, self.infos = zip(*(e.reset(seed=s) for e, s in zip(self.envs, self.seeds)))
+
+    def step(self, actions):
+        obs, rewards, terms, finals, episodes = list(self.obs), [0.0] * self.n, [False] * self.n, {}, {}
+        infos = list(self.infos)
+        for i, env in enumerate(self.envs):
+            if self.next_step and self.autoreset[i]:  # the step after a done: a reset, no action
+                self.seeds[i] += self.n
+                obs[i], infos[i] = env.reset(seed=self.seeds[i])
+                self.returns[i], self.lengths[i] = 0.0, 0
+                continue
+            obs[i], rewards[i], terms[i], _, infos[i] = env.step(int(actions[i]))
+            self.returns[i] += rewards[i]
+            self.lengths[i] += 1
+            if terms[i]:
+                episodes[i] = (self.returns[i], self.lengths[i], self.seeds[i])
+                if not self.next_step:  # same step: the final observation and info aside, then a reset
+                    finals[i] = (obs[i], infos[i])
+                    self.seeds[i] += self.n
+                    obs[i], infos[i] = env.reset(seed=self.seeds[i])
+                    self.returns[i], self.lengths[i] = 0.0, 0
+        self.autoreset = terms
+        self.obs, self.infos = obs, infos
+        return np.stack(obs), np.array(rewards), np.array(terms), finals, episodes, infos
+
+
+@pytest.mark.parametrize("env_id", IDS)
+@pytest.mark.parametrize("mode", ["same_step", "next_step"])
+def test_each_autoreset_mode_replays_sync_vector_env_semantics_over_single_envs_step_by_step(env_id, mode):
+    n = 4
+    vec = valley_farm.make_vec(env_id, n, autoreset_mode=mode)
+    assert vec.metadata["autoreset_mode"] == valley_farm.vector.autoreset_mode_of(mode)
+    expected = SyncVectorEnvSemantics(env_id, n, 70, mode == "next_step")
+    obs, infos = vec.reset(seed=70)
+    assert np.array_equal(obs, np.stack(expected.obs))
+    rng = np.random.default_rng(8)
+    boundaries = 0
+    for t in range(140):  # past three episodes of either farm
+        actions = random_actions(rng, infos["action_mask"])
+        was_done = vec.terminations.copy()
+        obs, rewards, terms, truncs, infos = vec.step(actions)
+        e_obs, e_rewards, e_terms, finals, episodes, e_infos = expected.step(actions)
+        assert np.array_equal(obs, e_obs), t
+        assert np.array_equal(rewards, e_rewards) and np.array_equal(terms, e_terms) and not truncs.any(), t
+        assert np.array_equal(infos["action_mask"], np.stack([i["action_mask"] for i in e_infos])), t
+        if mode == "next_step":  # the step after a done: reset, reward 0, not terminated, action ignored
+            assert "final_obs" not in infos and "final_info" not in infos
+            for i in np.flatnonzero(was_done):
+                assert rewards[i] == 0 and not terms[i] and vec.episode_seed(int(i)) == expected.seeds[i]
+                boundaries += 1
+        else:
+            assert np.array_equal(infos["_final_obs"], terms) and np.array_equal(infos["_final_info"], terms)
+            for i, (last_obs, last_info) in finals.items():
+                assert np.array_equal(infos["final_obs"][i], last_obs)
+                assert infos["final_info"]["step"][i] == last_info["step"] and infos["final_info"]["seed"][i] == last_info["seed"]
+                boundaries += 1
+        assert np.array_equal(infos["_episode"], terms)
+        for i, (ret, length, seed) in episodes.items():
+            ep = infos["episode"]
+            assert ep["r"][i] == pytest.approx(ret, abs=1e-9) and ep["l"][i] == length and ep["seed"][i] == seed
+            assert 0 <= ep["t"][i] < 60  # seconds since the episode began
+    assert boundaries >= 2 * n
+
+
+@pytest.mark.parametrize("mode", ["same_step", "next_step"])
+def test_both_autoreset_modes_play_the_same_seeds_and_levels_and_threads_change_nothing(mode):
+    n = 5
+    seen = {}
+    for threads, levels in [(1, None), (2, None), (1, [7, 8, 9]), (3, [7, 8, 9])]:
+        vec = valley_farm.make_vec("BackwardsValleyFarm-v0", n, autoreset_mode=mode, threads=threads, levels=levels)
+        vec.reset(seed=None if levels else 30)
+        played = [[vec.episode_seed(i)] for i in range(n)]
+        for _ in range(40 * 3 + 3):
+            vec.step(np.full(n, 4, dtype=np.int32))
+            for i in range(n):
+                if vec.episode_seed(i) != played[i][-1]:
+                    played[i].append(vec.episode_seed(i))
+        vec.close()
+        seen[(threads, levels is not None)] = played
+    # env i's k-th episode: seed + i + k n, or levels[(i + k n) % L], whatever the mode
+    assert seen[(1, False)] == [[30 + i + k * n for k in range(4)] for i in range(n)] == seen[(2, False)]
+    assert seen[(1, True)] == [[[7, 8, 9][(i + k * n) % 3] for k in range(4)] for i in range(n)] == seen[(3, True)]
+
+
+def test_an_autoreset_mode_that_is_not_one_is_refused_with_the_allowed_ones():
+    for bad in ["disabled", "NextStep ", 1, None, valley_farm.AutoresetMode.DISABLED]:
+        with pytest.raises(ValueError, match="autoreset_mode .* it is 'same_step' \\(the default\\) or 'next_step'"):
+            valley_farm.make_vec("ValleyFarm-v0", 2, autoreset_mode=bad)
+    assert valley_farm.make_vec("ValleyFarm-v0", 2, autoreset_mode="NextStep").metadata["autoreset_mode"] is valley_farm.AutoresetMode.NEXT_STEP
+
+
+def test_the_episode_time_is_the_seconds_from_the_episodes_start_to_its_end():
+    import time
+
+    vec = valley_farm.make_vec("BackwardsValleyFarm-v0", 2, autoreset_mode="next_step")
+    t0 = time.monotonic()
+    vec.reset(seed=1)
+    for _ in range(39):
+        vec.step(np.zeros(2, dtype=np.int32))
+    time.sleep(0.05)
+    _, _, terms, _, infos = vec.step(np.zeros(2, dtype=np.int32))
+    elapsed = time.monotonic() - t0
+    assert terms.all() and (infos["episode"]["t"] >= 0.05).all() and (infos["episode"]["t"] <= elapsed).all()
+    time.sleep(0.1)  # next-step: the next episodes begin when the call that resets them returns
+    t1 = time.monotonic()
+    vec.step(np.zeros(2, dtype=np.int32))
+    for _ in range(40):
+        _, _, terms, _, infos = vec.step(np.zeros(2, dtype=np.int32))
+    assert terms.all() and (infos["episode"]["t"] <= time.monotonic() - t1).all()

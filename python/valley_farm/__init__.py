@@ -13,6 +13,7 @@ give the same observations, rewards and state hashes in C, JavaScript and Python
 """
 from __future__ import annotations
 
+from importlib import metadata as _metadata
 from typing import Any
 
 from . import _engine
@@ -21,17 +22,20 @@ from .agents import create_agent
 from .env import ENTRY_POINT, FarmEnv, Plan
 from .evaluate import evaluate, normalized_score, reference_by_seed
 from .features import Features, features
-from .spaces import Box, Dict, Discrete, MultiDiscrete
+from .spaces import GYMNASIUM, Box, Dict, Discrete, MultiDiscrete
 from .spaces import unflatten as _unflatten
 from .splits import FRESH_SEED_MAX, FRESH_SEED_MIN, SPLITS, split_of, split_seeds
 from .vector import AutoresetMode, FarmVecEnv
 
-__version__ = "0.1.0"
+try:  # the installed distribution's version: python/pyproject.toml says it once
+    __version__ = _metadata.version("valley-farm")
+except _metadata.PackageNotFoundError:  # pragma: no cover - an uninstalled build (setup.py build_ext --inplace)
+    __version__ = "unknown"
 
 _engine.set_fresh_seed_range(FRESH_SEED_MIN, FRESH_SEED_MAX)
 
 _MAKE_OPTIONS = ("render_mode", "events")
-_VEC_OPTIONS = ("masks", "levels", "threads")
+_VEC_OPTIONS = ("masks", "levels", "threads", "autoreset_mode")
 
 
 def make(env_id: str, **options: Any) -> FarmEnv:
@@ -47,7 +51,8 @@ def make(env_id: str, **options: Any) -> FarmEnv:
 def make_vec(env_id: str, num_envs: int, **options: Any) -> FarmVecEnv:
     """``num_envs`` envs stepped together. Options: ``masks`` (default True: legal masks in
     every infos), ``levels`` (a list of seeds every episode plays one of), ``threads``
-    (worker threads stepping slices of the batch, default 1)."""
+    (worker threads stepping slices of the batch, default 1), ``autoreset_mode``
+    ("same_step", the default, or "next_step": see valley_farm.vector)."""
     spec_for(env_id)
     for k in options:
         if k not in _VEC_OPTIONS:
@@ -62,7 +67,9 @@ def unflatten(env_id: str, observation: Any) -> dict:
 
 def register() -> None:
     """Registers both ids with Gymnasium (``gymnasium.make('ValleyFarm-v0')``, and
-    ``gymnasium.make_vec`` with this package's batched vector env). Needs gymnasium >= 1.0."""
+    ``gymnasium.make_vec`` with this package's batched vector env), as importing the package
+    does where gymnasium is importable. Needs gymnasium >= 1.0. No max_episode_steps: the farms
+    end their episodes at the horizon themselves, so no TimeLimit wrapper is added."""
     try:
         import gymnasium
     except ImportError as err:
@@ -75,8 +82,17 @@ def register() -> None:
             entry_point=ENTRY_POINT,
             vector_entry_point="valley_farm.vector:FarmVecEnv",
             kwargs={"env_id": env_id},
+            max_episode_steps=None,
             disable_env_checker=False,
         )
+
+
+# Gymnasium 1.x finds third-party envs by importing their module (gymnasium.make(
+# "valley_farm:ValleyFarm-v0") imports valley_farm, then looks the id up): so registering here
+# is what makes that work. (Its entry-point plugins, the "gymnasium.envs" group, were removed in
+# Gymnasium 1.0.)
+if GYMNASIUM:
+    register()
 
 
 __all__ = [

@@ -8,12 +8,15 @@ installed, which wraps it to seed ``np_random`` as Gymnasium asks:
     step(action) -> (obs, reward, terminated, truncated, info)
 
 ``obs`` is a fresh int32 array of ``obs_size`` (the flat layout; ``unflatten`` gives its
-fields). ``info``: ``step``, ``seed``, ``action_mask`` (bool, True = legal) and, after a
+fields). ``info``: ``step``, ``seed``, ``action_mask`` (int8, 1 = legal: what Gymnasium's
+``Discrete.sample(mask=...)`` and PettingZoo's ``action_mask`` take) and, after a
 step, ``action_was_legal``; ``illegal_reason`` ({code, text}) after an illegal step; and
 ``events`` (what the step did, what each part of the reward was for) with ``events=True``.
 An illegal action is played as a wait, as the rules say; an action that is not one (a
 float, a bool, out of range) raises and changes nothing. ``truncated`` is always False:
-both farms end on their own clock (``terminated``).
+both farms end on their own clock (``terminated``), so ``spec.max_episode_steps`` is None:
+Gymnasium's max_episode_steps is where a TimeLimit wrapper truncates, and none is needed (the
+horizon is ``env.farm.horizon``; docs/python.md says why).
 """
 from __future__ import annotations
 
@@ -46,7 +49,7 @@ class _EnvSpec(NamedTuple):
     kwargs: Dict[str, Any]
     reward_threshold: Optional[float] = None
     nondeterministic: bool = False  # the same seed and actions give the same episode
-    max_episode_steps: Optional[int] = None  # the farms end on their own clock
+    max_episode_steps: Optional[int] = None  # no TimeLimit: the farms end on their own clock
     order_enforce: bool = True
     disable_env_checker: bool = False
 

@@ -2,7 +2,7 @@
 
 When ``gymnasium`` is importable these are Gymnasium's own classes, so its checkers and
 wrappers accept the envs; without it, the small classes below behave the same for what the
-envs use: ``sample`` (with an action mask for Discrete), ``contains``, ``seed``, ``dtype``,
+envs use: ``sample`` (with action masks for Discrete and MultiDiscrete), ``contains``, ``seed``, ``dtype``,
 ``shape``, ``n`` / ``nvec`` / ``low`` / ``high``, ``np_random``.
 """
 from __future__ import annotations
@@ -68,13 +68,11 @@ class Discrete(Space):
         super().__init__((), np.int64, seed)
 
     def sample(self, mask: Any = None) -> np.int64:
-        """A uniform action; with ``mask`` (an int8 array of n, 1 = allowed), among the allowed."""
+        """A uniform action; with ``mask`` (an int8 array of n, 1 = allowed, as the envs' action
+        masks are and Gymnasium's Discrete takes; a bool array too), among the allowed."""
         if mask is None:
             return self.start + self.np_random.integers(self.n)
-        mask = np.asarray(mask)
-        if mask.shape != (int(self.n),) or mask.dtype != np.int8:
-            raise ValueError(f"valley_farm: a Discrete({int(self.n)}) mask is an int8 array of shape ({int(self.n)},)")
-        allowed = np.flatnonzero(mask)
+        allowed = np.flatnonzero(_mask_row(mask, int(self.n), f"a Discrete({int(self.n)}) mask"))
         if len(allowed) == 0:
             return self.start
         return self.start + np.int64(self.np_random.choice(allowed))
@@ -105,9 +103,19 @@ class MultiDiscrete(Space):
         super().__init__(self.nvec.shape, dtype, seed)
 
     def sample(self, mask: Any = None) -> np.ndarray:
-        if mask is not None:
-            raise ValueError("valley_farm: MultiDiscrete.sample takes no mask here; sample each Discrete instead")
-        return (self.np_random.random(self.nvec.shape) * self.nvec).astype(self.dtype)
+        """Uniform entries; with ``mask``, entry i among the allowed of mask[i]: a tuple of int8
+        (or bool) arrays, one per entry (Gymnasium's form), or a vector env's masks array, one
+        row per entry. An entry with nothing allowed is 0, as in Gymnasium."""
+        if mask is None:
+            return (self.np_random.random(self.nvec.shape) * self.nvec).astype(self.dtype)
+        if self.nvec.ndim != 1 or len(mask) != len(self.nvec):
+            raise ValueError(f"valley_farm: a MultiDiscrete({len(self.nvec)}) mask has one int8 (or bool) row per entry")
+        out = np.zeros(self.nvec.shape, dtype=self.dtype)
+        for i, (n, row) in enumerate(zip(self.nvec, mask)):
+            allowed = np.flatnonzero(_mask_row(row, int(n), f"mask[{i}]"))
+            if len(allowed):
+                out[i] = self.np_random.choice(allowed)
+        return out
 
     def contains(self, x: Any) -> bool:
         if isinstance(x, Sequence):
@@ -121,6 +129,14 @@ class MultiDiscrete(Space):
 
     def __repr__(self) -> str:
         return f"MultiDiscrete({self.nvec})"
+
+
+def _mask_row(mask: Any, n: int, what: str) -> np.ndarray:
+    """A mask of n actions: an int8 array of 0/1 (the envs' masks), or a bool array."""
+    row = np.asarray(mask)
+    if row.shape != (n,) or row.dtype not in (np.int8, np.bool_):
+        raise ValueError(f"valley_farm: {what} is an int8 (or bool) array of shape ({n},), got {row.dtype} of shape {row.shape}")
+    return row
 
 
 class Box(Space):

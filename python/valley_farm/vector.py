@@ -6,18 +6,33 @@ every array it returns is a read-only view that the next ``step`` or ``reset`` o
 (copy what you keep). The GIL is released while the engine steps; ``threads`` > 1 steps
 slices of the batch on worker threads.
 
-Autoreset is same-step (``metadata["autoreset_mode"]``): an env whose episode ends in a step
-starts its next episode in that step. Its row of ``obs`` is then the new episode's first
-observation, and ``infos`` carries, Gymnasium-style as arrays with a ``_key`` mask:
+Autoreset (``metadata["autoreset_mode"]``, Gymnasium's AutoresetMode; the engine's
+vf_autoreset does it, for every binding):
 
-    infos["final_obs"], infos["_final_obs"]    the ended episode's last observation
-    infos["episode"] = {"r", "l", "seed"}, infos["_episode"]
-                                              its return, length and seed
-    infos["action_mask"], infos["_action_mask"]  legal masks of ``obs`` (masks=True)
+- ``"same_step"`` (the default): an env whose episode ends in a step starts its next episode
+  in that step. Its row of ``obs`` is the new episode's first observation; the ended one's
+  last is in ``infos["final_obs"]``.
+- ``"next_step"`` (Gymnasium's own vector envs, RLlib): the step that ends an episode shows
+  its last observation in ``obs``; the next step resets that env instead of stepping it (its
+  action is ignored, its reward 0, terminated False) and shows the new episode's first.
+
+``infos`` has Gymnasium's keys, each value an array of num_envs rows beside its ``_key``
+mask of the rows where it means something (vector_env.py: "Every `key` of `info` is paired
+with a boolean mask `_key` representing whether or not the i-indexed environment has this
+`info`"):
+
+    infos["episode"] = {"r", "l", "t", "seed"}, infos["_episode"]
+        where an episode ended in this step: its return, length, seconds and seed (the keys of
+        gymnasium.wrappers.vector.RecordEpisodeStatistics, which is not needed here, plus seed)
+    infos["final_obs"], infos["_final_obs"]      same-step: the ended episode's last observation
+    infos["final_info"], infos["_final_info"]    same-step: its last info's keys a vector env
+        keeps: {"step", "_step", "seed", "_seed"}
+    infos["action_mask"], infos["_action_mask"]  legal masks of ``obs`` (int8), with masks=True
 
 Seeds follow the JS vector env: ``reset(seed=s)`` starts env i with seed s + i, and env i's
 k-th episode has seed s + i + k * num_envs; with ``levels`` (a list of seeds), env i's k-th
-episode plays levels[(i + k * num_envs) % len(levels)].
+episode plays levels[(i + k * num_envs) % len(levels)]. Both autoreset modes play the same
+seeds.
 """
 from __future__ import annotations
 
@@ -47,6 +62,27 @@ except (ImportError, AttributeError):
 
     _BASES = (object,)
 
+# what make_vec's autoreset_mode accepts, and the engine's vf_autoreset of each
+_MODES = {
+    "same_step": AutoresetMode.SAME_STEP,
+    "next_step": AutoresetMode.NEXT_STEP,
+    AutoresetMode.SAME_STEP.value: AutoresetMode.SAME_STEP,
+    AutoresetMode.NEXT_STEP.value: AutoresetMode.NEXT_STEP,
+}
+_ENGINE_MODE = {AutoresetMode.SAME_STEP: 0, AutoresetMode.NEXT_STEP: 1}
+
+
+def autoreset_mode_of(mode: Any) -> "AutoresetMode":
+    """AutoresetMode.SAME_STEP or NEXT_STEP from the member itself or its name; ValueError else."""
+    if isinstance(mode, AutoresetMode) and mode in _ENGINE_MODE:
+        return mode
+    if isinstance(mode, str) and mode in _MODES:
+        return _MODES[mode]
+    raise ValueError(
+        f"valley_farm: autoreset_mode {mode!r:.60} is not supported; it is 'same_step' (the default) or 'next_step' "
+        "(or AutoresetMode.SAME_STEP / AutoresetMode.NEXT_STEP)"
+    )
+
 
 class FarmVecEnv(*_BASES):  # type: ignore[misc]
     """A batch of valley-farm envs. Make it with ``valley_farm.make_vec(id, num_envs)``."""
@@ -60,8 +96,10 @@ class FarmVecEnv(*_BASES):  # type: ignore[misc]
         masks: bool = True,
         levels: Optional[Sequence[int]] = None,
         threads: int = 1,
+        autoreset_mode: Any = "same_step",
     ):
         spec = spec_for(env_id)
+        mode = autoreset_mode_of(autoreset_mode)
         if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or not 1 <= num_envs <= BATCH_MAX:
             raise ValueError(f"valley_farm: num_envs {num_envs!r:.40} is not allowed; it is an int from 1 to {BATCH_MAX}")
         if not isinstance(masks, bool):
@@ -74,7 +112,9 @@ class FarmVecEnv(*_BASES):  # type: ignore[misc]
                 raise TypeError("valley_farm: levels must be a non-empty sequence of seeds (ints from 0 to 2**64 - 1)")
             level_list = [_check_seed(s, f"levels[{j}]") for j, s in enumerate(levels)]
         n = int(num_envs)
-        self._vec = _engine.VecEnv(spec.kind, n, masks, level_list is not None, threads)
+        self._vec = _engine.VecEnv(spec.kind, n, masks, level_list is not None, threads, _ENGINE_MODE[mode])
+        self.metadata = {**FarmVecEnv.metadata, "autoreset_mode": mode}
+        self._next_step = mode is AutoresetMode.NEXT_STEP
         self.id = spec.id
         self.farm = spec
         self.num_envs = n
@@ -103,6 +143,7 @@ class FarmVecEnv(*_BASES):  # type: ignore[misc]
         self.episode_returns: np.ndarray = v.episode_returns
         self.episode_lengths: np.ndarray = v.episode_lengths
         self.episode_seeds: np.ndarray = v.episode_seeds
+        self.episode_times: np.ndarray = v.episode_times
 
     def reset(self, *, seed: Any = None, options: Optional[Dict[str, Any]] = None) -> Tuple[np.ndarray, Dict[str, Any]]:
         """Starts a new episode in every env: env i with seed + i (seed an int, or drawn when
@@ -143,16 +184,22 @@ class FarmVecEnv(*_BASES):  # type: ignore[misc]
 
     def step(self, actions: Any) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, Dict[str, Any]]:
         """Steps every env once (actions: num_envs ints, an int32 array is the fast path)."""
-        self._vec.step(actions)
+        if self._levels is None:
+            self._vec.step(actions)
+        else:  # the envs whose next level starts in this step: next-step, those that just ended
+            reset_now = np.flatnonzero(self.terminations) if self._next_step and self._started else None
+            self._vec.step(actions)
+            self._advance_levels(np.flatnonzero(self.terminations) if reset_now is None else reset_now)
         term = self.terminations
-        if self._levels is not None:
-            self._advance_levels()
         infos: Dict[str, Any] = {
-            "final_obs": self.final_observations,
-            "_final_obs": term,
-            "episode": {"r": self.episode_returns, "l": self.episode_lengths, "seed": self.episode_seeds},
+            "episode": {"r": self.episode_returns, "l": self.episode_lengths, "t": self.episode_times, "seed": self.episode_seeds},
             "_episode": term,
         }
+        if not self._next_step:
+            infos["final_obs"] = self.final_observations
+            infos["_final_obs"] = term
+            infos["final_info"] = {"step": self.episode_lengths, "_step": term, "seed": self.episode_seeds, "_seed": term}
+            infos["_final_info"] = term
         if self._masks_on:
             infos["action_mask"] = self.masks
             infos["_action_mask"] = self._all
@@ -196,11 +243,11 @@ class FarmVecEnv(*_BASES):  # type: ignore[misc]
         for i in envs:
             nxt[i] = self._level(i, int(self._episode_index[i]) + 1)
 
-    def _advance_levels(self) -> None:
-        ended = np.flatnonzero(self.terminations)
-        if len(ended):
-            self._episode_index[ended] += 1
-            self._queue_levels(ended)
+    def _advance_levels(self, started: np.ndarray) -> None:
+        """The envs in `started` began their next episode: queue the level after it."""
+        if len(started):
+            self._episode_index[started] += 1
+            self._queue_levels(started)
 
 
 def _check_seed(seed: Any, where: str) -> int:

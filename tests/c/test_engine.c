@@ -719,8 +719,8 @@ TEST(a_vector_step_reports_masks_final_observations_and_episode_statistics_like_
         uint8_t terminated[N], masks[N * VF_ACTIONS_MAX], mask[VF_ACTIONS_MAX];
         CHECK_EQ(vf_batch_reset(batch, N, kind, 77, obs), VF_OK);
         for (int i = 0; i < N; i++) vf_reset(&single[i], kind, 77 + (uint64_t)i, NULL);
-        vf_batch_io io = {actions,   next,    obs,     rewards, terminated, masks,
-                          final_obs, returns, lengths, seeds,   NULL};
+        vf_batch_io io = {actions, next,    obs,   rewards, terminated, masks, final_obs,
+                          returns, lengths, seeds, NULL,    VF_AUTORESET_SAME_STEP, 0};
         vf_rng rng = vf_rng_seeded(11);
         int ends = 0;
         for (int t = 0; t < 300; t++) {
@@ -752,6 +752,102 @@ TEST(a_vector_step_reports_masks_final_observations_and_episode_statistics_like_
             }
         }
         CHECK(ends >= N * 5);
+    }
+}
+
+/* Next-step autoreset, replayed on single envs by its definition (valley_farm.h): a call
+ * that ends an episode shows its last observation; the next call ignores that env's action,
+ * resets it with the seed same-step would have used (last seed + seed_stride), reward 0, not
+ * terminated. Then slices of one batch with seed_stride = the whole batch's size play the
+ * seeds the whole batch plays. */
+TEST(next_step_autoreset_resets_an_ended_env_one_call_later_with_the_same_seed) {
+    enum { N = 3, STRIDE = 7 };
+    for (int kind = 0; kind < VF_KIND_COUNT; kind++) {
+        int size = vf_obs_size(kind), na = vf_num_actions(kind);
+        vf_env batch[N], single[N];
+        int32_t obs[N * VF_OBS_MAX], final_obs[N * VF_OBS_MAX], one[VF_OBS_MAX], actions[N];
+        double rewards[N], returns[N];
+        int32_t lengths[N];
+        uint64_t seeds[N], episode_seed[N];
+        uint8_t terminated[N], masks[N * VF_ACTIONS_MAX], mask[VF_ACTIONS_MAX];
+        bool over[N] = {false};
+        CHECK_EQ(vf_batch_reset(batch, N, kind, 40, obs), VF_OK);
+        for (int i = 0; i < N; i++)
+            vf_reset(&single[i], kind, episode_seed[i] = 40 + (uint64_t)i, NULL);
+        vf_batch_io io = {actions,
+                          NULL,
+                          obs,
+                          rewards,
+                          terminated,
+                          masks,
+                          final_obs,
+                          returns,
+                          lengths,
+                          seeds,
+                          .autoreset = VF_AUTORESET_NEXT_STEP,
+                          .seed_stride = STRIDE};
+        vf_rng rng = vf_rng_seeded(3);
+        int resets = 0;
+        for (int t = 0; t < 200; t++) {
+            for (int i = 0; i < N; i++) actions[i] = (int32_t)vf_rng_below(&rng, (uint32_t)na);
+            CHECK_EQ(vf_batch_step_io(batch, N, kind, &io), VF_OK);
+            for (int i = 0; i < N; i++) {
+                if (over[i]) { /* ended in the last call: this one started the next episode */
+                    episode_seed[i] += STRIDE;
+                    vf_reset(&single[i], kind, episode_seed[i], one);
+                    CHECK(rewards[i] == 0 && terminated[i] == 0);
+                    over[i] = false;
+                    resets++;
+                } else {
+                    vf_step_result r = vf_step(&single[i], actions[i], one);
+                    CHECK(r.reward == rewards[i]);
+                    CHECK_EQ(r.terminated, terminated[i]);
+                    if (r.terminated) { /* the last observation stays; the statistics are written */
+                        over[i] = true;
+                        CHECK(memcmp(one, final_obs + i * size, (size_t)size * 4) == 0);
+                        CHECK(returns[i] == vf_total_reward(&single[i]));
+                        CHECK_EQ(lengths[i], vf_step_count(&single[i]));
+                        CHECK(seeds[i] == episode_seed[i]);
+                    }
+                }
+                CHECK(memcmp(one, obs + i * size, (size_t)size * 4) == 0);
+                vf_legal_actions(&single[i], mask);
+                CHECK(memcmp(mask, masks + i * na, (size_t)na) == 0);
+                CHECK(vf_state_hash(&single[i]) == vf_state_hash(&batch[i]));
+            }
+        }
+        CHECK(resets >= N * 2);
+        /* a bad setting is refused and changes nothing */
+        uint64_t before = vf_state_hash(&batch[0]);
+        io.autoreset = 2;
+        CHECK_EQ(vf_batch_step_io(batch, N, kind, &io), VF_ERR_ARGUMENT);
+        io.autoreset = VF_AUTORESET_SAME_STEP;
+        io.seed_stride = -1;
+        CHECK_EQ(vf_batch_step_io(batch, N, kind, &io), VF_ERR_ARGUMENT);
+        CHECK(vf_state_hash(&batch[0]) == before);
+    }
+}
+
+TEST(slices_stepped_with_the_whole_batchs_seed_stride_play_the_whole_batchs_seeds) {
+    enum { N = 5, CUT = 2 };
+    for (int mode = 0; mode < 2; mode++) {
+        vf_env whole[N], sliced[N];
+        int32_t actions[N] = {0};
+        vf_batch_reset(whole, N, VF_BACKWARDS, 9, NULL);
+        vf_batch_reset(sliced, N, VF_BACKWARDS, 9, NULL);
+        vf_batch_io io = {.actions = actions, .autoreset = mode};
+        vf_batch_io lo = io, hi = io;
+        lo.seed_stride = hi.seed_stride = N;
+        hi.actions = actions + CUT;
+        for (int t = 0; t < 130; t++) { /* past three episodes of 40 steps */
+            CHECK_EQ(vf_batch_step_io(whole, N, VF_BACKWARDS, &io), VF_OK);
+            CHECK_EQ(vf_batch_step_io(sliced, CUT, VF_BACKWARDS, &lo), VF_OK);
+            CHECK_EQ(vf_batch_step_io(sliced + CUT, N - CUT, VF_BACKWARDS, &hi), VF_OK);
+        }
+        for (int i = 0; i < N; i++) {
+            CHECK(whole[i].seed == 9 + (uint64_t)i + 3 * N);
+            CHECK(vf_state_hash(&whole[i]) == vf_state_hash(&sliced[i]));
+        }
     }
 }
 
@@ -986,6 +1082,8 @@ int main(void) {
     RUN(the_proof_refuses_a_plan_that_does_not_earn_its_return_and_bad_arguments);
     RUN(the_valley_bound_counts_only_what_the_steps_left_allow);
     RUN(a_vector_step_reports_masks_final_observations_and_episode_statistics_like_single_envs);
+    RUN(next_step_autoreset_resets_an_ended_env_one_call_later_with_the_same_seed);
+    RUN(slices_stepped_with_the_whole_batchs_seed_stride_play_the_whole_batchs_seeds);
     RUN(an_action_out_of_range_is_no_step_in_a_batch_as_in_a_single_env);
     RUN(batch_calls_refuse_bad_arguments_and_change_nothing);
     RUN(the_random_batch_runner_is_deterministic_and_earns_reward);

@@ -411,7 +411,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                               outputs & 64 ? returns : NULL,
                               outputs & 128 ? lengths : NULL,
                               outputs & 2 ? seeds : NULL,
-                              NULL};
+                              NULL,
+                              /* both autoreset modes, chosen by a bit the input has anyway */
+                              .autoreset = (int32_t)(next_seeds[0] >> 63)};
             int rounds = u8(&r) % 64;
             /* with observations and an odd number of rounds, each env's features too, into
              * memories that may hold anything (another batch's, another kind's) */

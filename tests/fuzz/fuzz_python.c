@@ -61,13 +61,18 @@ static const char HELPERS[] =
     "DTYPES = [np.int32, np.int64, np.uint8, np.int8, np.uint64, np.float64, np.bool_, np.int16,\n"
     "          np.float32, np.uint32, object]\n"
     "def array(data, dtype, shape):\n"
-    "    dtype = DTYPES[dtype % len(DTYPES)]\n"
-    "    if dtype is object: return np.array([int(b) for b in data][:shape[0]], dtype=object)\n"
-    "    size = np.dtype(dtype).itemsize\n"
-    "    a = np.frombuffer(data[: len(data) // size * size], dtype=dtype).copy()\n"
-    "    n = int(np.prod(shape))\n"
-    "    a = np.resize(a, n) if len(a) else np.zeros(n, dtype)\n"
-    "    return a.reshape(shape)\n"
+    "    dtype, n = DTYPES[dtype % len(DTYPES)], int(np.prod(shape))\n"
+    "    if dtype is object:\n"
+    "        a = np.array([int(b) for b in data] or [0], dtype=object)\n"
+    "    else:\n"
+    "        size = np.dtype(dtype).itemsize\n"
+    "        a = np.frombuffer(data[: len(data) // size * size], dtype=dtype).copy()\n"
+    "        a = a if len(a) else np.zeros(1, dtype)\n"
+    "    return np.resize(a, n).reshape(shape)\n"
+    "def actions(data, n, mod, form):\n"
+    "    a = array(data, 0, (n,)) % mod\n"
+    "    return (a, a.astype(np.int64), a.astype(np.uint8), a.tolist(), a.astype(np.uint64),\n"
+    "            a.astype(np.int8) - 1, a[::-1], a.astype(np.float32))[form % 8]\n"
     "import _engine\n"
     "class SubEnv(_engine.Env): pass\n"
     "class SubVecEnv(_engine.VecEnv): pass\n"
@@ -316,15 +321,15 @@ static void new_object(reader *r, int i) {
     if (how % 8 == 0) { /* never initialised */
         obj = PyObject_CallMethod(type, "__new__", "O", type);
     } else if (how % 8 < 4) { /* well formed: the paths past the checks */
-        int n = 1 + u8(r) % 9, threads = 1 + u8(r) % 3;
-        obj = i < 2 ? PyObject_CallFunction(type, "iiK", u8(r) & 1, u8(r) & 1, u64(r))
-                    : PyObject_CallFunction(type, "iiiii", u8(r) & 1, n, u8(r) & 1, u8(r) & 1,
-                                            threads <= n ? threads : 1);
+        int kind = u8(r) & 1, n = 1 + u8(r) % 9, threads = 1 + u8(r) % 3, flags = u8(r);
+        obj = i < 2 ? PyObject_CallFunction(type, "iiK", kind, flags & 1, u64(r))
+                    : PyObject_CallFunction(type, "iiiiii", kind, n, flags & 1, flags >> 1 & 1,
+                                            threads <= n ? threads : 1, flags >> 2 & 1);
     } else if (i < 2) {
         obj = PyObject_CallFunction(type, "NNN", value(r, 0), value(r, 0), value(r, 0));
-    } else { /* kind, n, masks, levels, threads */
-        obj = PyObject_CallFunction(type, "NNNNN", value(r, 0), tamed(r, 64, 1 << 16, 0),
-                                    value(r, 0), value(r, 0), value(r, 0));
+    } else { /* kind, n, masks, levels, threads, autoreset */
+        obj = PyObject_CallFunction(type, "NNNNNN", value(r, 0), tamed(r, 64, 1 << 16, 0),
+                                    value(r, 0), value(r, 0), value(r, 0), value(r, 0));
     }
     Py_DECREF(type);
     check_error("a constructor");
@@ -384,9 +389,11 @@ static void env_call(reader *r, PyObject *env) {
         call(env, "restore", args, 1);
         break;
     }
-    case 5: { /* the planner: widths and tables that fit a fuzzer's time, and the refused ones */
-        PyObject *args[] = {tamed(r, 16, VF_PLAN_WIDTH_MAX, VF_PLAN_WIDTH_MAX),
-                            tamed(r, 300, VF_PROVE_STATES_MAX, VF_PROVE_STATES_MAX)};
+    case 5: { /* the planner: widths and tables that fit a fuzzer's time, and the largest
+                 table, which the memory limit refuses before any work */
+        PyObject *args[] = {tamed(r, 16, VF_PLAN_WIDTH_MAX, 0),
+                            u8(r) % 8 ? tamed(r, 300, VF_PROVE_STATES_MAX, VF_PROVE_STATES_MAX)
+                                      : PyLong_FromLong(VF_PROVE_STATES_MAX)};
         call(env, "_plan", args, 2);
         break;
     }
@@ -420,21 +427,16 @@ static void vec_call(reader *r, PyObject *vec, long n) {
     }
     case 2:
     case 3:
-    case 4: { /* steps: a good int32 array of n actions from the input, or anything */
-        int steps = 1 + u8(r) % 60;
+    case 4: { /* steps: n actions from the input, mostly in range, as an int32 array (the fast
+                 path), another dtype, a reversed view or a list; or anything */
+        int steps = 1 + u8(r) % 60, form = u8(r);
         PyObject *a;
-        if (u8(r) & 1) {
+        if (form % 3) {
             PyObject *data = bytes_from(r, 255);
-            PyObject *shape = Py_BuildValue("(l)", n);
-            a = data && shape ? PyObject_CallFunction(helper("array"), "OiO", data, 0, shape)
-                              : NULL;
-            PyObject *mod = a ? PyLong_FromLong(u8(r) % 16 + 1) : NULL;
-            PyObject *small = mod ? PyNumber_Remainder(a, mod) : NULL; /* mostly in range */
-            Py_XDECREF(a);
-            Py_XDECREF(mod);
+            int mod = 1 + u8(r) % 16;
+            a = data ? PyObject_CallFunction(helper("actions"), "Olii", data, n, mod, form / 3)
+                     : NULL;
             Py_XDECREF(data);
-            Py_XDECREF(shape);
-            a = small;
         } else {
             a = value(r, 0);
         }
@@ -466,10 +468,11 @@ static void vec_call(reader *r, PyObject *vec, long n) {
         break;
     }
     default: {
-        static const char *attrs[] = {"obs",           "final_obs",  "rewards", "episode_returns",
-                                      "terminated",    "truncated",  "masks",   "episode_lengths",
-                                      "episode_seeds", "next_seeds", "closed"};
-        PyObject *v = PyObject_GetAttrString(vec, attrs[u8(r) % 11]);
+        static const char *attrs[] = {
+            "obs",           "final_obs",     "rewards",    "episode_returns",
+            "terminated",    "truncated",     "masks",      "episode_lengths",
+            "episode_seeds", "episode_times", "next_seeds", "closed"};
+        PyObject *v = PyObject_GetAttrString(vec, attrs[u8(r) % 12]);
         Py_XDECREF(v);
         check_error("an attribute");
     }

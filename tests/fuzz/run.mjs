@@ -44,7 +44,9 @@ const PYTHON_SOURCES = [`${root}python/src/engine.c`, `${root}python/src/agents.
 const PARTS = {
   'core/src': { sources: cSources('core/src'), floor: 95 },
   'core/learn': { sources: cSources('core/learn'), floor: 95 },
-  'python/src': { sources: () => PYTHON_SOURCES, floor: 90 },
+  // python/src's lines out of a fuzzer's reach, about 9 %: failed allocations, and the paths of
+  // a forked child and of two threads calling at once, which test_cannot_crash.py takes
+  'python/src': { sources: () => PYTHON_SOURCES, floor: 85 },
 };
 
 const OUT = `${root}build-fuzz`;

@@ -57,6 +57,10 @@ const finalSeed: bigint = result.episodeSeeds[0];
 const drawn = vec.reset({ seed: 3 }).seed;
 vec.resetEnvs([0, 5], [1, 2n]);
 const levelVec = await makeVec('ValleyFarm-v0', 4, { masks: false, levels: [1, 2, 3] });
+const nextStepVec = await makeVec('ValleyFarm-v0', 4, { autoreset: 'next-step' });
+const autoresetMode: 'same-step' | 'next-step' = nextStepVec.metadata.autoresetMode;
+// @ts-expect-error: Gymnasium's Python spelling is not this package's
+await makeVec('ValleyFarm-v0', 4, { autoreset: 'next_step' });
 const again: ValleyObservation = unflatten('ValleyFarm-v0', flatten('ValleyFarm-v0', observation));
 const hash: bigint = (await make('ValleyFarm-v0', { render_mode: 'ansi' })).stateHash();
 const saved: EnvState = valley.saveState();
@@ -125,14 +129,14 @@ const flatMin: number = flatObservationSpace('ValleyFarm-v0').min;
 const seededWith: number[] = valley.actionSpace.seed(3);
 const masked: number = valley.actionSpace.sample({ mask: valley.legalActions() });
 valley.reset({ seed: 1, options: {} });
-const horizon: number = valley.spec.maxEpisodeSteps;
+const noTimeLimit: null = valley.spec.maxEpisodeSteps;
 const modes: readonly string[] = valley.metadata.renderModes;
 const batched: MultiDiscrete = vec.actionSpace;
 const batchActions: Int32Array = vec.actionSpace.sample({ mask: result.masks ?? undefined });
 const rowSize: number = vec.singleObservationSpace.shape[0];
 const ended: Uint8Array = result.infos._episode;
 const endedReturns: Float64Array = result.infos.episode.r;
-export { fromSeed, flatLow, flatMin, seededWith, masked, horizon, modes, batched, batchActions, rowSize, ended, endedReturns };
+export { fromSeed, flatLow, flatMin, seededWith, masked, noTimeLimit, modes, batched, batchActions, rowSize, ended, endedReturns };
 
 // ---- valley-farm/learn: a learner on any number of threads, checkpoints, the kit --------------
 import { CoreNet, Samples, createLearner, loadCore } from 'valley-farm/learn';

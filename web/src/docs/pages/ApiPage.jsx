@@ -58,13 +58,13 @@ export function ApiPage() {
           <code>envIds</code> is <code>{JSON.stringify(Object.keys(envSpecs))}</code>. <code>await make(id)</code> returns a new env; an
           unknown id rejects with an Error listing the ids. <code>env.id</code> is the id, <code>env.actionSpace</code> is{' '}
           <code>{'{ n, names }'}</code> (n = 12 or 11), <code>env.observationSpace</code> describes every observation field (shape, min,
-          max). As in Gymnasium, <code>env.spec</code> is <code>{'{ id, maxEpisodeSteps }'}</code> (the rules end every episode by then:
-          terminated, not truncated) and <code>env.metadata.renderModes</code> is <code>['ansi']</code>. Every space has{' '}
-          <code>seed(s)</code> (later samples drawn without a source repeat from <var>s</var>), <code>sample()</code> and{' '}
-          <code>contains(x)</code>; <code>{'env.actionSpace.sample({ mask: env.legalActions() })'}</code> draws a legal action.{' '}
-          <code>envSpecs[id]</code> holds the same facts (actions, tiles, observation, flat layout, and in <code>fields</code> each field's
-          bounds and role) as plain data, usable before any env is made: the engine's own description of the farm, which its C function{' '}
-          <code>vf_spec_json</code> gives every binding.
+          max). As in Gymnasium, <code>env.spec</code> is <code>{'{ id, maxEpisodeSteps: null }'}</code> (no time limit truncates an
+          episode: the rules end every one at <code>envSpecs[id].horizon</code>, terminated) and <code>env.metadata.renderModes</code> is{' '}
+          <code>['ansi']</code>. Every space has <code>seed(s)</code> (later samples drawn without a source repeat from <var>s</var>),{' '}
+          <code>sample()</code> and <code>contains(x)</code>; <code>{'env.actionSpace.sample({ mask: env.legalActions() })'}</code> draws a
+          legal action. <code>envSpecs[id]</code> holds the same facts (actions, tiles, observation, flat layout, and in <code>fields</code>{' '}
+          each field's bounds and role) as plain data, usable before any env is made: the engine's own description of the farm, which its C
+          function <code>vf_spec_json</code> gives every binding.
         </p>
         <Ex id="make" />
       </Sec>
