@@ -725,9 +725,9 @@ vf_error vf_view_start(vf_view *view, int kind, const int32_t *obs);
  * (no steps left), or an observation out of bounds or whose steps left do not follow. */
 vf_error vf_view_record(vf_view *view, int action, const int32_t *obs);
 
-/* The most attempts vf_view_complete makes before it gives up (a real view's completions
- * take a few dozen at most). */
-#define VF_VIEW_ATTEMPTS_MAX (1 << 20)
+/* The most attempts vf_view_complete makes before it gives up: a real view's completions took
+ * at most 48 in 80 episodes of the agent on the validation seeds (26 in the valley). */
+#define VF_VIEW_ATTEMPTS_MAX 4096
 
 /* Bytes of work memory vf_view_complete needs for a view of `kind`, 0 for a bad kind. */
 size_t vf_view_complete_work_size(int kind);
@@ -736,9 +736,10 @@ size_t vf_view_complete_work_size(int kind);
  * but the episode's seed, or the completion may repeat the generator's draws). Writes its
  * start state into *start and that state played to the view's step into *now (either may be
  * NULL). Deterministic: the same view and seed give the same completion everywhere.
- * VF_ERR_ARGUMENT for NULLs, a view not started or too little work memory; VF_ERR_INVALID
- * when no completion was found in VF_VIEW_ATTEMPTS_MAX attempts (the observations are not
- * those of one episode of the farm). No allocation. */
+ * VF_ERR_ARGUMENT for NULLs, too little work memory, or a view that is not one vf_view_start
+ * and vf_view_record could have made (a bad kind or step count, an observation or action out
+ * of bounds); VF_ERR_INVALID when no completion was found in VF_VIEW_ATTEMPTS_MAX attempts
+ * (the observations are not those of one episode of the farm). No allocation. */
 vf_error vf_view_complete(const vf_view *view, uint64_t seed, void *work, size_t work_size,
                           vf_env *start, vf_env *now);
 

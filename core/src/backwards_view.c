@@ -386,7 +386,8 @@ static int nth_bit(unsigned mask, int k) {
     return __builtin_ctz(mask);
 }
 
-/* Step 5 of the file comment; false when the view allows no statuses (it is no episode's). */
+/* Step 5 of the file comment; false when the view allows no statuses, whatever the layout
+ * (the entities it saw are where it saw them in every layout, and the others never show). */
 static bool statuses(const vf_view *view, vf_rng *rng, vf_env *env) {
     vf_backwards *b = &env->u.backwards;
     uint32_t shown, paid[VF_PLAN_MAX];
@@ -448,15 +449,15 @@ static bool statuses(const vf_view *view, vf_rng *rng, vf_env *env) {
     return true;
 }
 
-static bool attempt(const vf_view *view, const void *prep, vf_rng *rng, vf_env *out) {
+static vfc_outcome attempt(const vf_view *view, const void *prep, vf_rng *rng, vf_env *out) {
     const bw_prep *p = prep;
     memset(out, 0, sizeof *out);
     out->kind = VF_BACKWARDS;
     vf_backwards *b = &out->u.backwards;
-    if (!layout(p, rng, b)) return false;
+    if (!layout(p, rng, b)) return VFC_REJECTED;
     b->agent = p->agent;
     b->facing = VF_NORTH;
-    return statuses(view, rng, out);
+    return statuses(view, rng, out) ? VFC_ACCEPTED : VFC_NEVER;
 }
 
 const vfc_sampler vfb_sampler = {

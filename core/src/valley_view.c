@@ -201,9 +201,8 @@ static bool prepare(const vf_view *view, void *prep) {
     return p->starts > 0;
 }
 
-static bool attempt(const vf_view *view, const void *prep, vf_rng *rng, vf_env *out) {
-    (void)view;
-    const valley_prep *p = prep;
+/* One attempt of the proposal (the file comment): whether it is accepted. */
+static bool draw_start(const valley_prep *p, vf_rng *rng, vf_env *out) {
     const vf_point o = p->start[vf_rng_below(rng, (uint32_t)p->starts)];
     frame f;
     frame_at(p, o.x, o.y, &f); /* an allowed start: prepare checked it */
@@ -309,6 +308,11 @@ static bool attempt(const vf_view *view, const void *prep, vf_rng *rng, vf_env *
             if (tile != VF_VT_GROUND && vf_tile_in(VFV_WALKABLE, tile)) vfg_set(&need, x2, y2);
         }
     return vfv_reaches(&open, &need, o);
+}
+
+static vfc_outcome attempt(const vf_view *view, const void *prep, vf_rng *rng, vf_env *out) {
+    (void)view; /* the replay in view.c holds the start to it */
+    return draw_start(prep, rng, out) ? VFC_ACCEPTED : VFC_REJECTED;
 }
 
 const vfc_sampler vfv_sampler = {

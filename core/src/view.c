@@ -47,6 +47,18 @@ static bool view_ok(const vf_view *view) {
            view->steps <= vf_farm_spec_of(view->kind)->horizon;
 }
 
+/* A view as vf_view_start and vf_view_record keep it, every observation and action checked
+ * again: a vf_view is the caller's to write, and a sampler indexes by what it holds. */
+static bool view_valid(const vf_view *view) {
+    if (!view_ok(view)) return false;
+    const int horizon = vf_farm_spec_of(view->kind)->horizon;
+    for (int t = 0; t <= view->steps; t++) {
+        if (!obs_ok(view->kind, view->obs[t], horizon - t)) return false;
+        if (t < view->steps && view->actions[t] >= vf_num_actions(view->kind)) return false;
+    }
+    return true;
+}
+
 vf_error vf_view_record(vf_view *view, int action, const int32_t *obs) {
     if (!view_ok(view) || obs == NULL) return VF_ERR_ARGUMENT;
     const int kind = view->kind, left = vf_farm_spec_of(kind)->horizon - view->steps - 1;
@@ -91,7 +103,9 @@ static vf_error draw(const vf_view *view, const void *prep, uint64_t seed, vf_en
     vf_rng rng = vf_rng_seeded(seed);
     for (int attempt = 0; attempt < VF_VIEW_ATTEMPTS_MAX; attempt++) {
         vf_env first, last;
-        if (!s->attempt(view, prep, &rng, &first)) continue;
+        const vfc_outcome o = s->attempt(view, prep, &rng, &first);
+        if (o == VFC_NEVER) break;
+        if (o == VFC_REJECTED) continue;
         last = first;
         if (!replays(view, &last)) continue;
         if (start) *start = first;
@@ -103,7 +117,7 @@ static vf_error draw(const vf_view *view, const void *prep, uint64_t seed, vf_en
 
 vf_error vf_view_complete(const vf_view *view, uint64_t seed, void *work, size_t work_size,
                           vf_env *start, vf_env *now) {
-    if (!view_ok(view) || work == NULL || work_size < vf_view_complete_work_size(view->kind))
+    if (!view_valid(view) || work == NULL || work_size < vf_view_complete_work_size(view->kind))
         return VF_ERR_ARGUMENT;
     if (!sampler_of(view->kind)->prepare(view, work)) return VF_ERR_INVALID;
     return draw(view, work, seed, start, now);
@@ -192,7 +206,7 @@ size_t vf_view_act_work_size(int kind, int completions, int width) {
 
 vf_error vf_view_act(const vf_view *view, int completions, int width, uint64_t seed, void *work,
                      size_t work_size, int *action) {
-    if (!view_ok(view) || action == NULL || work == NULL) return VF_ERR_ARGUMENT;
+    if (!view_valid(view) || action == NULL || work == NULL) return VF_ERR_ARGUMENT;
     const int kind = view->kind;
     const size_t need = vf_view_act_work_size(kind, completions, width);
     if (need == 0 || work_size < need) return VF_ERR_ARGUMENT;

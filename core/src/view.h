@@ -12,12 +12,19 @@
 
 #include "internal.h"
 
+/* What an attempt came to. */
+typedef enum vfc_outcome {
+    VFC_REJECTED, /* try again */
+    VFC_ACCEPTED, /* *start is a draw */
+    VFC_NEVER     /* no attempt can succeed: the view is no episode's */
+} vfc_outcome;
+
 typedef struct vfc_sampler {
     size_t prep_bytes; /* what prepare writes (work memory) */
     /* Reads the view into prep; false when no farm of this kind could show it. */
     bool (*prepare)(const vf_view *view, void *prep);
-    /* One attempt: a start state into *start, and whether it is accepted. */
-    bool (*attempt)(const vf_view *view, const void *prep, vf_rng *rng, vf_env *start);
+    /* One attempt: a start state into *start. */
+    vfc_outcome (*attempt)(const vf_view *view, const void *prep, vf_rng *rng, vf_env *start);
 } vfc_sampler;
 
 extern const vfc_sampler vfv_sampler; /* valley_view.c */

@@ -9,7 +9,8 @@
  * and for the agent's action, in work memory of exactly the size the engine asks for
  * (malloc'd, so ASan sees a byte written past it), checking what the header promises:
  *  - a completion's start, replayed with the view's actions, shows every observation of the
- *    view; its `now` is where that replay ends; its start is a state restore accepts;
+ *    view; its `now` is where that replay ends; its start is a state restore accepts; an
+ *    altered view is completed so too, or refused (out of bounds) or found to be no episode's;
  *  - the agent's action for a played view is legal in the true state;
  *  - one byte too little work memory is refused, and a refused record changes nothing.
  *
@@ -85,7 +86,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     REQUIRE(vf_view_complete(&view, seed, work, need - 1, &start, &now) == VF_ERR_ARGUMENT);
     const vf_error e = vf_view_complete(&view, seed, work, need, &start, &now);
     free(work);
-    REQUIRE(e == VF_OK || (altered && e == VF_ERR_INVALID));
+    REQUIRE(e == VF_OK || (altered && (e == VF_ERR_INVALID || e == VF_ERR_ARGUMENT)));
     if (e == VF_OK) {
         REQUIRE(shows(&view, &start, &end));
         REQUIRE(vf_state_hash(&end) == vf_state_hash(&now));
@@ -96,14 +97,26 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     /* the agent: a few completions and a narrow beam keep a run short */
     const int completions = 1 + u8(&r) % 3, width = 1 + u8(&r) % 2;
     const size_t act_need = vf_view_act_work_size(kind, completions, width);
+    REQUIRE(vf_view_act_work_size(kind, 0, width) == 0 && vf_view_act_work_size(kind, 1, 0) == 0);
     work = malloc(act_need);
     REQUIRE(work);
     int action = -1;
     REQUIRE(vf_view_act(&view, completions, width, seed, work, act_need - 1, &action) ==
             VF_ERR_ARGUMENT);
+    /* now and then from an earlier step first, so that the later call keeps its completions */
+    const int earlier = u8(&r) % 2 ? u8(&r) % (view.steps + 1) : view.steps;
+    if (earlier < view.steps) {
+        vf_view prefix = view;
+        prefix.steps = earlier;
+        REQUIRE(vf_view_act(&prefix, completions, width, seed, work, act_need, &action) == VF_OK);
+    }
     REQUIRE(vf_view_act(&view, completions, width, seed, work, act_need, &action) == VF_OK);
-    free(work);
     vf_legal_actions(&env, mask);
     REQUIRE(action >= 0 && action < na && mask[action]);
+    /* the same decision with the whole farm in view: its action's value is its plan's return */
+    double values[VF_ACTIONS_MAX];
+    REQUIRE(vf_view_choose(&env, 1, width, work, act_need, &action, values) == VF_OK);
+    REQUIRE(mask[action] && (values[action] >= 0 || values[action] == -1));
+    free(work);
     return 0;
 }
