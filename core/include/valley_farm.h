@@ -917,6 +917,89 @@ vf_error vf_plan_prove(const vf_env *start, int states, void *work, size_t work_
                        vf_plan *plan);
 
 /* ======================================================================================
+ * The view-limited agent: the planner, given only what an agent has seen
+ * (core/src/view.c; each farm's completion sampler: valley_view.c, backwards_view.c)
+ *
+ * The best-known plans see the whole farm from the first step. This agent sees what a
+ * policy sees, its observations and its own actions, and at each step plans over
+ * completions: full states that agree with everything it has seen, drawn from the layout
+ * generator's own distribution given those observations (a completion's start state is a
+ * farm the generator could have made, and replayed with the agent's actions it shows exactly
+ * the observations the agent saw; what each farm's sampler conditions on, and how: the top of
+ * its file). It plays the first action of the plan that earns the most across its
+ * completions. Its return is what one agent that sees only the window reaches: a floor under
+ * what such an agent could reach, not a ceiling (its plans are each made for one completion,
+ * so it never walks somewhere only to look).
+ * ==================================================================================== */
+
+/* Everything an agent has seen in one episode: its observations and its own actions, and
+ * nothing else (no seed, no state). Caller-owned; copy it freely. */
+typedef struct vf_view {
+    int32_t kind;                             /* vf_kind */
+    int32_t steps;                            /* actions recorded */
+    uint8_t actions[VF_PLAN_MAX];             /* actions[t]: the action of step t */
+    int32_t obs[VF_PLAN_MAX + 1][VF_OBS_MAX]; /* obs[t]: the observation after t actions */
+} vf_view;
+
+/* Starts a view at an episode's first observation (vf_obs_size(kind) integers).
+ * VF_ERR_ARGUMENT, leaving view unchanged, for NULLs, a bad kind, or an observation with a
+ * field outside the bounds vf_spec_json gives it or that is not an episode's first. */
+vf_error vf_view_start(vf_view *view, int kind, const int32_t *obs);
+
+/* Records the action just played and the observation it led to. VF_ERR_ARGUMENT, leaving
+ * view unchanged, for NULLs, an action outside [0, vf_num_actions), an episode that is over
+ * (no steps left), or an observation out of bounds or whose steps left do not follow. */
+vf_error vf_view_record(vf_view *view, int action, const int32_t *obs);
+
+/* The most attempts vf_view_complete makes before it gives up: a real view's completions took
+ * at most 48 in 80 episodes of the agent on the validation seeds (26 in the valley). */
+#define VF_VIEW_ATTEMPTS_MAX 4096
+
+/* Bytes of work memory vf_view_complete needs for a view of `kind`, 0 for a bad kind. */
+size_t vf_view_complete_work_size(int kind);
+
+/* Draws one completion of the view from the stream `seed` (the sampler's own: use anything
+ * but the episode's seed, or the completion may repeat the generator's draws). Writes its
+ * start state into *start and that state played to the view's step into *now (either may be
+ * NULL). Deterministic: the same view and seed give the same completion everywhere.
+ * VF_ERR_ARGUMENT for NULLs, too little work memory, or a view that is not one vf_view_start
+ * and vf_view_record could have made (a bad kind or step count, an observation or action out
+ * of bounds); VF_ERR_INVALID when no completion was found in VF_VIEW_ATTEMPTS_MAX attempts
+ * (the observations are not those of one episode of the farm). No allocation. */
+vf_error vf_view_complete(const vf_view *view, uint64_t seed, void *work, size_t work_size,
+                          vf_env *start, vf_env *now);
+
+/* The decision over several states the agent might be in (its completions, or the true state
+ * alone for a planner with the whole farm in view): the beam's best plan from each state
+ * (vf_plan_beam, width `width`), each plan played on every state (an action illegal there is
+ * the wait it is), and *action the first action of the plan that earns the most on average
+ * over the states (the first such plan; the first legal action when no plan earns anything).
+ * values, unless NULL, gets for each action that mean of the best plan starting with it
+ * (vf_num_actions doubles, -1 where no plan starts with it). Work memory:
+ * vf_plan_work_size(kind, width). VF_ERR_ARGUMENT for NULLs, n outside
+ * 1..VF_VIEW_COMPLETIONS_MAX, states of mixed kinds or whose episode is over, a bad width or
+ * too little work memory. */
+vf_error vf_view_choose(const vf_env *states, int n, int width, void *work, size_t work_size,
+                        int *action, double *values);
+
+#define VF_VIEW_COMPLETIONS_MAX 1024
+
+/* Bytes of work memory vf_view_act needs: 0 for a bad kind, count or width. */
+size_t vf_view_act_work_size(int kind, int completions, int width);
+
+/* The view-limited agent's action: `completions` completions of the view (as vf_view_complete
+ * draws them), then vf_view_choose over them. The work memory also carries the completions
+ * from one call to the next: called again with the same work memory, settings and seed at a
+ * later step of the same view, it keeps each completion that still agrees with the view (it
+ * is still a draw from the distribution given all that was seen, since agreeing is all that
+ * the new observations say) and draws only the others afresh, completion j from a stream of
+ * seed, the view's step and j. Any other call draws them all. Deterministic: the same calls
+ * give the same actions. Errors as vf_view_complete's and vf_view_choose's; VF_ERR_ARGUMENT
+ * also for a view whose episode is over. No allocation. */
+vf_error vf_view_act(const vf_view *view, int completions, int width, uint64_t seed, void *work,
+                     size_t work_size, int *action);
+
+/* ======================================================================================
  * The random generator (exposed so that users and tests can reproduce a layout draw)
  *
  * SplitMix64 (Steele, Lea & Flood 2014): state += 0x9E3779B97F4A7C15, then the output is

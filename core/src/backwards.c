@@ -48,31 +48,8 @@ const char *const vfb_action_names[VF_BW_ACTIONS] = {"north", "south",      "eas
 
 /* ---- rules as data ------------------------------------------------------------------ */
 
-/* Tile properties by tile code (the table of the rules file). */
-static const struct tile_info {
-    uint8_t status_max; /* status values run 0..status_max; 0 on tiles without status */
-    uint8_t symbol;     /* index into symbols[] of status 0 (render) */
-} tile_info[VF_BT_COUNT] = {
-    [VF_BT_OUT_OF_BOUNDS] = {0, 0}, [VF_BT_GROUND] = {0, 0}, [VF_BT_FENCE] = {0, 1},
-    [VF_BT_FIELD] = {3, 2},         [VF_BT_PEN] = {2, 6},    [VF_BT_HOUSE] = {2, 9},
-};
 /* The tiles one can walk on: the same table's "walkable" column, as a set. */
 static const uint32_t walkable = VFB_WALKABLE;
-
-/* The three entity lists: where their entities stand, how many there are, the ranges of
- * their values, their generator zone, and how the JSON names them. */
-enum { CROPS = 0, ANIMALS = 1, VILLAGERS = 2, KINDS = 3 };
-static const struct entity_kind {
-    uint8_t tile, count;
-    uint8_t value_min, value_max;             /* crop value, animal bonus, villager bonus */
-    uint8_t zone_w, zone_h;                   /* the rectangle reset draws them in */
-    const char *list, *status, *value, *done; /* JSON keys */
-} kinds[KINDS] = {
-    [CROPS] = {VF_BT_FIELD, VF_BW_CROPS, 2, 5, 4, 4, "crops", "stage", "value", "harvested"},
-    [ANIMALS] = {VF_BT_PEN, VF_BW_ANIMALS, 1, 3, 3, 3, "animals", "health", "bonus", "rewarded"},
-    [VILLAGERS] = {VF_BT_HOUSE, VF_BW_VILLAGERS, 3, 6, 3, 3, "villagers", "mood", "bonus",
-                   "rewarded"},
-};
 
 /* The names of the status values (the rules file's words) and of the facings. */
 static const char *const crop_stage_name[4] = {"Seed", "Sprout", "Growing", "Harvest-Ready"};
@@ -280,8 +257,30 @@ VF_ALWAYS_INLINE void place_zone(vf_backwards *b, vf_rng *rng, int k, layout *la
     }
 }
 
-/* Steps 1-4 once; true when the layout passes the check. On success *start holds the
- * GROUND cells reachable on foot from the fields: where the agent may start. */
+/* Step 4: true when the layout passes the check. *start then holds the GROUND cells
+ * reachable on foot from the fields: where the agent may start. */
+VF_ALWAYS_INLINE bool check_layout(const vf_backwards *b, const layout *lay, vfg_mask *start) {
+    const uint16_t full = (uint16_t)((1u << W) - 1u);
+    vfg_mask walk;
+    for (int y = 0; y < VFG_MAX_H; y++) walk.rows[y] = (uint16_t)(full & ~lay->blocked.rows[y]);
+    vfg_mask reach = vfg_reachable(&walk, W, H, b->crops[0].x, b->crops[0].y);
+
+    /* the check, row by row without a branch: a field out of reach, a pen or house with
+     * no reached neighbour (rows past H are empty, so row y + 1 is always there) */
+    unsigned bad = 0, any = 0, above = 0;
+    for (int y = 0; y < H; y++) {
+        unsigned r = reach.rows[y];
+        unsigned near = r | r << 1 | r >> 1 | above | reach.rows[y + 1];
+        bad |= lay->fields.rows[y] & ~r;
+        bad |= lay->holders.rows[y] & ~near;
+        start->rows[y] = (uint16_t)(r & ~lay->fields.rows[y]); /* reached and not a field */
+        any |= start->rows[y];
+        above = r;
+    }
+    return bad == 0 && any != 0;
+}
+
+/* Steps 1-4 once; true when the layout passes the check (*start: as check_layout's). */
 static bool draw_layout(vf_backwards *b, vf_rng *rng, vfg_mask *start) {
     layout lay = {{0}, {0}, {{0}}, {{0}}, {{0}}};
     for (int y = 0; y < H; y++) memset(&TILE(b, 0, y), VF_BT_GROUND, W);
@@ -299,25 +298,20 @@ static bool draw_layout(vf_backwards *b, vf_rng *rng, vfg_mask *start) {
         vfg_set(&lay.blocked, x, y);
         fences--;
     }
+    return check_layout(b, &lay, start);
+}
 
-    const uint16_t full = (uint16_t)((1u << W) - 1u);
-    vfg_mask walk;
-    for (int y = 0; y < VFG_MAX_H; y++) walk.rows[y] = (uint16_t)(full & ~lay.blocked.rows[y]);
-    vfg_mask reach = vfg_reachable(&walk, W, H, b->crops[0].x, b->crops[0].y);
-
-    /* the check, row by row without a branch: a field out of reach, a pen or house with
-     * no reached neighbour (rows past H are empty, so row y + 1 is always there) */
-    unsigned bad = 0, any = 0, above = 0;
-    for (int y = 0; y < H; y++) {
-        unsigned r = reach.rows[y];
-        unsigned near = r | r << 1 | r >> 1 | above | reach.rows[y + 1];
-        bad |= lay.fields.rows[y] & ~r;
-        bad |= lay.holders.rows[y] & ~near;
-        start->rows[y] = (uint16_t)(r & ~lay.fields.rows[y]); /* reached and not a field */
-        any |= start->rows[y];
-        above = r;
-    }
-    return bad == 0 && any != 0;
+bool vfb_layout_check(const vf_backwards *b, vfg_mask *start) {
+    layout lay = {{0}, {0}, {{0}}, {{0}}, {{0}}};
+    *start = (vfg_mask){{0}}; /* check_layout writes the map's rows only */
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++) {
+            const int tile = TILE(b, x, y);
+            if (tile == VF_BT_FIELD) vfg_set(&lay.fields, x, y);
+            if (tile == VF_BT_PEN || tile == VF_BT_HOUSE) vfg_set(&lay.holders, x, y);
+            if (!vf_tile_in(walkable, tile)) vfg_set(&lay.blocked, x, y);
+        }
+    return check_layout(b, &lay, start);
 }
 
 void vfb_reset(vf_env *env, uint64_t seed) {

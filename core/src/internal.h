@@ -16,6 +16,8 @@
  *                          valley_agent.c and backwards_agent.c)
  *   planner.c    vf_plan_  beam search and proof, with a table of each farm's planner
  *   valley_bound.c, backwards_bound.c (vfv_plan_, vfb_plan_): each farm's planner bound
+ *   view.c       vf_view_  the view-limited agent; view.h (vfc_) what it shares with each
+ *                          farm's completion sampler (valley_view.c, backwards_view.c)
  */
 #ifndef VF_INTERNAL_H
 #define VF_INTERNAL_H
@@ -364,6 +366,10 @@ void vfv_save(const vf_env *env, vfs_writer *w);
 /* Reads a payload written by vfv_save into env; false when a field is out of the range the
  * rules allow (a tile code, a count, an inconsistency between map and entities). */
 bool vfv_load(vf_env *env, vfs_reader *r);
+/* The generator's last check, and restore's: every tile of `need` (the fields, animals,
+ * villagers and market) can be reached from `from` over the tiles of `open` (the walkable
+ * ones). */
+bool vfv_reaches(const vfg_mask *open, const vfg_mask *need, vf_point from);
 
 /* valley_agent.c: the valley's heuristic (agents.c calls it). */
 void vfa_valley_reset(vfa_valley *a);
@@ -397,6 +403,10 @@ enum {
 void vfb_save(const vf_env *env, vfs_writer *w);
 bool vfb_load(vf_env *env, vfs_reader *r);
 void vfb_rederive(vf_env *env); /* recomputes growing from the statuses */
+/* The generator's check of a whole map (step 4 of its draw, backwards.c): every field reached
+ * on foot from the first field, every pen and house next to a reached cell, and some reached
+ * GROUND cell; *start is then the reached GROUND cells, where the agent may start. */
+bool vfb_layout_check(const vf_backwards *b, vfg_mask *start);
 /* The agent sees (and an animal arriving at Thriving pays) within this many tiles each way:
  * the 5 x 5 view. */
 #define VFB_VIEW_R 2

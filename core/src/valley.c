@@ -178,10 +178,13 @@ static bool draw_layout(vf_valley *v, vf_rng *rng) {
         open.rows[p.y] &= (uint16_t) ~(1u << p.x);
     }
     v->agent = draw_ground(v, rng);
+    return vfv_reaches(&open, &need, v->agent);
+}
 
-    vfg_mask reached = vfg_reachable(&open, W, H, v->agent.x, v->agent.y);
+bool vfv_reaches(const vfg_mask *open, const vfg_mask *need, vf_point from) {
+    vfg_mask reached = vfg_reachable(open, W, H, from.x, from.y);
     for (int y = 0; y < H; y++)
-        if (need.rows[y] & ~reached.rows[y]) return false;
+        if (need->rows[y] & ~reached.rows[y]) return false;
     return true;
 }
 
@@ -1144,8 +1147,5 @@ bool vfv_load(vf_env *env, vfs_reader *r) {
     if (!resources_add_up(v)) return false;
 
     /* the agent only ever walks within its start's region, which reaches every target */
-    vfg_mask reached = vfg_reachable(&open, W, H, v->agent.x, v->agent.y);
-    for (int y = 0; y < H; y++)
-        if (need.rows[y] & ~reached.rows[y]) return false;
-    return true;
+    return vfv_reaches(&open, &need, v->agent);
 }

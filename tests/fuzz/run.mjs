@@ -7,6 +7,7 @@
 //                   rows, counts and indices
 //   fuzz_python.c   the Python binding's methods (python/src/engine.c) with Python objects of
 //                   every kind, in a CPython embedded in the fuzzer (Debian's python3-dev, NumPy)
+//   fuzz_view.c     the view-limited agent: completions and actions of played and altered views
 // Each reads its committed seed corpus (tests/fuzz/corpus/<harness>/: inputs the fuzzers
 // found, minimised with -merge=1, and one written by hand, named for the path it reaches);
 // new inputs go to build-fuzz/corpus/<harness>/ (ignored), crashes to build-fuzz/. Then a
@@ -26,8 +27,9 @@ const COVERAGE_FLAGS = ['-std=c11', '-O1', '-g', '-fsanitize=fuzzer', '-fprofile
 // the planner's few and long, the binding's start an interpreter first) and the part of the C
 // whose lines each is counted in. `python`: built with the binding against libpython.
 const HARNESSES = [
-  { name: 'fuzz_engine', share: 2 / 5, part: 'core/src' },
-  { name: 'fuzz_planner', share: 1 / 5, part: 'core/src' },
+  { name: 'fuzz_engine', share: 3 / 10, part: 'core/src' },
+  { name: 'fuzz_planner', share: 3 / 20, part: 'core/src' },
+  { name: 'fuzz_view', share: 3 / 20, part: 'core/src' },
   { name: 'fuzz_learn', share: 1 / 5, part: 'core/learn' },
   { name: 'fuzz_python', share: 1 / 5, part: 'python/src', python: true },
 ];

@@ -119,3 +119,51 @@ it("the runs table says when each run's validation mean first reached the heuris
     }),
   );
 });
+
+it("the window's table gives each view-limited run of docs/runs/view-limited, its mean and paired differences those of the runs' returns", () => {
+  const files = import.meta.glob('../../docs/runs/view-limited/*.json', { eager: true, import: 'default' });
+  const runs = Object.fromEntries(Object.values(files).map((d) => [d.env, d]));
+  const host = document.createElement('div');
+  render(<BenchmarkPage />, host);
+  const sign = (x) => (x < 0 ? '−' : '') + Math.abs(x).toFixed(2);
+  const shown = ({ mean, ci95 }) => `${mean >= 0 ? '+' : '−'}${Math.abs(mean).toFixed(2)} (${sign(ci95[0])} – ${sign(ci95[1])})`;
+  /** mean and 95 % interval of per-seed differences, by hand */
+  const paired = (d) => {
+    const mean = d.reduce((a, x) => a + x, 0) / d.length;
+    const se = Math.sqrt(d.reduce((a, x) => a + (x - mean) ** 2, 0) / (d.length - 1) / d.length);
+    return { mean, ci95: [mean - 1.96 * se, mean + 1.96 * se] };
+  };
+  expect(Object.keys(baselines.viewLimited ?? {}).sort()).toEqual(Object.keys(runs).sort());
+  for (const [env, data] of Object.entries(runs)) {
+    const cells = [...host.querySelectorAll(`[data-table="view-limited-${env}"] tbody tr`)].map((tr) =>
+      [...tr.children].map((td) => td.textContent),
+    );
+    const rows = baselines.viewLimited[env];
+    expect(cells).toHaveLength(data.runs.length);
+    data.runs.forEach((run, i) => {
+      const returns = run.seeds.map((r) => r[1]);
+      const heuristic = baselines.perSeed[env].test.slice(0, returns.length).map((r) => r[2]);
+      const best = bestKnown.envs[env].test.slice(0, returns.length).map((r) => r[1]);
+      const r = rows[i];
+      expect(cells[i]).toEqual([
+        run.completions === 0 ? 'whole farm in view' : `window, ${run.completions} completion${run.completions === 1 ? '' : 's'}`,
+        returns.length.toLocaleString('en'),
+        r.mean.toFixed(2),
+        `${r.ci95[0].toFixed(2)} – ${r.ci95[1].toFixed(2)}`,
+        r.normalized.toFixed(2),
+        shown(r.minusHeuristic),
+        shown(r.minusBestKnown),
+        r.cpuSecondsPerEpisode.toFixed(2),
+      ]);
+      expect(r.mean).toBeCloseTo(returns.reduce((a, x) => a + x, 0) / returns.length, 3);
+      for (const [stored, byHand] of [
+        [r.minusHeuristic, paired(returns.map((x, k) => x - heuristic[k]))],
+        [r.minusBestKnown, paired(returns.map((x, k) => x - best[k]))],
+      ]) {
+        expect(stored.mean).toBeCloseTo(byHand.mean, 3);
+        expect(stored.ci95[0]).toBeCloseTo(byHand.ci95[0], 3);
+        expect(stored.ci95[1]).toBeCloseTo(byHand.ci95[1], 3);
+      }
+    });
+  }
+});
