@@ -45,7 +45,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     vfl_net *net = vfl_create(&l);
     REQUIRE(!problem || !net); /* a named problem is never built */
     if (!net) return 0;
-    if (vfl_param_count(net) > 100000) { /* built as it should be: too slow to drive thousands a second */
+    if (vfl_param_count(net) >
+        100000) { /* built as it should be: too slow to drive thousands a second */
         vfl_destroy(net);
         return 0;
     }
@@ -57,8 +58,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
 
     /* samples: indices and counts of any value, rows of any value */
     static int32_t idx[PAIRS], nnz[SAMPLES], rows[SAMPLES];
-    static float val[PAIRS], out[SAMPLES * MAX_OUT], dout[SAMPLES * MAX_OUT], logp[SAMPLES * MAX_OUT],
-        prob[SAMPLES * MAX_OUT], entropy[SAMPLES];
+    static float val[PAIRS], out[SAMPLES * MAX_OUT], dout[SAMPLES * MAX_OUT],
+        logp[SAMPLES * MAX_OUT], prob[SAMPLES * MAX_OUT], entropy[SAMPLES];
     static uint32_t start[SAMPLES];
     static uint8_t masks[SAMPLES * MAX_OUT];
     for (int k = 0; k < PAIRS; k++) {
@@ -76,8 +77,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (u8(r) == 7) at.count = i32(r);
     if (u8(r) == 7) at.pairs = (uint32_t)i32(r);
     if (u8(r) == 7) at.masks = NULL;
-    int last = 0; /* the samples of the last forward that succeeded (none yet: 0) */
-    int stepped = 0;   /* an optimiser stepped: its outputs may no longer be finite */
+    int last = 0;    /* the samples of the last forward that succeeded (none yet: 0) */
+    int stepped = 0; /* an optimiser stepped: its outputs may no longer be finite */
 
     for (int op = 0; op < 40 && r->p < r->end; op++) {
         const int32_t *use_rows = u8(r) & 1 ? rows : NULL;
@@ -107,13 +108,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             break;
         }
         case 2: {
-            int code = vfl_masked_softmax(net, n, use_rows, &at, out, logp, prob, u8(r) & 1 ? entropy : NULL);
+            int code = vfl_masked_softmax(net, n, use_rows, &at, out, logp, prob,
+                                          u8(r) & 1 ? entropy : NULL);
             REQUIRE(code == VFL_OK || code == VFL_ERR_ARGUMENT);
             break;
         }
-        case 3:
-            vfl_zero_grad(net);
-            break;
+        case 3: vfl_zero_grad(net); break;
         case 4:
             vfl_adam(net, (float)u8(r) / 1024.0f);
             stepped = 1;
@@ -138,9 +138,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                 REQUIRE(vfl_copy_params(net, twin) == VFL_OK);
             }
             break;
-        default:
-            vfl_add_floats(vfl_grads(net), vfl_params(net), count);
-            break;
+        default: vfl_add_floats(vfl_grads(net), vfl_params(net), count); break;
         }
     }
     vfl_destroy(twin);
