@@ -10,13 +10,16 @@
  * It builds natively and into its own WebAssembly module (wasm/learn/learner.wasm, which the
  * game page never loads), with no dependency on the engine.
  *
- * The network: sparse inputs -> hidden layers (dense, each tanh or ReLU) -> heads (linear),
- * side by side on the last hidden layer. Its parameters are one float array in the order and
- * shapes a stack of dense layers has (TensorFlow.js's, so saved policies stay
- * interchangeable): for each hidden layer its kernel [in x out] (row-major) and bias [out],
- * then for each head its kernel [last x units] and bias [units]. A forward pass writes, for
- * each sample, the heads' outputs side by side: an actor-critic's row is its logits then its
- * value (heads {actions, 1}).
+ * The network: sparse inputs -> hidden layers (dense, each tanh or ReLU; and at most one
+ * recurrent layer, VFL_GRU, anywhere but first) -> heads (linear), side by side on the last
+ * hidden layer. Its parameters are one float array in the order and shapes a stack of Keras
+ * (or TensorFlow.js) layers has, so saved policies stay interchangeable: for each dense hidden
+ * layer its kernel [in x out] (row-major) and bias [out]; for the recurrent layer of U units
+ * its kernel [in x 3U], recurrent kernel [U x 3U] and biases [2 x 3U] (Keras's GRU with
+ * reset_after: the gates z, r, n side by side; core/learn/gru.c has the equations); then for
+ * each head its kernel [last x units] and bias [units]. A forward pass writes, for each
+ * sample, the heads' outputs side by side: an actor-critic's row is its logits then its value
+ * (heads {actions, 1}).
  *
  * Inputs are sparse. An observation's features are mostly one-hot zeros (about 30 of 365 are
  * not, on ValleyFarm-v0), so a sample is a list of (index, value) pairs: sample s has nnz[s]
@@ -34,6 +37,15 @@
  *     vfl_backward(net, n, rows, &in, dout);             // adds d loss / d params
  *     vfl_adam(net, learning_rate);                      // one step from the gradient
  *     vfl_destroy(net);
+ *
+ * A network with a recurrent layer reads its samples as steps of sequences, each sequence
+ * with a state (U floats) that a step takes and gives to the next: vfl_forward_seq and
+ * vfl_backward_seq instead of vfl_forward and vfl_backward (which refuse it), over T steps of
+ * B sequences, time-major (sample t * B + b is step t of sequence b).
+ *
+ *     sparse inputs -> dense (tanh) -> ... -> GRU (U) -> ... -> heads
+ *     vfl_forward_seq(net, T, B, rows, &in, starts, h0, out, h_final);
+ *     vfl_backward_seq(net, T, B, rows, &in, dout);      // through time, within the chunk
  *
  * Data-parallel training (several shards of a minibatch, on any number of threads): each
  * shard's gradient is computed alone (zero, forward, backward) and the shards' gradients are
@@ -66,8 +78,9 @@ extern "C" {
 #define VFL_MAX_PARAMS  (1 << 26) /* 256 MB of floats */
 #define VFL_MAX_BATCH   (1 << 20) /* samples in one call */
 
-/* What a hidden layer does to its weighted sum. */
-enum { VFL_TANH = 0, VFL_RELU = 1 };
+/* What a hidden layer does: its weighted sum through tanh or ReLU, or VFL_GRU: a gated
+ * recurrent unit of `units` (at most one a network, and not the first layer). */
+enum { VFL_TANH = 0, VFL_RELU = 1, VFL_GRU = 2 };
 
 /* The results of the calls that can fail (0: done). */
 enum {
@@ -82,7 +95,7 @@ typedef struct vfl_layout {
     int32_t inputs;
     int32_t layers;
     int32_t units[VFL_MAX_LAYERS];
-    int32_t kinds[VFL_MAX_LAYERS]; /* VFL_TANH or VFL_RELU */
+    int32_t kinds[VFL_MAX_LAYERS]; /* VFL_TANH, VFL_RELU or VFL_GRU */
     int32_t heads;
     int32_t head_units[VFL_MAX_HEADS];
     float head_init[VFL_MAX_HEADS];
@@ -105,8 +118,9 @@ float *vfl_grads(vfl_net *net);
 int vfl_param_count(const vfl_net *net);
 int vfl_outputs(const vfl_net *net);
 
-/* Glorot-uniform hidden kernels, each head's kernel as its head_init says, zero biases; drawn
- * from `seed` (SplitMix64), layer by layer then head by head. Resets Adam's state. */
+/* Glorot-uniform hidden kernels (a recurrent layer's recurrent kernel orthogonal, as Keras
+ * draws it), each head's kernel as its head_init says, zero biases; drawn from `seed`
+ * (SplitMix64), layer by layer then head by head. Resets Adam's state. */
 void vfl_init(vfl_net *net, uint64_t seed);
 
 /* Where the samples are: sample s's nonzero features are idx/val[at .. at + nnz[s]) (indices
@@ -127,14 +141,38 @@ typedef struct vfl_inputs {
     const uint8_t *masks;  /* NULL, or the first head's units a sample: 1 legal, 0 not */
 } vfl_inputs;
 
-/* The outputs (n x vfl_outputs) of samples rows[0 .. n) (rows NULL: 0 .. n) into out, and
- * what backward needs kept in the network until the next forward. */
+/* The outputs (n x vfl_outputs) of samples rows[0 .. n) (rows NULL: 0 .. n) into out (NULL:
+ * not written), and what backward needs kept in the network until the next forward.
+ * VFL_ERR_ARGUMENT for a network with a recurrent layer (vfl_forward_seq). */
 int vfl_forward(vfl_net *net, int n, const int32_t *rows, const vfl_inputs *in, float *out);
 
 /* Adds to the gradient d loss / d params of the samples of the last forward, given
  * dout = d loss / d out (n x vfl_outputs, as forward wrote out). n, rows and in must be the
- * last forward's (n is checked: VFL_ERR_ARGUMENT otherwise). */
+ * last forward's (n is checked, and that it was vfl_forward: VFL_ERR_ARGUMENT otherwise). */
 int vfl_backward(vfl_net *net, int n, const int32_t *rows, const vfl_inputs *in, const float *dout);
+
+/* A network with a recurrent layer: the floats of a sequence's state (its units), else 0. */
+int vfl_state_size(const vfl_net *net);
+
+/* Forward over T steps of B sequences, n = T x B samples rows[0 .. n) (rows NULL: 0 .. n),
+ * time-major: sample t * B + b is step t of sequence b. Sequence b starts from state
+ * h0[b * S ..] (S = vfl_state_size; h0 NULL: zeros), except that where starts[s] is not 0
+ * (starts: a byte a sample, NULL: none) an episode starts at sample s and the state before it
+ * is 0. Writes the outputs of every sample (n x vfl_outputs, NULL: not written) and each
+ * sequence's state after its last step into h_final (B x S, NULL: not written; it may be h0;
+ * with T = 0, h0 itself), and keeps what backward needs until the next forward. A sequence's
+ * outputs and state do not depend on the other sequences of the call. VFL_ERR_ARGUMENT for a
+ * network without a recurrent layer, T or B below 0, T x B above VFL_MAX_BATCH, or inputs
+ * that vfl_forward would refuse. */
+int vfl_forward_seq(vfl_net *net, int T, int B, const int32_t *rows, const vfl_inputs *in,
+                    const uint8_t *starts, const float *h0, float *out, float *h_final);
+
+/* vfl_backward for the last forward, a vfl_forward_seq of T steps of B sequences (checked),
+ * through time: each step's state gets the gradient its outputs send and the next step's
+ * state sends back, truncated at the chunk's first step (h0 is taken as given) and at every
+ * episode start within it (the state before it was 0). */
+int vfl_backward_seq(vfl_net *net, int T, int B, const int32_t *rows, const vfl_inputs *in,
+                     const float *dout);
 
 /* The policy the first head's outputs give, as every learner that reads logits reads it: for
  * samples rows[0 .. n) (rows NULL: 0 .. n) of `out` (their outputs, n x vfl_outputs, as

@@ -6,48 +6,12 @@
  * registers: written in plain C with GCC/Clang vector types, it becomes SSE natively and
  * WebAssembly SIMD under Emscripten. The first layer is sparse (see the header). The heads run
  * as one product with a [last x padded] kernel: every head's columns side by side, then zeros
- * up to a multiple of 8. */
-#include "valley_farm_learn.h"
+ * up to a multiple of 8. A recurrent layer (gru.c) runs its steps in time order between the
+ * layers below it and those above it, which see every sample at once. */
+#include "internal.h"
 
 #include <math.h>
 #include <stdlib.h>
-#include <string.h>
-
-typedef float v4 __attribute__((vector_size(16)));
-
-static v4 load4(const float *p) {
-    v4 v;
-    memcpy(&v, p, sizeof v);
-    return v;
-}
-
-static void store4(float *p, v4 v) {
-    memcpy(p, &v, sizeof v);
-}
-
-static v4 splat(float x) {
-    return (v4){x, x, x, x};
-}
-
-struct vfl_net {
-    vfl_layout layout;
-    int layers, outputs, padded;     /* padded: outputs rounded up to a multiple of 8 */
-    int width[VFL_MAX_LAYERS + 1];   /* width[0] = inputs, width[l] = hidden layer l */
-    int kernel[VFL_MAX_LAYERS];      /* offset of each hidden layer's kernel in params */
-    int head_kernel[VFL_MAX_HEADS];  /* offset of each head's kernel in params */
-    int head_column[VFL_MAX_HEADS];  /* where each head's outputs start in a sample's row */
-    int count;                       /* parameters */
-    float *params, *grads, *moments; /* moments: Adam's first, then second */
-    int adam_steps;
-    float acc_beta1, acc_beta2; /* β^t, kept as TensorFlow.js keeps them */
-    /* scratch for a batch of up to `capacity` samples */
-    int capacity;
-    int last_n;   /* samples of the last forward (backward's check) */
-    float *act;   /* per layer l >= 1: capacity x width[l] activations, then the heads' */
-    float *delta; /* the same shapes: the loss's gradient by each layer's pre-activation */
-    float *heads_kernel, *heads_kernel_t, *kernel_t; /* [last x padded], its transpose, scratch */
-    float *heads_grad;                               /* [last x padded] */
-};
 
 /* ---- the layout ------------------------------------------------------------------------ */
 
@@ -55,11 +19,16 @@ const char *vfl_layout_problem(const vfl_layout *l) {
     if (!l) return "no layout";
     if (l->inputs < 1 || l->inputs > VFL_MAX_INPUTS) return "inputs must be from 1 to 2^20";
     if (l->layers < 1 || l->layers > VFL_MAX_LAYERS) return "hidden layers must be from 1 to 8";
+    int recurrent = 0;
     for (int k = 0; k < l->layers; k++) {
         if (l->units[k] < 1 || l->units[k] > VFL_MAX_UNITS)
             return "a hidden layer's units must be from 1 to 4096";
-        if (l->kinds[k] != VFL_TANH && l->kinds[k] != VFL_RELU)
-            return "a hidden layer's kind must be VFL_TANH or VFL_RELU";
+        if (l->kinds[k] != VFL_TANH && l->kinds[k] != VFL_RELU && l->kinds[k] != VFL_GRU)
+            return "a hidden layer's kind must be VFL_TANH, VFL_RELU or VFL_GRU";
+        if (l->kinds[k] == VFL_GRU && k == 0)
+            return "the first hidden layer (the sparse one) cannot be recurrent";
+        if (l->kinds[k] == VFL_GRU && recurrent++)
+            return "a network may have at most one recurrent layer";
     }
     if (l->heads < 1 || l->heads > VFL_MAX_HEADS) return "heads must be from 1 to 4";
     int64_t outputs = 0;
@@ -72,7 +41,8 @@ const char *vfl_layout_problem(const vfl_layout *l) {
     if (outputs > VFL_MAX_OUTPUTS) return "the heads' units together must be at most 64";
     int64_t count = 0, from = l->inputs;
     for (int k = 0; k < l->layers; k++) {
-        count += from * l->units[k] + l->units[k];
+        count += l->kinds[k] == VFL_GRU ? vflg_param_count(from, l->units[k])
+                                        : from * l->units[k] + l->units[k];
         from = l->units[k];
     }
     count += from * outputs + outputs;
@@ -97,7 +67,11 @@ vfl_net *vfl_create(const vfl_layout *layout) {
     for (int l = 0; l < L; l++) {
         net->width[l + 1] = layout->units[l];
         net->kernel[l] = at;
-        at += net->width[l] * layout->units[l] + layout->units[l];
+        if (layout->kinds[l] == VFL_GRU) {
+            net->gru = l + 1;
+            at += (int)vflg_param_count(net->width[l], layout->units[l]);
+        } else
+            at += net->width[l] * layout->units[l] + layout->units[l];
     }
     int last = net->width[L];
     for (int h = 0; h < layout->heads; h++) {
@@ -119,10 +93,17 @@ vfl_net *vfl_create(const vfl_layout *layout) {
     for (int l = 1; l <= L; l++)
         if (net->width[l] > widest) widest = net->width[l];
     net->kernel_t = calloc((size_t)widest * (size_t)widest, sizeof(float));
+    int below = 1; /* the recurrent layer's kernels' transposes: 3 units x max(in, units) */
+    if (net->gru) {
+        int in = net->width[net->gru - 1], units = net->width[net->gru];
+        below = 3 * units * (in > units ? in : units);
+    }
+    net->seq_t = calloc((size_t)below, sizeof(float));
+    net->last_t = -1;
     net->acc_beta1 = 0.9f;
     net->acc_beta2 = 0.999f;
     if (!net->params || !net->grads || !net->moments || !net->heads_kernel ||
-        !net->heads_kernel_t || !net->heads_grad || !net->kernel_t) {
+        !net->heads_kernel_t || !net->heads_grad || !net->kernel_t || !net->seq_t) {
         vfl_destroy(net);
         return NULL;
     }
@@ -140,6 +121,9 @@ void vfl_destroy(vfl_net *net) {
     free(net->heads_kernel_t);
     free(net->kernel_t);
     free(net->heads_grad);
+    free(net->seq);
+    free(net->seq_t);
+    free(net->starts);
     free(net);
 }
 
@@ -195,12 +179,12 @@ static double uniform01(uint64_t *s) {
     return (double)(splitmix(s) >> 11) * (1.0 / 9007199254740992.0);
 }
 
-static void glorot(float *w, int in, int out, uint64_t *s) {
+void vfln_glorot(float *w, int in, int out, uint64_t *s) {
     double limit = sqrt(6.0 / (in + out));
     for (int k = 0; k < in * out; k++) w[k] = (float)((2 * uniform01(s) - 1) * limit);
 }
 
-static void normal(float *w, int count, double deviation, uint64_t *s) {
+void vfln_normal(float *w, int count, double deviation, uint64_t *s) {
     for (int k = 0; k < count; k += 2) { /* Box-Muller */
         double u1 = uniform01(s), u2 = uniform01(s);
         double r = sqrt(-2 * log(1 - u1)) * deviation;
@@ -212,16 +196,20 @@ static void normal(float *w, int count, double deviation, uint64_t *s) {
 void vfl_init(vfl_net *net, uint64_t seed) {
     uint64_t s = seed;
     memset(net->params, 0, (size_t)net->count * sizeof(float));
-    for (int l = 0; l < net->layers; l++)
-        glorot(net->params + net->kernel[l], net->width[l], net->width[l + 1], &s);
+    for (int l = 0; l < net->layers; l++) {
+        if (l + 1 == net->gru)
+            vflg_init(net, l + 1, &s);
+        else
+            vfln_glorot(net->params + net->kernel[l], net->width[l], net->width[l + 1], &s);
+    }
     int last = net->width[net->layers];
     for (int h = 0; h < net->layout.heads; h++) {
         int units = net->layout.head_units[h];
         float *w = net->params + net->head_kernel[h];
         if (net->layout.head_init[h] > 0)
-            normal(w, last * units, net->layout.head_init[h], &s);
+            vfln_normal(w, last * units, net->layout.head_init[h], &s);
         else
-            glorot(w, last, units, &s);
+            vfln_glorot(w, last, units, &s);
     }
     memset(net->moments, 0, 2 * (size_t)net->count * sizeof(float));
     vfl_set_adam_steps(net, 0);
@@ -254,7 +242,7 @@ static v4 tanh4(v4 x) {
     return v * p / q;
 }
 
-static void tanh_all(float *x, size_t n) {
+void vfln_tanh_all(float *x, size_t n) {
     size_t k = 0;
     for (; k + 4 <= n; k += 4) store4(x + k, tanh4(load4(x + k)));
     if (k < n) { /* the last few, through a padded vector */
@@ -267,10 +255,9 @@ static void tanh_all(float *x, size_t n) {
 
 /* ---- the dense product --------------------------------------------------------------- */
 
-/* C[M x N] += op(A) B, row-major. op(A)[m][k] = A[m * am + k * ak]: (am, ak) = (lda, 1) for A,
- * (1, lda) for A transposed. B is [K x N] with row stride ldb, C has row stride ldc. */
-static void gemm(int M, int K, int N, const float *A, int am, int ak, const float *B, int ldb,
-                 float *C, int ldc) {
+/* internal.h: C[M x N] += op(A) B. It keeps a 4 x 8 block of C in registers while k runs. */
+void vfln_gemm(int M, int K, int N, const float *A, int am, int ak, const float *B, int ldb,
+               float *C, int ldc) {
     int n8 = N / 8 * 8;
     int m = 0;
     for (; m + 4 <= M; m += 4) {
@@ -312,18 +299,43 @@ static void gemm(int M, int K, int N, const float *A, int am, int ak, const floa
                 C[(size_t)(m + r) * ldc + n] = sum;
             }
     }
-    for (; m < M; m++) { /* the rows past the last 4 */
+    /* the rows past the last 4 (a recurrent layer's step of one to three sequences), one at a
+     * time: 16 columns of C, then 4, in registers while k runs, then the rest one by one */
+    for (; m < M; m++) {
         const float *a = A + (size_t)m * am;
         float *c = C + (size_t)m * ldc;
-        for (int k = 0; k < K; k++) {
-            float x = a[(size_t)k * ak];
-            const float *b = B + (size_t)k * ldb;
-            for (int n = 0; n < N; n++) c[n] += x * b[n];
+        int n = 0;
+        for (; n + 16 <= N; n += 16) {
+            v4 c0 = load4(c + n), c1 = load4(c + n + 4), c2 = load4(c + n + 8),
+               c3 = load4(c + n + 12);
+            const float *b = B + n;
+            for (int k = 0; k < K; k++, b += ldb) {
+                v4 x = splat(a[(size_t)k * ak]);
+                c0 += x * load4(b);
+                c1 += x * load4(b + 4);
+                c2 += x * load4(b + 8);
+                c3 += x * load4(b + 12);
+            }
+            store4(c + n, c0);
+            store4(c + n + 4, c1);
+            store4(c + n + 8, c2);
+            store4(c + n + 12, c3);
+        }
+        for (; n + 4 <= N; n += 4) {
+            v4 c0 = load4(c + n);
+            const float *b = B + n;
+            for (int k = 0; k < K; k++, b += ldb) c0 += splat(a[(size_t)k * ak]) * load4(b);
+            store4(c + n, c0);
+        }
+        for (; n < N; n++) {
+            float sum = c[n];
+            for (int k = 0; k < K; k++) sum += a[(size_t)k * ak] * B[(size_t)k * ldb + n];
+            c[n] = sum;
         }
     }
 }
 
-static void transpose(const float *src, int rows, int cols, float *dst) {
+void vfln_transpose(const float *src, int rows, int cols, float *dst) {
     for (int r = 0; r < rows; r++)
         for (int c = 0; c < cols; c++) dst[(size_t)c * rows + r] = src[(size_t)r * cols + c];
 }
@@ -344,12 +356,22 @@ static int reserve(vfl_net *net, int n) {
     float *delta = realloc(net->delta, (size_t)bytes);
     if (!delta) return VFL_ERR_MEMORY;
     net->delta = delta;
+    if (net->gru) {
+        uint64_t seq = (uint64_t)n * VFLG_PER_SAMPLE * (uint64_t)net->width[net->gru];
+        if (seq * sizeof(float) > SIZE_MAX / 2) return VFL_ERR_MEMORY;
+        float *kept = realloc(net->seq, (size_t)seq * sizeof(float));
+        if (!kept) return VFL_ERR_MEMORY;
+        net->seq = kept;
+        uint8_t *starts = realloc(net->starts, (size_t)n);
+        if (!starts) return VFL_ERR_MEMORY;
+        net->starts = starts;
+    }
     net->capacity = n;
     return VFL_OK;
 }
 
 /* Layer l's activations (l = 1 .. layers; layers + 1: the heads) in act or delta. */
-static float *layer(const vfl_net *net, float *base, int l) {
+float *vfln_layer(const vfl_net *net, float *base, int l) {
     size_t at = 0;
     for (int k = 1; k < l; k++) at += (size_t)net->width[k];
     return base + at * (size_t)net->capacity;
@@ -396,19 +418,28 @@ static void fill_heads_kernel(vfl_net *net) {
 
 static void activate(int kind, float *x, size_t n) {
     if (kind == VFL_TANH)
-        tanh_all(x, n);
+        vfln_tanh_all(x, n);
     else
         for (size_t k = 0; k < n; k++) x[k] = x[k] > 0 ? x[k] : 0;
 }
 
+/* A forward over sequences (vfl_forward_seq): n = T x B samples, time-major. */
+typedef struct seq_args {
+    int T, B;
+    const uint8_t *starts;
+    const float *h0;
+    float *h_final;
+} seq_args;
+
 /* Every layer's activations for samples rows[0 .. n), and the heads' outputs (then zeros) in
- * layer layers + 1. */
-static int forward(vfl_net *net, int n, const int32_t *rows, const vfl_inputs *in) {
+ * layer layers + 1; a recurrent layer's steps as `seq` says. */
+static int forward(vfl_net *net, int n, const int32_t *rows, const vfl_inputs *in,
+                   const seq_args *seq) {
     if (reserve(net, n)) return VFL_ERR_MEMORY;
     const float *p = net->params;
     /* the sparse first layer: bias plus the kernel's rows of the nonzero inputs */
     int w1 = net->width[1];
-    float *h = layer(net, net->act, 1);
+    float *h = vfln_layer(net, net->act, 1);
     const float *k1 = p + net->kernel[0], *b1 = k1 + (size_t)net->width[0] * w1;
     int w16 = w1 / 16 * 16;
     for (int s = 0; s < n; s++) {
@@ -446,8 +477,12 @@ static int forward(vfl_net *net, int n, const int32_t *rows, const vfl_inputs *i
         int from = net->width[l - 1];
         int heads = l > net->layers;
         int to = heads ? net->padded : net->width[l];
-        const float *prev = layer(net, net->act, l - 1);
-        float *out = layer(net, net->act, l);
+        if (l == net->gru) {
+            vflg_forward(net, l, seq->T, seq->B, seq->starts, seq->h0, seq->h_final);
+            continue;
+        }
+        const float *prev = vfln_layer(net, net->act, l - 1);
+        float *out = vfln_layer(net, net->act, l);
         const float *kernel, *bias;
         float heads_bias[VFL_MAX_OUTPUTS + 8];
         if (!heads) {
@@ -466,28 +501,53 @@ static int forward(vfl_net *net, int n, const int32_t *rows, const vfl_inputs *i
             bias = heads_bias;
         }
         for (int s = 0; s < n; s++) memcpy(out + (size_t)s * to, bias, (size_t)to * sizeof(float));
-        gemm(n, from, to, prev, from, 1, kernel, to, out, to);
+        vfln_gemm(n, from, to, prev, from, 1, kernel, to, out, to);
         if (!heads) activate(net->layout.kinds[l - 1], out, (size_t)n * to);
     }
     net->last_n = n;
     return VFL_OK;
 }
 
+/* The heads' outputs of the last forward's n samples into out (n x outputs). */
+static void write_outputs(const vfl_net *net, int n, float *out) {
+    const float *heads = vfln_layer(net, net->act, net->layers + 1);
+    for (int s = 0; s < n; s++)
+        memcpy(out + (size_t)s * net->outputs, heads + (size_t)s * net->padded,
+               (size_t)net->outputs * sizeof(float));
+}
+
 int vfl_forward(vfl_net *net, int n, const int32_t *rows, const vfl_inputs *in, float *out) {
+    if (net->gru) return VFL_ERR_ARGUMENT; /* its samples are steps: vfl_forward_seq */
     int problem = check_inputs(net, n, rows, in);
     if (problem) return problem;
-    if (n == 0) {
-        net->last_n = 0;
-        return VFL_OK;
-    }
-    if (forward(net, n, rows, in)) return VFL_ERR_MEMORY;
-    if (out) {
-        const float *heads = layer(net, net->act, net->layers + 1);
-        for (int s = 0; s < n; s++)
-            memcpy(out + (size_t)s * net->outputs, heads + (size_t)s * net->padded,
-                   (size_t)net->outputs * sizeof(float));
-    }
+    if (n > 0 && forward(net, n, rows, in, NULL)) return VFL_ERR_MEMORY;
+    net->last_n = n;
+    net->last_t = -1;
+    if (out && n > 0) write_outputs(net, n, out);
     return VFL_OK;
+}
+
+int vfl_forward_seq(vfl_net *net, int T, int B, const int32_t *rows, const vfl_inputs *in,
+                    const uint8_t *starts, const float *h0, float *out, float *h_final) {
+    if (!net->gru || T < 0 || B < 0 || (int64_t)T * B > VFL_MAX_BATCH) return VFL_ERR_ARGUMENT;
+    int n = T * B;
+    int problem = check_inputs(net, n, rows, in);
+    if (problem) return problem;
+    if (n == 0) { /* no step: each sequence's state is where it began */
+        size_t state = (size_t)B * (size_t)net->width[net->gru] * sizeof(float);
+        if (h_final && state > 0) h0 ? memmove(h_final, h0, state) : memset(h_final, 0, state);
+    } else {
+        seq_args seq = {T, B, starts, h0, h_final};
+        if (forward(net, n, rows, in, &seq)) return VFL_ERR_MEMORY;
+    }
+    net->last_n = n;
+    net->last_t = T;
+    if (out && n > 0) write_outputs(net, n, out);
+    return VFL_OK;
+}
+
+int vfl_state_size(const vfl_net *net) {
+    return net->gru ? net->width[net->gru] : 0;
 }
 
 /* ---- backward ---------------------------------------------------------------------------- */
@@ -500,49 +560,64 @@ static void derive(int kind, const float *y, float *d, size_t n) {
         for (size_t k = 0; k < n; k++) d[k] = y[k] > 0 ? d[k] : 0;
 }
 
+/* Dense layer l (layers + 1: the heads), from its delta: adds its kernel's and bias's
+ * gradient, and writes layer l - 1's delta before that layer's activation's derivative. */
+static void backward_dense(vfl_net *net, int l, int n) {
+    const float *p = net->params;
+    float *g = net->grads;
+    int from = net->width[l - 1];
+    int heads = l > net->layers;
+    int to = heads ? net->padded : net->width[l];
+    const float *prev = vfln_layer(net, net->act, l - 1);
+    const float *d = vfln_layer(net, net->delta, l);
+    /* bias: the column sums of d; kernel: prevᵀ d */
+    float *kgrad = heads ? net->heads_grad : g + net->kernel[l - 1];
+    if (heads) memset(net->heads_grad, 0, (size_t)from * to * sizeof(float));
+    vfln_gemm(from, n, to, prev, 1, from, d, to, kgrad, to);
+    if (!heads) {
+        float *bgrad = kgrad + (size_t)from * to;
+        for (int s = 0; s < n; s++)
+            for (int u = 0; u < to; u++) bgrad[u] += d[(size_t)s * to + u];
+    } else {
+        for (int hd = 0; hd < net->layout.heads; hd++) {
+            int units = net->layout.head_units[hd], col = net->head_column[hd];
+            float *kg = g + net->head_kernel[hd], *bg = kg + (size_t)from * units;
+            for (int i = 0; i < from; i++)
+                for (int a = 0; a < units; a++)
+                    kg[(size_t)i * units + a] += net->heads_grad[(size_t)i * to + col + a];
+            for (int s = 0; s < n; s++)
+                for (int a = 0; a < units; a++) bg[a] += d[(size_t)s * to + col + a];
+        }
+    }
+    /* the previous layer's delta: d kernelᵀ */
+    float *dprev = vfln_layer(net, net->delta, l - 1);
+    const float *kernel = heads ? net->heads_kernel : p + net->kernel[l - 1];
+    float *kt = heads ? net->heads_kernel_t : net->kernel_t;
+    vfln_transpose(kernel, from, to, kt);
+    memset(dprev, 0, (size_t)n * from * sizeof(float));
+    vfln_gemm(n, to, from, d, to, 1, kt, from, dprev, from);
+}
+
 /* From the heads' gradient (delta of layer layers + 1) down to the first layer's kernel: adds
  * every parameter's gradient. */
 static void backward(vfl_net *net, int n, const int32_t *rows, const vfl_inputs *in) {
-    const float *p = net->params;
     float *g = net->grads;
     int L = net->layers;
     for (int l = L + 1; l >= 2; l--) {
         int from = net->width[l - 1];
-        int heads = l > L;
-        int to = heads ? net->padded : net->width[l];
-        const float *prev = layer(net, net->act, l - 1);
-        const float *d = layer(net, net->delta, l);
-        /* bias: the column sums of d; kernel: prevᵀ d */
-        float *kgrad = heads ? net->heads_grad : g + net->kernel[l - 1];
-        if (heads) memset(net->heads_grad, 0, (size_t)from * to * sizeof(float));
-        gemm(from, n, to, prev, 1, from, d, to, kgrad, to);
-        if (!heads) {
-            float *bgrad = kgrad + (size_t)from * to;
-            for (int s = 0; s < n; s++)
-                for (int u = 0; u < to; u++) bgrad[u] += d[(size_t)s * to + u];
-        } else {
-            for (int hd = 0; hd < net->layout.heads; hd++) {
-                int units = net->layout.head_units[hd], col = net->head_column[hd];
-                float *kg = g + net->head_kernel[hd], *bg = kg + (size_t)from * units;
-                for (int i = 0; i < from; i++)
-                    for (int a = 0; a < units; a++)
-                        kg[(size_t)i * units + a] += net->heads_grad[(size_t)i * to + col + a];
-                for (int s = 0; s < n; s++)
-                    for (int a = 0; a < units; a++) bg[a] += d[(size_t)s * to + col + a];
-            }
-        }
-        /* the previous layer's delta: (d kernelᵀ) ⊙ its activation's derivative */
-        float *dprev = layer(net, net->delta, l - 1);
-        const float *kernel = heads ? net->heads_kernel : p + net->kernel[l - 1];
-        float *kt = heads ? net->heads_kernel_t : net->kernel_t;
-        transpose(kernel, from, to, kt);
-        memset(dprev, 0, (size_t)n * from * sizeof(float));
-        gemm(n, to, from, d, to, 1, kt, from, dprev, from);
-        derive(net->layout.kinds[l - 2], prev, dprev, (size_t)n * from);
+        const float *prev = vfln_layer(net, net->act, l - 1);
+        float *dprev = vfln_layer(net, net->delta, l - 1);
+        if (l == net->gru)
+            vflg_backward(net, l);
+        else
+            backward_dense(net, l, n);
+        /* a recurrent layer's delta is the gradient at its outputs: its steps take it further */
+        if (net->layout.kinds[l - 2] != VFL_GRU)
+            derive(net->layout.kinds[l - 2], prev, dprev, (size_t)n * from);
     }
     /* the sparse first layer's kernel and bias */
     int w1 = net->width[1];
-    const float *d1 = layer(net, net->delta, 1);
+    const float *d1 = vfln_layer(net, net->delta, 1);
     float *k1 = g + net->kernel[0], *b1 = k1 + (size_t)net->width[0] * w1;
     for (int s = 0; s < n; s++) {
         int row = rows ? rows[s] : s;
@@ -569,13 +644,14 @@ static void backward(vfl_net *net, int n, const int32_t *rows, const vfl_inputs 
     }
 }
 
-int vfl_backward(vfl_net *net, int n, const int32_t *rows, const vfl_inputs *in,
-                 const float *dout) {
-    if (n != net->last_n || !dout) return VFL_ERR_ARGUMENT;
+/* Backward from dout, the gradient at the last forward's n outputs (checked by the caller). */
+static int backward_from(vfl_net *net, int n, const int32_t *rows, const vfl_inputs *in,
+                         const float *dout) {
+    if (!dout) return VFL_ERR_ARGUMENT;
     int problem = check_inputs(net, n, rows, in);
     if (problem) return problem;
     if (n == 0) return VFL_OK;
-    float *d = layer(net, net->delta, net->layers + 1);
+    float *d = vfln_layer(net, net->delta, net->layers + 1);
     int O = net->outputs, P = net->padded;
     for (int s = 0; s < n; s++) {
         memcpy(d + (size_t)s * P, dout + (size_t)s * O, (size_t)O * sizeof(float));
@@ -583,6 +659,19 @@ int vfl_backward(vfl_net *net, int n, const int32_t *rows, const vfl_inputs *in,
     }
     backward(net, n, rows, in);
     return VFL_OK;
+}
+
+int vfl_backward(vfl_net *net, int n, const int32_t *rows, const vfl_inputs *in,
+                 const float *dout) {
+    if (net->last_t != -1 || n != net->last_n) return VFL_ERR_ARGUMENT;
+    return backward_from(net, n, rows, in, dout);
+}
+
+int vfl_backward_seq(vfl_net *net, int T, int B, const int32_t *rows, const vfl_inputs *in,
+                     const float *dout) {
+    if (T < 0 || B < 0 || T != net->last_t || (int64_t)T * B != net->last_n)
+        return VFL_ERR_ARGUMENT;
+    return backward_from(net, T * B, rows, in, dout);
 }
 
 /* ---- the policy of the logits ------------------------------------------------------------ */

@@ -1,5 +1,6 @@
 /* test_learn.c — the learners' numeric core (valley_farm_learn.h): backward against finite
- * differences of the outputs for every layer kind and head layout, odd sizes; the sums of
+ * differences of the outputs for every layer kind and head layout, odd sizes, and through
+ * time for the recurrent layer, with episodes starting inside the sequences; the sums of
  * shards; the boundary (sizes, rows, indices) refused without a change; Adam against a hand
  * computation. (tests/js/learn_core.test.js checks the learners' losses on top of it.) */
 #include <math.h>
@@ -437,6 +438,291 @@ TEST(init_is_the_same_for_the_same_seed_and_differs_for_another) {
     vfl_destroy(b);
 }
 
+/* ---- the recurrent layer ---------------------------------------------------------------- */
+
+enum { STEPS = 7, SEQS = 3, SEQ_N = STEPS * SEQS, MAX_STATE = 16 };
+
+/* A recurrent run's fixed arguments: rows (each of the SAMPLES, in no order, some twice),
+ * episode starts inside the sequences and at one's first step, and nonzero first states. */
+typedef struct seq_data {
+    data d;
+    vfl_inputs in;
+    int32_t rows[SEQ_N];
+    uint8_t starts[SEQ_N];
+    float h0[SEQS * MAX_STATE];
+} seq_data;
+
+static void make_seq_data(seq_data *q) {
+    make_data(&q->d);
+    q->in = strided(&q->d);
+    for (int s = 0; s < SEQ_N; s++) {
+        q->rows[s] = (s * 5 + 2) % SAMPLES;
+        q->starts[s] = 0;
+    }
+    q->starts[3 * SEQS + 1] = 1; /* sequence 1: an episode starts at step 3 */
+    q->starts[0 * SEQS + 2] = 1; /* sequence 2: at its first step (h0 is then not read) */
+    q->starts[5 * SEQS + 2] = 1; /* and again at step 5 */
+    for (int k = 0; k < SEQS * MAX_STATE; k++) q->h0[k] = 0.6f * sinf(0.7f * (float)k + 0.3f);
+}
+
+/* loss_of's loss over the outputs of a forward_seq of q's sequences. */
+static double seq_loss_of(vfl_net *net, const seq_data *q, float *dout) {
+    int O = vfl_outputs(net);
+    float out[SEQ_N * MAX_OUT];
+    CHECK(vfl_forward_seq(net, STEPS, SEQS, q->rows, &q->in, q->starts, q->h0, out, NULL) ==
+          VFL_OK);
+    double loss = 0;
+    for (int s = 0; s < SEQ_N; s++)
+        for (int o = 0; o < O; o++) {
+            double w = sin(1.3 * s + 0.9 * o), c = 0.5 + 0.1 * ((s + o) % 4);
+            double y = out[s * O + o];
+            loss += w * y + 0.5 * c * y * y;
+            if (dout) dout[s * O + o] = (float)(w + c * y);
+        }
+    return loss;
+}
+
+/* Every parameter's gradient (backward through time from the loss's gradient at the
+ * outputs) against a central difference of the loss: every step, both through a state carried
+ * from step to step and where an episode starts, is differentiated exactly (no truncation
+ * but at h0, which the loss takes as given). */
+static void backward_seq_matches_differences(vfl_layout layout) {
+    vfl_net *net = vfl_create(&layout);
+    CHECK(net != NULL);
+    if (!net) return;
+    CHECK(vfl_state_size(net) <= MAX_STATE);
+    vfl_init(net, 7);
+    float *p = vfl_params(net);
+    int count = vfl_param_count(net);
+    for (int k = 0; k < count; k++) p[k] += 0.05f * sinf((float)k); /* biases too */
+    seq_data q;
+    make_seq_data(&q);
+    float dout[SEQ_N * MAX_OUT];
+    vfl_zero_grad(net);
+    seq_loss_of(net, &q, dout);
+    CHECK(vfl_backward_seq(net, STEPS, SEQS, q.rows, &q.in, dout) == VFL_OK);
+    float *grad = malloc((size_t)count * sizeof(float));
+    for (int k = 0; k < count; k++) grad[k] = vfl_grads(net)[k];
+    int bad = 0;
+    double largest = 0;
+    for (int k = 0; k < count; k++) {
+        float keep = p[k];
+        const float h = 1e-3f;
+        p[k] = keep + h;
+        double up = seq_loss_of(net, &q, NULL);
+        p[k] = keep - h;
+        double down = seq_loss_of(net, &q, NULL);
+        p[k] = keep;
+        double fd = (up - down) / (2 * (double)h);
+        if (fabs(fd - grad[k]) > 2e-3 + 0.02 * fabs(fd)) {
+            if (bad++ < 5)
+                printf("  parameter %d: gradient %g, difference %g\n", k, (double)grad[k], fd);
+        }
+        if (fabs(grad[k]) > largest) largest = fabs(grad[k]);
+    }
+    CHECK(bad == 0);
+    CHECK(largest > 1e-2); /* the check compared something */
+    free(grad);
+    vfl_destroy(net);
+}
+
+/* A layout of these hidden layers (kinds by layer) and heads. */
+static vfl_layout mixed_layout(int layers, const int32_t *units, const int32_t *kinds, int heads,
+                               const int32_t *head_units) {
+    vfl_layout l = layout_of(layers, units, VFL_TANH, heads, head_units);
+    for (int k = 0; k < layers; k++) l.kinds[k] = kinds[k];
+    return l;
+}
+
+TEST(backward_through_time_matches_finite_differences_dense_then_gru_then_heads) {
+    backward_seq_matches_differences(
+        mixed_layout(2, (int32_t[]){7, 5}, (int32_t[]){VFL_TANH, VFL_GRU}, 2, (int32_t[]){5, 1}));
+}
+
+TEST(backward_through_time_matches_finite_differences_gru_between_dense_layers_odd_widths) {
+    /* 9 -> GRU of 13 (its gates 39 wide: past a multiple of 8) -> ReLU 3 -> three heads */
+    backward_seq_matches_differences(mixed_layout(3, (int32_t[]){9, 13, 3},
+                                                  (int32_t[]){VFL_RELU, VFL_GRU, VFL_RELU}, 3,
+                                                  (int32_t[]){3, 1, 2}));
+}
+
+static vfl_net *small_gru(int units, uint64_t seed) {
+    vfl_layout l = mixed_layout(2, (int32_t[]){6, units}, (int32_t[]){VFL_TANH, VFL_GRU}, 2,
+                                (int32_t[]){4, 1});
+    vfl_net *net = vfl_create(&l);
+    vfl_init(net, seed);
+    float *p = vfl_params(net);
+    for (int k = 0; k < vfl_param_count(net); k++) p[k] += 0.1f * sinf(0.37f * (float)k);
+    return net;
+}
+
+TEST(gru_steps_one_at_a_time_with_the_state_carried_give_the_bits_of_the_whole_sequence) {
+    /* what a rollout does (a step of every env, its state kept) is what a minibatch of whole
+     * sequences recomputes, to the bit, and a sequence's outputs are its own whatever the
+     * others of its call */
+    vfl_net *net = small_gru(10, 3);
+    seq_data q;
+    make_seq_data(&q);
+    enum { O = 5, U = 10 };
+    float whole[SEQ_N * O], h_whole[SEQS * U];
+    CHECK(vfl_forward_seq(net, STEPS, SEQS, q.rows, &q.in, q.starts, q.h0, whole, h_whole) ==
+          VFL_OK);
+    float h[SEQS * U], step[SEQS * O];
+    for (int k = 0; k < SEQS * U; k++) h[k] = q.h0[k];
+    int differ = 0;
+    for (int t = 0; t < STEPS; t++) {
+        /* h_final is h0: the state carried in place */
+        CHECK(vfl_forward_seq(net, 1, SEQS, q.rows + t * SEQS, &q.in, q.starts + t * SEQS, h, step,
+                              h) == VFL_OK);
+        for (int k = 0; k < SEQS * O; k++) differ += step[k] != whole[t * SEQS * O + k];
+    }
+    for (int k = 0; k < SEQS * U; k++) differ += h[k] != h_whole[k];
+    /* sequence 1 alone: its rows, starts and first state */
+    int32_t rows[STEPS];
+    uint8_t starts[STEPS];
+    for (int t = 0; t < STEPS; t++) {
+        rows[t] = q.rows[t * SEQS + 1];
+        starts[t] = q.starts[t * SEQS + 1];
+    }
+    float alone[STEPS * O], h_alone[U];
+    CHECK(vfl_forward_seq(net, STEPS, 1, rows, &q.in, starts, q.h0 + U, alone, h_alone) == VFL_OK);
+    for (int t = 0; t < STEPS; t++)
+        for (int o = 0; o < O; o++) differ += alone[t * O + o] != whole[(t * SEQS + 1) * O + o];
+    for (int u = 0; u < U; u++) differ += h_alone[u] != h_whole[U + u];
+    CHECK(differ == 0);
+    vfl_destroy(net);
+}
+
+TEST(an_episode_start_forgets_the_state_before_it) {
+    vfl_net *net = small_gru(5, 4);
+    seq_data q;
+    make_seq_data(&q);
+    enum { O = 5, U = 5 };
+    float whole[SEQ_N * O];
+    vfl_forward_seq(net, STEPS, SEQS, q.rows, &q.in, q.starts, q.h0, whole, NULL);
+    /* sequence 1 from its start at step 3: the same outputs from a zero state (h0 NULL), to
+     * the bit, though the state before the start was not zero */
+    int32_t rows[STEPS - 3];
+    for (int t = 3; t < STEPS; t++) rows[t - 3] = q.rows[t * SEQS + 1];
+    float fresh[(STEPS - 3) * O];
+    CHECK(vfl_forward_seq(net, STEPS - 3, 1, rows, &q.in, NULL, NULL, fresh, NULL) == VFL_OK);
+    int differ = 0;
+    for (int t = 3; t < STEPS; t++)
+        for (int o = 0; o < O; o++)
+            differ += fresh[(t - 3) * O + o] != whole[(t * SEQS + 1) * O + o];
+    CHECK(differ == 0);
+    /* and without the start the state carries on: the outputs differ */
+    q.starts[3 * SEQS + 1] = 0;
+    float carried[SEQ_N * O];
+    vfl_forward_seq(net, STEPS, SEQS, q.rows, &q.in, q.starts, q.h0, carried, NULL);
+    CHECK(carried[(3 * SEQS + 1) * O] != whole[(3 * SEQS + 1) * O]);
+    vfl_destroy(net);
+}
+
+TEST(zero_steps_hand_back_the_first_states) {
+    vfl_net *net = small_gru(5, 4);
+    seq_data q;
+    make_seq_data(&q);
+    float h[SEQS * 5];
+    for (int k = 0; k < SEQS * 5; k++) h[k] = 42;
+    CHECK(vfl_forward_seq(net, 0, SEQS, NULL, &q.in, NULL, q.h0, NULL, h) == VFL_OK);
+    int differ = 0;
+    for (int k = 0; k < SEQS * 5; k++) differ += h[k] != q.h0[k];
+    CHECK(differ == 0);
+    CHECK(vfl_forward_seq(net, 0, SEQS, NULL, &q.in, NULL, NULL, NULL, h) == VFL_OK);
+    for (int k = 0; k < SEQS * 5; k++) differ += h[k] != 0;
+    CHECK(differ == 0);
+    vfl_destroy(net);
+}
+
+TEST(the_recurrent_calls_refuse_what_they_cannot_do_changing_nothing) {
+    vfl_net *net = small_gru(5, 4), *dense = NULL;
+    seq_data q;
+    make_seq_data(&q);
+    float out[SEQ_N * 5], dout[SEQ_N * 5] = {0}, h[SEQS * 5];
+    for (int k = 0; k < SEQ_N * 5; k++) out[k] = 42;
+    for (int k = 0; k < SEQS * 5; k++) h[k] = 42;
+    CHECK(vfl_state_size(net) == 5);
+    /* its samples are steps: the calls of sequences only */
+    CHECK(vfl_forward(net, 3, NULL, &q.in, out) == VFL_ERR_ARGUMENT);
+    /* sizes: negative, or T x B past the most a call takes (and past 2^31) */
+    CHECK(vfl_forward_seq(net, -1, 3, NULL, &q.in, NULL, NULL, out, h) == VFL_ERR_ARGUMENT);
+    CHECK(vfl_forward_seq(net, 3, -1, NULL, &q.in, NULL, NULL, out, h) == VFL_ERR_ARGUMENT);
+    CHECK(vfl_forward_seq(net, 1 << 16, 1 << 16, NULL, &q.in, NULL, NULL, out, h) ==
+          VFL_ERR_ARGUMENT);
+    CHECK(vfl_forward_seq(net, VFL_MAX_BATCH, 2, NULL, &q.in, NULL, NULL, out, h) ==
+          VFL_ERR_ARGUMENT);
+    /* rows the inputs do not have: T x B rows without a list, past the inputs' count */
+    CHECK(vfl_forward_seq(net, 5, 2, NULL, &q.in, NULL, NULL, out, h) == VFL_ERR_ARGUMENT);
+    q.rows[SEQ_N - 1] = SAMPLES;
+    CHECK(vfl_forward_seq(net, STEPS, SEQS, q.rows, &q.in, q.starts, q.h0, out, h) ==
+          VFL_ERR_ARGUMENT);
+    int untouched = 1;
+    for (int k = 0; k < SEQ_N * 5; k++) untouched &= out[k] == 42;
+    for (int k = 0; k < SEQS * 5; k++) untouched &= h[k] == 42;
+    CHECK(untouched);
+    make_seq_data(&q);
+    /* backward: only of the last forward's steps and sequences */
+    CHECK(vfl_forward_seq(net, STEPS, SEQS, q.rows, &q.in, q.starts, q.h0, out, h) == VFL_OK);
+    vfl_zero_grad(net);
+    CHECK(vfl_backward(net, SEQ_N, q.rows, &q.in, dout) == VFL_ERR_ARGUMENT);
+    CHECK(vfl_backward_seq(net, SEQS, STEPS, q.rows, &q.in, dout) == VFL_ERR_ARGUMENT);
+    CHECK(vfl_backward_seq(net, STEPS, SEQS - 1, q.rows, &q.in, dout) == VFL_ERR_ARGUMENT);
+    CHECK(vfl_backward_seq(net, STEPS, SEQS, q.rows, &q.in, NULL) == VFL_ERR_ARGUMENT);
+    CHECK(vfl_grad_norm(net) == 0);
+    for (int k = 0; k < SEQ_N * 5; k++) dout[k] = 1;
+    CHECK(vfl_backward_seq(net, STEPS, SEQS, q.rows, &q.in, dout) == VFL_OK);
+    CHECK(vfl_grad_norm(net) > 0);
+    /* a network without a recurrent layer has no sequences */
+    vfl_layout l = layout_of(1, (int32_t[]){4}, VFL_TANH, 2, (int32_t[]){3, 1});
+    dense = vfl_create(&l);
+    CHECK(vfl_state_size(dense) == 0);
+    CHECK(vfl_forward_seq(dense, 1, 1, NULL, &q.in, NULL, NULL, out, NULL) == VFL_ERR_ARGUMENT);
+    CHECK(vfl_forward(dense, 2, NULL, &q.in, out) == VFL_OK);
+    CHECK(vfl_backward_seq(dense, 1, 2, NULL, &q.in, dout) == VFL_ERR_ARGUMENT);
+    vfl_destroy(dense);
+    vfl_destroy(net);
+}
+
+TEST(a_gru_is_not_first_and_at_most_one) {
+    vfl_layout first =
+        mixed_layout(2, (int32_t[]){4, 4}, (int32_t[]){VFL_GRU, VFL_TANH}, 1, (int32_t[]){3});
+    vfl_layout two = mixed_layout(3, (int32_t[]){4, 4, 4}, (int32_t[]){VFL_TANH, VFL_GRU, VFL_GRU},
+                                  1, (int32_t[]){3});
+    CHECK(vfl_layout_problem(&first) != NULL && vfl_create(&first) == NULL);
+    CHECK(vfl_layout_problem(&two) != NULL && vfl_create(&two) == NULL);
+    /* the parameters in Keras's shapes: 11 x 6 + 6, then 6 x 15 + 5 x 15 + 2 x 15, then heads */
+    vfl_layout ok =
+        mixed_layout(2, (int32_t[]){6, 5}, (int32_t[]){VFL_TANH, VFL_GRU}, 2, (int32_t[]){4, 1});
+    vfl_net *net = vfl_create(&ok);
+    CHECK_EQ(vfl_param_count(net), 11 * 6 + 6 + 6 * 15 + 5 * 15 + 2 * 15 + 5 * 4 + 4 + 5 + 1);
+    vfl_destroy(net);
+}
+
+TEST(a_gru_draws_its_recurrent_kernel_orthogonal_and_its_kernel_glorot) {
+    enum { IN = 6, U = 12 };
+    vfl_layout l =
+        mixed_layout(2, (int32_t[]){IN, U}, (int32_t[]){VFL_TANH, VFL_GRU}, 1, (int32_t[]){3});
+    vfl_net *net = vfl_create(&l);
+    vfl_init(net, 21);
+    const float *kernel = vfl_params(net) + INPUTS * IN + IN, *rec = kernel + IN * 3 * U;
+    float limit = sqrtf(6.0f / (IN + 3 * U)), largest = 0;
+    for (int k = 0; k < IN * 3 * U; k++) largest = fmaxf(largest, fabsf(kernel[k]));
+    CHECK(largest <= limit && largest > 0.8f * limit);
+    double worst = 0; /* its rows orthonormal: rec recᵀ = I */
+    for (int i = 0; i < U; i++)
+        for (int j = 0; j < U; j++) {
+            double dot = 0;
+            for (int c = 0; c < 3 * U; c++) dot += (double)rec[i * 3 * U + c] * rec[j * 3 * U + c];
+            worst = fmax(worst, fabs(dot - (i == j)));
+        }
+    CHECK(worst < 1e-5);
+    int zero = 1; /* both biases */
+    for (int k = 0; k < 2 * 3 * U; k++) zero &= rec[U * 3 * U + k] == 0;
+    CHECK(zero);
+    vfl_destroy(net);
+}
+
 int main(void) {
     RUN(backward_matches_finite_differences_tanh_one_layer_actor_critic_heads);
     RUN(backward_matches_finite_differences_tanh_three_layers_of_odd_widths);
@@ -453,5 +739,13 @@ int main(void) {
     RUN(forward_and_backward_refuse_rows_counts_and_indices_out_of_range_changing_nothing);
     RUN(adam_steps_up_to_int32_max_are_set_at_once_and_match_steps_taken);
     RUN(init_is_the_same_for_the_same_seed_and_differs_for_another);
+    RUN(backward_through_time_matches_finite_differences_dense_then_gru_then_heads);
+    RUN(backward_through_time_matches_finite_differences_gru_between_dense_layers_odd_widths);
+    RUN(gru_steps_one_at_a_time_with_the_state_carried_give_the_bits_of_the_whole_sequence);
+    RUN(an_episode_start_forgets_the_state_before_it);
+    RUN(zero_steps_hand_back_the_first_states);
+    RUN(the_recurrent_calls_refuse_what_they_cannot_do_changing_nothing);
+    RUN(a_gru_is_not_first_and_at_most_one);
+    RUN(a_gru_draws_its_recurrent_kernel_orthogonal_and_its_kernel_glorot);
     return check_summary();
 }

@@ -82,6 +82,7 @@ it('npm pack ships the engine, the types, the agents, the protocol, the learners
       'wasm/learn/registry.js',
       'wasm/learn/reinforce.js',
       'wasm/learn/seenEnvs.js',
+      'wasm/learn/sequences.js',
       'wasm/learn/settings.js',
       'wasm/learn/tabularQ.js',
       'wasm/learn/threadWorker.js',

@@ -243,7 +243,9 @@ export function parse(argv) {
 function maxSecondsValue(given) {
   const n = Number(given);
   if (!(n > 0 && n <= 31_536_000))
-    throw new UsageError(`--max-seconds must be a number of seconds above 0, at most a year (31536000); 600 is ten minutes, got ${text(given)}`);
+    throw new UsageError(
+      `--max-seconds must be a number of seconds above 0, at most a year (31536000); 600 is ten minutes, got ${text(given)}`,
+    );
   return n;
 }
 

@@ -65,6 +65,19 @@ function floats(list, path, length, { nonNegativeFrom = length } = {}) {
   }
 }
 
+// A GRU's state is a mix of its last state and a tanh: from 0 it stays within ±1, up to a
+// float rounding or two (a margin that a state from anywhere else need not respect)
+const GRU_STATE_MAX = 1.001;
+
+/** Throws unless `list` is an array of `length` numbers (`what` says why that many), each a GRU's state could be. */
+function gruStates(list, path, length, what) {
+  if (!Array.isArray(list) || list.length !== length)
+    throw bad(path, `an array of ${length} numbers (${what})`, Array.isArray(list) ? `${list.length}` : shown(list));
+  for (let i = 0; i < length; i++)
+    if (typeof list[i] !== 'number' || !(Math.abs(list[i]) <= GRU_STATE_MAX))
+      throw bad(`${path}[${i}]`, 'a number from −1 to 1 (a recurrent state)', shown(list[i]));
+}
+
 /** Throws unless `v` is an object with every one of `required`, and no field but those and `optional`. */
 function fields(v, path, required, optional = []) {
   if (!isObject(v)) throw bad(path, `an object of ${[...required, ...optional].join(', ')}`, shown(v));
@@ -142,8 +155,11 @@ export function checkPpoState(s, c) {
   const cloning = c.imitate > 0 ? c.imitationEpochs * Math.ceil((c.imitate * spec.horizon) / c.minibatch) : 0;
   const adam = Math.min(2 ** 31 - 1, (s.steps / N) * c.epochs * Math.ceil(N / c.minibatch) + cloning);
   whole(s.adamSteps, 'state.adamSteps', 0, adam);
-  // a record a shard: its generator, and each of its envs' episode so far (seenEnvs.js state())
+  // a record a shard: its generator, each of its envs' episode so far (seenEnvs.js state()),
+  // and with a recurrent network each env's state (sequences.js: computed by earlier weights,
+  // so kept, not replayed)
   const shards = Math.min(c.shards, c.numEnvs);
+  const U = c.recurrent ?? 0;
   if (!Array.isArray(s.shards) || s.shards.length !== shards)
     throw bad(
       'state.shards',
@@ -153,9 +169,10 @@ export function checkPpoState(s, c) {
   const A = spec.actions.length;
   s.shards.forEach((r, j) => {
     const at = `state.shards[${j}]`;
-    fields(r, at, ['rng', 'envs']);
+    fields(r, at, U > 0 ? ['rng', 'envs', 'states'] : ['rng', 'envs']);
     whole(r.rng, `${at}.rng`, 0, 2 ** 32 - 1);
     const envs = Math.floor(((j + 1) * c.numEnvs) / shards) - Math.floor((j * c.numEnvs) / shards);
+    if (U > 0) gruStates(r.states, `${at}.states`, envs * U, `${envs} envs × recurrent ${U}`);
     if (!Array.isArray(r.envs) || r.envs.length !== envs)
       throw bad(`${at}.envs`, `an array of ${envs} records (one an env)`, Array.isArray(r.envs) ? `${r.envs.length}` : shown(r.envs));
     r.envs.forEach((e, i) => {

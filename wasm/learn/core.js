@@ -18,6 +18,14 @@
 // sees is mostly one-hot zeros), either with room for `stride` of them each (a rollout,
 // rewritten every update) or packed end to end, each sample's count known beforehand
 // (demonstrations, written once: see Samples.packed).
+//
+// A network with `recurrent: U` (a GRU of U units between the hidden layers and the heads)
+// reads its samples as steps of sequences, each with a state of U floats carried from step to
+// step: forwardSeq and backwardSeq instead of forward and backward, over T steps of B
+// sequences, time-major (sample t × B + b is step t of sequence b):
+//
+//     const out = net.forwardSeq(samples, T, B, samples.rows, { starts, state, finalState });
+//     net.backwardSeq(samples, T, B, samples.rows);       // through time, within the T steps
 
 import { readLocalFile, stubImports } from '../standalone.js';
 
@@ -107,27 +115,34 @@ class Core {
 }
 
 const KINDS = Object.freeze({ tanh: 0, relu: 1 }); // valley_farm_learn.h's VFL_TANH, VFL_RELU
+const GRU = 2; // VFL_GRU
 const MAX_LAYERS = 8; // VFL_MAX_LAYERS
 const MAX_HEADS = 4; // VFL_MAX_HEADS
 const ERRORS = { [-1]: 'out of WebAssembly memory in the learner core', [-2]: 'a row, count or index out of range' };
 
 /**
  * The shapes of a network's weights, in its parameters' order: each hidden layer's kernel and
- * bias, then each head's (a policy file's "weights" have these shapes).
+ * bias; with `recurrent` U, the GRU's kernel [last x 3U], recurrent kernel [U x 3U] and biases
+ * [2 x 3U] (Keras's GRU); then each head's (a policy file's "weights" have these shapes).
  */
-export function layoutShapes({ inputs, hidden, heads }) {
+export function layoutShapes({ inputs, hidden, recurrent = 0, heads }) {
   const shapes = [];
   const sizes = [inputs, ...hidden];
   hidden.forEach((h, i) => shapes.push([sizes[i], h], [h]));
-  const last = sizes[sizes.length - 1];
+  let last = sizes[sizes.length - 1];
+  if (recurrent > 0) {
+    shapes.push([last, 3 * recurrent], [recurrent, 3 * recurrent], [2, 3 * recurrent]);
+    last = recurrent;
+  }
   for (const units of heads) shapes.push([last, units], [units]);
   return shapes;
 }
 
 /**
  * One network: sparse inputs, hidden layers (`activation` 'tanh' or 'relu', or one per layer),
- * linear heads side by side (heads: their units, e.g. [actions, 1] for logits and a value;
- * headInit: each head's initial deviation, 0 for Glorot), with its gradient and Adam's state.
+ * with `recurrent` U > 0 a GRU of U units after them, linear heads side by side (heads: their
+ * units, e.g. [actions, 1] for logits and a value; headInit: each head's initial deviation, 0
+ * for Glorot), with its gradient and Adam's state.
  */
 export class CoreNet {
   #core;
@@ -139,35 +154,34 @@ export class CoreNet {
   #entropy = 0;
   #rows = 0;
   #inbox = 0; // another copy's gradient (addGrads)
-  constructor(core, { inputs, hidden, activation = 'tanh', heads, headInit = heads.map(() => 0) }) {
+  #starts = 0; // forwardSeq's episode starts (a byte a sample), first and final states
+  #state = 0;
+  #final = 0;
+  constructor(core, { inputs, hidden, activation = 'tanh', recurrent = 0, heads, headInit = heads.map(() => 0) }) {
     this.#core = core;
     this.inputs = inputs;
     this.hidden = hidden.slice();
+    this.recurrent = recurrent;
     this.heads = heads.slice();
     const x = core.x;
     const kinds = Array.isArray(activation) ? activation : hidden.map(() => activation);
     const problem = (what) => {
       throw new RangeError(`valley-farm/learn: the learner core cannot build this network: ${what}`);
     };
-    if (
-      hidden.length > MAX_LAYERS ||
-      heads.length > MAX_HEADS ||
-      kinds.length !== hidden.length ||
-      !kinds.every((k) => Object.hasOwn(KINDS, k))
-    )
-      problem(`at most ${MAX_LAYERS} hidden layers, each 'tanh' or 'relu', and at most ${MAX_HEADS} heads`);
+    if (!Number.isInteger(recurrent) || recurrent < 0)
+      problem(`recurrent must be a whole number of units (0: no recurrent layer), got ${recurrent}`);
+    const layers = hidden.length + (recurrent > 0 ? 1 : 0);
+    if (layers > MAX_LAYERS || heads.length > MAX_HEADS || kinds.length !== hidden.length || !kinds.every((k) => Object.hasOwn(KINDS, k)))
+      problem(`at most ${MAX_LAYERS} hidden layers (a recurrent one counted), each 'tanh' or 'relu', and at most ${MAX_HEADS} heads`);
     // the vfl_layout struct: inputs, layers, units[8], kinds[8], heads, head_units[4], head_init[4]
     const size = x.vflw_layout_size();
     const at = core.alloc(size);
     const ints = core.view(Int32Array, at, size / 4);
     ints.fill(0);
     ints[0] = inputs;
-    ints[1] = hidden.length;
-    ints.set(hidden, 2);
-    ints.set(
-      kinds.map((k) => KINDS[k]),
-      2 + MAX_LAYERS,
-    );
+    ints[1] = layers;
+    ints.set(recurrent > 0 ? [...hidden, recurrent] : hidden, 2);
+    ints.set(kinds.map((k) => KINDS[k]).concat(recurrent > 0 ? [GRU] : []), 2 + MAX_LAYERS);
     ints[2 + 2 * MAX_LAYERS] = heads.length;
     ints.set(heads, 3 + 2 * MAX_LAYERS);
     core.view(Float32Array, at, size / 4).set(headInit, 3 + 2 * MAX_LAYERS + MAX_HEADS);
@@ -178,7 +192,8 @@ export class CoreNet {
     if (!this.#ptr) problem('out of WebAssembly memory');
     this.count = x.vfl_param_count(this.#ptr);
     this.outputs = x.vfl_outputs(this.#ptr);
-    this.shapes = layoutShapes({ inputs, hidden, heads });
+    this.stateSize = x.vfl_state_size(this.#ptr); // a sequence's state: the recurrent layer's units (0: none)
+    this.shapes = layoutShapes({ inputs, hidden, recurrent, heads });
   }
 
   #f32(at, length) {
@@ -198,15 +213,24 @@ export class CoreNet {
   #reserve(n) {
     if (n <= this.#rows) return;
     const x = this.#core.x;
-    for (const p of [this.#out, this.#dout, this.#logp, this.#p, this.#entropy]) if (p) x.free(p);
-    this.#out = this.#dout = this.#logp = this.#p = this.#entropy = 0;
+    for (const p of this.#buffers()) if (p) x.free(p);
+    this.#out = this.#dout = this.#logp = this.#p = this.#entropy = this.#starts = this.#state = this.#final = 0;
     const A = this.heads[0];
     this.#out = this.#core.alloc(4 * n * this.outputs);
     this.#dout = this.#core.alloc(4 * n * this.outputs);
     this.#logp = this.#core.alloc(4 * n * A);
     this.#p = this.#core.alloc(4 * n * A);
     this.#entropy = this.#core.alloc(4 * n);
+    if (this.stateSize > 0) {
+      this.#starts = this.#core.alloc(n);
+      this.#state = this.#core.alloc(4 * n * this.stateSize);
+      this.#final = this.#core.alloc(4 * n * this.stateSize);
+    }
     this.#rows = n;
+  }
+
+  #buffers() {
+    return [this.#out, this.#dout, this.#logp, this.#p, this.#entropy, this.#starts, this.#state, this.#final];
   }
 
   /** The parameters (a view: copy it to keep it). */
@@ -276,6 +300,7 @@ export class CoreNet {
    * take them after (samples.views() makes them again).
    */
   forward(samples, n, rows) {
+    if (this.stateSize > 0) throw new Error('valley-farm/learn: forward: a recurrent network reads sequences (forwardSeq)');
     this.#reserve(n);
     this.#check(this.#core.x.vfl_forward(this.#ptr, n, rows || 0, samples.inputs, this.#out), 'forward');
     return this.#f32(this.#out, n * this.outputs);
@@ -303,6 +328,59 @@ export class CoreNet {
   outputGrad(n) {
     this.#reserve(n);
     return this.#f32(this.#dout, n * this.outputs);
+  }
+
+  /**
+   * The outputs of T steps of B sequences (a recurrent network's; n = T × B rows of `samples`,
+   * time-major: sample t × B + b is step t of sequence b, its row rows[t × B + b]), n ×
+   * outputs (a view, as forward's). Sequence b starts from state[b × stateSize ..] (a
+   * Float32Array of B × stateSize; null: zeros), and from zeros where starts[t × B + b] is 1
+   * (a Uint8Array of n, or null: no episode starts within them). With finalState (a
+   * Float32Array of B × stateSize, which may be `state` itself), each sequence's state after
+   * its last step is written there. backwardSeq then reads what this forward kept.
+   */
+  forwardSeq(samples, T, B, rows, { starts = null, state = null, finalState = null } = {}) {
+    const S = this.stateSize;
+    if (S === 0) throw new Error('valley-farm/learn: forwardSeq: this network has no recurrent layer (forward)');
+    const n = T * B;
+    if (!(Number.isInteger(T) && Number.isInteger(B) && T >= 0 && B >= 0))
+      throw new RangeError(`valley-farm/learn: forwardSeq: steps and sequences must be whole numbers, got ${T} and ${B}`);
+    for (const [name, array, length] of [
+      ['starts', starts, n],
+      ['state', state, B * S],
+      ['finalState', finalState, B * S],
+    ])
+      if (array !== null && array.length < length)
+        throw new RangeError(
+          `valley-farm/learn: forwardSeq: ${name} holds ${array.length} values, fewer than the ${length} of ${B} sequences`,
+        );
+    this.#reserve(Math.max(n, B));
+    const c = this.#core;
+    if (starts) c.view(Uint8Array, this.#starts, n).set(starts.subarray(0, n));
+    if (state) this.#f32(this.#state, B * S).set(state.subarray(0, B * S));
+    const code = c.x.vfl_forward_seq(
+      this.#ptr,
+      T,
+      B,
+      rows || 0,
+      samples.inputs,
+      starts ? this.#starts : 0,
+      state ? this.#state : 0,
+      this.#out,
+      finalState ? this.#final : 0,
+    );
+    this.#check(code, 'forwardSeq');
+    if (finalState) finalState.set(this.#f32(this.#final, B * S));
+    return this.#f32(this.#out, n * this.outputs);
+  }
+
+  /** Adds to the gradient d loss / d params of the last forwardSeq's steps (through time), from outputGrad(T × B). */
+  backwardSeq(samples, T, B, rows) {
+    this.#reserve(T * B);
+    this.#check(
+      this.#core.x.vfl_backward_seq(this.#ptr, T, B, rows || 0, samples.inputs, this.#dout),
+      'backwardSeq (after a forwardSeq of the same steps and sequences)',
+    );
   }
 
   /** Adds to the gradient d loss / d params of the last forward's rows, from outputGrad(n). */
@@ -351,7 +429,7 @@ export class CoreNet {
     if (!this.#ptr) return;
     const x = this.#core.x;
     x.vfl_destroy(this.#ptr);
-    for (const p of [this.#out, this.#dout, this.#logp, this.#p, this.#entropy, this.#inbox]) if (p) x.free(p);
+    for (const p of [...this.#buffers(), this.#inbox]) if (p) x.free(p);
     this.#ptr = 0;
   }
 }

@@ -210,6 +210,8 @@ export interface NetLayout {
   hidden: number[];
   /** 'tanh' or 'relu', or one for each hidden layer (default 'tanh'). */
   activation?: 'tanh' | 'relu' | Array<'tanh' | 'relu'>;
+  /** Units of a GRU after the hidden layers (default 0: none); the network then reads sequences (forwardSeq). */
+  recurrent?: number;
   /** Each head's units, side by side on the last hidden layer: [actions, 1] for logits and a value. */
   heads: number[];
   /** Each head's initial deviation (0: Glorot-uniform). */
@@ -220,6 +222,8 @@ export class CoreNet {
   constructor(core: Core, layout: NetLayout);
   readonly count: number;
   readonly outputs: number;
+  /** A sequence's state: the recurrent layer's units (0: no recurrent layer). */
+  readonly stateSize: number;
   readonly shapes: number[][];
   params(): Float32Array;
   grads(): Float32Array;
@@ -236,6 +240,20 @@ export class CoreNet {
   outputGrad(n: number): Float32Array;
   /** Adds d loss / d params of the last forward's rows to the gradient, from outputGrad(n). */
   backward(samples: Samples, n: number, rows: number): void;
+  /**
+   * A recurrent network's outputs for T steps of B sequences (time-major: sample t × B + b is step t of sequence b),
+   * T·B × outputs: each sequence from state (B × stateSize, default zeros), from zeros where starts[t × B + b] is 1;
+   * each one's state after its last step into finalState (which may be state).
+   */
+  forwardSeq(
+    samples: Samples,
+    T: number,
+    B: number,
+    rows: number,
+    options?: { starts?: Uint8Array | null; state?: Float32Array | null; finalState?: Float32Array | null },
+  ): Float32Array;
+  /** Adds d loss / d params of the last forwardSeq's steps (back through time within them), from outputGrad(T·B). */
+  backwardSeq(samples: Samples, T: number, B: number, rows: number): void;
   zeroGrad(): void;
   addGrads(other: Float32Array): void;
   gradNorm(): number;
@@ -259,7 +277,7 @@ export class Samples {
   first(s: number): number;
   dispose(): void;
 }
-export function layoutShapes(layout: { inputs: number; hidden: number[]; heads: number[] }): number[][];
+export function layoutShapes(layout: { inputs: number; hidden: number[]; recurrent?: number; heads: number[] }): number[][];
 /** A shard's vector env as its network sees it (its features, memory and history), with each episode's actions so far. */
 export class SeenEnvs {
   static create(env: EnvId, n: number, settings: { history?: number; memory?: number }, seed: number): Promise<SeenEnvs>;
@@ -273,15 +291,37 @@ export class SeenEnvs {
   reset(seed: number): void;
   write(i: number, samples: Samples, row: number): void;
   inputSize(i: number): number;
+  /** Whether env i's input now opens its episode (no action taken in it yet). */
+  opening(i: number): boolean;
   step(actions: Int32Array): { rewards: Float64Array; terminated: Uint8Array; episodeReturns: Float64Array };
   state(): Array<{ seed: string; actions: number[] }>;
   restore(state: Array<{ seed: string; actions: number[] }>): void;
   close(): void;
 }
+/** A recurrent network's states through a rollout of T steps of n envs (rows t × n + i), and minibatches of whole env sequences. */
+export class RolloutStates {
+  constructor(net: CoreNet, n: number, T: number);
+  /** Each env's state before its next step (n × stateSize). */
+  readonly now: Float32Array;
+  /** A rollout begins: its sequences start from the states now. */
+  begin(): void;
+  /** Every env's step t (rows t × n + i): its outputs, each env's state carried (from zero where its episode opens). */
+  step(samples: Samples, t: number, envs: SeenEnvs): Float32Array;
+  /** The outputs of rows [at, at + n) from the states now, which stay. */
+  peek(samples: Samples, at: number, envs: SeenEnvs): Float32Array;
+  /** Env i's episode ended (every env's, with no i): its next state starts from zero. */
+  forget(i?: number): void;
+  /** Envs order[from, from + B)'s whole sequences: their outputs (T·B × outputs) and rows, time-major. */
+  forward(samples: Samples, order: Int32Array, from: number, B: number): { out: Float32Array; rows: Int32Array };
+  /** Back through those sequences' steps, from the net's outputGrad. */
+  backward(samples: Samples, B: number): void;
+  save(): number[];
+  restore(values: ArrayLike<number>): void;
+}
 export const ACT_MODES: readonly ['sample', 'greedy'];
 export function networkLayout(
   env: EnvId,
-  settings: { history?: number; memory?: number; hidden: number[] },
+  settings: { history?: number; memory?: number; hidden: number[]; recurrent?: number },
   heads: 'logits' | 'q',
 ): NetLayout & { nonzero: number };
 export class NetPolicy implements Policy {

@@ -7,7 +7,8 @@
 //                     layoutShapes (core.js: the learner core, which knows no loss)
 //   what it sees      SeenEnvs (a shard's vector env as its network sees it: seenEnvs.js),
 //                     perception (its features: perception.js)
-//   a head start      ShardDemos (cloning the planner's play: cloning.js), plannerDemosBytes
+//   a head start      ShardDemos, cloningBatches (cloning the planner's play: cloning.js), plannerDemosBytes
+//   a memory          RolloutStates (a recurrent network's states through a rollout: sequences.js)
 //   its policy        NetPolicy, networkLayout, checkNetPolicy, loadNetPolicy, ACT_MODES
 //   every core        startThreads, shardEnvs, shardRandom (threads.js; exchange.js sums)
 //   its settings      whole, number, layers, checkNetworkSize, weightCount (limits.js)
@@ -18,7 +19,8 @@ export { envSpecs } from '../index.js';
 export { CoreNet, Samples, layoutShapes, loadCore } from './core.js';
 export { SeenEnvs } from './seenEnvs.js';
 export { perception } from './perception.js';
-export { ShardDemos } from './cloning.js';
+export { ShardDemos, cloningBatches } from './cloning.js';
+export { RolloutStates } from './sequences.js';
 export { plannerDemosBytes } from './imitate.js';
 export { checkPpoState } from './checkpointCheck.js';
 export { ACT_MODES, NetPolicy, checkNetPolicy, loadNetPolicy, networkLayout } from './netPolicy.js';

@@ -3,7 +3,8 @@
 // perception of seenEnvs.js: the features of the observations and, with memory, what it
 // remembers of the farm, over `history` steps) and picks a legal action from its first head:
 // logits (a softmax over the legal actions: sampled or the most probable) or action values
-// (the best legal one).
+// (the best legal one). A recurrent network (PPO's `recurrent` setting) also carries its state
+// from step to step, from zero at each episode's start, as its rollouts did.
 import { envSpecs, flatten, loadEngine } from '../index.js';
 import { checkNetworkSize, checkSettings, shown } from './limits.js';
 import { POLICY_FORMAT, bad, checkNumbers, isNumberList, isObject } from './policyFile.js';
@@ -27,11 +28,12 @@ const FLOAT32_MAX = 3.4028234663852886e38;
 
 /**
  * The network of a learner's settings on an env: sparse inputs of its perception (memory) over
- * `history` frames, `hidden` layers, and `heads`: 'logits' for the logits of the actions and a
- * value (tanh hidden layers, the logits drawn near 0 so the first policy is near uniform), 'q'
- * for one value per action (ReLU hidden layers, as DQN's), as a CoreNet layout.
+ * `history` frames, `hidden` layers, a GRU of `recurrent` units after them (0: none), and
+ * `heads`: 'logits' for the logits of the actions and a value (tanh hidden layers, the logits
+ * drawn near 0 so the first policy is near uniform), 'q' for one value per action (ReLU hidden
+ * layers, as DQN's), as a CoreNet layout.
  */
-export function networkLayout(env, { history = 1, memory = 0, hidden }, heads) {
+export function networkLayout(env, { history = 1, memory = 0, hidden, recurrent = 0 }, heads) {
   const seeing = perception(env, memory);
   const A = envSpecs[env].actions.length;
   const units = heads === 'q' ? [A] : [A, 1];
@@ -39,6 +41,7 @@ export function networkLayout(env, { history = 1, memory = 0, hidden }, heads) {
     inputs: seeing.width * history,
     nonzero: Math.min(seeing.width, seeing.nonzero) * history,
     hidden,
+    recurrent,
     activation: heads === 'q' ? 'relu' : 'tanh',
     heads: units,
     headInit: heads === 'q' ? [0] : [0.01, 0], // logits start near uniform
@@ -63,25 +66,32 @@ export class NetPolicy {
     this.fresh = new Float32Array(seeing.width);
     this.frames = new Frames(1, config.history ?? 1, seeing.width);
     this.input = new Samples(core, 1, this.frames.size, { actions: this.actions });
+    this.state = new Float32Array(net.stateSize); // a recurrent network's, after the last step
     this.allLegal = new Uint8Array(this.actions).fill(1);
     this.newEpisode = true;
     this.last = -1; // the action it took last
   }
 
-  /** The network's outputs for the current frames: a sample's row (logits then value, or action values). */
-  outputs() {
+  /**
+   * The network's outputs for the current frames: a sample's row (logits then value, or action
+   * values). A recurrent network takes one step: from its state (zero where `opening`), which
+   * it then keeps.
+   */
+  outputs(opening) {
     this.input.putDense(0, this.frames.frames, 0, this.frames.size);
-    return this.net.forward(this.input, 1, 0);
+    if (this.net.stateSize === 0) return this.net.forward(this.input, 1, 0);
+    if (opening) this.state.fill(0);
+    return this.net.forwardSeq(this.input, 1, 1, 0, { state: this.state, finalState: this.state });
   }
 
-  /** Action probabilities (masked: illegal ones 0) of the current frames (a logits policy). */
-  probabilities(masks) {
-    this.outputs();
+  /** Action probabilities (masked: illegal ones 0) of the current frames (a logits policy), a step of it. */
+  probabilities(masks, opening) {
+    this.outputs(opening);
     this.input.views().masks.set(masks ?? this.allLegal);
     return this.net.policy(this.input, 1, 0).p;
   }
 
-  /** A new episode begins: forget the frames (also done when info.step is 0). */
+  /** A new episode begins: forget the frames and the recurrent state (also done when info.step is 0). */
   reset() {
     this.newEpisode = true;
   }
@@ -94,12 +104,12 @@ export class NetPolicy {
     this.newEpisode = false;
     const legal = info.legal ?? this.allLegal;
     if (this.heads === 'q') {
-      const q = this.outputs();
+      const q = this.outputs(opening);
       let best = -1;
       for (let a = 0; a < this.actions; a++) if (legal[a] && (best < 0 || q[a] > q[best])) best = a;
       return (this.last = best < 0 ? 0 : best);
     }
-    const p = this.probabilities(legal);
+    const p = this.probabilities(legal, opening);
     if (this.actMode === 'sample') {
       if (opening || !this.random) this.random = seededRandom(foldSeed(Number.isSafeInteger(info.seed) ? info.seed : 0));
       return (this.last = drawFrom(p, 0, this.actions, this.random));
@@ -141,6 +151,9 @@ export function checkNetPolicy(json, learner, heads) {
   checkSettings(learner, json.config, { what: "policy's setting", unknown: 'ignore' });
   if (json.act !== undefined && !ACT_MODES.includes(json.act))
     throw new TypeError(`valley-farm/learn: a ${name} policy's "act" must be ${ACT_MODES.map((m) => `"${m}"`).join(' or ')}`);
+  // a learner without the recurrent setting never trained a recurrent network
+  if (json.config.recurrent !== undefined && !Object.hasOwn(learner.limits, 'recurrent'))
+    throw bad('config.recurrent', `absent (${name} trains no recurrent network)`, shown(json.config.recurrent));
   // a learner saves every setting; the network cannot be built without its layers
   if (!Array.isArray(json.config.hidden))
     throw bad('config.hidden', 'an array of layer sizes (the setting the network was built with)', shown(json.config.hidden));

@@ -9,7 +9,10 @@
 // what it remembers of the farm, over `history` steps). With `imitate` > 0 it first clones the
 // planner's play (cloning.js). Its network is the learner core's (core.js): forward, then this
 // file computes the loss's gradient with respect to the network's outputs (lossGradient), and
-// the core takes it back through the network.
+// the core takes it back through the network. With `recurrent` > 0 the network ends in a GRU
+// and learns what to remember itself, as CleanRL's ppo_atari_lstm.py does: the rollout carries
+// each env's state (sequences.js), and a minibatch is whole env sequences, each from the state
+// it had when the rollout began, taken back through time.
 //
 // Every core: a run's envs are cut into `shards` (a fixed number, 8 by default), each with its
 // own envs, generator and share of every minibatch; threads.js hosts them a few to a thread and
@@ -21,10 +24,12 @@ import {
   NetPolicy,
   Samples,
   SeenEnvs,
+  RolloutStates,
   ShardDemos,
   checkNetPolicy,
   checkNetworkSize,
   checkPpoState,
+  cloningBatches,
   drawFrom,
   envSpecs,
   layers,
@@ -67,6 +72,7 @@ export const defaults = Object.freeze({
   valueCoef: 0.02,
   maxGradNorm: 0,
   hidden: [64, 64],
+  recurrent: 0,
   history: 1,
   memory: 1,
   imitate: 24000,
@@ -92,6 +98,8 @@ export const docs = Object.freeze({
     'weight of the value loss: small, because the value and the policy share the hidden layers, and a larger weight lets the value, whose returns run into the tens, steer them',
   maxGradNorm: "the most a minibatch's gradient may measure (its Euclidean norm): a larger one is scaled down to it (0: no clipping)",
   hidden: 'sizes of the hidden layers (tanh)',
+  recurrent:
+    'units of a recurrent layer (a GRU) between the hidden layers and the heads (0: none): the policy then keeps a state of its own from step to step of an episode, and learns what to keep in it; a minibatch is whole env sequences (at most numEnvs / shards minibatches an epoch)',
   imitate:
     'planner episodes to clone before PPO starts (0: none): the policy learns the action the planner took from what it saw, the value its return',
   plannerWidth: "the planner's beam width for those episodes (env.plan)",
@@ -118,6 +126,7 @@ export const limits = Object.freeze({
   valueCoef: number(0, 10),
   maxGradNorm: number(0, 1e6),
   hidden: layers(4, 512),
+  recurrent: whole(0, 512),
   history: whole(1, HISTORY_MAX),
   memory: whole(0, 1),
   imitate: whole(0, 100_000),
@@ -221,6 +230,7 @@ export async function thread({ env, config: c, seed, first, end, shards, exchang
   const A = envSpecs[env].actions.length;
   const O = A + 1;
   const T = c.nSteps;
+  const recurrent = c.recurrent > 0;
 
   /** Shard `index`: its envs, generator, and rollout (its samples and what each one's loss reads). */
   async function makeShard(index) {
@@ -243,8 +253,9 @@ export async function thread({ env, config: c, seed, first, end, shards, exchang
       dones: new Float32Array(N),
       advantages: new Float32Array(N),
       returns: new Float32Array(N),
-      order: new Int32Array(N),
+      order: new Int32Array(N), // a minibatch's samples: chunks of it (recurrent: of its first n, its envs)
       stepActions: new Int32Array(n),
+      states: recurrent ? new RolloutStates(net, n, T) : null, // each env's recurrent state
       demos: null, // cloning's
     };
   }
@@ -262,10 +273,11 @@ export async function thread({ env, config: c, seed, first, end, shards, exchang
   function rollout(s) {
     const { n, N, envs } = s;
     const returns = [];
+    s.states?.begin();
     for (let t = 0; t < T; t++) {
       const at = t * n;
       for (let i = 0; i < n; i++) envs.write(i, s.samples, at + i);
-      const out = forwardRows(s, at, n);
+      const out = recurrent ? s.states.step(s.samples, t, envs) : forwardRows(s, at, n);
       s.samples.views().masks.set(envs.masks, at * A);
       const { logp, p } = net.policy(s.samples, n, s.samples.rows);
       for (let i = 0; i < n; i++) {
@@ -279,11 +291,14 @@ export async function thread({ env, config: c, seed, first, end, shards, exchang
       for (let i = 0; i < n; i++) {
         s.rewards[at + i] = r.rewards[i];
         s.dones[at + i] = r.terminated[i];
-        if (r.terminated[i]) returns.push(r.episodeReturns[i]);
+        if (r.terminated[i]) {
+          returns.push(r.episodeReturns[i]);
+          s.states?.forget(i);
+        }
       }
     }
     for (let i = 0; i < n; i++) envs.write(i, s.samples, N + i);
-    const out = forwardRows(s, N, n);
+    const out = recurrent ? s.states.peek(s.samples, N, envs) : forwardRows(s, N, n);
     const last = Float32Array.from({ length: n }, (_, i) => out[i * O + A]);
     gae(s.rewards, s.values, s.dones, last, n, c.gamma, c.lambda, s.advantages, s.returns);
     let sum = 0;
@@ -295,47 +310,68 @@ export async function thread({ env, config: c, seed, first, end, shards, exchang
     return { returns, moments: [N, sum, squares] };
   }
 
-  /** The size of every shard's chunk m of M together: the whole minibatch. */
-  function minibatchSize(m, M, sizeOf) {
+  // What a minibatch takes whole from a shard's rollout, and how many of them it has: its
+  // samples, or (recurrent) its envs' sequences of T samples each
+  const units = recurrent ? (j) => shardEnvs(j, shards, c.numEnvs).n : (j) => T * shardEnvs(j, shards, c.numEnvs).n;
+  const unitSize = recurrent ? T : 1;
+
+  /** The samples of every shard's chunk m of M together: the whole minibatch. */
+  function minibatchSize(m, M) {
     let size = 0;
     for (let j = 0; j < shards; j++) {
-      const N = sizeOf(j);
-      size += Math.floor(((m + 1) * N) / M) - Math.floor((m * N) / M);
+      const count = units(j);
+      size += unitSize * (Math.floor(((m + 1) * count) / M) - Math.floor((m * count) / M));
     }
     return size;
   }
-  const rolloutSize = (j) => T * shardEnvs(j, shards, c.numEnvs).n;
+
+  /**
+   * Adds shard s's share of a minibatch to the net's gradient (zeroed first): units [from,
+   * from + count) of its order, the loss's terms times `scale`, its sums into `sums`.
+   */
+  function shareGradient(s, from, count, loss, scale, sums) {
+    net.zeroGrad();
+    if (count === 0) return;
+    if (recurrent) {
+      const n = T * count;
+      const { out, rows } = s.states.forward(s.samples, s.order, from, count);
+      lossGradient(out, net.policy(s.samples, n, s.samples.rows), net.outputGrad(n), n, rows, s, loss, scale, sums);
+      s.states.backward(s.samples, count);
+      return;
+    }
+    s.samples.views().rows.set(s.order.subarray(from, from + count));
+    const out = net.forward(s.samples, count, s.samples.rows);
+    const pi = net.policy(s.samples, count, s.samples.rows);
+    // views after forward, which may have grown the core's memory
+    lossGradient(out, pi, net.outputGrad(count), count, s.samples.views().rows, s, loss, scale, sums);
+    net.backward(s.samples, count, s.samples.rows);
+  }
 
   /**
    * Epochs of minibatches over every shard's rollout: each shard's share of minibatch m is
-   * chunk m of its own order (shuffled each epoch by its own generator); the shares' gradients
-   * summed over every shard (exchange.js), then one Adam step. Returns each shard's sums
-   * (lossGradient's) and the gradient norms' sum.
+   * chunk m of its own order of samples (recurrent: of envs, each with its whole sequence),
+   * shuffled each epoch by its own generator; the shares' gradients summed over every shard
+   * (exchange.js), then one Adam step. Returns each shard's sums (lossGradient's) and the
+   * gradient norms' sum.
    */
   async function learn(learningRate, loss) {
     const total = c.numEnvs * T;
-    const M = Math.ceil(total / c.minibatch);
+    // recurrent: no more minibatches than the largest shard has envs, so that none is empty
+    const M = Math.min(Math.ceil(total / c.minibatch), recurrent ? Math.ceil(c.numEnvs / shards) : Infinity);
     const sums = mine.map(() => new Float64Array(6));
     let norms = 0;
     for (let epoch = 0; epoch < c.epochs; epoch++) {
       for (const s of mine) {
-        for (let k = 0; k < s.N; k++) s.order[k] = k; // so the order depends on the generator alone (a resumed run)
-        shuffle(s.order, s.random);
+        const order = s.order.subarray(0, units(s.index));
+        for (let k = 0; k < order.length; k++) order[k] = k; // so the order depends on the generator alone (a resumed run)
+        shuffle(order, s.random);
       }
       for (let m = 0; m < M; m++) {
-        const scale = 1 / minibatchSize(m, M, rolloutSize);
+        const scale = 1 / minibatchSize(m, M);
         mine.forEach((s, j) => {
-          const from = Math.floor((m * s.N) / M);
-          const n = Math.floor(((m + 1) * s.N) / M) - from;
-          net.zeroGrad();
-          if (n > 0) {
-            s.samples.views().rows.set(s.order.subarray(from, from + n));
-            const out = net.forward(s.samples, n, s.samples.rows);
-            const pi = net.policy(s.samples, n, s.samples.rows);
-            // views after forward, which may have grown the core's memory
-            lossGradient(out, pi, net.outputGrad(n), n, s.samples.views().rows, s, loss, scale, sums[j]);
-            net.backward(s.samples, n, s.samples.rows);
-          }
+          const count = units(s.index);
+          const from = Math.floor((m * count) / M);
+          shareGradient(s, from, Math.floor(((m + 1) * count) / M) - from, loss, scale, sums[j]);
           ex.keep(s.index);
         });
         norms += await ex.sum({ maxNorm: c.maxGradNorm });
@@ -355,7 +391,11 @@ export async function thread({ env, config: c, seed, first, end, shards, exchang
     async train(plan, loss) {
       const done = [];
       for (const { restart, learningRate } of plan) {
-        if (restart !== null) for (const s of mine) s.envs.reset(restart + s.from);
+        if (restart !== null)
+          for (const s of mine) {
+            s.envs.reset(restart + s.from);
+            s.states?.forget();
+          }
         const rolled = mine.map(rollout);
         const [count, sum, squares] = await ex.sumNumbers(rolled.map((r) => r.moments));
         const mean = sum / count;
@@ -382,15 +422,16 @@ export async function thread({ env, config: c, seed, first, end, shards, exchang
     },
 
     /**
-     * Minibatches [from, to) of a cloning epoch of M (its shards' orders drawn afresh when
-     * `from` is 0): returns each of its shards' [samples, cross-entropy, squared error] of the
-     * last one.
+     * Minibatches [from, to) of a cloning epoch over `count` samples (cloningBatches: how many
+     * and their sizes; its shards' orders drawn afresh when `from` is 0): returns each of its
+     * shards' [samples, cross-entropy, squared error] of the last one.
      */
-    async clone({ from, to, M, count, learningRate, valueWeight }) {
+    async clone({ from, to, count, learningRate, valueWeight }) {
       if (from === 0) for (const s of mine) s.demos.shuffle(s.random);
+      const { M, size } = cloningBatches(c, shards, count, envSpecs[env].horizon);
       let last = [];
       for (let m = from; m < to; m++) {
-        const scale = 1 / (Math.floor(((m + 1) * count) / M) - Math.floor((m * count) / M));
+        const scale = 1 / size(m);
         last = mine.map((s) => {
           const part = s.demos.gradient(net, m, M, scale, valueWeight);
           ex.keep(s.index);
@@ -410,9 +451,14 @@ export async function thread({ env, config: c, seed, first, end, shards, exchang
       }
     },
 
-    /** Its shards' generators and envs (state() of seenEnvs.js), to save the run. */
+    /** Its shards' generators and envs (state() of seenEnvs.js; recurrent, their states), to save the run. */
     shardStates() {
-      return mine.map((s) => ({ shard: s.index, rng: s.random.state(), envs: s.envs.state() }));
+      return mine.map((s) => ({
+        shard: s.index,
+        rng: s.random.state(),
+        envs: s.envs.state(),
+        ...(recurrent && { states: s.states.save() }),
+      }));
     },
 
     /** Sets its shards' generators and envs from a checkpoint's records (all of the run's, in shard order). */
@@ -421,6 +467,7 @@ export async function thread({ env, config: c, seed, first, end, shards, exchang
         const r = records[s.index];
         s.random = seededRandom(r.rng);
         s.envs.restore(r.envs);
+        s.states?.restore(r.states);
       }
     },
 
@@ -541,7 +588,7 @@ export async function createPPO(env, config, seed, { threads = 1 } = {}) {
         cloning.valueWeight = c.valueCoef / Math.max(1e-6, squares / count - mean * mean);
         cloning.phase = 'cloning';
       }
-      const M = Math.ceil(cloning.count / c.minibatch);
+      const { M } = cloningBatches(c, c.shards, cloning.count, envSpecs[env].horizon);
       while (cloning.epoch < c.imitationEpochs) {
         report();
         const t = performance.now();
@@ -549,7 +596,6 @@ export async function createPPO(env, config, seed, { threads = 1 } = {}) {
         const parts = await team.all('clone', {
           from: cloning.m,
           to,
-          M,
           count: cloning.count,
           learningRate: c.learningRate,
           valueWeight: cloning.valueWeight,
@@ -611,7 +657,7 @@ export async function createPPO(env, config, seed, { threads = 1 } = {}) {
         params: Array.from(net.params()),
         moments: Array.from(net.moments()),
         adamSteps: net.adamSteps,
-        shards: shardStates.map(({ rng, envs }) => ({ rng, envs })),
+        shards: shardStates.map(({ shard, ...record }) => record), // rng, envs (and states)
       };
     },
     /** Continues from a checkpoint() of a run with the same settings and seed (checkState has checked it). */
@@ -622,7 +668,7 @@ export async function createPPO(env, config, seed, { threads = 1 } = {}) {
       const moments = Float32Array.from(state.moments);
       await team.all('setWeights', { params, moments, adamSteps: state.adamSteps });
       await team.all('setShardStates', state.shards);
-      const { elapsedMs, imitation, ...kept } = state.stats;
+      const { elapsedMs, imitation, ...kept } = structuredClone(state.stats); // the caller's checkpoint stays as it was
       Object.assign(stats, kept, { steps: state.steps, startMs: Date.now() - elapsedMs });
       if (imitation) stats.imitation = imitation;
       learningRate = state.learningRate;
@@ -645,6 +691,7 @@ export async function createPPO(env, config, seed, { threads = 1 } = {}) {
 // puts the estimate of the demonstrations within 0.7-1.5 times what they take on every farm
 // (tests/js/learn_settings.test.js measures it against runs).
 const MEMORY_FILL = 0.15;
+const GRU_KEPT = 12; // floats the recurrent layer keeps per sample and unit (VFLG_PER_SAMPLE)
 
 /**
  * The bytes a run of these settings takes beyond its vector envs, as the parts it holds at
@@ -652,7 +699,9 @@ const MEMORY_FILL = 0.15;
  * arrays and frames); each thread's network (weights, gradient, Adam's two moments, its
  * shards' kept gradients and the exchange's sums, a minibatch's activations); with imitate,
  * the planner episodes while they are played (imitate.js) together with their samples
- * (Samples.packed), every episode counted at the full horizon (a plan is never longer).
+ * (Samples.packed), every episode counted at the full horizon (a plan is never longer). With
+ * `recurrent`, each env's states and a minibatch's (sequences.js), and what the recurrent
+ * layer keeps of every sample it computes (VFLG_PER_SAMPLE units in core/learn/internal.h).
  */
 function memory(env, c, { threads = 1 } = {}) {
   const spec = envSpecs[env];
@@ -665,10 +714,11 @@ function memory(env, c, { threads = 1 } = {}) {
     Samples.bytes(N + n, (N + n) * layout.nonzero, false, A) + // the samples and their masks, then each env's state after them
     N * 8 * 4 + // actions, old log-probabilities, values, rewards, dones, advantages, returns, order
     n * c.history * Math.min(seeing.width, seeing.nonzero) * 8 + // the frames
-    n * spec.horizon * 4; // each episode's actions so far
+    n * spec.horizon * 4 + // each episode's actions so far
+    (c.recurrent > 0 ? n * c.recurrent * 3 * 4 + N * 6 : 0); // states (now, first, a minibatch's); starts and rows
   // the most rows a network computes at once: a minibatch's share of a rollout or of the demonstrations
   const B = Math.max(Math.min(c.minibatch, c.imitate > 0 ? c.imitate * spec.horizon : N), n);
-  const units = layout.hidden.reduce((a, b) => a + b, 0) + A + 1;
+  const units = layout.hidden.reduce((a, b) => a + b, 0) + A + 1 + c.recurrent * (1 + GRU_KEPT / 2);
   const weights = weightCount(layoutShapes(layout)) * 4;
   // per thread: weights, gradient, Adam's two moments, its shards' kept gradients, the exchange's sums
   const network = threads * (weights * (4 + Math.ceil(c.shards / threads) + 2) + B * units * 2 * 4);

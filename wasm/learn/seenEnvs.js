@@ -48,6 +48,11 @@ export class SeenEnvs {
     this.frames.write(i, v, row, samples.first(row));
   }
 
+  /** Whether env i's input now opens its episode (no action taken in it yet). */
+  opening(i) {
+    return this.length[i] === 0;
+  }
+
   /** How many nonzero features env i's input has now (for packed samples). */
   inputSize(i) {
     return this.frames.size(i);

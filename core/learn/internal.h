@@ -1,0 +1,99 @@
+/*
+ * internal.h — what the learner core's two files share, and nothing public.
+ *
+ *   net.c   vfl_    the public API (valley_farm_learn.h): layouts, forward and backward layer
+ *                   by layer, the optimisers; and vfln_, the kernels both files run on (the
+ *                   dense product, tanh)
+ *   gru.c   vflg_   the recurrent layer: its steps forward over a sequence, backward through
+ *                   them, its initial weights
+ */
+#ifndef VFL_INTERNAL_H
+#define VFL_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "valley_farm_learn.h"
+
+/* Four floats as one value: plain C that GCC and Clang make SSE natively and WebAssembly SIMD
+ * under Emscripten (-msimd128). */
+typedef float v4 __attribute__((vector_size(16)));
+
+static inline v4 load4(const float *p) {
+    v4 v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+
+static inline void store4(float *p, v4 v) {
+    memcpy(p, &v, sizeof v);
+}
+
+static inline v4 splat(float x) {
+    return (v4){x, x, x, x};
+}
+
+struct vfl_net {
+    vfl_layout layout;
+    int layers, outputs, padded;     /* padded: outputs rounded up to a multiple of 8 */
+    int width[VFL_MAX_LAYERS + 1];   /* width[0] = inputs, width[l] = hidden layer l */
+    int kernel[VFL_MAX_LAYERS];      /* offset of each hidden layer's kernel in params */
+    int head_kernel[VFL_MAX_HEADS];  /* offset of each head's kernel in params */
+    int head_column[VFL_MAX_HEADS];  /* where each head's outputs start in a sample's row */
+    int gru;                         /* the recurrent layer's l (1 .. layers), 0: none */
+    int count;                       /* parameters */
+    float *params, *grads, *moments; /* moments: Adam's first, then second */
+    int adam_steps;
+    float acc_beta1, acc_beta2; /* β^t, kept as TensorFlow.js keeps them */
+    /* scratch for a batch of up to `capacity` samples */
+    int capacity;
+    int last_n;      /* samples of the last forward (backward's check) */
+    int last_t;      /* the last forward's steps (vfl_forward_seq), -1: it was vfl_forward */
+    float *act;      /* per layer l >= 1: capacity x width[l] activations, then the heads' */
+    float *delta;    /* the same shapes: the loss's gradient by each layer's pre-activation */
+    float *kernel_t; /* a dense kernel's transpose (backward) */
+    float *heads_kernel, *heads_kernel_t; /* [last x padded], its transpose */
+    float *heads_grad;                    /* [last x padded] */
+    float *seq;      /* the recurrent layer's: capacity x VFLG_PER_SAMPLE units (gru.c) */
+    float *seq_t;    /* its kernels' transposes: 3 units x max(its inputs, units) */
+    uint8_t *starts; /* the last forward's episode starts, a byte a sample */
+};
+
+/* C[M x N] += op(A) B, row-major. op(A)[m][k] = A[m * am + k * ak]: (am, ak) = (lda, 1) for A,
+ * (1, lda) for A transposed. B is [K x N] with row stride ldb, C has row stride ldc. Each
+ * element of C adds its products in the order of k, whatever M: a row's result does not
+ * depend on the rows beside it. */
+void vfln_gemm(int M, int K, int N, const float *A, int am, int ak, const float *B, int ldb,
+               float *C, int ldc);
+void vfln_transpose(const float *src, int rows, int cols, float *dst);
+void vfln_tanh_all(float *x, size_t n);
+void vfln_glorot(float *w, int in, int out, uint64_t *s);
+void vfln_normal(float *w, int count, double deviation, uint64_t *s);
+
+/* Floats the recurrent layer keeps per sample, in units (gru.c says which). */
+enum { VFLG_PER_SAMPLE = 12 };
+
+/* Layer l's activations (l = 1 .. layers; layers + 1: the heads) in act or delta. */
+float *vfln_layer(const vfl_net *net, float *base, int l);
+
+/* The recurrent layer l over n = T x B samples (time-major: sample t * B + b is step t of
+ * sequence b), from layer l - 1's activations into its own, each sequence from h0 (B x units;
+ * NULL: zeros) and from zero where starts[s] is set (NULL: nowhere); h_final (NULL: not
+ * written) gets each sequence's last state. Keeps what vflg_backward needs. */
+void vflg_forward(vfl_net *net, int l, int T, int B, const uint8_t *starts, const float *h0,
+                  float *h_final);
+
+/* Backward through the last forward's steps: from the gradient at layer l's outputs (its
+ * delta) to its parameters' gradient and layer l - 1's delta (before that layer's activation's
+ * derivative), truncated at the first step and at every episode start. */
+void vflg_backward(vfl_net *net, int l);
+
+/* Layer l's initial weights: the kernel Glorot-uniform, the recurrent kernel orthogonal, zero
+ * biases. */
+void vflg_init(vfl_net *net, int l, uint64_t *s);
+
+/* Layer l's parameters: kernel [in x 3U], recurrent kernel [U x 3U], biases [2 x 3U]. */
+int64_t vflg_param_count(int64_t in, int64_t units);
+
+#endif
