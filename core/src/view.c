@@ -27,7 +27,7 @@ static bool obs_ok(int kind, const int32_t *obs, int left) {
         for (int k = 0; k < field->length; k++) {
             const int32_t x = obs[field->offset + k];
             if (x < field->low || x > field->high) return false;
-            if (strcmp(field->role, "stepsLeft") == 0 && x != left) return false;
+            if (field->role == VF_ROLE_STEPS_LEFT && x != left) return false;
         }
     }
     return true;
