@@ -102,11 +102,11 @@ size_t vfw_feature_rows_size(void) {
 void vfw_batch_io_init(vf_batch_io *io, const int32_t *actions, const uint64_t *next_seeds,
                        int32_t *obs, double *rewards, uint8_t *terminated, uint8_t *masks,
                        int32_t *final_obs, double *episode_returns, int32_t *episode_lengths,
-                       uint64_t *episode_seeds, const vf_feature_rows *features, int32_t autoreset) {
-    vf_batch_io v = {actions,         next_seeds,    obs,       rewards,
-                     terminated,      masks,         final_obs, episode_returns,
-                     episode_lengths, episode_seeds, features,  autoreset,
-                     0};
+                       uint64_t *episode_seeds, const vf_feature_rows *features,
+                       int32_t autoreset) {
+    vf_batch_io v = {
+        actions,         next_seeds,      obs,           rewards,  terminated, masks, final_obs,
+        episode_returns, episode_lengths, episode_seeds, features, autoreset,  0};
     *io = v;
 }
 

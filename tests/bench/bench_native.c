@@ -58,7 +58,8 @@ static int serve(void) {
         }
         long long rounds = steps / n > 0 ? steps / n : 1;
         /* an untimed tenth first: the caches held the other path's data (bench.mjs's timed()) */
-        sink += vf_batch_run_random(*batch, (int)n, rounds / 10 > 0 ? rounds / 10 : 1, ++round, obs);
+        sink +=
+            vf_batch_run_random(*batch, (int)n, rounds / 10 > 0 ? rounds / 10 : 1, ++round, obs);
         double t0 = now_seconds();
         sink += vf_batch_run_random(*batch, (int)n, rounds, ++round, obs);
         double seconds = now_seconds() - t0;

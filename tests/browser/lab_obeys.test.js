@@ -127,9 +127,7 @@ describe('the Lab obeys during cloning', () => {
 describe('the Lab keeps', () => {
   it('while paused, Start asks before it ends the run; a reload asks first, then offers the run back, and it resumes from its checkpoint', async () => {
     // a small PPO run (its checkpoint exists wherever a call of trainFor ends, once cloning is over)
-    const page = await lab(
-      '#/lab?env=ValleyFarm-v0&algo=ppo&seed=1&steps=10000000&imitate=0&numEnvs=8&nSteps=16&threads=1',
-    );
+    const page = await lab('#/lab?env=ValleyFarm-v0&algo=ppo&seed=1&steps=10000000&imitate=0&numEnvs=8&nSteps=16&threads=1');
     await page.click('button:has-text("Start")');
     await page.waitForFunction(() => Number(document.querySelector('.lab-curve polyline.mean')?.dataset.points ?? 0) >= 3, null, {
       timeout: 60_000,

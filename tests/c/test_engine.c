@@ -719,8 +719,9 @@ TEST(a_vector_step_reports_masks_final_observations_and_episode_statistics_like_
         uint8_t terminated[N], masks[N * VF_ACTIONS_MAX], mask[VF_ACTIONS_MAX];
         CHECK_EQ(vf_batch_reset(batch, N, kind, 77, obs), VF_OK);
         for (int i = 0; i < N; i++) vf_reset(&single[i], kind, 77 + (uint64_t)i, NULL);
-        vf_batch_io io = {actions, next,    obs,   rewards, terminated, masks, final_obs,
-                          returns, lengths, seeds, NULL,    VF_AUTORESET_SAME_STEP, 0};
+        vf_batch_io io = {actions,   next,    obs,     rewards, terminated, masks,
+                          final_obs, returns, lengths, seeds,   NULL,       VF_AUTORESET_SAME_STEP,
+                          0};
         vf_rng rng = vf_rng_seeded(11);
         int ends = 0;
         for (int t = 0; t < 300; t++) {

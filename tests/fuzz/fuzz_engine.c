@@ -401,17 +401,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             for (int i = 0; i < batch_live; i++) actions[i] = (int8_t)u8(&r);
             for (int i = 0; i < batch_live; i++) next_seeds[i] = u64(&r);
             uint8_t outputs = u8(&r); /* which outputs the call gets (the rest NULL) */
-            vf_batch_io io = {actions,
-                              outputs & 1 ? next_seeds : NULL,
-                              outputs & 2 ? obs : NULL,
-                              outputs & 4 ? rewards : NULL,
-                              outputs & 8 ? term : NULL,
-                              outputs & 16 ? masks : NULL,
-                              outputs & 32 ? finals : NULL,
-                              outputs & 64 ? returns : NULL,
-                              outputs & 128 ? lengths : NULL,
-                              outputs & 2 ? seeds : NULL,
-                              NULL,
+            vf_batch_io io = {actions, outputs & 1 ? next_seeds : NULL, outputs & 2 ? obs : NULL,
+                              outputs & 4 ? rewards : NULL, outputs & 8 ? term : NULL,
+                              outputs & 16 ? masks : NULL, outputs & 32 ? finals : NULL,
+                              outputs & 64 ? returns : NULL, outputs & 128 ? lengths : NULL,
+                              outputs & 2 ? seeds : NULL, NULL,
                               /* both autoreset modes, chosen by a bit the input has anyway */
                               .autoreset = (int32_t)(next_seeds[0] >> 63)};
             int rounds = u8(&r) % 64;
