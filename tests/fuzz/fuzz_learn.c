@@ -81,14 +81,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     vfl_inputs at = {idx, val, nnz, STRIDE, u8(r) & 1 ? start : NULL, SAMPLES, PAIRS, masks};
     if (u8(r) == 7) at.stride = i32(r);
     if (u8(r) == 7) at.count = i32(r);
-    if (u8(r) == 7) at.pairs = (uint32_t)i32(r);
+    /* a count or pairs beyond the arrays would be the caller's lie about its own buffers, which
+     * no callee can see: forged ones stay within them (smaller ones are the refusals to test) */
+    if (u8(r) == 7) at.pairs = (uint32_t)i32(r) % (PAIRS + 1);
     if (u8(r) == 7) at.masks = NULL;
     int last = 0;    /* the samples of the last forward that succeeded (none yet: 0) */
     int last_t = -1; /* its steps, if it was of sequences (-1: vfl_forward, or none) */
     int stepped = 0; /* an optimiser stepped: its outputs may no longer be finite */
 
     for (int op = 0; op < 40 && r->p < r->end; op++) {
-        const int32_t *use_rows = u8(r) & 1 ? rows : NULL;
+        /* rows index the caller's arrays: given only while its count is theirs at most */
+        const int32_t *use_rows = (u8(r) & 1) && at.count <= SAMPLES ? rows : NULL;
         int n = u8(r) < 240 ? u8(r) % (SAMPLES + 1) : i32(r);
         /* the caller's buffers (rows, outputs) hold SAMPLES samples: a larger n is the caller's
          * bug, not the core's; without rows, any n is checked against the inputs' count */
