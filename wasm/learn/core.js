@@ -32,6 +32,18 @@ import { readLocalFile, stubImports } from '../standalone.js';
 const wasmUrl = urlOrNull(() => new URL('./learner.wasm', import.meta.url));
 const WASM_FILE = 'learner.wasm'; // the same file through a variable, which bundlers leave alone
 let loading = null;
+let givenBytes = null; // learner.wasm's bytes handed in (useCoreBytes): a sandbox without the network
+
+/**
+ * Loads the learner core from these bytes (an ArrayBuffer of learner.wasm) instead of its URL:
+ * for code that runs where it cannot fetch the file, such as the Lab's sandbox for a visitor's
+ * learner (web/src/sandbox/learnerBox.js), which the page hands the bytes. Call it before the
+ * first loadCore().
+ */
+export function useCoreBytes(bytes) {
+  if (!(bytes instanceof ArrayBuffer)) throw new TypeError('valley-farm/learn: useCoreBytes takes the ArrayBuffer of learner.wasm');
+  givenBytes = bytes;
+}
 
 function urlOrNull(make) {
   try {
@@ -47,7 +59,8 @@ const FIX =
 async function instantiate() {
   const fileUrl = urlOrNull(() => new URL(WASM_FILE, import.meta.url));
   let source;
-  if (fileUrl?.protocol === 'file:') {
+  if (givenBytes) source = givenBytes;
+  else if (fileUrl?.protocol === 'file:') {
     try {
       source = await readLocalFile(fileUrl);
     } catch (err) {
@@ -374,9 +387,30 @@ export class CoreNet {
     return this.#f32(this.#out, n * this.outputs);
   }
 
+  /**
+   * Throws, naming the head, at the first value of the gradient at the outputs (n rows) that is
+   * not a number or infinite: a learner's loss gone wrong stops at its first bad gradient, before
+   * it reaches the weights.
+   */
+  #checkOutputGrad(n, what) {
+    const dout = this.#f32(this.#dout, n * this.outputs);
+    for (let i = 0; i < dout.length; i++) {
+      if (Number.isFinite(dout[i])) continue;
+      const row = Math.floor(i / this.outputs);
+      let unit = i % this.outputs;
+      let head = 0;
+      while (unit >= this.heads[head]) unit -= this.heads[head++];
+      throw new RangeError(
+        `valley-farm/learn: ${what}: the gradient at the outputs is ${dout[i]} at row ${row}, head ${head} ` +
+          `(of ${this.heads.length}: ${this.heads.join(' + ')} units), unit ${unit}; a loss's gradient must be finite numbers (outputGrad)`,
+      );
+    }
+  }
+
   /** Adds to the gradient d loss / d params of the last forwardSeq's steps (through time), from outputGrad(T × B). */
   backwardSeq(samples, T, B, rows) {
     this.#reserve(T * B);
+    this.#checkOutputGrad(T * B, 'backwardSeq');
     this.#check(
       this.#core.x.vfl_backward_seq(this.#ptr, T, B, rows || 0, samples.inputs, this.#dout),
       'backwardSeq (after a forwardSeq of the same steps and sequences)',
@@ -386,6 +420,7 @@ export class CoreNet {
   /** Adds to the gradient d loss / d params of the last forward's rows, from outputGrad(n). */
   backward(samples, n, rows) {
     this.#reserve(n);
+    this.#checkOutputGrad(n, 'backward');
     this.#check(
       this.#core.x.vfl_backward(this.#ptr, n, rows || 0, samples.inputs, this.#dout),
       'backward (after a forward of the same rows)',

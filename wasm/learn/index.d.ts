@@ -202,6 +202,21 @@ export function settingsText(settings?: Record<string, unknown>): string;
 
 /** The learner core (its own WebAssembly module), loaded once. */
 export function loadCore(): Promise<Core>;
+/** Loads the learner core from learner.wasm's bytes instead of its URL (before the first loadCore). */
+export function useCoreBytes(bytes: ArrayBuffer): void;
+/** A Worker of a run's thread, as a thread starter makes it (useThreadStarter). */
+export interface ThreadWorker {
+  post(message: unknown, transfer?: Transferable[]): void;
+  listen(onMessage: (message: any) => void, onError: (error: Error) => void): void;
+  stop(): void;
+}
+/** Starts a run's other threads with `start` (null: the package's Workers). */
+export function useThreadStarter(start: (() => Promise<ThreadWorker>) | null): void;
+/** A thread's answers to the coordinator's calls: answer(message) for each message. */
+export function serveThread(options: {
+  post(message: unknown): void;
+  learnerOf(which: { name: string; url?: string }): unknown;
+}): (message: { id: number; method: string; args: unknown[] }) => Promise<void>;
 export interface Core {
   readonly memory: WebAssembly.Memory;
 }

@@ -2,12 +2,11 @@
 // the learner (a built-in one by name in the registry, another by its module's URL), builds its
 // thread(ctx) and answers the coordinator's calls { id, method, args } with { id, result } or
 // { id, error }. Numbers between threads do not pass here: the threads send them to each other
-// (exchange.js).
-import { makeThread } from './threads.js';
+// (exchange.js). The answering is serveThread's (threads.js), which the Lab's sandbox shares.
+import { serveThread } from './threads.js';
 
 const inNode = Boolean(globalThis.process?.versions?.node) && typeof globalThis.WorkerGlobalScope === 'undefined';
 let post = (msg, transfer) => self.postMessage(msg, transfer);
-let thread = null;
 
 /** The learner's declaration: the registry's, or the `learner` export of the module at `url`. */
 async function learnerOf({ name, url }) {
@@ -16,21 +15,7 @@ async function learnerOf({ name, url }) {
   return algorithms[name];
 }
 
-async function answer({ id, method, args }) {
-  try {
-    if (method === 'create') {
-      const [which, runArgs, where] = args;
-      const learner = await learnerOf(which);
-      if (typeof learner?.thread !== 'function') throw new Error(`no learner ${String(which.name).slice(0, 40)} with threads here`);
-      thread = await makeThread(learner, runArgs, { ...where, note: (note) => post({ type: 'note', note }) });
-      return post({ id, result: null });
-    }
-    const result = await thread[method](...args);
-    post({ id, result: result ?? null });
-  } catch (err) {
-    post({ id, error: String(err?.message ?? err).slice(0, 2000) });
-  }
-}
+const answer = serveThread({ post: (msg) => post(msg), learnerOf });
 
 // No top-level await: in the site's build this script is an entry beside the page's
 // (web/workerChunksPlugin.mjs), and one await at the top of any module turns off Rolldown's

@@ -32,7 +32,7 @@ export function defaultThreads(most) {
 
 const isNode = Boolean(globalThis.process?.versions?.node) && typeof globalThis.WorkerGlobalScope === 'undefined';
 
-async function startWorker() {
+async function startModuleWorker() {
   if (isNode) {
     const { Worker } = await import(/* @vite-ignore */ `node:${'worker_threads'}`);
     const w = new Worker(new URL('./threadWorker.js', import.meta.url));
@@ -57,6 +57,45 @@ async function startWorker() {
       };
     },
     stop: () => w.terminate(),
+  };
+}
+
+let startWorker = startModuleWorker;
+
+/**
+ * Starts a run's other threads with `start` instead of the package's threadWorker.js: an async
+ * function returning { post(msg, transfer), listen(onMessage, onError), stop() } for a Worker
+ * that answers serveThread's messages. For code where the package's module URL cannot start a
+ * Worker: the Lab's sandbox (web/src/sandbox/learnerBox.js) starts its threads from its own
+ * script. null: the package's Workers again.
+ */
+export function useThreadStarter(start) {
+  if (start !== null && typeof start !== 'function') throw new TypeError('valley-farm/learn: useThreadStarter takes a function or null');
+  startWorker = start ?? startModuleWorker;
+}
+
+/**
+ * A thread's side of the calls threads.js makes (threadWorker.js in the package, the Lab's
+ * sandbox's threads): `post(msg)` answers, `learnerOf(which)` finds the learner ({ name, url }
+ * as startThreads sends it). Returns answer(message) for each message from the coordinator:
+ * { id, method, args } -> { id, result } or { id, error }; 'create' builds the thread.
+ */
+export function serveThread({ post, learnerOf }) {
+  let thread = null;
+  return async function answer({ id, method, args }) {
+    try {
+      if (method === 'create') {
+        const [which, runArgs, where] = args;
+        const learner = await learnerOf(which);
+        if (typeof learner?.thread !== 'function') throw new Error(`no learner ${String(which.name).slice(0, 40)} with threads here`);
+        thread = await makeThread(learner, runArgs, { ...where, note: (note) => post({ type: 'note', note }) });
+        return post({ id, result: null });
+      }
+      const result = await thread[method](...args);
+      post({ id, result: result ?? null });
+    } catch (err) {
+      post({ id, error: String(err?.message ?? err).slice(0, 2000) });
+    }
   };
 }
 
