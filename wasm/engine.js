@@ -169,9 +169,13 @@ class Engine {
     this.registry = new FinalizationRegistry((ptr) => this.x.free(ptr));
   }
 
-  /** Views go stale when the memory grows (emscripten issue 6747): re-make them then. */
+  /**
+   * Views go stale when the memory grows (emscripten issue 6747): re-make them then. Growing
+   * detaches the old buffer, so a view of length 0 says so, without reading memory.buffer (a
+   * getter that cost a twentieth of a single env's step).
+   */
   refresh() {
-    if (this.buffer === this.memory.buffer) return;
+    if (this.u8 !== undefined && this.u8.length !== 0) return;
     this.buffer = this.memory.buffer;
     this.u8 = new Uint8Array(this.buffer);
     this.i32 = new Int32Array(this.buffer);

@@ -290,7 +290,8 @@ class FarmVecEnv {
     // the envs whose next level starts in this step: next-step, those the last step ended
     const resetNow = this.#levels && this.#nextStep ? Uint8Array.from(result.terminated) : null;
     e.x.vf_batch_step_io(this.#envs, n, this.#spec.kind, this.#io);
-    if (this.#buffer !== e.memory.buffer) result = this.#result();
+    e.refresh();
+    if (this.#buffer !== e.buffer) result = this.#result();
     if (this.#levels) this.#advanceLevels(resetNow ?? result.terminated);
     return result;
   }
