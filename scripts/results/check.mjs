@@ -5,7 +5,7 @@
 // holds, the 2-core track's runs made on two cores. A results file is data: nothing in it is
 // run or followed; each fault is reported with where it is and what is allowed.
 import { readFileSync } from 'node:fs';
-import { envIds } from '../../wasm/index.js';
+import { envIds, envSpecs } from '../../wasm/index.js';
 import { SPLITS } from '../../wasm/splits.js';
 
 const root = new URL('../../', import.meta.url);
@@ -108,8 +108,14 @@ export function resultsFaults(json, path = null, budgets = BUDGETS) {
     if (run.validation.episodes > SPLITS.validation.count)
       faults.push(`${at}: validation.episodes ${run.validation.episodes} is more than the split's ${SPLITS.validation.count} seeds`);
     const budget = budgets[json.budget];
-    if (budget?.steps && run.steps !== budget.steps)
-      faults.push(`${at}: trained ${run.steps} steps; the ${json.budget} budget is ${budget.steps}`);
+    // A learner trains whole rollouts (PPO's numEnvs × nSteps, REINFORCE's episodes), so a run
+    // may end past its budget by less than one rollout: numEnvs × the longer of nSteps and an
+    // episode
+    const rollout = (run.config?.numEnvs ?? 1) * Math.max(run.config?.nSteps ?? 1, envSpecs[json.env]?.horizon ?? 1);
+    if (budget?.steps && (run.steps < budget.steps || run.steps >= budget.steps + rollout))
+      faults.push(
+        `${at}: trained ${run.steps} steps; the ${json.budget} budget is ${budget.steps}, and a run ends past it by less than one rollout (${rollout} steps here)`,
+      );
     if (budget?.seconds && run.stoppedBy !== 'max-seconds' && run.seconds > budget.seconds)
       faults.push(`${at}: took ${run.seconds} s; the ${json.budget} budget is ${budget.seconds} s`);
     if (json.track === HOME_TRACK && run.machine.cores !== 2)

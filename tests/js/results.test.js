@@ -89,7 +89,10 @@ describe('the format', () => {
     expect(broken((j) => (j.runs[0].extra = 1))).toMatch(/runs\[0\]: has "extra", which the format does not know/);
     expect(broken((j) => j.runs[0].test.returns.pop())).toMatch(/test has 999 returns over 1000 episodes; the test split has 1000 seeds/);
     expect(broken((j) => (j.runs[1].seed = j.runs[0].seed))).toMatch(/a second run of seed 1; each training seed once/);
-    expect(broken((j) => (j.runs[0].steps = 5000))).toMatch(/trained 5000 steps; the tiny budget is 4096/);
+    // a run ends past its budget by less than one rollout (the fixture's: 32 envs × a 50-step episode)
+    expect(broken((j) => (j.runs[0].steps = 4096 + 1600))).toMatch(/trained 5696 steps; the tiny budget is 4096, .*1600 steps here/);
+    expect(broken((j) => (j.runs[0].steps = 4000))).toMatch(/trained 4000 steps; the tiny budget is 4096/);
+    expect(broken((j) => (j.runs[0].steps = 4096 + 1599))).not.toMatch(/trained/);
     expect(broken((j) => (j.budget = '7M'))).toMatch(/budget: is "7M", must be one of tiny/);
     expect(broken((j) => (j.env = 'Farm-v9'))).toMatch(/env: is "Farm-v9", must be one of ValleyFarm-v0, BackwardsValleyFarm-v0/);
     expect(broken((j) => (j.runs[0].policy.sha256 = 'abc'))).toMatch(/policy\.sha256: is "abc", must match/);
