@@ -108,7 +108,7 @@ export const baselineRows = (envId) => baselines.table[envId];
 export const viewLimitedRuns = (envId) => baselines.viewLimited?.[envId] ?? [];
 
 /** The baseline table's view-limited row of a farm, or undefined. */
-const viewLimited = (envId) => baselines.table[envId].find((r) => r.agent.startsWith('view-limited'));
+const viewLimitedRow = (envId) => baselines.table[envId].find((r) => r.agent.startsWith('view-limited'));
 
 /** A run's setting as the table names it. */
 export const viewLimitedSetting = (r) =>
@@ -125,7 +125,7 @@ const range = ({ first, last, count }) =>
 
 export function BenchmarkPage() {
   const sections = resultsParts();
-  const viewLimited = Object.keys(baselines.table).map((envId) => {
+  const ceilings = Object.keys(baselines.table).map((envId) => {
     const row = referenceRow(envId, 'view-limited');
     return row && { envId, row };
   });
@@ -184,10 +184,10 @@ export function BenchmarkPage() {
         <p>
           Two ceilings bound what an agent can score. The <strong>best known</strong> play (normalised 1) sees the whole farm from the first
           step; an agent sees only its window.{' '}
-          {viewLimited.some(Boolean) ? (
+          {ceilings.some(Boolean) ? (
             <>
               The <strong>view-limited planner</strong> plans over only what it has seen, filling the rest with layouts that agree with it:{' '}
-              {viewLimited
+              {ceilings
                 .filter(Boolean)
                 .map(({ envId, row }) => `${envId} ${fmt(row.mean)} (normalised ${fmt(row.normalized)})`)
                 .join(', ')}
@@ -359,7 +359,7 @@ export function BenchmarkPage() {
                   {settingsOf(best) && `, ${settingsOf(best)}`}, {Math.round(best.seconds / 60)} minutes) scores {fmt(best.test.mean)} (95 %
                   interval {fmt(best.test.ci95[0])} – {fmt(best.test.ci95[1])}), {compared(paired)} the heuristic's {fmt(heuristic)} on the
                   same seeds (run − heuristic {signed(paired)}); the best known play scores {fmt(mean('best known'))}
-                  {viewLimited(envId) && `, and the view-limited planner, with the window only, ${fmt(viewLimited(envId).mean)}`}.
+                  {viewLimitedRow(envId) && `, and the view-limited planner, with the window only, ${fmt(viewLimitedRow(envId).mean)}`}.
                 </li>
               )
             );
