@@ -203,7 +203,8 @@ describe('the Lab keeps', () => {
   });
 
   it("the curve's labels are drawn where no curve goes, none over another", async () => {
-    const page = await lab('#/lab?env=ValleyFarm-v0&algo=tabular-q&seed=1&steps=20000');
+    // long enough for a curve of several points however fast the learner steps
+    const page = await lab('#/lab?env=ValleyFarm-v0&algo=tabular-q&seed=1&steps=2000000');
     await page.click('button:has-text("Start")');
     await page.waitForSelector('main.lab[data-state="done"]', { timeout: 60_000 });
     const overlaps = await page.evaluate(() => {
@@ -227,7 +228,7 @@ describe('the Lab keeps', () => {
       }
       return { found, labels: boxes.length, points: points.flat().length };
     });
-    expect(overlaps.labels).toBe(3);
+    expect(overlaps.labels).toBe(4); // random, heuristic, the view-limited planner, best known
     expect(overlaps.points).toBeGreaterThan(3);
     expect(overlaps.found).toEqual([]);
     expect(await longTasks()).toEqual([]);

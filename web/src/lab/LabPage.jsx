@@ -122,7 +122,8 @@ export function LabPage({ app, query = '' }) {
   });
   const shownRun = lab.run ?? s; // the curve's run: the one going or kept, else the settings'
   const references = baselines.table[shownRun.env].map((r) => ({
-    name: r.agent.split(' ')[0] === 'best' ? 'best known' : r.agent,
+    // short names: the margin right of the plot holds them (the table's rows say more)
+    name: r.agent.startsWith('best') ? 'best known' : r.agent.startsWith('view-limited') ? 'view-limited' : r.agent,
     value: r.mean,
   }));
   const running = lab.state === 'running';

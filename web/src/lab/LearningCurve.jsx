@@ -7,8 +7,8 @@ import { evenly } from '../model/evenly.js';
 
 export const W = 560;
 export const H = 220;
-// the right margin holds the reference lines' labels ("best known 18.38" at the guides' font size)
-export const PAD = { l: 40, r: 74, t: 10, b: 22 };
+// the right margin holds the reference lines' labels (the longest, "view-limited 12.44", at the guides' font size)
+export const PAD = { l: 40, r: 84, t: 10, b: 22 };
 export const LABEL_GAP = 8; // the least distance between two labels' baselines (their font is 7 units high)
 // A run reports a point at each slice of its training (trainer.js: thousands in a long run),
 // and the page draws the curve again at each: at most LINE_POINTS of them as the line (about
