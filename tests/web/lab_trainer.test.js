@@ -1,3 +1,6 @@
+// @vitest-environment node
+// (Node, not happy-dom: the test runs the trainer in worker_threads, a module the page's
+// environment stands in for with a browser stub)
 // The Lab's training loop (trainer.js, the body of its Worker) in a real thread, driven by the
 // Lab's model: Pause and Stop take effect within a second in every phase, cloning included,
 // counted by the CPU time this process uses; a learner that ignores trainFor's `until` is
