@@ -16,7 +16,7 @@ import { LazyRoute } from './LazyRoute.jsx';
 import { envMeta } from '../model/envMeta.js';
 import { formatReturn } from '../model/session.js';
 
-// The docs and the Lab (with its learners and TensorFlow.js) are chunks of their own.
+// The docs and the Lab (with its learners and the learner core) are chunks of their own.
 const loadDocs = () => import('../docs/index.jsx').then((m) => m.default ?? m.Docs);
 const loadLab = () => import('../lab/LabPage.jsx').then((m) => m.LabPage);
 

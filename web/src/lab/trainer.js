@@ -202,7 +202,7 @@ export class Trainer {
         const state = await this.learner.checkpoint();
         checkpoint = state ? JSON.stringify(state) : null;
       } catch {
-        checkpoint = null; // a run that cannot be saved (PPO on TensorFlow.js): its policy is kept
+        checkpoint = null; // a run that cannot be saved (a learner without resume): its policy is kept
       }
     }
     this.nextKeep = this.now() + this.keepMs.every;

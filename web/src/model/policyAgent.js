@@ -4,7 +4,7 @@
 // (format, settings, every weight: policyInput.js, with valley-farm/learn's checkPolicyJSON)
 // before any network exists, so that neither a 20 MB file nor a refused one holds the page's
 // thread. The agent frees the policy when the runner replaces it: a network's memory (the
-// learner core's, or TensorFlow.js's tensors) is not collected, and policies left behind would
+// learner core's network) is not collected, and policies left behind would
 // fill it until no policy loads in the tab.
 import { fileTooBig } from './policyFile.js';
 

@@ -133,8 +133,8 @@ const json = learner.policy().toJSON();               // save it; loadPolicy(jso
           <code>learner.restore(checkpoint)</code>, which checks it first.
         </p>
         <p>
-          <code>npm run bench:learn</code> measures PPO's training speed: the core against TensorFlow.js, its scaling with workers, and the
-          Lab's Workers in Chromium against Node; and, from the reference runs, when each farm's validation passed the heuristic and whether
+          <code>npm run bench:learn</code> measures PPO's training speed against another build (alternating, in one run), its scaling with
+          threads, REINFORCE's and DQN's rates, and the Lab's Workers in Chromium against Node; and, from the reference runs, when each farm's validation passed the heuristic and whether
           the test seeds confirm it (the run against the heuristic on the same seeds, paired).
         </p>
       </Section>
