@@ -24,12 +24,13 @@ async function coresOver(page, cdp, ms) {
   return ((await rendererCpu(cdp)) - before) / ((Date.now() - t0) / 1000);
 }
 
-// an idle page: its timers and what Chromium does beside it, far under one busy Worker
-const IDLE_CORES = 0.2;
+// an idle page: its timers, the test's tracing and what Chromium does beside it, far under one
+// busy Worker (a paused run measured 0.20 cores on a busy machine)
+const IDLE_CORES = 0.3;
 
 /**
  * Whether the renderers use no more CPU than an idle page from a second after `action` on:
- * under IDLE_CORES, and under a quarter of what the run took just before (its control: on a
+ * under IDLE_CORES, and under a third of what the run took just before (its control: on a
  * busy machine a run may get little of a core, and an unstopped one must not pass for idle).
  */
 async function idleAfter(page, cdp, action) {
@@ -38,7 +39,7 @@ async function idleAfter(page, cdp, action) {
   await action();
   await page.waitForTimeout(Math.max(0, 1000 - (Date.now() - at)));
   const after = await coresOver(page, cdp, 2000);
-  return { before, after, idle: after < Math.min(IDLE_CORES, Math.max(0.05, before / 4)) };
+  return { before, after, idle: after < Math.min(IDLE_CORES, Math.max(0.05, before / 3)) };
 }
 // PPO's default run, whose first minutes clone the planner's play (planning, then cloning)
 const CLONING_RUN = '#/lab?env=ValleyFarm-v0&algo=ppo&seed=1&steps=35000000&threads=2';
