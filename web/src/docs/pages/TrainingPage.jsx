@@ -134,8 +134,9 @@ const json = learner.policy().toJSON();               // save it; loadPolicy(jso
         </p>
         <p>
           <code>npm run bench:learn</code> measures PPO's training speed against another build (alternating, in one run), its scaling with
-          threads, REINFORCE's and DQN's rates, and the Lab's Workers in Chromium against Node; and, from the reference runs, when each farm's validation passed the heuristic and whether
-          the test seeds confirm it (the run against the heuristic on the same seeds, paired).
+          threads, REINFORCE's and DQN's rates, and the Lab's Workers in Chromium against Node; and, from the reference runs, when each
+          farm's validation passed the heuristic and whether the test seeds confirm it (the run against the heuristic on the same seeds,
+          paired).
         </p>
       </Section>
       <Section page="training" id="score" title="Scoring it">
