@@ -19,7 +19,7 @@ export const ENGINE_ENV_ALLOWANCE = 4096;
 // What one thread of a run costs beyond what its learner declares: a Web Worker's (or a
 // worker_threads thread's) JS heap and code, the engine's and the learner core's modules and
 // their memories. Measured, not derived: tests/browser/lab_memory.test.js checks the Lab's
-// estimate against Chromium's memory with 1, 2 and 4 threads.
+// estimate against Chromium's memory for one thread.
 export const THREAD_BYTES = 12 * 2 ** 20;
 
 /**
