@@ -10,7 +10,10 @@
 // The vector env runs as learners use it: legal masks and episode bookkeeping on (the
 // default); `vec-nomask` is the same at 1024 envs with masks off, to show their cost.
 //
-// Random actions, automatic resets, every observation written. Each absolute figure is
+// Random actions, automatic resets, every observation written. Time is CPU time, not the
+// wall clock, on both sides (cpuSeconds here, CLOCK_THREAD_CPUTIME_ID in bench_native.c): on a
+// machine shared with other work the scheduler takes the core away for whole time slices,
+// which the wall clock would charge to whichever path was running. Each absolute figure is
 // repeated (median, min–max and best reported). Every ratio is then measured again in
 // alternating ABBA slices of the two paths (tests/bench/stats.mjs), so that a slow patch of
 // a shared machine lands on both sides: the median of the per-pair ratios and its
@@ -91,13 +94,19 @@ function summarize(rates) {
   };
 }
 
+/** Seconds of CPU this process has used (its JIT and GC threads count, as they are the path's cost). */
+function cpuSeconds() {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1e6;
+}
+
 function measure(fn, steps) {
   fn(Math.max(1, Math.floor(steps / 10))); // warm-up: let the JIT and caches settle
   const rates = [];
   for (let r = 0; r < REPEATS; r++) {
-    const t0 = performance.now();
+    const t0 = cpuSeconds();
     fn(steps);
-    rates.push(steps / ((performance.now() - t0) / 1000));
+    rates.push(steps / (cpuSeconds() - t0));
   }
   return summarize(rates);
 }
@@ -139,9 +148,9 @@ function nativeServer() {
  */
 function timed(steps, fn) {
   fn(Math.max(1, Math.round(steps / 10)));
-  const t0 = performance.now();
+  const t0 = cpuSeconds();
   fn(steps);
-  return steps / ((performance.now() - t0) / 1000);
+  return steps / (cpuSeconds() - t0);
 }
 
 /** B / A from ABBA slices (WARM_PAIRS first, not counted). */
