@@ -100,7 +100,14 @@ describe('the Lab', () => {
       await page.fill('.lab-settings label:has-text("Seed") input', '7');
       await page.press('.lab-settings label:has-text("Seed") input', 'Tab');
       await page.selectOption('.lab-settings label:has-text("Learner") select', 'tabular-q');
-      await page.waitForFunction(() => location.hash.includes('algo=tabular-q&seed=7'));
+      await page
+        .waitForFunction(() => location.hash.includes('algo=tabular-q&seed=7'))
+        .catch(async (err) => {
+          // it timed out twice in full CI runs and never alone: say what the page had instead
+          const hash = await page.evaluate(() => location.hash);
+          const seed = await page.inputValue('.lab-settings label:has-text("Seed") input');
+          throw new Error(`${err.message}\nthe address was ${hash}; the Seed field held ${seed}`);
+        });
       await page.reload();
       await page.waitForSelector('main.lab');
       expect(await page.inputValue('.lab-settings label:has-text("Seed") input')).toBe('7');
