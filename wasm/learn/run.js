@@ -1,10 +1,11 @@
 // run.js — what every learner on the learner core does the same way around its algorithm
-// (ppo.js, reinforce.js, dqn.js): on each thread, its shards (each with its own envs and
-// generator), a gradient step summed over every shard, advantages normalised over every shard
-// and its part of a checkpoint; in the coordinator, the run (Run: its threads, stats and
-// policy, the run as create() returns it, its loop of calls, the threads' results added to its
-// stats, and its checkpoints); and what the rollouts and networks take (a memory estimate). The algorithm stays in the
-// learner's file: what a shard plays, and its share of each minibatch's gradient.
+// (ppo.js, reinforce.js, dqn.js): on each thread, its network and shards (each with its own
+// envs and generator), a gradient step summed over every shard, advantages normalised over
+// every shard, its part of a checkpoint; in the coordinator, the run (Run: its threads, stats
+// and policy, the run as create() returns it, its loop of calls, the threads' results added to
+// its stats, its checkpoints); and what rollouts and networks take (for a memory estimate).
+// The algorithm stays in the learner's file: what a shard plays, and its share of each
+// minibatch's gradient.
 import { CoreNet, Samples, layoutShapes, loadCore } from './core.js';
 import { NetPolicy, networkLayout } from './netPolicy.js';
 import { perception } from './perception.js';
@@ -110,7 +111,7 @@ export function closeThread(mine, ex, ...nets) {
 }
 
 /**
- * A thread's part of a checkpoint (saveRun, restoreRun): its shards' generators, envs (and a
+ * A thread's part of a checkpoint (Run's save and restore): its shards' generators, envs (and a
  * recurrent network's states: a shard's `states`), and the weights with Adam's state.
  */
 export function checkpointMethods(mine, net) {
