@@ -81,6 +81,7 @@ it('npm pack ships the engine, the types, the agents, the protocol, the learners
       'wasm/learn/progress.js',
       'wasm/learn/registry.js',
       'wasm/learn/reinforce.js',
+      'wasm/learn/run.js',
       'wasm/learn/seenEnvs.js',
       'wasm/learn/sequences.js',
       'wasm/learn/settings.js',

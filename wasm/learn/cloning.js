@@ -5,9 +5,16 @@
 // (imitate.js), keeps each step as a sample, and computes its share of every minibatch's
 // gradient; the threads sum the shares (exchange.js). A recurrent network learns from whole
 // episodes, each from a zero state, as it plays them: a minibatch is then whole episodes.
-import { PlannerEpisodes } from './imitate.js';
+//
+// A run's side of it: cloningMethods (what each thread does: play, pack, clone) and Cloning
+// (the coordinator's slices of it, which stop when the Lab pauses), and demosBytes (what the
+// demonstrations take, for the learner's memory estimate).
+import { PlannerEpisodes, plannerDemosBytes } from './imitate.js';
 import { SparseFrames } from './frames.js';
 import { Samples } from './core.js';
+import { perception } from './perception.js';
+import { progressOf } from './progress.js';
+import { chunk, gradientStep } from './run.js';
 import { envSpecs } from '../index.js';
 import { shuffle } from '../rng.js';
 
@@ -16,12 +23,6 @@ export const episodesOf = (shard, shards, episodes) => ({
   from: Math.floor((shard * episodes) / shards),
   to: Math.floor(((shard + 1) * episodes) / shards),
 });
-
-/** Chunk m of M of `count` things: [from, from + n). */
-const chunk = (m, M, count) => {
-  const from = Math.floor((m * count) / M);
-  return { from, n: Math.floor(((m + 1) * count) / M) - from };
-};
 
 /**
  * The minibatches of a cloning pass over `count` samples of c.imitate episodes, every shard's
@@ -199,4 +200,163 @@ export class ShardDemos {
     if (this.lanes) this.core.x.free(this.lanes);
     this.lanes = 0;
   }
+}
+
+// ---- a run's cloning ------------------------------------------------------------------------
+
+/**
+ * A thread's cloning methods (its thread(ctx)'s ctx; core, its network, exchange and shards):
+ * each shard's planner episodes played (plan), kept as samples (pack), then cloned a slice of
+ * minibatches at a time (clone), then freed (cloned). A shard's demonstrations are its `demos`.
+ */
+export function cloningMethods({ env, config: c, seed, shards, note }, core, net, ex, mine) {
+  return {
+    /** Plays its shards' planner episodes until all are or `until`; returns whether all are. */
+    async plan(until) {
+      for (const s of mine) {
+        s.demos ??= new ShardDemos(env, c, seed, s.index, shards, s.envs.seeing);
+        if (!(await s.demos.play(until, () => note('episode')))) return false;
+      }
+      return true;
+    },
+
+    /** Keeps the planner's steps as samples; returns the returns' sums over every shard. */
+    async pack() {
+      return Array.from(await ex.sumNumbers(mine.map((s) => s.demos.pack(core))));
+    },
+
+    /**
+     * Minibatches [from, to) of a cloning epoch over `count` samples (cloningBatches: how many
+     * and their sizes; its shards' orders drawn afresh when `from` is 0): returns each of its
+     * shards' [samples, cross-entropy, squared error] of the last one.
+     */
+    async clone({ from, to, count, learningRate, valueWeight }) {
+      if (from === 0) for (const s of mine) s.demos.shuffle(s.random);
+      const { M, size } = cloningBatches(c, shards, count, envSpecs[env].horizon);
+      let last = [];
+      for (let m = from; m < to; m++) {
+        const scale = 1 / size(m);
+        last = [];
+        await gradientStep(net, ex, mine, (s) => last.push(s.demos.gradient(net, m, M, scale, valueWeight)), learningRate, c.maxGradNorm);
+      }
+      return last;
+    },
+
+    /** Frees the demonstrations once cloned. */
+    cloned() {
+      for (const s of mine) {
+        s.demos?.dispose();
+        s.demos = null;
+      }
+    },
+  };
+}
+
+/**
+ * The coordinator's side of cloning a run's planner play (`team`: its threads, which hold
+ * cloningMethods; c: imitate, imitationEpochs, learningRate, valueCoef, shards), in slices
+ * that end by a time: planning, packing, then imitationEpochs passes of minibatches. It
+ * reports in stats.imitation.
+ */
+export class Cloning {
+  phase = 'planning';
+  planned = 0; // planner episodes played so far
+  epoch = 0;
+  m = 0; // the next minibatch of this epoch
+  chunk = 4; // minibatches a call of the threads
+  count = 0; // samples
+  valueWeight = 0;
+  seconds = 0; // the time spent in it, over every slice
+
+  constructor(team, c, env, stats) {
+    Object.assign(this, { team, c, env, stats });
+    team.onNote((note) => note === 'episode' && this.planned++);
+  }
+
+  /** Whether there is cloning left to do before the learner's own steps. */
+  get pending() {
+    return this.c.imitate > 0 && !this.stats.imitation?.samples;
+  }
+
+  /** Clones until it is done (true) or `until` (performance.now()) passes (false). */
+  async run(onProgress, until = Infinity) {
+    const { team, c, stats } = this;
+    const t0 = Date.now();
+    const seconds = () => this.seconds + (Date.now() - t0) / 1000;
+    const report = () => {
+      const planning = this.phase === 'planning';
+      stats.imitation = {
+        episodes: c.imitate,
+        phase: this.phase,
+        done: planning ? this.planned : this.epoch,
+        total: planning ? c.imitate : c.imitationEpochs,
+        seconds: seconds(),
+      };
+      onProgress?.(progressOf(stats));
+    };
+    try {
+      if (this.phase === 'planning') {
+        report();
+        const ticker = setInterval(report, 250); // the episodes played so far, while the threads play
+        let played;
+        try {
+          played = (await team.all('plan', until)).every(Boolean);
+        } finally {
+          clearInterval(ticker);
+        }
+        if (!played) return false;
+        const [count, sum, squares] = (await team.all('pack'))[0];
+        const mean = sum / count;
+        this.count = count;
+        this.valueWeight = c.valueCoef / Math.max(1e-6, squares / count - mean * mean);
+        this.phase = 'cloning';
+      }
+      const { M } = cloningBatches(c, c.shards, this.count, envSpecs[this.env].horizon);
+      while (this.epoch < c.imitationEpochs) {
+        report();
+        const t = performance.now();
+        const to = Math.min(M, this.m + this.chunk);
+        const parts = await team.all('clone', {
+          from: this.m,
+          to,
+          count: this.count,
+          learningRate: c.learningRate,
+          valueWeight: this.valueWeight,
+        });
+        const last = parts.flat().reduce((a, p) => a.map((x, k) => x + p[k]), [0, 0, 0]); // in shard order
+        this.loss = last[1] / Math.max(1, last[0]); // the last minibatch's cross-entropy
+        // slices of about a quarter of a second when a time is given, else whole passes
+        const ms = performance.now() - t;
+        this.chunk = until === Infinity ? M : Math.max(1, Math.min(M, Math.round(((to - this.m) * 250) / Math.max(ms, 1))));
+        [this.epoch, this.m] = to >= M ? [this.epoch + 1, 0] : [this.epoch, to];
+        if (performance.now() >= until && this.epoch < c.imitationEpochs) return false;
+      }
+      await team.all('cloned');
+      stats.imitation = { episodes: c.imitate, samples: this.count, loss: this.loss, seconds: seconds() };
+      return true;
+    } finally {
+      this.seconds = seconds();
+    }
+  }
+}
+
+// A demonstration's frame is counted with every feature of the observation's encoding (all
+// but a few are one-hot) and this share of its memory's, which are 0 until the agent has seen
+// a kind of cell or looked at a square. With every episode counted at the full horizon, it
+// puts the estimate of the demonstrations within 0.7-1.5 times what they take on every farm
+// (tests/js/learn_settings.test.js measures it against runs).
+const MEMORY_FILL = 0.15;
+
+/**
+ * The bytes of c.imitate planner episodes while they are played (imitate.js) together with
+ * their samples (Samples.packed) and their order, every episode counted at the full horizon (a
+ * plan is never longer); 0 without imitate.
+ */
+export function demosBytes(env, c) {
+  if (!(c.imitate > 0)) return 0;
+  const spec = envSpecs[env];
+  const seeing = perception(env, c.memory);
+  const steps = c.imitate * spec.horizon;
+  const frame = Math.min(seeing.width, seeing.encoder.nonzero + MEMORY_FILL * (seeing.width - seeing.encoder.size));
+  return plannerDemosBytes(env, c.imitate) + Samples.bytes(steps, steps * frame * c.history, true, spec.actions.length) + steps * 4;
 }

@@ -15,24 +15,19 @@
 // number of threads.
 import {
   CoreNet,
-  NetPolicy,
   Samples,
-  SeenEnvs,
   checkNetPolicy,
-  checkNetworkSize,
+  checkNetwork,
+  closeThread,
   envSpecs,
+  gradientStep,
   layers,
-  layoutShapes,
-  loadCore,
   loadNetPolicy,
+  makeShards,
   networkLayout,
   number,
-  progressOf,
-  recordEpisode,
-  shardEnvs,
-  shardRandom,
-  startThreads,
-  trainingStats,
+  startRun,
+  threadNet,
   whole,
 } from './kit.js'; // a learner of your own imports these from 'valley-farm/learn'
 
@@ -125,42 +120,29 @@ export function lossGradient(q, dout, n, actions, targets, A, scale, sums) {
 // ---- a thread: its shards' envs and replay memories, and shares of every gradient -----------
 
 /** One thread of a run (threads.js calls it): shards [first, end) of `shards`, its networks and exchange. */
-export async function thread({ env, config: c, seed, first, end, shards, exchange }) {
-  const core = await loadCore();
-  const layout = networkLayout(env, c, 'q');
-  const net = new CoreNet(core, layout);
-  net.init(seed);
-  const target = new CoreNet(core, layout);
+export async function thread(ctx) {
+  const { env, config: c, shards } = ctx;
+  const { core, net, ex, A } = await threadNet(ctx, 'q');
+  const target = new CoreNet(core, networkLayout(env, c, 'q'));
   target.copyFrom(net);
-  const ex = exchange(net);
-  const A = envSpecs[env].actions.length;
   // every shard keeps the same number of steps of its envs: slot (t mod R) * n + i holds env i's
   // state at its step t, its features packed in a ring of pairs (ringPairs: room for half the
   // most a state can have, on average; where a state needs more, the oldest steps make way)
   const R = Math.max(2, Math.ceil(c.bufferSize / c.numEnvs));
-  const mine = [];
-  for (let index = first; index < end; index++) {
-    const { from, n } = shardEnvs(index, shards, c.numEnvs);
-    const envs = await SeenEnvs.create(env, n, c, seed * 1_000_003 + 2 ** 32 + from);
-    mine.push({
-      index,
-      n,
-      envs,
-      random: shardRandom(seed, index),
-      batch: Math.floor(((index + 1) * c.batchSize) / shards) - Math.floor((index * c.batchSize) / shards), // its share of a minibatch
-      memory: Samples.ring(core, R * n, ringPairs(R * n, envs.nonzero), { actions: A }), // states (and their legal masks), by slot
-      head: 0, // where the next state's pairs go in the ring
-      oldest: 0, // the oldest step whose states are all still kept
-      actions: new Int32Array(R * n),
-      rewards: new Float32Array(R * n),
-      dones: new Uint8Array(R * n),
-      t: 0, // the next step to write
-      stepActions: new Int32Array(n),
-      picked: new Int32Array(c.batchSize),
-      chosen: new Int32Array(c.batchSize),
-      targets: new Float32Array(c.batchSize),
-    });
-  }
+  const mine = await makeShards(ctx, ({ index, n, envs }) => ({
+    batch: Math.floor(((index + 1) * c.batchSize) / shards) - Math.floor((index * c.batchSize) / shards), // its share of a minibatch
+    memory: Samples.ring(core, R * n, ringPairs(R * n, envs.nonzero), { actions: A }), // states (and their legal masks), by slot
+    head: 0, // where the next state's pairs go in the ring
+    oldest: 0, // the oldest step whose states are all still kept
+    actions: new Int32Array(R * n),
+    rewards: new Float32Array(R * n),
+    dones: new Uint8Array(R * n),
+    t: 0, // the next step to write
+    stepActions: new Int32Array(n),
+    picked: new Int32Array(c.batchSize),
+    chosen: new Int32Array(c.batchSize),
+    targets: new Float32Array(c.batchSize),
+  }));
 
   /**
    * Keeps where shard s's envs are as the states of its step s.t: each state's pairs at the
@@ -218,14 +200,13 @@ export async function thread({ env, config: c, seed, first, end, shards, exchang
   }
 
   /**
-   * Shard s's share of a gradient step, into the net's gradient: its transitions drawn from
-   * its memory (a step whose next state is kept, any env), their double-Q targets, the loss's
-   * gradient. Returns [samples, loss, Q(s, a)] sums.
+   * Shard s's share of a gradient step, into the net's gradient (zeroed): its transitions drawn
+   * from its memory (a step whose next state is kept, any env), their double-Q targets, the
+   * loss's gradient. Returns [samples, loss, Q(s, a)] sums.
    */
   function share(s, scale) {
     const { n } = s;
     const sums = new Float64Array(3);
-    net.zeroGrad();
     const oldest = s.oldest;
     const count = (s.t - 1 - oldest) * n; // transitions whose next state is still kept
     if (s.batch === 0 || count <= 0) return sums;
@@ -263,40 +244,27 @@ export async function thread({ env, config: c, seed, first, end, shards, exchang
      * episodes' returns and loss sums.
      */
     async train(from, to) {
-      const finished = mine.map(() => []);
+      const returns = mine.map(() => []);
       const sums = mine.map(() => new Float64Array(3));
       let updates = 0;
       for (let u = from; u < to; u++) {
         const steps = u * c.numEnvs; // env steps before this one
         const epsilon = epsilonAt(c, steps);
-        mine.forEach((s, j) => finished[j].push(...step(s, epsilon)));
+        mine.forEach((s, j) => returns[j].push(...step(s, epsilon)));
         const after = steps + c.numEnvs;
         // the gradient steps and target copies due between `steps` and `after`
         const due = (every) => Math.floor(after / every) - Math.floor(steps / every);
         if (after > c.learningStarts)
           for (let g = due(c.trainEvery); g > 0; g--) {
-            mine.forEach((s, j) => {
-              const part = share(s, 1 / c.batchSize);
-              for (let k = 0; k < 3; k++) sums[j][k] += part[k];
-              ex.keep(s.index);
-            });
-            await ex.sum();
-            net.adam(c.learningRate);
+            const add = (s, j) => share(s, 1 / c.batchSize).forEach((x, k) => (sums[j][k] += x));
+            await gradientStep(net, ex, mine, add, c.learningRate);
             updates++;
           }
         if (due(c.targetEvery) > 0) target.copyFrom(net);
       }
-      return { finished, sums: sums.map((x) => Array.from(x)), updates };
+      return { returns, sums: sums.map((x) => Array.from(x)), updates };
     },
-    dispose() {
-      for (const s of mine) {
-        s.envs.close();
-        s.memory.dispose();
-      }
-      ex.close();
-      net.dispose();
-      target.dispose();
-    },
+    dispose: () => closeThread(mine, ex, net, target),
   };
 }
 
@@ -304,43 +272,24 @@ export async function thread({ env, config: c, seed, first, end, shards, exchang
 
 /** A DQN run on `threads` threads (its results do not depend on how many). */
 export async function createDQN(env, config, seed, { threads = 1 } = {}) {
-  const c = { ...defaults, ...config }; // checked by createLearner
-  c.shards = Math.min(c.shards, c.numEnvs); // fewer envs than shards: one env a shard
-  const team = await startThreads(learner, { env, config: c, seed }, { shards: c.shards, threads: Math.min(threads, c.shards) });
-  const stats = trainingStats();
-  Object.assign(stats, { threads: team.threads, shards: c.shards });
-  const policy = new NetPolicy(await loadCore(), env, learner.name, team.local.net, c, { heads: 'q' });
+  const run = await startRun(learner, env, config, seed, { threads, heads: 'q' });
+  const { c, team, stats } = run;
   let vecSteps = 0; // steps of every env at once
 
-  return {
-    config: c,
+  return run.as({
     /** Trains at least `steps` more env steps (whole steps of every env), or stops after `until` (performance.now()) between calls. */
-    async trainFor(steps, { until } = {}) {
-      const target = stats.steps + steps;
-      while (stats.steps < target) {
-        const count = Math.min(256, Math.ceil((target - stats.steps) / c.numEnvs));
+    trainFor(steps, { until } = {}) {
+      return run.trainSteps(steps, until, async (left) => {
+        const count = Math.min(256, Math.ceil(left / c.numEnvs));
         const parts = await team.all('train', vecSteps, vecSteps + count);
-        const sums = new Float64Array(3);
-        for (const part of parts) {
-          for (const finished of part.finished) for (const ret of finished) recordEpisode(stats, ret); // shard order
-          for (const s of part.sums) for (let k = 0; k < 3; k++) sums[k] += s[k];
-        }
+        stats.losses = run.addResults(parts, ['td', 'q']) ?? stats.losses; // none before learningStarts
         vecSteps += count;
         stats.steps = vecSteps * c.numEnvs;
         stats.updates += parts[0].updates;
-        if (sums[0] > 0) stats.losses = { td: sums[1] / sums[0], q: sums[2] / sums[0] };
         stats.losses.epsilon = epsilonAt(c, stats.steps);
-        if (until !== undefined && performance.now() >= until) break;
-      }
-      return progressOf(stats);
+      });
     },
-    progress: () => progressOf(stats),
-    policy: () => policy,
-    dispose() {
-      team.dispose();
-      policy.dispose();
-    },
-  };
+  });
 }
 
 // ---- what the registry knows of it (registry.js; every field: docs/adding-a-learner.md) ----
@@ -365,7 +314,7 @@ export const learner = Object.freeze({
   create: createDQN,
   thread,
   memory,
-  checkConfig: (env, c) => checkNetworkSize(layoutShapes(networkLayout(env, c, 'q')), 'dqn'),
+  checkConfig: (env, c) => checkNetwork(env, c, 'q', 'dqn'),
   checkPolicy: (json) => checkNetPolicy(json, learner, 'q'),
   load: (json) => loadNetPolicy(json, 'q'),
 });

@@ -326,13 +326,27 @@ export class RolloutStates {
   peek(samples: Samples, at: number, envs: SeenEnvs): Float32Array;
   /** Env i's episode ended (every env's, with no i): its next state starts from zero. */
   forget(i?: number): void;
-  /** Envs order[from, from + B)'s whole sequences: their outputs (T·B × outputs) and rows, time-major. */
-  forward(samples: Samples, order: Int32Array, from: number, B: number): { out: Float32Array; rows: Int32Array };
+  /** Envs order[from, from + B)'s whole sequences: their outputs (n = T·B × outputs) and rows, time-major. */
+  forward(samples: Samples, order: Int32Array, from: number, B: number): { out: Float32Array; rows: Int32Array; n: number };
   /** Back through those sequences' steps, from the net's outputGrad. */
   backward(samples: Samples, B: number): void;
   save(): number[];
   restore(values: ArrayLike<number>): void;
 }
+/** RolloutStates's calls for a network without a recurrent layer: each step computed alone, a minibatch any samples. */
+export class RolloutRows {
+  constructor(net: CoreNet, n: number);
+  begin(): void;
+  step(samples: Samples, t: number): Float32Array;
+  peek(samples: Samples, at: number): Float32Array;
+  forget(i?: number): void;
+  forward(samples: Samples, order: Int32Array, from: number, B: number): { out: Float32Array; rows: Int32Array; n: number };
+  backward(samples: Samples, B: number): void;
+  save(): undefined;
+  restore(values?: unknown): void;
+}
+/** How a network goes through a rollout of T steps of n envs: RolloutStates with a recurrent layer, else RolloutRows. */
+export function networkRollout(net: CoreNet, n: number, T: number): RolloutStates | RolloutRows;
 export const ACT_MODES: readonly ['sample', 'greedy'];
 export function networkLayout(
   env: EnvId,
@@ -357,6 +371,8 @@ export class NetPolicy implements Policy {
 }
 export function checkNetPolicy(json: Record<string, unknown>, learner: LearnerDeclaration, heads: 'logits' | 'q'): void;
 export function loadNetPolicy(json: Record<string, unknown>, heads: 'logits' | 'q'): Promise<NetPolicy>;
+/** Throws unless a network of these settings has at most MAX_WEIGHTS weights. */
+export function checkNetwork(env: EnvId, settings: Record<string, any>, heads: 'logits' | 'q', name: string): void;
 /** What a learner's thread(ctx) is given (startThreads). */
 export interface ThreadContext {
   env: EnvId;
@@ -393,6 +409,70 @@ export function startThreads(
 ): Promise<Team>;
 export function shardEnvs(shard: number, shards: number, numEnvs: number): { from: number; n: number };
 export function shardRandom(seed: number, shard: number): () => number;
+
+// ---- a run (run.js): what every learner on the learner core does alike ----------------------
+
+/** Chunk m of M of `count` things: [from, from + n). */
+export function chunk(m: number, M: number, count: number): { from: number; n: number };
+/** Minibatch m of M's samples when shard j's share is chunk m of its units(j) units of unitSize samples. */
+export function minibatchSize(m: number, M: number, shards: number, units: (shard: number) => number, unitSize?: number): number;
+/** A thread's learner core, network of networkLayout(env, config, heads) initialised from the seed, its exchange, and the env's actions A. */
+export function threadNet(
+  ctx: ThreadContext,
+  heads: 'logits' | 'q',
+): Promise<{ core: Core; net: CoreNet; ex: ReturnType<ThreadContext['exchange']>; A: number }>;
+/** A thread's shards [ctx.first, ctx.end): { index, from, n, envs, random } and what more(shard) adds. */
+export function makeShards<T extends object>(
+  ctx: ThreadContext,
+  more: (shard: { index: number; from: number; n: number; envs: SeenEnvs; random: () => number }) => T,
+): Promise<Array<{ index: number; from: number; n: number; envs: SeenEnvs; random: () => number } & T>>;
+/** A shard's rollout buffers of T steps of its n envs (rolloutBytes counts them). */
+export function rolloutBuffers(core: Core, shard: { n: number; envs: SeenEnvs }, T: number, A: number): Record<string, any>;
+/** share(s, j) adds each shard's share to the net's gradient (zeroed before each); summed over every shard, clipped to maxNorm (0: not), one Adam step; the norm before clipping. */
+export function gradientStep(
+  net: CoreNet,
+  ex: ReturnType<ThreadContext['exchange']>,
+  mine: Array<{ index: number }>,
+  share: (shard: any, j: number) => void,
+  learningRate: number,
+  maxNorm?: number,
+): Promise<number>;
+/** Every shard's `advantages` made of mean 0 and deviation 1 over every shard of the run. */
+export function normaliseAdvantages(ex: ReturnType<ThreadContext['exchange']>, mine: Array<{ advantages: Float32Array }>): Promise<void>;
+/** A thread's part of a checkpoint: shardStates(), setShardStates(records), setWeights({ params, moments, adamSteps }). */
+export function checkpointMethods(mine: unknown[], net: CoreNet): Record<string, (...args: any[]) => any>;
+/** Frees a thread's shards (envs, and their parts that have dispose()), exchange and networks. */
+export function closeThread(mine: unknown[], ex: { close(): void }, ...nets: CoreNet[]): void;
+/** A run's start: settings with defaults, threads, stats, policy. */
+export function startRun(
+  learner: LearnerDeclaration,
+  env: EnvId,
+  config: Record<string, unknown>,
+  seed: number,
+  options?: { threads?: number; heads?: 'logits' | 'q' },
+): Promise<Run>;
+/** A run as its coordinator holds it. */
+export class Run {
+  readonly c: Record<string, any>;
+  readonly team: Team;
+  readonly stats: Record<string, any>;
+  readonly policy: NetPolicy;
+  /** The run as a learner's create() returns it: own's methods with config, progress, policy and dispose. */
+  as<T extends object>(own: T): T & { config: Record<string, any>; progress(): Progress; policy(): NetPolicy; dispose(): void };
+  progress(): Progress;
+  /** call(left) until `steps` more env steps are made, or `until` (performance.now()) passes between calls. */
+  trainSteps(steps: number, until: number | undefined, call: (left: number) => Promise<void>): Promise<Progress>;
+  /** The threads' { returns, sums } of one call added to the stats; the sums' means by name (null if no samples). */
+  addResults(results: Array<{ returns: number[][]; sums: ArrayLike<number>[] }>, names: string[]): Record<string, number> | null;
+  /** The stats, weights, Adam's state and every shard's state, for a checkpoint. */
+  save(): Promise<Record<string, any>>;
+  /** Sets the threads and stats from a checkpoint's state; throws if `started`. */
+  restore(state: Record<string, any>, started: boolean): Promise<void>;
+}
+/** Bytes of every shard's rollout of T steps. */
+export function rolloutBytes(env: EnvId, settings: Record<string, any>, T: number): number;
+/** Bytes of a run's networks on `threads` threads, with the activations of `rows` rows. */
+export function networkBytes(layout: NetLayout, settings: Record<string, any>, threads: number, rows: number): number;
 export function whole(min: number, max: number): SettingLimit;
 export function number(min: number, max: number, options?: { aboveMin?: boolean }): SettingLimit;
 export function layers(most: number, units: number): SettingLimit;

@@ -7,10 +7,16 @@
 //                     layoutShapes (core.js: the learner core, which knows no loss)
 //   what it sees      SeenEnvs (a shard's vector env as its network sees it: seenEnvs.js),
 //                     perception (its features: perception.js)
-//   a head start      ShardDemos, cloningBatches (cloning the planner's play: cloning.js), plannerDemosBytes
-//   a memory          RolloutStates (a recurrent network's states through a rollout: sequences.js)
-//   its policy        NetPolicy, networkLayout, checkNetPolicy, loadNetPolicy, ACT_MODES
+//   a head start      ShardDemos, cloningBatches, cloningMethods, Cloning, demosBytes (cloning the
+//                     planner's play, on each thread and in the coordinator: cloning.js), plannerDemosBytes
+//   a memory          networkRollout, RolloutStates, RolloutRows (a network through a rollout,
+//                     with a recurrent layer's states or without: sequences.js)
+//   its policy        NetPolicy, networkLayout, checkNetwork, checkNetPolicy, loadNetPolicy, ACT_MODES
 //   every core        startThreads, shardEnvs, shardRandom (threads.js; exchange.js sums)
+//   a run             threadNet, makeShards, rolloutBuffers, gradientStep, normaliseAdvantages,
+//                     chunk, minibatchSize, checkpointMethods, closeThread (on each thread);
+//                     startRun, Run (in the coordinator); rolloutBytes, networkBytes (its memory)
+//                     (run.js: what every learner on the core does alike)
 //   its settings      whole, number, layers, checkNetworkSize, weightCount (limits.js)
 //   its checkpoints   checkPpoState (an actor-critic run's state checked as data: checkpointCheck.js)
 //   its reports       trainingStats, recordEpisode, progressOf (progress.js)
@@ -19,11 +25,26 @@ export { envSpecs } from '../index.js';
 export { CoreNet, Samples, layoutShapes, loadCore } from './core.js';
 export { SeenEnvs } from './seenEnvs.js';
 export { perception } from './perception.js';
-export { ShardDemos, cloningBatches } from './cloning.js';
-export { RolloutStates } from './sequences.js';
+export { Cloning, ShardDemos, cloningBatches, cloningMethods, demosBytes } from './cloning.js';
+export { RolloutRows, RolloutStates, networkRollout } from './sequences.js';
+export {
+  Run,
+  checkpointMethods,
+  chunk,
+  closeThread,
+  gradientStep,
+  makeShards,
+  minibatchSize,
+  networkBytes,
+  normaliseAdvantages,
+  rolloutBuffers,
+  rolloutBytes,
+  startRun,
+  threadNet,
+} from './run.js';
 export { plannerDemosBytes } from './imitate.js';
 export { checkPpoState } from './checkpointCheck.js';
-export { ACT_MODES, NetPolicy, checkNetPolicy, loadNetPolicy, networkLayout } from './netPolicy.js';
+export { ACT_MODES, NetPolicy, checkNetPolicy, checkNetwork, loadNetPolicy, networkLayout } from './netPolicy.js';
 export { shardEnvs, shardRandom, startThreads } from './threads.js';
 export { checkNetworkSize, layers, number, weightCount, whole } from './limits.js';
 export { progressOf, recordEpisode, trainingStats } from './progress.js';

@@ -48,6 +48,9 @@ export function networkLayout(env, { history = 1, memory = 0, hidden, recurrent 
   };
 }
 
+/** Throws unless a network of these settings on an env (networkLayout's) has at most MAX_WEIGHTS weights (checkNetworkSize). */
+export const checkNetwork = (env, c, heads, name) => checkNetworkSize(layoutShapes(networkLayout(env, c, heads)), name);
+
 /** A neural policy: act(observation, info) picks a legal action (ACT_MODES). */
 export class NetPolicy {
   /** `heads`: 'logits' (then a value) or 'q'; `net` a CoreNet of networkLayout's shape. */

@@ -17,27 +17,25 @@
 // a seeded run gives the same weights on any number of threads.
 import {
   ACT_MODES,
-  CoreNet,
-  NetPolicy,
-  Samples,
-  SeenEnvs,
+  RolloutRows,
   checkNetPolicy,
-  checkNetworkSize,
+  checkNetwork,
+  chunk,
+  closeThread,
   drawFrom,
   envSpecs,
+  gradientStep,
   layers,
-  layoutShapes,
-  loadCore,
   loadNetPolicy,
-  networkLayout,
+  makeShards,
+  minibatchSize,
+  normaliseAdvantages,
   number,
-  progressOf,
-  recordEpisode,
+  rolloutBuffers,
   shardEnvs,
-  shardRandom,
   shuffle,
-  startThreads,
-  trainingStats,
+  startRun,
+  threadNet,
   whole,
 } from './kit.js'; // a learner of your own imports these from 'valley-farm/learn'
 
@@ -133,55 +131,24 @@ export function lossGradient(out, { logp, p, entropy }, dout, n, rows, b, { entr
 
 // ---- a thread: its shards' envs and shares of every gradient --------------------------------
 
-/** One thread of a run (threads.js calls it): shards [first, end) of `shards`, its network and exchange. */
-export async function thread({ env, config: c, seed, first, end, shards, exchange }) {
-  const core = await loadCore();
-  const net = new CoreNet(core, networkLayout(env, c, 'logits'));
-  net.init(seed);
-  const ex = exchange(net);
-  const A = envSpecs[env].actions.length;
+/** One thread of a run (threads.js runs it): shards [first, end) of `shards`, its network and exchange. */
+export async function thread(ctx) {
+  const { env, config: c, shards } = ctx;
+  const { core, net, ex, A } = await threadNet(ctx, 'logits');
   const T = envSpecs[env].horizon; // an episode's steps: an update's rollout
-  const mine = [];
-  for (let index = first; index < end; index++) {
-    const { from, n } = shardEnvs(index, shards, c.numEnvs);
-    const envs = await SeenEnvs.create(env, n, c, seed * 1_000_003 + 2 ** 32 + from);
-    const N = T * n;
-    mine.push({
-      index,
-      n,
-      N,
-      A,
-      envs,
-      random: shardRandom(seed, index),
-      samples: new Samples(core, N + n, envs.nonzero, { actions: A }), // the rollout, then where each env is after it
-      actions: new Int32Array(N),
-      values: new Float32Array(N),
-      rewards: new Float32Array(N),
-      dones: new Uint8Array(N),
-      returns: new Float32Array(N),
-      advantages: new Float32Array(N),
-      order: new Int32Array(N),
-      stepActions: new Int32Array(n),
-    });
-  }
+  // each shard's rollout (run.js: its samples, actions, values, rewards, dones, advantages, returns, order)
+  const mine = await makeShards(ctx, (s) => ({ ...rolloutBuffers(core, s, T, A), states: new RolloutRows(net, s.n) }));
 
-  /** The outputs of rows [from, from + n) of a shard's samples. */
-  function forwardRows(s, from, n) {
-    const rows = s.samples.views().rows;
-    for (let i = 0; i < n; i++) rows[i] = from + i;
-    return net.forward(s.samples, n, s.samples.rows);
-  }
-
-  /** Plays T steps in every env of shard s with the policy; its episodes' returns and its advantages' sums. */
+  /** Plays T steps in every env of shard s with the policy, then its returns and advantages; its episodes' returns. */
   function rollout(s) {
-    const { n, N, envs } = s;
+    const { n, N, envs, samples } = s;
     const finished = [];
     for (let t = 0; t < T; t++) {
       const at = t * n;
-      for (let i = 0; i < n; i++) envs.write(i, s.samples, at + i);
-      const out = forwardRows(s, at, n);
-      s.samples.views().masks.set(envs.masks, at * A);
-      const { p } = net.policy(s.samples, n, s.samples.rows);
+      for (let i = 0; i < n; i++) envs.write(i, samples, at + i);
+      const out = s.states.step(samples, t);
+      samples.views().masks.set(envs.masks, at * A);
+      const { p } = net.policy(samples, n, samples.rows);
       for (let i = 0; i < n; i++) {
         s.stepActions[i] = s.actions[at + i] = drawFrom(p, i * A, A, s.random);
         s.values[at + i] = out[i * (A + 1) + A];
@@ -193,18 +160,12 @@ export async function thread({ env, config: c, seed, first, end, shards, exchang
         if (r.terminated[i]) finished.push(r.episodeReturns[i]);
       }
     }
-    for (let i = 0; i < n; i++) envs.write(i, s.samples, N + i);
-    const out = forwardRows(s, N, n);
+    for (let i = 0; i < n; i++) envs.write(i, samples, N + i);
+    const out = s.states.peek(samples, N);
     const last = Float32Array.from({ length: n }, (_, i) => out[i * (A + 1) + A]);
     discountedReturns(s.rewards, s.dones, last, n, c.gamma, s.returns);
-    let sum = 0;
-    let squares = 0;
-    for (let k = 0; k < N; k++) {
-      s.advantages[k] = s.returns[k] - s.values[k];
-      sum += s.advantages[k];
-      squares += s.advantages[k] ** 2;
-    }
-    return { finished, moments: [N, sum, squares] };
+    for (let k = 0; k < N; k++) s.advantages[k] = s.returns[k] - s.values[k];
+    return finished;
   }
 
   return {
@@ -213,52 +174,32 @@ export async function thread({ env, config: c, seed, first, end, shards, exchang
     async train(count) {
       const done = [];
       for (let u = 0; u < count; u++) {
-        const rolled = mine.map(rollout);
-        const [total, sum, squares] = await ex.sumNumbers(rolled.map((r) => r.moments));
-        const mean = sum / total;
-        const sd = Math.sqrt(Math.max(0, squares / total - mean * mean)) + 1e-8;
+        const returns = mine.map(rollout);
+        await normaliseAdvantages(ex, mine);
         for (const s of mine) {
-          for (let k = 0; k < s.N; k++) s.advantages[k] = (s.advantages[k] - mean) / sd;
           for (let k = 0; k < s.N; k++) s.order[k] = k;
           shuffle(s.order, s.random);
         }
         // minibatch m: chunk m of each shard's order; its size over every shard gives the scale
-        const M = Math.ceil(total / c.minibatch);
+        const M = Math.ceil((c.numEnvs * T) / c.minibatch);
+        const units = (j) => T * shardEnvs(j, shards, c.numEnvs).n;
         const sums = mine.map(() => new Float64Array(4));
         for (let m = 0; m < M; m++) {
-          let size = 0;
-          for (let j = 0; j < shards; j++) {
-            const N = T * shardEnvs(j, shards, c.numEnvs).n;
-            size += Math.floor(((m + 1) * N) / M) - Math.floor((m * N) / M);
-          }
-          mine.forEach((s, j) => {
-            const from = Math.floor((m * s.N) / M);
-            const n = Math.floor(((m + 1) * s.N) / M) - from;
-            net.zeroGrad();
-            if (n > 0) {
-              s.samples.views().rows.set(s.order.subarray(from, from + n));
-              const out = net.forward(s.samples, n, s.samples.rows);
-              const pi = net.policy(s.samples, n, s.samples.rows);
-              lossGradient(out, pi, net.outputGrad(n), n, s.samples.views().rows, s, c, 1 / size, sums[j]);
-              net.backward(s.samples, n, s.samples.rows);
-            }
-            ex.keep(s.index);
-          });
-          await ex.sum();
-          net.adam(c.learningRate);
+          const scale = 1 / minibatchSize(m, M, shards, units);
+          const share = (s, j) => {
+            const { from, n } = chunk(m, M, s.N);
+            if (n === 0) return;
+            const { out, rows } = s.states.forward(s.samples, s.order, from, n);
+            lossGradient(out, net.policy(s.samples, n, s.samples.rows), net.outputGrad(n), n, rows, s, c, scale, sums[j]);
+            s.states.backward(s.samples, n);
+          };
+          await gradientStep(net, ex, mine, share, c.learningRate);
         }
-        done.push({ finished: rolled.map((r) => r.finished), sums: sums.map((x) => Array.from(x)), minibatches: M });
+        done.push({ returns, sums: sums.map((x) => Array.from(x)), minibatches: M });
       }
       return done;
     },
-    dispose() {
-      for (const s of mine) {
-        s.envs.close();
-        s.samples.dispose();
-      }
-      ex.close();
-      net.dispose();
-    },
+    dispose: () => closeThread(mine, ex, net),
   };
 }
 
@@ -266,48 +207,28 @@ export async function thread({ env, config: c, seed, first, end, shards, exchang
 
 /** A REINFORCE run on `threads` threads (its results do not depend on how many). */
 export async function createReinforce(env, config, seed, { threads = 1 } = {}) {
-  const c = { ...defaults, ...config }; // checked by createLearner
-  c.shards = Math.min(c.shards, c.numEnvs); // fewer envs than shards: one env a shard
-  const team = await startThreads(learner, { env, config: c, seed }, { shards: c.shards, threads: Math.min(threads, c.shards) });
-  const stats = trainingStats();
-  Object.assign(stats, { threads: team.threads, shards: c.shards });
-  const policy = new NetPolicy(await loadCore(), env, learner.name, team.local.net, c);
+  const run = await startRun(learner, env, config, seed, { threads });
+  const { c, team, stats } = run;
   const N = envSpecs[env].horizon * c.numEnvs; // env steps of an update
 
-  return {
-    config: c,
+  return run.as({
     /** Trains at least `steps` more env steps (whole updates), or stops after `until` (performance.now()) between updates. */
-    async trainFor(steps, { until } = {}) {
-      const target = stats.steps + steps;
-      while (stats.steps < target) {
-        const count = Math.min(16, Math.ceil((target - stats.steps) / N));
+    trainFor(steps, { until } = {}) {
+      return run.trainSteps(steps, until, async (left) => {
+        const count = Math.min(16, Math.ceil(left / N));
         const parts = await team.all('train', count); // each thread's, each update's, each of its shards'
         for (let u = 0; u < count; u++) {
-          const sums = new Float64Array(4);
-          for (const part of parts) {
-            for (const finished of part[u].finished) for (const ret of finished) recordEpisode(stats, ret);
-            for (const s of part[u].sums) for (let k = 0; k < 4; k++) sums[k] += s[k];
-          }
-          stats.losses = { policy: sums[1] / sums[0], value: sums[2] / sums[0], entropy: sums[3] / sums[0] };
+          const results = parts.map((part) => part[u]);
+          stats.losses = run.addResults(results, ['policy', 'value', 'entropy']);
           stats.updates += parts[0][u].minibatches;
           stats.steps += N;
         }
-        if (until !== undefined && performance.now() >= until) break;
-      }
-      return progressOf(stats);
+      });
     },
-    progress: () => progressOf(stats),
-    policy: () => policy,
-    dispose() {
-      team.dispose();
-      policy.dispose();
-    },
-  };
+  });
 }
 
 // ---- what the registry knows of it (registry.js; every field: docs/adding-a-learner.md) ----
-
-const shapesOf = (env, c) => layoutShapes(networkLayout(env, c, 'logits'));
 
 export const learner = Object.freeze({
   name: 'reinforce',
@@ -318,7 +239,7 @@ export const learner = Object.freeze({
   actModes: ACT_MODES,
   create: createReinforce,
   thread,
-  checkConfig: (env, c) => checkNetworkSize(shapesOf(env, c), 'reinforce'),
+  checkConfig: (env, c) => checkNetwork(env, c, 'logits', 'reinforce'),
   checkPolicy: (json) => checkNetPolicy(json, learner, 'logits'),
   load: (json) => loadNetPolicy(json, 'logits'),
 });

@@ -3,7 +3,8 @@
 // the states every env had when the rollout began, and minibatches of whole env sequences, each
 // starting from that state, so that a minibatch recomputes exactly what the rollout computed
 // (the learner core gives a sequence the same bits whether it runs alone, beside others, or a
-// step at a time). ppo.js holds one for each shard of a recurrent run.
+// step at a time). ppo.js holds one for each shard of a recurrent run, and a RolloutRows (the
+// same calls, for a network without a recurrent layer: each step computed alone) otherwise.
 //
 // A rollout of T steps of n envs is stored step-major (row t × n + i is env i's step t); the
 // learner core reads sequences time-major (sample t × B + b is step t of sequence b).
@@ -83,14 +84,17 @@ export class RolloutStates {
     return this.rows.subarray(0, T * B);
   }
 
-  /** The outputs of envs order[from, from + B)'s whole sequences (T × B rows, time-major: their rows are returned too). */
+  /**
+   * The outputs of envs order[from, from + B)'s whole sequences: { out, rows, n } (n = T × B
+   * rows, time-major, in samples.rows and returned as `rows`).
+   */
   forward(samples, order, from, B) {
     const rows = this.#gather(samples, order, from, B);
     const out = this.net.forwardSeq(samples, this.T, B, samples.rows, {
       starts: this.batchStarts.subarray(0, this.T * B),
       state: this.batchFirst.subarray(0, B * this.U),
     });
-    return { out, rows };
+    return { out, rows, n: this.T * B };
   }
 
   /** Backward through those sequences' steps, from the net's outputGrad. */
@@ -107,3 +111,49 @@ export class RolloutStates {
     this.now.set(values);
   }
 }
+
+/** A rollout of a network without a recurrent layer, with RolloutStates's calls: each step computed alone, nothing carried. */
+export class RolloutRows {
+  /** For `net` (a CoreNet without a recurrent layer) and n envs. */
+  constructor(net, n) {
+    Object.assign(this, { net, n });
+  }
+
+  begin() {}
+
+  /** The outputs of every env's step t (rows t × n + i of `samples`, written). */
+  step(samples, t) {
+    return this.peek(samples, t * this.n);
+  }
+
+  /** The outputs of rows [at, at + n). */
+  peek(samples, at) {
+    const rows = samples.views().rows;
+    for (let i = 0; i < this.n; i++) rows[i] = at + i;
+    return this.net.forward(samples, this.n, samples.rows);
+  }
+
+  forget() {}
+
+  /** The outputs of samples order[from, from + B): { out, rows, n = B }. */
+  forward(samples, order, from, B) {
+    samples.views().rows.set(order.subarray(from, from + B));
+    const out = this.net.forward(samples, B, samples.rows);
+    return { out, rows: samples.views().rows, n: B }; // views after forward, which may have grown the core's memory
+  }
+
+  /** Backward through those samples, from the net's outputGrad. */
+  backward(samples, B) {
+    this.net.backward(samples, B, samples.rows);
+  }
+
+  /** Nothing to save: a checkpoint's shard holds no states. */
+  save() {
+    return undefined;
+  }
+
+  restore() {}
+}
+
+/** How `net` goes through a rollout of T steps of n envs: a RolloutStates if it has a recurrent layer, else a RolloutRows. */
+export const networkRollout = (net, n, T) => (net.stateSize > 0 ? new RolloutStates(net, n, T) : new RolloutRows(net, n));
