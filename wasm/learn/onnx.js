@@ -4,7 +4,7 @@
 //
 //   const bytes = policyToOnnx(json);        // a ppo, reinforce or dqn policy file -> .onnx bytes
 //   const json = onnxToPolicy(bytes);        // .onnx bytes, checked as data -> a policy file
-//   const policy = await loadPolicy(json);   // plays it (index.js)
+//   const policy = await loadOnnxPolicy(bytes); // both: plays it as loadPolicy's policies play
 //
 // The model: input `features` float32 [N, F], the frames the policy's network reads (the
 // engine's features of each observation, vf_features, then with memory its memory's, stacked
@@ -25,6 +25,7 @@ import { envSpecs } from '../index.js';
 import { MAX_WEIGHTS, shown } from './limits.js';
 import { POLICY_FORMAT } from './policyFile.js';
 import { checkPolicyJSON } from './policyCheck.js';
+import { loadPolicy } from './index.js';
 import { learnerOf } from './registry.js';
 import { networkInputs } from './perception.js';
 import { ACT_MODES } from './netPolicy.js';
@@ -426,5 +427,7 @@ function assemble(values, wanted, { env, algo, learner, history, memory, act, F,
   return json;
 }
 
-/** Whether `x` looks like an ONNX model rather than a policy's JSON (its bytes, not an object). */
-export const isOnnxBytes = (x) => x instanceof ArrayBuffer || x instanceof Uint8Array;
+/** The policy of an ONNX model's bytes (onnxToPolicy, then loadPolicy): act(observation, info), dispose(). */
+export async function loadOnnxPolicy(bytes) {
+  return loadPolicy(onnxToPolicy(bytes), { checked: true });
+}

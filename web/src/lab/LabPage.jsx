@@ -314,7 +314,7 @@ export function LabPage({ app, query = '' }) {
             Play it on the game page
           </button>
           <label class="button">
-            Load a policy… <input type="file" accept=".json,application/json" onChange={upload} hidden />
+            Load a policy… <input type="file" accept=".json,application/json,.onnx" onChange={upload} hidden />
           </label>
         </div>
         {lab.evaluation && <Evaluation lab={lab} />}
