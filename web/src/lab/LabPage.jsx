@@ -17,8 +17,8 @@ import { LearningCurve } from './LearningCurve.jsx';
 
 export { DOTS, LINE_POINTS, LearningCurve } from './LearningCurve.jsx';
 
-function download({ name, text }) {
-  const url = URL.createObjectURL(new Blob([text], { type: 'application/json' }));
+function download({ name, text, type = 'application/json' }) {
+  const url = URL.createObjectURL(new Blob([text], { type }));
   const a = Object.assign(document.createElement('a'), { href: url, download: name });
   document.body.append(a);
   a.click();
@@ -154,6 +154,16 @@ export function LabPage({ app, query = '' }) {
       .policyFile()
       .then(({ name, text }) => readPolicyFile(new File([text], name, { type: 'application/json' })))
       .then(loadPolicy);
+
+  /** The run's policy as an ONNX model (valley-farm/onnx, loaded only now): a network policy, not a recurrent one. */
+  async function downloadOnnx() {
+    try {
+      const [{ name, text }, { policyToOnnx }] = await Promise.all([lab.policyFile(), import('valley-farm/onnx')]);
+      download({ name: name.replace(/\.json$/, '.onnx'), text: policyToOnnx(JSON.parse(text)), type: 'application/octet-stream' });
+    } catch (err) {
+      setNote(`Could not download the policy as ONNX: ${errorMessage(err)}`);
+    }
+  }
 
   async function upload(e) {
     const file = e.currentTarget.files?.[0];
@@ -309,6 +319,14 @@ export function LabPage({ app, query = '' }) {
             onClick={() => lab.policyFile().then(download, (err) => setNote(`Could not download the policy: ${errorMessage(err)}`))}
           >
             Download
+          </button>
+          <button
+            type="button"
+            disabled={!lab.hasPolicy || lab.run?.algo === 'tabular-q'}
+            title="the network, from the engine's features to the logits and value, for onnxruntime and Python (docs: Policies as ONNX)"
+            onClick={downloadOnnx}
+          >
+            Download as ONNX
           </button>
           <button type="button" disabled={!lab.hasPolicy} onClick={() => use(trainedPolicy(), lab.policyTitle())}>
             Play it on the game page
