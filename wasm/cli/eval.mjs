@@ -116,8 +116,9 @@ async function loadAgent(name, env, act) {
     // a saved policy (npx valley-farm train), or its model (valley-farm export, torch's export)
     const { readFile } = await import('node:fs/promises');
     const { algorithms, loadPolicy } = await import('../learn/index.js');
-    const { onnxToPolicy } = await import('../learn/onnx.js');
-    const json = name.endsWith('.onnx') ? onnxToPolicy(await readFile(name)) : JSON.parse(await readFile(name, 'utf8'));
+    const json = name.endsWith('.onnx')
+      ? (await (await import('./export.mjs')).onnxModule()).onnxToPolicy(await readFile(name))
+      : JSON.parse(await readFile(name, 'utf8'));
     // how the policy picks its actions: one of its learner's actModes (loadPolicy names an unknown algo)
     const modes = algorithms[json?.algo]?.actModes;
     if (act && modes && !modes.includes(act)) {

@@ -15,6 +15,22 @@ const OPTIONS = {
   force: { what: 'replace FILE if it exists' },
 };
 
+/**
+ * valley-farm/onnx (learn/onnx.js), whose protobuf is the onnx-proto package: an optional peer
+ * dependency, so that the package installs nothing more for those who never touch ONNX. Its
+ * absence is said with the fix.
+ */
+export async function onnxModule() {
+  try {
+    return await import('../learn/onnx.js');
+  } catch (err) {
+    if (err.code !== 'ERR_MODULE_NOT_FOUND' || !/onnx-proto/.test(err.message)) throw err;
+    throw new Error('reading and writing ONNX models needs the onnx-proto package beside valley-farm: npm install onnx-proto', {
+      cause: err,
+    });
+  }
+}
+
 export function help() {
   return helpText(
     USAGE,
@@ -65,7 +81,7 @@ export async function main(argv) {
     } catch (err) {
       throw new Error(`${o.policy.slice(0, 100)} is not JSON: ${String(err.message).slice(0, 100)}`);
     }
-    const { policyToOnnx } = await import('../learn/onnx.js');
+    const { policyToOnnx } = await onnxModule();
     bytes = policyToOnnx(json);
   } catch (err) {
     console.error(`valley-farm export: ${err.message}`);
