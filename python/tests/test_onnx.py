@@ -15,6 +15,10 @@ from conftest import REPO, node_json
 
 onnx = pytest.importorskip("onnx", reason="reading ONNX models needs the onnx package (Debian: python3-onnx; npm test installs it)")
 
+# the tests that run torch: PyTorch is not built with AddressSanitizer and dies under the suite's
+# sanitizer pass (scripts/python.mjs), which leaves tests marked slow to the plain pass
+TORCH = pytest.mark.slow
+
 FIXTURE = REPO / "tests" / "js" / "fixtures" / "ppo-policies-624fbe8.json"
 V, B = "ValleyFarm-v0", "BackwardsValleyFarm-v0"
 
@@ -153,6 +157,7 @@ def torch_export(tmp_path, env_id=B, hidden=16):
     return path, x, logits, value, A
 
 
+@TORCH
 def test_a_torch_exported_policy_passes_the_js_checks_and_gives_torchs_logits_and_value_in_js_within_1e_5(tmp_path):
     path, x, logits, value, A = torch_export(tmp_path)
     onnx.checker.check_model(onnx.load(str(path)))
@@ -169,6 +174,7 @@ def test_a_torch_exported_policy_passes_the_js_checks_and_gives_torchs_logits_an
     assert close(got["logits"], logits) <= 1e-5 and close(got["value"], value) <= 1e-5
 
 
+@TORCH
 def test_ppo_example_refuses_an_existing_export_file_and_another_suffix_before_training(tmp_path):
     ppo = load_example()
     taken = tmp_path / "taken.onnx"
@@ -186,6 +192,7 @@ def edited(path, change) -> bytes:
     return model.SerializeToString()
 
 
+@TORCH
 def test_a_bad_model_is_refused_with_a_message_naming_its_fault(tmp_path):
     path, *_ = torch_export(tmp_path)
 
