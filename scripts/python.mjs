@@ -18,7 +18,7 @@ import { aptInstall, canUseApt, root, run, say } from '../tools/setup.mjs';
 
 export const PYTHON = '/usr/bin/python3';
 
-// What the package, its tests and the PPO example's test need: [module to import, Debian package].
+// What the package, its tests and the PPO example's tests need: [module to import, Debian package].
 const MODULES = [
   ['numpy', 'python3-numpy'],
   ['pytest', 'python3-pytest'],
@@ -26,6 +26,7 @@ const MODULES = [
   ['venv', 'python3-venv'],
   ['setuptools', 'python3-setuptools'],
   ['torch', 'python3-torch'],
+  ['onnx', 'python3-onnx'], // reads ONNX policies (valley_farm.load_onnx), and checks torch's export
 ];
 
 function pythonHas(module) {

@@ -49,7 +49,9 @@ export function ensureNodeModules() {
       ? 'package-lock.json changed: reinstalling Node packages (npm ci)'
       : 'Installing Node packages (npm ci)',
   );
-  run('npm', ['ci', '--no-audit', '--no-fund']);
+  // onnxruntime-node bundles its CPU runtime; its install script would fetch CUDA binaries from
+  // outside the npm registry (.npmrc says the same to a plain `npm ci`)
+  run('npm', ['ci', '--no-audit', '--no-fund'], { env: { ...process.env, ONNXRUNTIME_NODE_INSTALL: 'skip' } });
   writeFileSync(stampFile, lockHash);
 }
 

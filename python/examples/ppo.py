@@ -4,6 +4,7 @@
     python3 ppo.py --env-id BackwardsValleyFarm-v0 --total-timesteps 2000000
     python3 ppo.py --env-id ValleyFarm-v0 --total-timesteps 100000000 --eval-at-minutes 10,30 --json-out run.json
     python3 ppo.py --device cuda --num-envs 4096 --num-steps 32 --total-timesteps 100000000
+    python3 ppo.py --export-onnx policy.onnx                   the trained policy for the game page's "Load a policy…"
 
 The second trains until 30 minutes of this process's CPU time and evaluates at 10 and 30
 (CPU time rather than wall time: on a shared machine wall time counts the other processes
@@ -72,6 +73,8 @@ class Args:
                                "then stop; CPU time, as on a shared machine wall time counts the others; evaluation not counted")
     save_dir: str = arg("", "where each evaluated policy's weights go (policy-<minutes>min.pt; empty: not saved)")
     json_out: str = arg("", "where the run's settings, machine, throughput and scores go, as JSON (empty: not written)")
+    export_onnx: str = arg("", "where the trained policy goes as an ONNX model (features -> logits, value) that the game page, "
+                           "valley_farm.load_onnx and onnxruntime play; needs python3-onnx; an existing file is refused (empty: none)")
 
 
 def pick_device(name: str) -> torch.device:
@@ -127,6 +130,41 @@ class Agent(nn.Module):
         return torch.distributions.Categorical(logits=logits)
 
 
+class Exported(nn.Module):
+    """What --export-onnx writes: features -> (logits, value), the names and shapes the JS
+    package's export uses (docs/python.md, "Policies as ONNX"), so the page plays it."""
+
+    def __init__(self, agent: Agent):
+        super().__init__()
+        self.agent = agent
+
+    def forward(self, features: torch.Tensor):
+        return self.agent.actor(features), self.agent.critic(features)
+
+
+def check_export_path(path: str) -> None:
+    """--export-onnx, checked before any training: a new .onnx file, and the onnx package to label it."""
+    if not path:
+        return
+    if not path.endswith(".onnx"):
+        raise SystemExit(f"ppo.py: --export-onnx {path!r:.100}: name a file ending in .onnx")
+    if os.path.lexists(path):
+        raise SystemExit(f"ppo.py: --export-onnx {path!r:.100} exists; name another file (it is never replaced)")
+    try:
+        import onnx  # noqa: F401  (valley_farm.write_onnx_metadata labels the model with it)
+    except ImportError:
+        raise SystemExit("ppo.py: --export-onnx needs the onnx package (Debian: apt install python3-onnx)") from None
+
+
+def export_onnx(agent: Agent, inputs: int, env_id: str, path: str) -> None:
+    """The policy as an ONNX model at `path` (opset 13), labelled with its farm and settings:
+    the engine's features without memory, history 1, so valley-farm's checks take it."""
+    model = Exported(agent).to("cpu").eval()
+    torch.onnx.export(model, torch.zeros(1, inputs), path, input_names=["features"], output_names=["logits", "value"],
+                      dynamic_axes={"features": {0: "N"}, "logits": {0: "N"}, "value": {0: "N"}}, opset_version=13)
+    valley_farm.write_onnx_metadata(path, env_id, algo="ppo", history=1, memory=0, act="greedy")
+
+
 class Timers:
     """Seconds spent in each part of training: the engine's steps ("env"), the network's
     forward passes of the rollout ("inference", the encoding included) and the updates."""
@@ -148,6 +186,7 @@ class Timers:
 
 
 def train(args: Args) -> dict:
+    check_export_path(args.export_onnx)
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.torch_threads)
     device = pick_device(args.device)
@@ -311,6 +350,8 @@ def train(args: Args) -> dict:
     else:
         # ---- evaluation: the greedy policy on the held-out split, by the package's protocol ----
         out["eval"] = valley_farm.evaluate(greedy, args.env_id, split=args.eval_split, episodes=args.eval_episodes)
+    if args.export_onnx:
+        export_onnx(agent, encode.size, args.env_id, args.export_onnx)
     return out
 
 
@@ -427,3 +468,5 @@ if __name__ == "__main__":
         print()
     if args.json_out:
         write_record(args, out)
+    if args.export_onnx:
+        print(f"wrote {args.export_onnx} (an ONNX model: load it on the game page, or with valley_farm.load_onnx)")

@@ -22,6 +22,7 @@ from .agents import create_agent
 from .env import ENTRY_POINT, FarmEnv, Plan
 from .evaluate import evaluate, normalized_score, reference_by_seed
 from .features import Features, features
+from .onnx_policy import OnnxPolicy, load_onnx, write_onnx_metadata
 from .spaces import GYMNASIUM, Box, Dict, Discrete, MultiDiscrete
 from .spaces import unflatten as _unflatten
 from .splits import FRESH_SEED_MAX, FRESH_SEED_MIN, SPLITS, split_of, split_seeds
@@ -97,6 +98,7 @@ if GYMNASIUM:
 
 __all__ = [
     "make", "make_vec", "register", "evaluate", "create_agent", "unflatten", "features", "Features",
+    "load_onnx", "OnnxPolicy", "write_onnx_metadata",
     "ENV_IDS", "SPECS", "FarmSpec", "FarmEnv", "FarmVecEnv", "Plan", "AutoresetMode",
     "Box", "Dict", "Discrete", "MultiDiscrete",
     "SPLITS", "split_seeds", "split_of", "FRESH_SEED_MIN", "FRESH_SEED_MAX",

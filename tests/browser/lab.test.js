@@ -140,6 +140,11 @@ describe('the Lab', () => {
     const json = JSON.parse(await readFile(await dl.path(), 'utf8'));
     expect(json.config).toMatchObject({ history: 2, nSteps: 32, shards: 8 });
     expect(json.act).toBe('sample');
+    // the same policy as an ONNX model: the bytes the package's export writes from that file
+    const [model] = await Promise.all([page.waitForEvent('download'), page.click('button:has-text("Download as ONNX")')]);
+    expect(model.suggestedFilename()).toMatch(/^valley-ppo-seed1-\d+steps-.*\.onnx$/);
+    const { policyToOnnx } = await import('../../wasm/learn/onnx.js');
+    expect((await readFile(await model.path())).equals(Buffer.from(policyToOnnx(json)))).toBe(true);
     expect(errors).toEqual([]);
   });
 });

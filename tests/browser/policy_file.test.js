@@ -90,6 +90,39 @@ describe('a policy file is parsed and checked off the page, then played', () => 
     expect(refused).toMatch(/weights\[1\]\.values\[3\] must be a finite number/);
   });
 
+  it('an ONNX model from "Load a policy…" and as bytes to setAgent({ policy }) plays the actions the package plays; a bad one is refused by name', async () => {
+    const { json, actions } = await policyAndActions();
+    const { policyToOnnx } = await import('../../wasm/learn/onnx.js');
+    const bytes = policyToOnnx(json);
+    const page = await openPage(suite.browser, suite.server.url);
+    suite.opened.push(page);
+    await page.goto(`${suite.server.url}#/lab`);
+    await page.waitForSelector('main.lab');
+    await page.setInputFiles('main.lab input[type=file]', {
+      name: 'small.onnx',
+      mimeType: 'application/octet-stream',
+      buffer: Buffer.from(bytes),
+    });
+    await page.waitForFunction(() => location.hash === '#/' && document.querySelector('.board'));
+    const names = await page.evaluate(() => window.valleyFarm.actionNames());
+    const index = (a) => (typeof a === 'string' ? names.indexOf(a) : a);
+    expect((await playedOn(page)).actions.map(index)).toEqual(actions.map(index));
+    await page.evaluate((list) => window.valleyFarm.setAgent({ policy: new Uint8Array(list).buffer }), Array.from(bytes));
+    expect((await playedOn(page)).actions.map(index)).toEqual(actions.map(index));
+    const refused = await page.evaluate(
+      async (list) => {
+        try {
+          await window.valleyFarm.setAgent({ policy: new Uint8Array(list) });
+          return 'loaded';
+        } catch (e) {
+          return e.message;
+        }
+      },
+      Array.from(bytes.subarray(0, 100)),
+    );
+    expect(refused).toMatch(/ONNX: not an ONNX model|ONNX: .*(graph|weight|input)/);
+  });
+
   // The largest file a page takes (MAX_POLICY_FILE_BYTES) with the most rows it can hold: a
   // trained table's rows, then rows of zeros under short keys no observation makes. The page's
   // main thread is watched through the Long Tasks API (every task of 50 ms or more), and

@@ -1,6 +1,6 @@
 // The package as npm would publish it (package.json "files" and "exports"): packed,
 // unpacked into a fresh project's node_modules, and imported by its name.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -58,6 +58,7 @@ it('npm pack ships the engine, the types, the agents, the protocol, the learners
       'wasm/cli/evalRuns.mjs',
       'wasm/cli/learnerFile.mjs',
       'wasm/cli/train.mjs',
+      'wasm/cli/export.mjs',
       'wasm/learn/cloning.js',
       'wasm/learn/checkpointCheck.js',
       'wasm/learn/core.js',
@@ -73,6 +74,8 @@ it('npm pack ships the engine, the types, the agents, the protocol, the learners
       'wasm/learn/limits.js',
       'wasm/learn/memory.js',
       'wasm/learn/netPolicy.js',
+      'wasm/learn/onnx.js',
+      'wasm/learn/onnx.d.ts',
       'wasm/learn/packedTable.js',
       'wasm/learn/perception.js',
       'wasm/learn/policyCheck.js',
@@ -115,6 +118,15 @@ it("the README's Node quick start, pasted into a fresh project after installing 
     { cwd: project, encoding: 'utf8' },
   );
   expect(JSON.parse(evalOut).returns).toHaveLength(5);
+  // ONNX needs the optional peer onnx-proto, which a plain install leaves out: said with the fix
+  const fixture = JSON.parse(readFileSync(join(root, 'tests/js/fixtures/ppo-policies-624fbe8.json'), 'utf8'));
+  writeFileSync(join(project, 'p.json'), JSON.stringify(fixture['ValleyFarm-v0'].policy));
+  const exported = spawnSync('npx', ['--no-install', 'valley-farm', 'export', 'p.json', '--onnx', 'p.onnx'], {
+    cwd: project,
+    encoding: 'utf8',
+  });
+  expect(exported.status).toBe(2);
+  expect(exported.stderr).toMatch(/needs the onnx-proto package beside valley-farm: npm install onnx-proto/);
   // and its help, which reads the package's own version
   expect(execFileSync('npx', ['--no-install', 'valley-farm', 'train', '--help'], { cwd: project, encoding: 'utf8' })).toMatch(/--num-envs/);
 });

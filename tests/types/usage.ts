@@ -174,3 +174,12 @@ const packedBuffers: ArrayBufferLike[] = [packed.keys.buffer, packed.ends.buffer
 // @ts-expect-error: a row's numbers come after its key
 packTable([[[0.5], 'k']], 3);
 export { packedBuffers };
+// a network policy as an ONNX model and back
+import { ALLOWED_OPS, loadOnnxPolicy, onnxToPolicy, policyToOnnx } from 'valley-farm/onnx';
+const model: Uint8Array = policyToOnnx({});
+const fromModel: object = onnxToPolicy(model.buffer as ArrayBuffer);
+const onnxOps: readonly string[] = ALLOWED_OPS;
+void loadOnnxPolicy(model).then((p) => p.act);
+// @ts-expect-error: a model is bytes, not text
+onnxToPolicy('model.onnx');
+export { fromModel, onnxOps };

@@ -38,7 +38,8 @@ export function help() {
     USAGE,
     'Plays AGENT once on each seed and prints its mean return, standard error, 95 % interval and normalised\n' +
       'score (0: random play, 1: the best known play of each seed), with the reference agents on the same seeds.\n' +
-      'AGENT: heuristic, random, a policy .json (valley-farm train), or a .mjs/.js file exporting act(observation, info).\n' +
+      'AGENT: heuristic, random, a policy .json (valley-farm train) or its .onnx (valley-farm export), or a .mjs/.js file\n' +
+      'exporting act(observation, info).\n' +
       'random is scored as the reference row is: the mean of several seeded runs on each seed.',
     [['options', OPTIONS]],
   );
@@ -94,7 +95,7 @@ export function parse(argv) {
       throw new UsageError(`--episodes must be a whole number from 1 to ${most} (${of}), got ${String(values.episodes).slice(0, 40)}`);
     o.episodes = n;
   }
-  if (o.act && !o.agentName.endsWith('.json')) throw new UsageError(`--${o.act} chooses how a saved policy (.json) acts`);
+  if (o.act && !isPolicyFile(o.agentName)) throw new UsageError(`--${o.act} chooses how a saved policy (.json or .onnx) acts`);
   if (o.runs && o.episodes !== undefined && o.episodes < SPLITS[o.split].count)
     throw new UsageError(`--runs scores every seed of the split; leave out --episodes`);
   if (!BUILT_IN.includes(o.agentName) && !existsSync(o.agentName)) {
@@ -106,13 +107,18 @@ export function parse(argv) {
   return o;
 }
 
+/** A saved policy's file: its JSON (valley-farm train), or an ONNX model of one (learn/onnx.js). */
+const isPolicyFile = (name) => name.endsWith('.json') || name.endsWith('.onnx');
+
 async function loadAgent(name, env, act) {
   if (BUILT_IN.includes(name)) return name; // played in the engine (evaluate.js)
-  if (name.endsWith('.json')) {
-    // a saved policy (npx valley-farm train)
+  if (isPolicyFile(name)) {
+    // a saved policy (npx valley-farm train), or its model (valley-farm export, torch's export)
     const { readFile } = await import('node:fs/promises');
     const { algorithms, loadPolicy } = await import('../learn/index.js');
-    const json = JSON.parse(await readFile(name, 'utf8'));
+    const json = name.endsWith('.onnx')
+      ? (await (await import('./export.mjs')).onnxModule()).onnxToPolicy(await readFile(name))
+      : JSON.parse(await readFile(name, 'utf8'));
     // how the policy picks its actions: one of its learner's actModes (loadPolicy names an unknown algo)
     const modes = algorithms[json?.algo]?.actModes;
     if (act && modes && !modes.includes(act)) {

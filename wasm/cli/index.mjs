@@ -6,6 +6,7 @@ import { nearest } from './args.mjs';
 const COMMANDS = {
   eval: { file: './eval.mjs', what: 'evaluate an agent or a saved policy with the protocol (splits, normalised score)' },
   train: { file: './train.mjs', what: 'train a learner and save its policy (train --help lists the learners)' },
+  export: { file: './export.mjs', what: 'write a saved network policy as an ONNX model (export POLICY.json --onnx OUT.onnx)' },
   help: { what: "show this list, or a command's options: valley-farm help train" },
 };
 

@@ -17,8 +17,8 @@ import { LearningCurve } from './LearningCurve.jsx';
 
 export { DOTS, LINE_POINTS, LearningCurve } from './LearningCurve.jsx';
 
-function download({ name, text }) {
-  const url = URL.createObjectURL(new Blob([text], { type: 'application/json' }));
+function download({ name, text, type = 'application/json' }) {
+  const url = URL.createObjectURL(new Blob([text], { type }));
   const a = Object.assign(document.createElement('a'), { href: url, download: name });
   document.body.append(a);
   a.click();
@@ -154,6 +154,16 @@ export function LabPage({ app, query = '' }) {
       .policyFile()
       .then(({ name, text }) => readPolicyFile(new File([text], name, { type: 'application/json' })))
       .then(loadPolicy);
+
+  /** The run's policy as an ONNX model (valley-farm/onnx, loaded only now): a network policy, not a recurrent one. */
+  async function downloadOnnx() {
+    try {
+      const [{ name, text }, { policyToOnnx }] = await Promise.all([lab.policyFile(), import('valley-farm/onnx')]);
+      download({ name: name.replace(/\.json$/, '.onnx'), text: policyToOnnx(JSON.parse(text)), type: 'application/octet-stream' });
+    } catch (err) {
+      setNote(`Could not download the policy as ONNX: ${errorMessage(err)}`);
+    }
+  }
 
   async function upload(e) {
     const file = e.currentTarget.files?.[0];
@@ -310,11 +320,19 @@ export function LabPage({ app, query = '' }) {
           >
             Download
           </button>
+          <button
+            type="button"
+            disabled={!lab.hasPolicy || lab.run?.algo === 'tabular-q'}
+            title="the network, from the engine's features to the logits and value, for onnxruntime and Python (docs: Policies as ONNX)"
+            onClick={downloadOnnx}
+          >
+            Download as ONNX
+          </button>
           <button type="button" disabled={!lab.hasPolicy} onClick={() => use(trainedPolicy(), lab.policyTitle())}>
             Play it on the game page
           </button>
           <label class="button">
-            Load a policy… <input type="file" accept=".json,application/json" onChange={upload} hidden />
+            Load a policy… <input type="file" accept=".json,application/json,.onnx" onChange={upload} hidden />
           </label>
         </div>
         {lab.evaluation && <Evaluation lab={lab} />}

@@ -83,7 +83,7 @@ export function createHandle(app) {
         return runner.setCustomAgent(policyAgent(policy), `${policy.algo} policy`);
       }
       throw new TypeError(
-        "setAgent takes 'heuristic', 'random', a function act(obs, info), an object { act, reset }, { code: '...' } or { policy } (a saved policy)",
+        "setAgent takes 'heuristic', 'random', a function act(obs, info), an object { act, reset }, { code: '...' } or { policy } (a saved policy, or an ONNX model's bytes)",
       );
     },
     /** Plays whole episodes with the agent; resolves with their returns, rejects with the agent's error. */

@@ -12,7 +12,9 @@ import { fileTooBig } from './policyFile.js';
 
 /**
  * `{ file }` (a File or Blob, refused by its size before it is read) or `{ json }` (parsed, as
- * a message carries it), checked by valley-farm/learn's checkPolicyJSON. Resolves with
+ * a message carries it), checked by valley-farm/learn's checkPolicyJSON. An ONNX model (a
+ * file named .onnx, or its bytes as `json`: an ArrayBuffer or Uint8Array) is first checked and
+ * made a policy by valley-farm/onnx, loaded only then. Resolves with
  * `{ policy, transfer }`: the policy with its numbers in typed arrays, and their buffers.
  * Throws an error that says what was wrong.
  */
@@ -20,6 +22,12 @@ export async function checkedPolicy({ file, json }) {
   if (file !== undefined) {
     const big = fileTooBig(file);
     if (big) throw new Error(big);
+    if (/\.onnx$/i.test(file.name ?? '')) json = new Uint8Array(await file.arrayBuffer());
+  }
+  if (json instanceof ArrayBuffer || json instanceof Uint8Array) {
+    const { onnxToPolicy } = await import('valley-farm/onnx');
+    json = onnxToPolicy(json);
+  } else if (file !== undefined) {
     const text = await file.text();
     try {
       json = JSON.parse(text);
