@@ -67,6 +67,11 @@ describe('the Lab trains each learner on the learner core', () => {
           const input = `.lab-learner label:has(.lab-setting-name:text-is("${name}")) input`;
           await page.fill(input, String(value));
           await page.press(input, 'Tab');
+          // taken (the summary names it) before the next: a render of the last change could reset a field being filled
+          await page.waitForFunction(
+            (text) => document.querySelector('.lab-learner summary').textContent.includes(text),
+            `${name} ${value}`,
+          );
         }
         const summary = Object.entries(settings)
           .map(([k, v]) => `${k} ${v}`)
