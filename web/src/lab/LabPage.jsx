@@ -11,6 +11,7 @@ import { referenceRun } from '../model/referenceRuns.js';
 import { formatReturn } from '../model/session.js';
 import { policyAgent, readPolicyFile } from '../model/policyAgent.js';
 import { cut, errorMessage } from '../model/cut.js';
+import { NumberField } from './NumberField.jsx';
 import { algos, labQuery, learnerOverrides, learnerSettings, sharedLab } from './labModel.js';
 import { formatSigned, memoryEstimate, statusText, verdict } from './labText.js';
 import { LearningCurve } from './LearningCurve.jsx';
@@ -204,23 +205,21 @@ export function LabPage({ app, query = '' }) {
           </label>
           <label>
             Env steps{' '}
-            <input
-              type="number"
+            <NumberField
               min="4096"
               step="4096"
               disabled={running}
               value={s.steps}
-              onChange={(e) => lab.set('steps', Math.max(4096, Math.floor(Number(e.currentTarget.value) || 4096)))}
+              onCommit={(text) => lab.set('steps', Math.max(4096, Math.floor(Number(text) || 4096)))}
             />
           </label>
           <label>
             Seed{' '}
-            <input
-              type="number"
+            <NumberField
               min="0"
               disabled={running}
               value={s.seed}
-              onChange={(e) => lab.set('seed', Math.max(0, Math.floor(Number(e.currentTarget.value) || 0)))}
+              onCommit={(text) => lab.set('seed', Math.max(0, Math.floor(Number(text) || 0)))}
             />
           </label>
         </div>
@@ -230,14 +229,13 @@ export function LabPage({ app, query = '' }) {
             {learnerSettings(s.algo, s.steps).map((x) => (
               <label>
                 <span class="lab-setting-name">{x.name}</span>{' '}
-                <input
-                  type="number"
+                <NumberField
                   step="any"
                   min="0"
                   disabled={running}
                   placeholder={String(x.default)}
                   value={s[x.name] ?? ''}
-                  onChange={(e) => lab.set(x.name, e.currentTarget.value === '' ? null : Number(e.currentTarget.value))}
+                  onCommit={(text) => lab.set(x.name, text === '' ? null : Number(text))}
                 />{' '}
                 <small>{x.doc}</small>
               </label>
