@@ -50,9 +50,12 @@ export class Trainer {
    * post(message): to the page. made: what a policy's run record names as its maker
    * ({ package: 'valley-farm@0.1.0' }).
    * keep: when the run is kept ({ first, every } ms; tests keep sooner).
+   * describe(err): an error's text for the page (the Lab's sandbox adds where in the visitor's
+   * learner it was thrown).
    */
-  constructor({ post, made = {}, keep = { first: FIRST_KEEP_MS, every: KEEP_MS } }) {
+  constructor({ post, made = {}, keep = { first: FIRST_KEEP_MS, every: KEEP_MS }, describe = cutMessage }) {
     this.post = post;
+    this.describe = describe;
     this.keepMs = keep;
     this.now = () => performance.now();
     this.made = made;
@@ -77,7 +80,7 @@ export class Trainer {
       else if (data?.type === 'resume') this.#ask('run');
       else if (data?.type === 'stop') this.#ask('stop');
     } catch (err) {
-      this.post({ type: 'error', message: cutMessage(err) });
+      this.post({ type: 'error', message: this.describe(err) });
     }
   }
 
@@ -85,7 +88,7 @@ export class Trainer {
     try {
       this.post({ type, ...(await answer()) });
     } catch (err) {
-      this.post({ type, error: cutMessage(err) });
+      this.post({ type, error: this.describe(err) });
     }
   }
 
@@ -187,7 +190,7 @@ export class Trainer {
         return;
       }
     } catch (err) {
-      this.post({ type: 'error', message: cutMessage(err) });
+      this.post({ type: 'error', message: this.describe(err) });
     } finally {
       this.looping = false;
     }

@@ -12,7 +12,9 @@
 //     thread, never the page's, and forwards a copy within the message limits (relay.js).
 //  3. In the visitor's Worker (nested in the relay): it runs the visitor's code. Agent
 //     messages (load / reset / act, web/src/worker/sandbox.js) and docs messages (example /
-//     agent, web/src/docs/worker/runExample.js) are answered as the old same-origin workers did.
+//     agent, web/src/docs/worker/runExample.js) are answered as the old same-origin workers did,
+//     and the Lab's messages for a visitor's learner ('learner:*', learnerBox.js) run it.
+//  4. In the threads of a visitor's learner (named THREAD_NAME, nested in the visitor's Worker).
 //
 // The page (web/src/model/sandboxedWorker.js) enforces every time limit and output cap: it
 // removes the iframe, and with it the relay and every Worker under it, whenever it wants.
@@ -21,17 +23,24 @@ import { createSandbox } from '../worker/sandbox.js';
 import { cut } from '../model/cut.js';
 import { runAgent, runExample } from '../docs/worker/runExample.js';
 import { RELAY_NAME, relayMain, SANDBOX_UP } from './relay.js';
+import { learnerCoordinator, learnerThreadMain, THREAD_NAME } from './learnerBox.js';
 
 const inWorker = typeof WorkerGlobalScope !== 'undefined' && globalThis instanceof WorkerGlobalScope;
 if (inWorker && self.name === RELAY_NAME) relayMain(self);
+else if (inWorker && self.name === THREAD_NAME) learnerThreadMain(self);
 else if (inWorker) workerMain();
 else if (typeof window !== 'undefined' && window.parent !== window) frameMain();
 
 function workerMain() {
   const agents = createSandbox();
   const post = (msg) => self.postMessage(msg);
+  let source = null; // this script's text (a visitor's learner starts its threads from it)
+  let engine = null;
+  const learner = learnerCoordinator({ post, source: () => source, engineBytes: () => engine });
   self.onmessage = async ({ data }) => {
-    if (data?.type === 'engine') return useEngineBytes(data.bytes);
+    if (data?.type === 'sandbox:source') return void (source = data.source);
+    if (data?.type === 'engine') return useEngineBytes((engine = data.bytes));
+    if (typeof data?.type === 'string' && data.type.startsWith('learner:')) return learner(data);
     if (data?.type === 'example') return post(await runExample(data.code, post));
     if (data?.type === 'agent') return post(await runAgent(data, post));
     return post(await agents.handle(data));

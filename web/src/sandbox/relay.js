@@ -61,6 +61,7 @@ export function relayMain(scope) {
         e.preventDefault(); // handled here: it does not go on to the frame as an error of the relay's own
         toFrame({ type: 'relay:error', message: cut(e.message || 'unknown error') });
       };
+      code.postMessage({ type: 'sandbox:source', source: data.source }); // a visitor's learner starts its threads from it
       if (data.engine) code.postMessage({ type: 'engine', bytes: data.engine }, [data.engine]);
     } else if (data?.type === 'relay:post' && code) {
       code.postMessage(data.data);
