@@ -26,8 +26,9 @@ async function runInSandbox(page, code, { ms, then = null, wait = 1500 }) {
       const told = [];
       const frame = Object.assign(document.createElement('iframe'), { src: 'sandbox.html', hidden: true });
       frame.setAttribute('sandbox', 'allow-scripts');
-      const [source, engineBytes, coreBytes] = await Promise.all([
+      const [source, runner, engineBytes, coreBytes] = await Promise.all([
         fetch('sandbox.js').then((r) => r.text()),
+        fetch('sandbox-learner.js').then((r) => r.text()),
         fetch(engine).then((r) => r.arrayBuffer()),
         fetch(core).then((r) => r.arrayBuffer()),
       ]);
@@ -42,6 +43,7 @@ async function runInSandbox(page, code, { ms, then = null, wait = 1500 }) {
               data: {
                 type: 'learner:start',
                 core: coreBytes,
+                runner,
                 code,
                 settings: { env: 'BackwardsValleyFarm-v0', seed: 1, steps: 20_000, numEnvs: 16, threads: 2 },
               },

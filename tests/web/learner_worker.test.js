@@ -94,13 +94,14 @@ describe("the page's side of a visitor's run", () => {
       template: 'reinforce',
       coreUrl: 'http://x/learner.wasm',
       makeSandbox,
+      runnerScript: async () => '/* the learner runner */',
       answerMs,
     });
     w.onmessage = ({ data }) => told.push(data);
     return { w, told, sandboxes };
   }
 
-  it('hands the sandbox the core, the code and the settings, and passes its progress on', async () => {
+  it('hands the sandbox the runner, the core, the code and the settings, and passes its progress on', async () => {
     const { w, told, sandboxes } = fakeRun();
     w.postMessage({ type: 'start', settings: { env: 'BackwardsValleyFarm-v0', algo: 'reinforce', seed: 1 } });
     await vi.waitFor(() => expect(sandboxes[0].sent).toHaveLength(1));
@@ -108,6 +109,7 @@ describe("the page's side of a visitor's run", () => {
     expect(start.type).toBe('learner:start');
     expect(start.core).toBeInstanceOf(ArrayBuffer);
     expect(start.code).toBe('export const learner = {};');
+    expect(start.runner).toBe('/* the learner runner */');
     sandboxes[0].onmessage({ data: { type: 'progress', progress: { steps: 10 }, extra: 'x'.repeat(10) } });
     expect(told).toEqual([{ type: 'progress', progress: { steps: 10 } }]);
   });

@@ -12,7 +12,7 @@
 //    it or builds anything from it. Evaluate and a kept policy run in the site's own Lab
 //    Worker (trainWorker.js), which loads it as the template's.
 import { checkPolicyJSON } from 'valley-farm/learn';
-import { createSandboxedWorker } from '../model/sandboxedWorker.js';
+import { createSandboxedWorker, learnerRunnerScript } from '../model/sandboxedWorker.js';
 import { cut } from '../model/cut.js';
 import { MAX_POLICY_CHARS } from './runRecord.js';
 
@@ -54,6 +54,7 @@ export function createLearnerWorker({
   coreUrl,
   makeSandbox = () => createSandboxedWorker({ engine: true }),
   makeTrusted = () => new Worker(new URL('./trainWorker.js', import.meta.url), { type: 'module' }),
+  runnerScript = learnerRunnerScript,
   answerMs = ANSWER_MS,
 }) {
   let box = null;
@@ -109,11 +110,17 @@ export function createLearnerWorker({
     box = makeSandbox();
     box.onerror = (e) => tell({ type: 'error', message: cut(`your learner's sandbox failed: ${e.message ?? 'unknown error'}`) });
     box.onmessage = ({ data }) => receive(data);
+    let runner;
+    try {
+      runner = await runnerScript();
+    } catch (err) {
+      return tell({ type: 'error', message: cut(err.message) });
+    }
     try {
       const r = await fetch(coreUrl);
       if (!r.ok) throw new Error(`HTTP ${r.status}`);
       const core = await r.arrayBuffer();
-      box.postMessage({ type: 'learner:start', core, code, settings });
+      box?.postMessage({ type: 'learner:start', core, code, settings, runner });
     } catch (err) {
       tell({ type: 'error', message: `could not load the learner core (learner.wasm): ${cut(err.message)}` });
     }

@@ -5,13 +5,14 @@
 //  - The coordinator is the sandbox's code Worker (under the relay). The page sends it
 //      { type: 'learner:start', core, code, settings }  learner.wasm's bytes, the module's text,
 //                                                       the run's settings (trainer.js's)
+//    (with `runner`, the learner runner's text, which entry.js loads before it calls this)
 //    and then trainer.js's messages as 'learner:pause' | 'learner:resume' | 'learner:stop' |
 //    'learner:policy'. It imports the module (its imports of 'valley-farm/learn' pointed at
-//    this script's own copy of the package), registers its `learner` and runs trainer.js's
+//    the runner's own copy of the package), registers its `learner` and runs trainer.js's
 //    Trainer on it. What the Trainer posts goes out as it is, but for a policy's text, which
 //    goes in parts of PART_CHARS (within the relay's message limits) before the message that
 //    names their count: { type: 'learner:part', text } ... then { ..., policy: { parts: n } }.
-//  - The run's other threads are Workers the coordinator starts from this same script (named
+//  - The run's other threads are Workers the coordinator starts from the runner's text (named
 //    THREAD_NAME, nested under it, so removing the sandbox's frame ends them too); each gets
 //    the engine's and the core's bytes and the module's text, and answers threads.js's calls
 //    (serveThread).
@@ -116,7 +117,7 @@ async function importLearner(code) {
   return { learner: mod.learner, url };
 }
 
-/** The coordinator: the sandbox's code Worker. source(): this script's text (for the threads); engineBytes(): the engine's. */
+/** The coordinator: the sandbox's code Worker. source(): the runner's text (for the threads); engineBytes(): the engine's. */
 export function learnerCoordinator({ post, source, engineBytes }) {
   let trainer = null;
   let starting = null;

@@ -18,6 +18,8 @@ import { MAX_ENTRIES, MAX_MESSAGE_CHARS, tooBig } from '../model/messages.js';
 /** The Worker names the sandbox's script reads to know which part it plays. */
 export const RELAY_NAME = 'valley-farm relay';
 export const AGENT_NAME = 'valley-farm code';
+/** Where the learner runner (sandbox-learner.js, learnerEntry.js) leaves its API in the code Worker. */
+export const LEARNER_RUNNER = 'valley-farm learner runner';
 /** The type of the message the visitor's Worker posts first, once started (sandboxedWorker.js `ready`). */
 export const SANDBOX_UP = 'sandbox:up';
 
@@ -61,7 +63,6 @@ export function relayMain(scope) {
         e.preventDefault(); // handled here: it does not go on to the frame as an error of the relay's own
         toFrame({ type: 'relay:error', message: cut(e.message || 'unknown error') });
       };
-      code.postMessage({ type: 'sandbox:source', source: data.source }); // a visitor's learner starts its threads from it
       if (data.engine) code.postMessage({ type: 'engine', bytes: data.engine }, [data.engine]);
     } else if (data?.type === 'relay:post' && code) {
       code.postMessage(data.data);
