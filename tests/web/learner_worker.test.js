@@ -114,7 +114,7 @@ describe("the page's side of a visitor's run", () => {
     expect(told).toEqual([{ type: 'progress', progress: { steps: 10 } }]);
   });
 
-  it('reassembles a kept policy from its parts and checks it; one that is not a policy is an error, not kept', async () => {
+  it("reassembles a kept policy from its parts, checks it and keeps it as the template's; one that is not a policy is an error, not kept", async () => {
     const { w, told, sandboxes } = fakeRun();
     w.postMessage({ type: 'start', settings: {} });
     await vi.waitFor(() => expect(sandboxes[0].sent).toHaveLength(1));
@@ -124,7 +124,8 @@ describe("the page's side of a visitor's run", () => {
     box.onmessage({ data: { type: 'learner:part', text: text.slice(0, cutAt) } });
     box.onmessage({ data: { type: 'learner:part', text: text.slice(cutAt) } });
     box.onmessage({ data: { type: 'kept', steps: 80, policy: { parts: 2 }, checkpoint: null } });
-    expect(told.at(-1)).toEqual({ type: 'kept', steps: 80, policy: text, checkpoint: null });
+    const asTemplate = JSON.stringify({ ...JSON.parse(text), algo: 'reinforce' });
+    expect(told.at(-1)).toEqual({ type: 'kept', steps: 80, policy: asTemplate, checkpoint: null });
     box.onmessage({ data: { type: 'learner:part', text: '{"format":"valley-farm-policy"}' } });
     box.onmessage({ data: { type: 'kept', steps: 90, policy: { parts: 1 }, checkpoint: null } });
     expect(told.at(-1).type).toBe('error');
@@ -133,7 +134,7 @@ describe("the page's side of a visitor's run", () => {
     expect(box.sent.at(-1)).toEqual({ type: 'learner:policy' });
     box.onmessage({ data: { type: 'learner:part', text } });
     box.onmessage({ data: { type: 'policy', steps: 100, parts: 1 } });
-    expect(told.at(-1)).toEqual({ type: 'policy', text, steps: 100 });
+    expect(told.at(-1)).toEqual({ type: 'policy', text: asTemplate, steps: 100 });
   });
 
   it.each(['pause', 'stop'])('a sandbox that does not answer %s in time is ended, and the page told why', async (what) => {

@@ -14,28 +14,22 @@ import { cut, errorMessage } from '../model/cut.js';
 import { algos, labQuery, learnerOverrides, learnerSettings, sharedLab } from './labModel.js';
 import { formatSigned, memoryEstimate, statusText, verdict } from './labText.js';
 import { LearningCurve } from './LearningCurve.jsx';
+import { YourLearner, download } from './YourLearner.jsx';
 
 export { DOTS, LINE_POINTS, LearningCurve } from './LearningCurve.jsx';
 
-function download({ name, text }) {
-  const url = URL.createObjectURL(new Blob([text], { type: 'application/json' }));
-  const a = Object.assign(document.createElement('a'), { href: url, download: name });
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
-}
-
 const mb = (bytes) => `${Math.round(bytes / 2 ** 20).toLocaleString('en')} MB`;
 
-/** The memory a run of the settings will take, or why they cannot run. */
-function MemoryLine({ settings }) {
+/** The memory a run of the settings will take, or why they cannot run (`code`: the visitor's learner, estimated as its template). */
+function MemoryLine({ settings, code }) {
   const m = memoryEstimate(settings);
   return (
     <p class="lab-memory" data-testid="lab-memory" data-bytes={m.bytes ?? ''}>
       {m.error
         ? `These settings cannot run: ${m.error}`
-        : `Memory: about ${mb(m.bytes)} for this run (an estimate, ${m.threads} thread${m.threads === 1 ? '' : 's'} included).`}
+        : `Memory: about ${mb(m.bytes)} for this run (an estimate, ${m.threads} thread${m.threads === 1 ? '' : 's'} included${
+            code ? `; your learner is estimated as the ${code.template} it started from` : ''
+          }).`}
     </p>
   );
 }
@@ -186,7 +180,12 @@ export function LabPage({ app, query = '' }) {
           </label>
           <label>
             Learner{' '}
-            <select disabled={running} value={s.algo} onChange={(e) => lab.set('algo', e.currentTarget.value)}>
+            <select
+              disabled={running || lab.code !== null}
+              title={lab.code ? 'Your learner is open below: go back to the built-in learners to choose another' : undefined}
+              value={s.algo}
+              onChange={(e) => lab.set('algo', e.currentTarget.value)}
+            >
               {algos().map((a) => (
                 <option value={a}>{a}</option>
               ))}
@@ -234,7 +233,8 @@ export function LabPage({ app, query = '' }) {
             ))}
           </div>
         </details>
-        <MemoryLine settings={s} />
+        <YourLearner lab={lab} />
+        <MemoryLine settings={s} code={lab.code} />
         <div class="lab-buttons">
           <button type="button" class="primary" onClick={start} disabled={running}>
             Start

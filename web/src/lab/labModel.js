@@ -17,6 +17,9 @@ import { labQuery, parseLabQuery, learnerSettings, learnerOverrides } from './la
 import { LIVE_STATES, MAX_CURVE_POINTS, RECORD_STATES, makeRecord, readRecord, trained } from './runRecord.js';
 import { evenly } from '../model/evenly.js';
 import { RunLocks } from './runLocks.js';
+import { TEMPLATES, templateSource } from './learnerTemplates.js';
+import { createLearnerWorker } from './learnerWorker.js';
+import coreUrl from '../../../wasm/learn/learner.wasm?url';
 
 export { algos, DEFAULTS, MAX_LAB_QUERY_CHARS, labQuery, learnerOverrides, learnerSettings, parseLabQuery } from './labQuery.js';
 
@@ -28,6 +31,9 @@ export const STOP_GRACE_MS = 500;
 export const MAX_KEPT_RUNS = 3;
 
 const defaultWorker = () => new Worker(new URL('./trainWorker.js', import.meta.url), { type: 'module' });
+// a run of the visitor's own learner ("Your learner"): its code runs only in the code sandbox
+const defaultLearnerWorker = ({ template, text }) =>
+  createLearnerWorker({ code: text, template, coreUrl: new URL(coreUrl, document.baseURI).href });
 
 // where the settings are kept between visits: as a share link's query (parseLabQuery reads it back)
 const STORAGE_KEY = 'valley-farm-lab-settings';
@@ -53,10 +59,22 @@ export class LabModel extends Emitter {
   /**
    * createWorker(): a training Worker (trainWorker.js). storage: localStorage or null.
    * runs: a promise of openRunStore()'s { store, note }. locks: navigator.locks or null.
+   * createLearnerWorker({ template, text }): a Worker-like object that trains the visitor's
+   * learner (learnerWorker.js).
    */
-  constructor({ createWorker = defaultWorker, storage = null, runs = null, locks = null, now = () => Date.now() } = {}) {
+  constructor({
+    createWorker = defaultWorker,
+    createLearnerWorker = defaultLearnerWorker,
+    storage = null,
+    runs = null,
+    locks = null,
+    now = () => Date.now(),
+  } = {}) {
     super();
     this.createWorker = createWorker;
+    this.createLearnerWorker = createLearnerWorker;
+    this.code = null; // "Your learner": { template, text } while Start trains the visitor's code
+    this.runCode = null; // the code the run going was started with (null: a built-in learner)
     this.storage = storage;
     this.runs = runs;
     this.locks = new RunLocks(locks); // which kept runs other tabs show
@@ -173,12 +191,42 @@ export class LabModel extends Emitter {
   }
 
   /**
+   * "Your learner": opens the editor on a template (learnerTemplates.js: 'reinforce', 'ppo',
+   * 'dqn'), or on `text` (a learner kept or handed in) written from it; Start then trains the
+   * code with the template's settings, and the Learner setting is the template.
+   */
+  openCode(template, text = null) {
+    if (this.state === 'running') return;
+    if (!TEMPLATES.includes(template))
+      throw new Error(`no template ${String(template).slice(0, 40)}; the templates are ${TEMPLATES.join(', ')}`);
+    this.code = { template, text: text ?? templateSource(template) };
+    if (this.settings.algo !== template) this.set('algo', template);
+    this.inform();
+  }
+
+  /** The visitor edited their learner's text. */
+  editCode(text) {
+    if (!this.code || typeof text !== 'string') return;
+    this.code = { ...this.code, text };
+    this.inform();
+  }
+
+  /** Back to the built-in learners (the editor's text goes: keep it first). */
+  closeCode() {
+    if (this.state === 'running') return;
+    this.code = null;
+    this.inform();
+  }
+
+  /**
    * Starts a run of the settings. Where one is not over (paused, or kept from an earlier page),
    * only with { replace: true } (the page asks the visitor first): returns false otherwise.
    */
   start({ replace = false } = {}) {
     if (this.state === 'running' || (this.startNeedsConfirm && !replace)) return false;
     const replaced = this.runId;
+    if (this.code && this.settings.algo !== this.code.template) this.settings = { ...this.settings, algo: this.code.template };
+    this.runCode = this.code ? { ...this.code } : null;
     this.#newWorker();
     this.curve = [];
     this.progress = null;
@@ -244,6 +292,7 @@ export class LabModel extends Emitter {
   /** Resumes a kept run from its checkpoint, in a new Worker. */
   resumeKept() {
     if (!this.resumable) return;
+    this.runCode = null; // only a built-in learner keeps a checkpoint
     this.#newWorker();
     this.state = 'running';
     this.note = null;
@@ -282,7 +331,7 @@ export class LabModel extends Emitter {
 
   /** How the game page names the trained policy: 'Your trained policy (ppo, 8,192 steps)'. */
   policyTitle() {
-    const algo = this.run?.algo ?? this.settings.algo;
+    const algo = this.runCode ? `your learner from ${this.runCode.template}` : (this.run?.algo ?? this.settings.algo);
     const steps = this.progress?.steps ?? this.kept?.steps;
     return `Your trained policy (${algo}${Number.isFinite(steps) ? `, ${steps.toLocaleString('en')} steps` : ''})`;
   }
@@ -316,7 +365,8 @@ export class LabModel extends Emitter {
     const { text, steps } = this.worker
       ? await this.#ask({ type: 'policy' }, 'policy')
       : { text: this.kept.policy, steps: this.kept.steps };
-    return { name: policyFileName(this.run ?? this.settings, steps ?? 0), text };
+    const run = this.run ?? this.settings;
+    return { name: policyFileName(this.runCode ? { ...run, algo: `my-${run.algo}` } : run, steps ?? 0), text };
   }
 
   /** Writes the run as it is now to storage (the page calls it when it is hidden or closed). */
@@ -367,9 +417,10 @@ export class LabModel extends Emitter {
     this.inform();
   }
 
-  #newWorker() {
+  /** The run's Worker: the visitor's learner's (code) or a built-in learner's. */
+  #newWorker(code = this.runCode) {
     this.#endWorker();
-    this.worker = this.createWorker();
+    this.worker = code ? this.createLearnerWorker(code) : this.createWorker();
     this.worker.onmessage = ({ data }) => this.#receive(data);
     this.worker.onerror = (e) => this.#fail(`the training worker failed: ${e.message ?? 'unknown error'}`);
   }
@@ -385,7 +436,7 @@ export class LabModel extends Emitter {
   /** A worker for the policy: the run's, or a new one that holds the kept policy. */
   #policyWorker() {
     if (this.worker) return this.worker;
-    this.#newWorker();
+    this.#newWorker(null); // a kept policy is the template's (learnerWorker.js): the site's own Worker loads it
     this.worker.postMessage({ type: 'load', policy: this.kept.policy });
     return this.worker;
   }

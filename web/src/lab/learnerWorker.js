@@ -9,8 +9,9 @@
 //  - A policy the sandbox hands back (in parts: learnerBox.js) is text of at most
 //    MAX_POLICY_CHARS, JSON, and a policy of the template's learner (checkPolicyJSON with the
 //    template's algo: the same network file the built-in learner writes) before the page keeps
-//    it or builds anything from it. Evaluate and a kept policy run in the site's own Lab
-//    Worker (trainWorker.js), which loads it as the template's.
+//    it or builds anything from it. From then on it is the template's policy (its algo the
+//    template's, not the visitor's name): the Lab keeps, downloads and plays it as a built-in
+//    learner's, and Evaluate runs it in the site's own Lab Worker (trainWorker.js).
 import { checkPolicyJSON } from 'valley-farm/learn';
 import { createSandboxedWorker, learnerRunnerScript } from '../model/sandboxedWorker.js';
 import { cut } from '../model/cut.js';
@@ -160,7 +161,7 @@ export function createLearnerWorker({
     try {
       if (data.type === 'kept') {
         const p = data.policy ? policyOf(data.policy.parts, data.steps) : null;
-        return tell({ type: 'kept', steps: data.steps, policy: p ? p.text : null, checkpoint: null });
+        return tell({ type: 'kept', steps: data.steps, policy: p ? p.asTemplate : null, checkpoint: null });
       }
       if (data.type === 'policy') {
         const asked = asks.shift() ?? 'policy';
@@ -183,7 +184,7 @@ export function createLearnerWorker({
       const error = 'there is no policy yet: your learner has not kept one';
       return tell(type === 'evaluate' ? { type: 'evaluation', error } : { type: 'policy', error });
     }
-    if (type === 'policy') return tell({ type: 'policy', text: latest.text, steps: latest.steps });
+    if (type === 'policy') return tell({ type: 'policy', text: latest.asTemplate, steps: latest.steps });
     if (!trusted) {
       trusted = makeTrusted();
       trusted.onmessage = ({ data }) => data?.type === 'evaluation' && tell(data);

@@ -1,0 +1,65 @@
+// "Your learner" in the Lab's model (labModel.js openCode / editCode / closeCode): while the
+// editor is open, Start trains the visitor's code in the learner's Worker (here a fake), with
+// the template's settings; a kept policy is the template's, so the site's own Worker loads it.
+import { describe, expect, it } from 'vitest';
+import { LabModel } from '../../web/src/lab/labModel.js';
+import { templateSource } from '../../web/src/lab/learnerTemplates.js';
+
+function fake(kind, made) {
+  const w = { kind, sent: [], onmessage: null, postMessage: (m) => w.sent.push(m), terminate: () => (w.terminated = true) };
+  made.push(w);
+  return w;
+}
+
+function model() {
+  const made = [];
+  const given = [];
+  const lab = new LabModel({
+    createWorker: () => fake('built-in', made),
+    createLearnerWorker: (code) => {
+      given.push(code);
+      return fake('code', made);
+    },
+  });
+  return { lab, made, given };
+}
+
+describe('your learner in the Lab', () => {
+  it("opening a template sets the Learner to it, and Start trains the visitor's code with the template's settings", () => {
+    const { lab, made, given } = model();
+    lab.openCode('reinforce');
+    expect(lab.settings.algo).toBe('reinforce');
+    expect(lab.code.text).toBe(templateSource('reinforce'));
+    lab.editCode(lab.code.text.replace('learningRate: ', 'learningRate: 0.5 * '));
+    lab.start();
+    expect(made.map((w) => w.kind)).toEqual(['code']);
+    expect(given[0]).toEqual({ template: 'reinforce', text: lab.code.text });
+    expect(made[0].sent[0]).toMatchObject({ type: 'start', settings: { algo: 'reinforce' } });
+    expect(lab.policyTitle()).toMatch(/^Your trained policy \(your learner from reinforce/);
+  });
+
+  it("a kept policy of the visitor's run is evaluated in the site's own Worker, which loads it", async () => {
+    const { lab, made } = model();
+    lab.openCode('dqn');
+    lab.start();
+    made[0].onmessage({ data: { type: 'kept', steps: 50, policy: '{"algo":"dqn"}', checkpoint: null } });
+    made[0].onmessage({ data: { type: 'stopped', progress: { steps: 50, episodes: 1, meanReturn: 1, stepsPerSec: 1, losses: {} } } });
+    lab.stop();
+    lab.dispose(); // the run's Worker goes; the kept policy stays
+    const evaluated = lab.evaluate().catch(() => {});
+    expect(made.at(-1).kind).toBe('built-in');
+    expect(made.at(-1).sent[0]).toEqual({ type: 'load', policy: '{"algo":"dqn"}' });
+    made.at(-1).onmessage({ data: { type: 'evaluation', result: { mean: 1 } } });
+    await evaluated;
+  });
+
+  it('back to the built-in learners, Start trains the built-in learner; an unknown template is refused', () => {
+    const { lab, made } = model();
+    lab.openCode('ppo');
+    lab.closeCode();
+    expect(lab.code).toBe(null);
+    expect(() => lab.openCode('tabular-q')).toThrow(/no template tabular-q; the templates are reinforce, ppo, dqn/);
+    lab.start();
+    expect(made.map((w) => w.kind)).toEqual(['built-in']);
+  });
+});

@@ -1,0 +1,71 @@
+// YourLearner.jsx — "Your learner" in the Lab: an editor on a learner's source, opened on one
+// of the package's one-file learners (learnerTemplates.js). While it is open, Start trains the
+// visitor's code instead of the built-in learner (labModel.js openCode; the code runs only in
+// the code sandbox: learnerWorker.js), with the template's settings, curve and memory estimate.
+import { TEMPLATES } from './learnerTemplates.js';
+
+const TITLES = { reinforce: 'REINFORCE', ppo: 'PPO', dqn: 'DQN' };
+
+/** Saves `text` as a file named `name` (a learner's .js, a policy's .json). */
+export function download({ name, text, type = 'application/json' }) {
+  const url = URL.createObjectURL(new Blob([text], { type }));
+  const a = Object.assign(document.createElement('a'), { href: url, download: name });
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+/** The file name of a learner's source: the name of the template it came from. */
+export const learnerFileName = (code) => `my-${code.template}.js`;
+
+export function YourLearner({ lab }) {
+  const running = lab.state === 'running';
+  const code = lab.code;
+  if (!code)
+    return (
+      <div class="lab-code" data-testid="lab-code">
+        <p>
+          Or write your own learner: start from one of the package's learners, edit it here, and Start trains it in this tab on every core,
+          in a sandbox that cannot reach this site's storage or network (see the docs' "Write a learner").
+        </p>
+        <div class="lab-buttons">
+          {TEMPLATES.map((t) => (
+            <button type="button" disabled={running} onClick={() => lab.openCode(t)}>
+              Write your own {TITLES[t]}
+            </button>
+          ))}
+        </div>
+      </div>
+    );
+  return (
+    <div class="lab-code" data-testid="lab-code" data-template={code.template}>
+      <label for="lab-code-text">
+        Your learner, from the {TITLES[code.template]} template: Start trains this code instead of the built-in {code.template}, with its
+        settings. Its policy is a {code.template} policy file.
+      </label>
+      <textarea
+        id="lab-code-text"
+        class="lab-code-text"
+        data-testid="lab-code-text"
+        rows={24}
+        spellcheck={false}
+        autocomplete="off"
+        disabled={running}
+        value={code.text}
+        onInput={(e) => lab.editCode(e.currentTarget.value)}
+      />
+      <div class="lab-buttons">
+        <button type="button" onClick={() => download({ name: learnerFileName(code), text: code.text, type: 'text/javascript' })}>
+          Download .js
+        </button>
+        <button type="button" disabled={running} onClick={() => lab.closeCode()}>
+          Back to the built-in learners
+        </button>
+      </div>
+      <p class="lab-code-hint">
+        The downloaded file runs unchanged with <code>npx valley-farm train --algo ./{learnerFileName(code)}</code>.
+      </p>
+    </div>
+  );
+}
