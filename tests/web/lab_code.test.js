@@ -2,7 +2,8 @@
 // editor is open, Start trains the visitor's code in the learner's Worker (here a fake), with
 // the template's settings; a kept policy is the template's, so the site's own Worker loads it.
 import { describe, expect, it } from 'vitest';
-import { LabModel } from '../../web/src/lab/labModel.js';
+import { LabModel, SAVE_CODE_MS } from '../../web/src/lab/labModel.js';
+import { MAX_LEARNER_CHARS, readLearner } from '../../web/src/lab/learnerStore.js';
 import { templateSource } from '../../web/src/lab/learnerTemplates.js';
 
 function fake(kind, made) {
@@ -11,10 +12,21 @@ function fake(kind, made) {
   return w;
 }
 
-function model() {
+function fakeStore(kept = []) {
+  const store = {
+    records: new Map(kept.map((r) => [r.template, r])),
+    list: async () => ({ learners: Object.fromEntries(store.records), errors: [] }),
+    put: async (r) => void store.records.set(r.template, r),
+    remove: async (t) => void store.records.delete(t),
+  };
+  return store;
+}
+
+function model(store = null) {
   const made = [];
   const given = [];
   const lab = new LabModel({
+    learnerStore: store ? Promise.resolve({ store, note: null }) : null,
     createWorker: () => fake('built-in', made),
     createLearnerWorker: (code) => {
       given.push(code);
@@ -61,5 +73,37 @@ describe('your learner in the Lab', () => {
     expect(() => lab.openCode('tabular-q')).toThrow(/no template tabular-q; the templates are reinforce, ppo, dqn/);
     lab.start();
     expect(made.map((w) => w.kind)).toEqual(['built-in']);
+  });
+});
+
+describe('your learners kept in this browser', () => {
+  it('a kept record is read as data: its template one of the three, its text text within the limit, its time a number', () => {
+    const good = { template: 'ppo', text: 'export const learner = {};', savedAt: 5 };
+    expect(readLearner(good)).toEqual(good);
+    expect(readLearner({ ...good, template: 'tabular-q' }).message).toMatch(/template is not one of reinforce, ppo, dqn/);
+    expect(readLearner({ ...good, text: 'x'.repeat(MAX_LEARNER_CHARS + 1) }).message).toMatch(/text of at most 400,000 characters/);
+    expect(readLearner({ ...good, text: { toString: () => 'x' } }).message).toMatch(/not text/);
+    expect(readLearner({ ...good, savedAt: '5' }).message).toMatch(/time is not a number/);
+    expect(readLearner(null).message).toMatch(/not a record/);
+  });
+
+  it('an edit is kept a moment after the last keystroke, and opening the template again opens it', async () => {
+    const store = fakeStore();
+    const { lab } = model(store);
+    await lab.loadLearners();
+    lab.openCode('reinforce');
+    expect(store.records.size).toBe(0); // the template as shipped is not kept
+    lab.editCode('// mine\n' + lab.code.text);
+    expect(store.records.size).toBe(0);
+    await new Promise((r) => setTimeout(r, SAVE_CODE_MS + 50));
+    expect(store.records.get('reinforce').text).toBe(lab.code.text);
+    const again = model(store).lab;
+    await again.loadLearners();
+    again.openCode('reinforce');
+    expect(again.code.text.startsWith('// mine\n')).toBe(true);
+    again.resetCode();
+    expect(again.code.text).toBe(templateSource('reinforce'));
+    await new Promise((r) => setTimeout(r, 0));
+    expect(store.records.size).toBe(0);
   });
 });

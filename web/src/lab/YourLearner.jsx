@@ -32,10 +32,11 @@ export function YourLearner({ lab }) {
         <div class="lab-buttons">
           {TEMPLATES.map((t) => (
             <button type="button" disabled={running} onClick={() => lab.openCode(t)}>
-              Write your own {TITLES[t]}
+              {lab.learners[t] ? `Open your ${TITLES[t]} (kept in this browser)` : `Write your own ${TITLES[t]}`}
             </button>
           ))}
         </div>
+        {lab.learnerNote && <p class="lab-notice">{lab.learnerNote}</p>}
       </div>
     );
   return (
@@ -59,12 +60,21 @@ export function YourLearner({ lab }) {
         <button type="button" onClick={() => download({ name: learnerFileName(code), text: code.text, type: 'text/javascript' })}>
           Download .js
         </button>
+        <button
+          type="button"
+          disabled={running}
+          onClick={() => confirm(`Put back the ${TITLES[code.template]} template? Your changes go.`) && lab.resetCode()}
+        >
+          Reset to the template
+        </button>
         <button type="button" disabled={running} onClick={() => lab.closeCode()}>
           Back to the built-in learners
         </button>
       </div>
+      {lab.learnerNote && <p class="lab-notice">{lab.learnerNote}</p>}
       <p class="lab-code-hint">
-        The downloaded file runs unchanged with <code>npx valley-farm train --algo ./{learnerFileName(code)}</code>.
+        Your changes are kept in this browser as you type. The downloaded file runs unchanged with{' '}
+        <code>npx valley-farm train --algo ./{learnerFileName(code)}</code>.
       </p>
     </div>
   );

@@ -18,7 +18,7 @@ import { LIVE_STATES, MAX_CURVE_POINTS, RECORD_STATES, makeRecord, readRecord, t
 import { evenly } from '../model/evenly.js';
 import { RunLocks } from './runLocks.js';
 import { TEMPLATES, templateSource } from './learnerTemplates.js';
-import { createLearnerWorker } from './learnerWorker.js';
+import { ANSWER_MS, createLearnerWorker } from './learnerWorker.js';
 import coreUrl from '../../../wasm/learn/learner.wasm?url';
 
 export { algos, DEFAULTS, MAX_LAB_QUERY_CHARS, labQuery, learnerOverrides, learnerSettings, parseLabQuery } from './labQuery.js';
@@ -27,6 +27,8 @@ export { algos, DEFAULTS, MAX_LAB_QUERY_CHARS, labQuery, learnerOverrides, learn
 // learner returns within trainWorker's SLICE_MS of being asked; one that does not (a learner
 // that ignores `until`) is ended, and the curve and the policy it last kept stay.
 export const STOP_GRACE_MS = 500;
+// The editor keeps the visitor's learner this long after their last keystroke.
+export const SAVE_CODE_MS = 500;
 // Runs kept in storage: the newest ones of this browser's tabs (the rest are removed).
 export const MAX_KEPT_RUNS = 3;
 
@@ -60,7 +62,7 @@ export class LabModel extends Emitter {
    * createWorker(): a training Worker (trainWorker.js). storage: localStorage or null.
    * runs: a promise of openRunStore()'s { store, note }. locks: navigator.locks or null.
    * createLearnerWorker({ template, text }): a Worker-like object that trains the visitor's
-   * learner (learnerWorker.js).
+   * learner (learnerWorker.js). learnerStore: a promise of openLearnerStore()'s { store, note }.
    */
   constructor({
     createWorker = defaultWorker,
@@ -68,6 +70,7 @@ export class LabModel extends Emitter {
     storage = null,
     runs = null,
     locks = null,
+    learnerStore = null,
     now = () => Date.now(),
   } = {}) {
     super();
@@ -75,6 +78,9 @@ export class LabModel extends Emitter {
     this.createLearnerWorker = createLearnerWorker;
     this.code = null; // "Your learner": { template, text } while Start trains the visitor's code
     this.runCode = null; // the code the run going was started with (null: a built-in learner)
+    this.learnerStore = learnerStore;
+    this.learners = {}; // the visitor's learners kept in this browser: template -> { template, text, savedAt }
+    this.learnerNote = null; // why they are not kept, or a kept one could not be read
     this.storage = storage;
     this.runs = runs;
     this.locks = new RunLocks(locks); // which kept runs other tabs show
@@ -100,6 +106,7 @@ export class LabModel extends Emitter {
   }
 
   #stopTimer;
+  #saveTimer = null;
 
   /** A run is going in this tab (its Worker trains, or holds it paused). */
   get live() {
@@ -192,30 +199,78 @@ export class LabModel extends Emitter {
 
   /**
    * "Your learner": opens the editor on a template (learnerTemplates.js: 'reinforce', 'ppo',
-   * 'dqn'), or on `text` (a learner kept or handed in) written from it; Start then trains the
-   * code with the template's settings, and the Learner setting is the template.
+   * 'dqn'): on `text` if given (a link's), else on the learner kept from it, else on the
+   * template itself. Start then trains the code with the template's settings, and the Learner
+   * setting is the template.
    */
   openCode(template, text = null) {
     if (this.state === 'running') return;
     if (!TEMPLATES.includes(template))
       throw new Error(`no template ${String(template).slice(0, 40)}; the templates are ${TEMPLATES.join(', ')}`);
-    this.code = { template, text: text ?? templateSource(template) };
+    this.code = { template, text: text ?? this.learners[template]?.text ?? templateSource(template) };
     if (this.settings.algo !== template) this.set('algo', template);
+    if (text !== null) this.#saveCode();
     this.inform();
   }
 
-  /** The visitor edited their learner's text. */
+  /** The visitor edited their learner's text: kept in this browser a moment later. */
   editCode(text) {
     if (!this.code || typeof text !== 'string') return;
     this.code = { ...this.code, text };
+    clearTimeout(this.#saveTimer);
+    this.#saveTimer = setTimeout(() => this.#saveCode(), SAVE_CODE_MS);
     this.inform();
   }
 
-  /** Back to the built-in learners (the editor's text goes: keep it first). */
+  /** The editor back on the template as shipped (the learner kept from it goes). */
+  resetCode() {
+    if (!this.code || this.state === 'running') return;
+    clearTimeout(this.#saveTimer);
+    const { template } = this.code;
+    this.code = { template, text: templateSource(template) };
+    delete this.learners[template];
+    this.learnerStore?.then((opened) => opened?.store?.remove(template)).catch(() => {});
+    this.inform();
+  }
+
+  /** Back to the built-in learners (the editor's text stays kept). */
   closeCode() {
     if (this.state === 'running') return;
+    this.#saveCode();
     this.code = null;
     this.inform();
+  }
+
+  /** Reads the learners kept in this browser (sharedLab calls it once). */
+  async loadLearners() {
+    const opened = await this.learnerStore;
+    if (!opened?.store) {
+      this.learnerNote = opened?.note ?? null;
+      return this.inform();
+    }
+    try {
+      const { learners, errors } = await opened.store.list();
+      this.learners = { ...learners, ...this.learners }; // what was edited meanwhile wins
+      this.learnerNote = errors.length ? `A learner kept in this browser could not be read: ${errorMessage(errors[0], 200)}` : null;
+    } catch (err) {
+      this.learnerNote = `The learners kept in this browser could not be read: ${errorMessage(err, 200)}`;
+    }
+    this.inform();
+  }
+
+  #saveCode() {
+    clearTimeout(this.#saveTimer);
+    if (!this.code) return;
+    const { template, text } = this.code;
+    if (text === templateSource(template) && !this.learners[template]) return; // nothing of the visitor's yet
+    const record = { template, text, savedAt: this.now() };
+    this.learners[template] = record;
+    this.learnerStore
+      ?.then((opened) => opened?.store?.put(record))
+      .catch((err) => {
+        this.learnerNote = `Your learner could not be kept in this browser: ${errorMessage(err, 200)}; Download .js to keep it`;
+        this.inform();
+      });
   }
 
   /**
@@ -271,8 +326,13 @@ export class LabModel extends Emitter {
     this.worker.postMessage({ type: 'stop' });
     this.state = 'stopping';
     clearTimeout(this.#stopTimer);
-    this.#stopTimer = setTimeout(() => this.#halt(), STOP_GRACE_MS);
+    this.#stopTimer = setTimeout(() => this.#halt(), this.#stopGrace());
     this.inform();
+  }
+
+  /** How long Stop waits: a visitor's learner answers through the sandbox's frame and relay, and gets ANSWER_MS. */
+  #stopGrace() {
+    return this.runCode ? ANSWER_MS : STOP_GRACE_MS;
   }
 
   #halt() {
@@ -280,7 +340,9 @@ export class LabModel extends Emitter {
     this.#endWorker();
     this.state = 'stopped';
     const steps = this.kept?.steps;
-    this.note = `The learner did not stop within ${STOP_GRACE_MS / 1000} s of Stop (it was in the middle of a long step), so its Worker was ended${
+    this.note = `The learner did not stop within ${this.#stopGrace() / 1000} s of Stop (${
+      this.runCode ? 'an endless loop, or a step that never returns' : 'it was in the middle of a long step'
+    }), so its Worker was ended${
       this.kept?.policy
         ? `: the curve and the policy it last kept (at ${steps.toLocaleString('en')} steps) stay`
         : ': it had kept no policy yet'
@@ -369,9 +431,10 @@ export class LabModel extends Emitter {
     return { name: policyFileName(this.runCode ? { ...run, algo: `my-${run.algo}` } : run, steps ?? 0), text };
   }
 
-  /** Writes the run as it is now to storage (the page calls it when it is hidden or closed). */
+  /** Writes the run, and the editor's text, as they are now to storage (the page calls it when it is hidden or closed). */
   flush() {
     this.#persist();
+    this.#saveCode();
   }
 
   /**
@@ -544,8 +607,10 @@ let shared = null;
 export function sharedLab() {
   if (shared) return shared;
   const runs = import('./runStore.js').then(({ openRunStore }) => openRunStore());
-  shared = new LabModel({ storage: browserStorage(), runs, locks: globalThis.navigator?.locks ?? null });
+  const learnerStore = import('./learnerStore.js').then(({ openLearnerStore }) => openLearnerStore());
+  shared = new LabModel({ storage: browserStorage(), runs, learnerStore, locks: globalThis.navigator?.locks ?? null });
   shared.recover();
+  shared.loadLearners();
   addEventListener('beforeunload', (e) => {
     if (!shared.live) return;
     shared.flush();

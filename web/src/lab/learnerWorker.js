@@ -3,9 +3,10 @@
 // built-in learner's, while the visitor's code runs only in the code sandbox (an opaque origin,
 // Workers under the relay: web/src/sandbox/learnerBox.js).
 //
-//  - start, pause, resume, stop go to the sandbox. Pause and Stop that the learner does not
-//    obey within ANSWER_MS (an endless loop) end the sandbox, and with it every Worker of the
-//    run; the page is told, and keeps the curve.
+//  - start, pause, resume, stop go to the sandbox. A Pause that the learner does not obey
+//    within ANSWER_MS (an endless loop) ends the sandbox, and with it every Worker of the run;
+//    the page is told, and keeps the curve. A Stop not obeyed within ANSWER_MS is the Lab's to
+//    end (labModel.js: it ends this object, and the sandbox with it).
 //  - A policy the sandbox hands back (in parts: learnerBox.js) is text of at most
 //    MAX_POLICY_CHARS, JSON, and a policy of the template's learner (checkPolicyJSON with the
 //    template's algo: the same network file the built-in learner writes) before the page keeps
@@ -17,7 +18,7 @@ import { createSandboxedWorker, learnerRunnerScript } from '../model/sandboxedWo
 import { cut } from '../model/cut.js';
 import { MAX_POLICY_CHARS } from './runRecord.js';
 
-/** How long the sandbox has to say it paused or stopped before it is ended. */
+/** How long the sandbox has to say it paused (or, labModel.js, stopped) before it is ended. */
 export const ANSWER_MS = 1_000;
 
 /**
@@ -74,10 +75,11 @@ export function createLearnerWorker({
       if (ended) return;
       const type = msg?.type;
       if (type === 'start') return start(msg.settings);
-      if (type === 'pause' || type === 'stop') {
-        box?.postMessage({ type: `learner:${type}` });
+      if (type === 'stop') return box?.postMessage({ type: 'learner:stop' }); // the Lab ends a run that does not stop (labModel.js)
+      if (type === 'pause') {
+        box?.postMessage({ type: 'learner:pause' });
         clearTimeout(timer);
-        timer = setTimeout(() => halt(type), answerMs);
+        timer = setTimeout(halt, answerMs);
         return;
       }
       if (type === 'resume') return box?.postMessage({ type: 'learner:resume' });
@@ -127,14 +129,14 @@ export function createLearnerWorker({
     }
   }
 
-  /** The sandbox did not answer Pause or Stop in time: it ends, with every Worker of the run. */
-  function halt(what) {
+  /** The sandbox did not answer Pause in time: it ends, with every Worker of the run. */
+  function halt() {
     if (!box) return;
     box.terminate();
     box = null;
     tell({
       type: 'error',
-      message: `your learner did not ${what} within ${answerMs / 1000} s of ${what === 'pause' ? 'Pause' : 'Stop'} (an endless loop, or a step that never returns), so its Workers were ended; the curve stays`,
+      message: `your learner did not pause within ${answerMs / 1000} s of Pause (an endless loop, or a step that never returns), so its Workers were ended; the curve stays`,
     });
   }
 

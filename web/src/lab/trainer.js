@@ -66,16 +66,19 @@ export class Trainer {
     this.looping = false;
     this.nextKeep = 0;
     this.loadError = null; // why the kept policy it was given could not be loaded
+    this.loading = null; // the load of that policy, while it goes
   }
 
   /** The page's message. */
   async handle(data) {
     // a question's failure is its answer's (the run goes on); any other is the run's
-    if (data?.type === 'evaluate') return this.#answer('evaluation', async () => ({ result: await this.evaluate() }));
-    if (data?.type === 'policy') return this.#answer('policy', async () => this.policyFile());
+    // (after a kept policy given just before has loaded: its messages come one after another)
+    const loaded = () => this.loading?.catch(() => {});
+    if (data?.type === 'evaluate') return this.#answer('evaluation', async () => (await loaded(), { result: await this.evaluate() }));
+    if (data?.type === 'policy') return this.#answer('policy', async () => (await loaded(), this.policyFile()));
     try {
       if (data?.type === 'start') await this.start(data.settings, data.checkpoint ?? null);
-      else if (data?.type === 'load') await this.load(data.policy);
+      else if (data?.type === 'load') await (this.loading = this.load(data.policy));
       else if (data?.type === 'pause') this.#ask('pause');
       else if (data?.type === 'resume') this.#ask('run');
       else if (data?.type === 'stop') this.#ask('stop');
