@@ -35,7 +35,7 @@ describe('your learner in the Lab', () => {
     await page.click('button:has-text("Evaluate on the test split")');
     await page.waitForSelector('[data-testid="lab-evaluation"]', { timeout: 90_000 });
     expect(await page.textContent('[data-testid="lab-evaluation"]')).toMatch(/^Test split, 1,000 seeds, the policy after [\d,]+ steps/);
-    const [dl] = await Promise.all([page.waitForEvent('download'), page.click('button:has-text("Download")')]);
+    const [dl] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download', exact: true }).click()]);
     expect(dl.suggestedFilename()).toMatch(/^backwards-my-reinforce-seed1-\d+steps-.*\.json$/);
     const json = JSON.parse(await readFile(await dl.path(), 'utf8'));
     expect(json.algo).toBe('reinforce');
@@ -78,5 +78,28 @@ describe('your learner in the Lab', () => {
     expect(await page.textContent('[data-testid="lab-run-note"]')).toMatch(/did not stop within .* its Worker was ended/);
     expect(await page.evaluate(points)).toBe(kept);
     expect(await page.$$eval('iframe[title="code sandbox"]', (f) => f.length)).toBe(0); // the sandbox, and every Worker of the run, gone
+  }, 300_000);
+
+  it('a reload keeps the edited learner, and its share link opens it in the editor of another tab, not started', async () => {
+    const page = await labWithTemplate(50_000);
+    const edited = `// my own REINFORCE\n${await page.inputValue('[data-testid="lab-code-text"]')}`;
+    await page.fill('[data-testid="lab-code-text"]', edited);
+    await page.waitForTimeout(1500); // kept 0.5 s after the last keystroke
+    await page.reload();
+    await page.waitForSelector('main.lab');
+    await page.click('button:has-text("Open your REINFORCE (kept in this browser)")');
+    expect(await page.inputValue('[data-testid="lab-code-text"]')).toBe(edited);
+    await page.click('button:has-text("Share link to this learner")');
+    const link = await page.inputValue('[data-testid="lab-code-link"]');
+    expect(link).toMatch(/#\/lab\?env=BackwardsValleyFarm-v0&algo=reinforce&.*&learner=reinforce&allow=code&code=[\w-]+$/);
+    const other = await openPage(suite.browser, `${suite.server.url}#/`); // a new context: none of the first tab's storage
+    suite.opened.push(other);
+    await other.goto(link);
+    await other.waitForSelector('[data-testid="lab-code-note"]');
+    expect(await other.textContent('[data-testid="lab-code-note"]')).toMatch(/is in the editor below: read it before you press Start/);
+    expect(await other.inputValue('[data-testid="lab-code-text"]')).toBe(edited);
+    expect(await other.getAttribute('main.lab', 'data-state')).toBe('idle');
+    await other.goto(link.replace('&allow=code', ''));
+    await other.waitForFunction(() => /was not opened/.test(document.querySelector('[data-testid="lab-code-note"]')?.textContent ?? ''));
   }, 300_000);
 });

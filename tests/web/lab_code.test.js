@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { LabModel, SAVE_CODE_MS } from '../../web/src/lab/labModel.js';
 import { MAX_LEARNER_CHARS, readLearner } from '../../web/src/lab/learnerStore.js';
+import { learnerLinkQuery } from '../../web/src/lab/learnerLink.js';
 import { templateSource } from '../../web/src/lab/learnerTemplates.js';
 
 function fake(kind, made) {
@@ -105,5 +106,42 @@ describe('your learners kept in this browser', () => {
     expect(again.code.text).toBe(templateSource('reinforce'));
     await new Promise((r) => setTimeout(r, 0));
     expect(store.records.size).toBe(0);
+  });
+});
+
+describe("a share link's learner", () => {
+  const settings = 'env=BackwardsValleyFarm-v0&algo=reinforce&seed=1&steps=50000';
+  const mine = () => `// mine\n${templateSource('reinforce')}`;
+
+  it('round trips through the link with allow=code, and is only put in the editor, never started', async () => {
+    const { lab, made } = model();
+    const query = `${settings}&${await learnerLinkQuery({ template: 'reinforce', text: mine() })}`;
+    expect(query.length).toBeLessThan(mine().length); // deflated
+    expect(lab.adopt(query)).toBe(null); // the settings part: no complaint about the learner's keys
+    expect(lab.settings).toMatchObject({ algo: 'reinforce', steps: 50000 });
+    expect(await lab.adoptLearner(query)).toMatch(/is in the editor below: read it before you press Start/);
+    expect(lab.code).toEqual({ template: 'reinforce', text: mine() });
+    expect(made).toEqual([]);
+  });
+
+  it('without allow=code the code is refused, saying what the opt-in is', async () => {
+    const { lab } = model();
+    const query = (await learnerLinkQuery({ template: 'reinforce', text: mine() })).replace('&allow=code', '');
+    expect(await lab.adoptLearner(`${settings}&${query}`)).toMatch(/opens only from a link with allow=code .*it was not opened/);
+    expect(lab.code).toBe(null);
+  });
+
+  it('a link with a bad template, damaged code or code that inflates past the limit is refused with what is allowed', async () => {
+    const { lab } = model();
+    const good = await learnerLinkQuery({ template: 'reinforce', text: mine() });
+    expect(await lab.adoptLearner(good.replace('learner=reinforce', 'learner=a2c'))).toMatch(
+      /learner=a2c is not a template; it is one of reinforce, ppo, dqn/,
+    );
+    expect(await lab.adoptLearner(`learner=ppo&allow=code&code=${'_'.repeat(40)}`)).toMatch(/code is damaged/);
+    expect(await lab.adoptLearner('learner=ppo&allow=code&code=<script>')).toMatch(/not a learner's source as the Lab writes it/);
+    const bomb = await learnerLinkQuery({ template: 'ppo', text: ' '.repeat(MAX_LEARNER_CHARS + 1) });
+    expect(bomb.length).toBeLessThan(2000); // small in the link, big once inflated
+    expect(await lab.adoptLearner(bomb)).toMatch(/longer than a learner may be \(400,000 characters\)/);
+    expect(lab.code).toBe(null);
   });
 });

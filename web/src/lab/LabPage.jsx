@@ -105,7 +105,12 @@ export function LabPage({ app, query = '' }) {
   const lab = sharedLab();
   useModel(lab);
   const [linkNote, setLinkNote] = useState(null);
-  useEffect(() => setLinkNote(lab.adopt(query)), [query]);
+  const [codeNote, setCodeNote] = useState(null);
+  useEffect(() => {
+    setLinkNote(lab.adopt(query));
+    setCodeNote(null);
+    lab.adoptLearner(query).then(setCodeNote);
+  }, [query]);
   const [note, setNote] = useState(null);
   const [confirming, setConfirming] = useState(false);
   const s = lab.settings;
@@ -233,7 +238,12 @@ export function LabPage({ app, query = '' }) {
             ))}
           </div>
         </details>
-        <YourLearner lab={lab} />
+        {codeNote && (
+          <p class="lab-notice" data-testid="lab-code-note" role="status">
+            {codeNote}
+          </p>
+        )}
+        <YourLearner lab={lab} settingsQuery={labQuery(s)} />
         <MemoryLine settings={s} code={lab.code} />
         <div class="lab-buttons">
           <button type="button" class="primary" onClick={start} disabled={running}>

@@ -2,7 +2,9 @@
 // of the package's one-file learners (learnerTemplates.js). While it is open, Start trains the
 // visitor's code instead of the built-in learner (labModel.js openCode; the code runs only in
 // the code sandbox: learnerWorker.js), with the template's settings, curve and memory estimate.
+import { useState } from 'preact/hooks';
 import { TEMPLATES } from './learnerTemplates.js';
+import { learnerLinkQuery } from './learnerLink.js';
 
 const TITLES = { reinforce: 'REINFORCE', ppo: 'PPO', dqn: 'DQN' };
 
@@ -19,9 +21,21 @@ export function download({ name, text, type = 'application/json' }) {
 /** The file name of a learner's source: the name of the template it came from. */
 export const learnerFileName = (code) => `my-${code.template}.js`;
 
-export function YourLearner({ lab }) {
+/** settingsQuery: the run's settings as a link has them (labQuery), which a share link carries too. */
+export function YourLearner({ lab, settingsQuery }) {
   const running = lab.state === 'running';
   const code = lab.code;
+  const [shared, setShared] = useState(null); // the last share link made, to copy by hand if the clipboard refuses
+
+  async function share() {
+    try {
+      const url = `${location.href.split('#')[0]}#/lab?${settingsQuery}&${await learnerLinkQuery(code)}`;
+      setShared(url);
+      await navigator.clipboard?.writeText(url);
+    } catch {
+      // the clipboard refused: the link is shown to copy by hand
+    }
+  }
   if (!code)
     return (
       <div class="lab-code" data-testid="lab-code">
@@ -67,10 +81,19 @@ export function YourLearner({ lab }) {
         >
           Reset to the template
         </button>
+        <button type="button" onClick={share}>
+          Share link to this learner
+        </button>
         <button type="button" disabled={running} onClick={() => lab.closeCode()}>
           Back to the built-in learners
         </button>
       </div>
+      {shared && (
+        <p class="lab-code-hint">
+          A link to this learner and these settings (copied, if the browser let it); it opens your code in the editor, never starts it:{' '}
+          <input class="lab-code-link" data-testid="lab-code-link" readOnly value={shared} onFocus={(e) => e.currentTarget.select()} />
+        </p>
+      )}
       {lab.learnerNote && <p class="lab-notice">{lab.learnerNote}</p>}
       <p class="lab-code-hint">
         Your changes are kept in this browser as you type. The downloaded file runs unchanged with{' '}

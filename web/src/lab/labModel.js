@@ -19,6 +19,7 @@ import { evenly } from '../model/evenly.js';
 import { RunLocks } from './runLocks.js';
 import { TEMPLATES, templateSource } from './learnerTemplates.js';
 import { ANSWER_MS, createLearnerWorker } from './learnerWorker.js';
+import { readLearnerLink, splitLearnerLink } from './learnerLink.js';
 import coreUrl from '../../../wasm/learn/learner.wasm?url';
 
 export { algos, DEFAULTS, MAX_LAB_QUERY_CHARS, labQuery, learnerOverrides, learnerSettings, parseLabQuery } from './labQuery.js';
@@ -146,7 +147,8 @@ export class LabModel extends Emitter {
    * first visit restores the last settings kept in storage, and a later one keeps what the
    * model has. Returns a message for the visitor, or null.
    */
-  adopt(query = '') {
+  adopt(fullQuery = '') {
+    const { query } = splitLearnerLink(fullQuery); // a learner's code in the link: adoptLearner
     const first = !this.opened;
     this.opened = true;
     const busy = this.live;
@@ -170,6 +172,24 @@ export class LabModel extends Emitter {
     this.#keepSettings();
     this.inform();
     return note;
+  }
+
+  /**
+   * A share link's learner (learnerLink.js), if the link carries one: put in the editor when
+   * the link has the opt-in allow=code, never started. Resolves with a note for the visitor,
+   * or null when the link carries no learner.
+   */
+  async adoptLearner(fullQuery = '') {
+    const { link } = splitLearnerLink(fullQuery);
+    if (!link) return null;
+    if (this.state === 'running') return "A run is going: the link's learner waits until it ends (Stop it, then open the link again).";
+    try {
+      const { template, text } = await readLearnerLink(link);
+      this.openCode(template, text);
+      return `The link's learner (from the ${template} template) is in the editor below: read it before you press Start. It runs in a sandbox that cannot reach this site's storage or network.`;
+    } catch (err) {
+      return `The link's learner: ${errorMessage(err)}`;
+    }
   }
 
   #keepSettings() {
