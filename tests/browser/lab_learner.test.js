@@ -77,7 +77,7 @@ async function runInSandbox(page, code, { ms, then = null, wait = 1500, until = 
 }
 
 describe("a visitor's learner in the sandbox", () => {
-  it('the unedited REINFORCE template trains on two threads and hands back its policy in parts: the weights `valley-farm train --algo` gives the same file on one thread', async () => {
+  it('the unedited REINFORCE template trains on two threads and hands back its policy in parts; `valley-farm train --algo` on the same file, on one thread, trains to the same weights', async () => {
     const page = await openPage(suite.browser, `${suite.server.url}#/`);
     suite.opened.push(page);
     const { told } = await runInSandbox(page, template, { ms: 90_000, until: 'done', then: { type: 'learner:policy' }, wait: 3000 });

@@ -41,7 +41,8 @@ export function YourLearner({ lab, settingsQuery }) {
       <div class="lab-code" data-testid="lab-code">
         <p>
           Or write your own learner: start from one of the package's learners, edit it here, and Start trains it in this tab on every core,
-          in a sandbox that cannot reach this site's storage or network (see the docs' "Write a learner").
+          in a sandbox that cannot reach this site's storage or network (the docs walk through it:{' '}
+          <a href="#/docs/write-a-learner">Write a learner</a>).
         </p>
         <div class="lab-buttons">
           {TEMPLATES.map((t) => (
