@@ -38,9 +38,9 @@ function model(store = null) {
 }
 
 describe('your learner in the Lab', () => {
-  it("opening a template sets the Learner to it, and Start trains the visitor's code with the template's settings", () => {
+  it("opening a template sets the Learner to it, and Start trains the visitor's code with the template's settings", async () => {
     const { lab, made, given } = model();
-    lab.openCode('reinforce');
+    await lab.openCode('reinforce');
     expect(lab.settings.algo).toBe('reinforce');
     expect(lab.code.text).toBe(templateSource('reinforce'));
     lab.editCode(lab.code.text.replace('learningRate: ', 'learningRate: 0.5 * '));
@@ -53,7 +53,7 @@ describe('your learner in the Lab', () => {
 
   it("a kept policy of the visitor's run is evaluated in the site's own Worker, which loads it", async () => {
     const { lab, made } = model();
-    lab.openCode('dqn');
+    await lab.openCode('dqn');
     lab.start();
     made[0].onmessage({ data: { type: 'kept', steps: 50, policy: '{"algo":"dqn"}', checkpoint: null } });
     made[0].onmessage({ data: { type: 'stopped', progress: { steps: 50, episodes: 1, meanReturn: 1, stepsPerSec: 1, losses: {} } } });
@@ -66,12 +66,12 @@ describe('your learner in the Lab', () => {
     await evaluated;
   });
 
-  it('back to the built-in learners, Start trains the built-in learner; an unknown template is refused', () => {
+  it('back to the built-in learners, Start trains the built-in learner; an unknown template is refused', async () => {
     const { lab, made } = model();
-    lab.openCode('ppo');
+    await lab.openCode('ppo');
     lab.closeCode();
     expect(lab.code).toBe(null);
-    expect(() => lab.openCode('tabular-q')).toThrow(/no template tabular-q; the templates are reinforce, ppo, dqn/);
+    await expect(lab.openCode('tabular-q')).rejects.toThrow(/no template tabular-q; the templates are reinforce, ppo, dqn/);
     lab.start();
     expect(made.map((w) => w.kind)).toEqual(['built-in']);
   });
@@ -92,7 +92,7 @@ describe('your learners kept in this browser', () => {
     const store = fakeStore();
     const { lab } = model(store);
     await lab.loadLearners();
-    lab.openCode('reinforce');
+    await lab.openCode('reinforce');
     expect(store.records.size).toBe(0); // the template as shipped is not kept
     lab.editCode('// mine\n' + lab.code.text);
     expect(store.records.size).toBe(0);
@@ -100,7 +100,7 @@ describe('your learners kept in this browser', () => {
     expect(store.records.get('reinforce').text).toBe(lab.code.text);
     const again = model(store).lab;
     await again.loadLearners();
-    again.openCode('reinforce');
+    await again.openCode('reinforce');
     expect(again.code.text.startsWith('// mine\n')).toBe(true);
     again.resetCode();
     expect(again.code.text).toBe(templateSource('reinforce'));

@@ -3,10 +3,8 @@
 // visitor's code instead of the built-in learner (labModel.js openCode; the code runs only in
 // the code sandbox: learnerWorker.js), with the template's settings, curve and memory estimate.
 import { useState } from 'preact/hooks';
-import { TEMPLATES } from './learnerTemplates.js';
+import { TEMPLATES, TEMPLATE_TITLES as TITLES } from './templateNames.js';
 import { learnerLinkQuery } from './learnerLink.js';
-
-const TITLES = { reinforce: 'REINFORCE', ppo: 'PPO', dqn: 'DQN' };
 
 /** Saves `text` as a file named `name` (a learner's .js, a policy's .json). */
 export function download({ name, text, type = 'application/json' }) {

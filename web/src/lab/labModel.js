@@ -17,7 +17,7 @@ import { labQuery, parseLabQuery, learnerSettings, learnerOverrides } from './la
 import { LIVE_STATES, MAX_CURVE_POINTS, RECORD_STATES, makeRecord, readRecord, trained } from './runRecord.js';
 import { evenly } from '../model/evenly.js';
 import { RunLocks } from './runLocks.js';
-import { TEMPLATES, templateSource } from './learnerTemplates.js';
+import { TEMPLATES } from './templateNames.js';
 import { ANSWER_MS, createLearnerWorker } from './learnerWorker.js';
 import { readLearnerLink, splitLearnerLink } from './learnerLink.js';
 import coreUrl from '../../../wasm/learn/learner.wasm?url';
@@ -33,6 +33,8 @@ export const SAVE_CODE_MS = 500;
 // Runs kept in storage: the newest ones of this browser's tabs (the rest are removed).
 export const MAX_KEPT_RUNS = 3;
 
+// the templates' text: a chunk of its own, loaded when the editor first opens
+const templates = () => import('./learnerTemplates.js');
 const defaultWorker = () => new Worker(new URL('./trainWorker.js', import.meta.url), { type: 'module' });
 // a run of the visitor's own learner ("Your learner"): its code runs only in the code sandbox
 const defaultLearnerWorker = ({ template, text }) =>
@@ -78,6 +80,7 @@ export class LabModel extends Emitter {
     this.createWorker = createWorker;
     this.createLearnerWorker = createLearnerWorker;
     this.code = null; // "Your learner": { template, text } while Start trains the visitor's code
+    this.shipped = null; // the text of the template the editor was opened on, as shipped
     this.runCode = null; // the code the run going was started with (null: a built-in learner)
     this.learnerStore = learnerStore;
     this.learners = {}; // the visitor's learners kept in this browser: template -> { template, text, savedAt }
@@ -185,7 +188,7 @@ export class LabModel extends Emitter {
     if (this.state === 'running') return "A run is going: the link's learner waits until it ends (Stop it, then open the link again).";
     try {
       const { template, text } = await readLearnerLink(link);
-      this.openCode(template, text);
+      await this.openCode(template, text);
       return `The link's learner (from the ${template} template) is in the editor below: read it before you press Start. It runs in a sandbox that cannot reach this site's storage or network.`;
     } catch (err) {
       return `The link's learner: ${errorMessage(err)}`;
@@ -223,11 +226,14 @@ export class LabModel extends Emitter {
    * template itself. Start then trains the code with the template's settings, and the Learner
    * setting is the template.
    */
-  openCode(template, text = null) {
+  async openCode(template, text = null) {
     if (this.state === 'running') return;
     if (!TEMPLATES.includes(template))
       throw new Error(`no template ${String(template).slice(0, 40)}; the templates are ${TEMPLATES.join(', ')}`);
-    this.code = { template, text: text ?? this.learners[template]?.text ?? templateSource(template) };
+    const shipped = (await templates()).templateSource(template);
+    if (this.state === 'running') return; // started meanwhile
+    this.shipped = shipped;
+    this.code = { template, text: text ?? this.learners[template]?.text ?? shipped };
     if (this.settings.algo !== template) this.set('algo', template);
     if (text !== null) this.#saveCode();
     this.inform();
@@ -247,7 +253,7 @@ export class LabModel extends Emitter {
     if (!this.code || this.state === 'running') return;
     clearTimeout(this.#saveTimer);
     const { template } = this.code;
-    this.code = { template, text: templateSource(template) };
+    this.code = { template, text: this.shipped };
     delete this.learners[template];
     this.learnerStore?.then((opened) => opened?.store?.remove(template)).catch(() => {});
     this.inform();
@@ -282,7 +288,7 @@ export class LabModel extends Emitter {
     clearTimeout(this.#saveTimer);
     if (!this.code) return;
     const { template, text } = this.code;
-    if (text === templateSource(template) && !this.learners[template]) return; // nothing of the visitor's yet
+    if (text === this.shipped && !this.learners[template]) return; // nothing of the visitor's yet
     const record = { template, text, savedAt: this.now() };
     this.learners[template] = record;
     this.learnerStore

@@ -4,7 +4,7 @@
 // (web/src/model/messages.js), code arrives only with the opt-in `allow=code`: a link without
 // it has its code refused, with a note saying why. With it, the code is only put in the editor
 // (labModel.js openCode): it runs in the code sandbox, and only when the visitor presses Start.
-import { TEMPLATES } from './learnerTemplates.js';
+import { TEMPLATES } from './templateNames.js';
 import { MAX_LEARNER_CHARS } from './learnerStore.js';
 
 /** The link's keys that are a learner's, not the run's settings (labQuery.js). */

@@ -7,7 +7,7 @@
 // A record: { template: 'reinforce' | 'ppo' | 'dqn', text, savedAt (ms since 1970) }.
 import { errorMessage } from '../model/cut.js';
 import { settle } from './runStore.js';
-import { TEMPLATES } from './learnerTemplates.js';
+import { TEMPLATES } from './templateNames.js';
 
 const DATABASE = 'valley-farm-lab-learners';
 const STORE = 'learners';

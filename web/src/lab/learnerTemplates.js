@@ -3,16 +3,16 @@
 // own as docs/adding-a-learner.md says: its imports from 'valley-farm/learn', a name and title
 // of its own, and `url: import.meta.url` (so that `npx valley-farm train --algo ./file.js` runs
 // its threads from the file). Each change is on one line, so a line of the template is the
-// same line of the shipped file.
+// same line of the shipped file. The Lab loads this file (a chunk of its own) only when the
+// editor opens.
 import reinforce from '../../../wasm/learn/reinforce.js?raw';
 import ppo from '../../../wasm/learn/ppo.js?raw';
 import dqn from '../../../wasm/learn/dqn.js?raw';
 
-const SHIPPED = { reinforce, ppo, dqn };
-const TITLES = { reinforce: 'REINFORCE', ppo: 'PPO', dqn: 'DQN' };
+import { TEMPLATES, TEMPLATE_TITLES as TITLES } from './templateNames.js';
 
-/** The algos a visitor's learner can start from (their policy files are the template's). */
-export const TEMPLATES = Object.keys(SHIPPED);
+export { TEMPLATES };
+const SHIPPED = { reinforce, ppo, dqn };
 
 /** The template's text as a learner of the visitor's own, named `my-${algo}`. */
 export function templateSource(algo) {
