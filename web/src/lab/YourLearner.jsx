@@ -5,6 +5,7 @@
 import { useState } from 'preact/hooks';
 import { TEMPLATES, TEMPLATE_TITLES as TITLES } from './templateNames.js';
 import { learnerLinkQuery } from './learnerLink.js';
+import { errorMessage } from '../model/cut.js';
 
 /** Saves `text` as a file named `name` (a learner's .js, a policy's .json). */
 export function download({ name, text, type = 'application/json' }) {
@@ -24,11 +25,22 @@ export function YourLearner({ lab, settingsQuery }) {
   const running = lab.state === 'running';
   const code = lab.code;
   const [shared, setShared] = useState(null); // the last share link made, to copy by hand if the clipboard refuses
+  const [problem, setProblem] = useState(null); // why the template did not open, or no link was made
+
+  const open = (t) => {
+    setProblem(null);
+    lab.openCode(t).catch((err) => setProblem(`Could not open the ${TITLES[t]} template: ${errorMessage(err)}`));
+  };
 
   async function share() {
+    let url;
     try {
-      const url = `${location.href.split('#')[0]}#/lab?${settingsQuery}&${await learnerLinkQuery(code)}`;
-      setShared(url);
+      url = `${location.href.split('#')[0]}#/lab?${settingsQuery}&${await learnerLinkQuery(code)}`;
+    } catch (err) {
+      return setProblem(`Could not make a link to your learner: ${errorMessage(err)}`);
+    }
+    setShared(url);
+    try {
       await navigator.clipboard?.writeText(url);
     } catch {
       // the clipboard refused: the link is shown to copy by hand
@@ -44,12 +56,17 @@ export function YourLearner({ lab, settingsQuery }) {
         </p>
         <div class="lab-buttons">
           {TEMPLATES.map((t) => (
-            <button type="button" disabled={running} onClick={() => lab.openCode(t)}>
+            <button type="button" disabled={running} onClick={() => open(t)}>
               {lab.learners[t] ? `Open your ${TITLES[t]} (kept in this browser)` : `Write your own ${TITLES[t]}`}
             </button>
           ))}
         </div>
         {lab.learnerNote && <p class="lab-notice">{lab.learnerNote}</p>}
+        {problem && (
+          <p class="lab-notice" role="alert">
+            {problem}
+          </p>
+        )}
       </div>
     );
   return (
@@ -94,6 +111,11 @@ export function YourLearner({ lab, settingsQuery }) {
         </p>
       )}
       {lab.learnerNote && <p class="lab-notice">{lab.learnerNote}</p>}
+      {problem && (
+        <p class="lab-notice" role="alert">
+          {problem}
+        </p>
+      )}
       <p class="lab-code-hint">
         Your changes are kept in this browser as you type. The downloaded file runs unchanged with{' '}
         <code>npx valley-farm train --algo ./{learnerFileName(code)}</code>.
