@@ -2,15 +2,16 @@
 // learners' text made a learner of one's own; the sandbox's helpers point the module's imports
 // at its kit and find an error's line in the visitor's source; the page's side of the run
 // (learnerWorker.js) keeps only a policy that is a policy of the template's learner, and ends a
-// sandbox that does not answer Pause or Stop in time.
-import { readFileSync } from 'node:fs';
+// sandbox that does not answer Pause in time.
 import { describe, expect, it, vi } from 'vitest';
 import { TEMPLATES, templateSource } from '../../web/src/lab/learnerTemplates.js';
 import { asScriptBody, placeIn, pointImports } from '../../web/src/sandbox/learnerBox.js';
 import { checkVisitorPolicy, createLearnerWorker } from '../../web/src/lab/learnerWorker.js';
 import { createLearner } from '../../wasm/learn/index.js';
 
-const shipped = (algo) => readFileSync(`${process.cwd()}/wasm/learn/${algo}.js`, 'utf8'); // vitest runs from the checkout
+// the shipped files' text, read by Vite as the Lab reads it (happy-dom has no node:fs)
+const SHIPPED = import.meta.glob('../../wasm/learn/{reinforce,ppo,dqn}.js', { eager: true, query: '?raw', import: 'default' });
+const shipped = (algo) => SHIPPED[`../../wasm/learn/${algo}.js`];
 
 describe('the templates are the shipped learners, as a learner of your own', () => {
   it.each(TEMPLATES)('%s: the shipped text line for line, its kit from valley-farm/learn, its own name and url', (algo) => {
