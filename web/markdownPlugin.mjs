@@ -19,7 +19,7 @@ import { Marked, Renderer } from 'marked';
 const RULES_FILE = /(^|\/)docs\/rules\/([^/?]+\.md)$/;
 const DOCS_FILE = /(^|\/)docs\/([a-z][a-z0-9-]*)\.md$/;
 /** The docs' own pages the site shows, by file (docs/<slug>.md is #/docs/<slug>). */
-export const DOCS_PAGES = ['speed', 'architecture', 'benchmark'];
+export const DOCS_PAGES = ['speed', 'architecture', 'benchmark', 'write-a-learner'];
 const REPO = 'repo:'; // a link to a repository file, shown as a path
 const MARKER = /^<!--\s*widget:\s*([a-z0-9-]+)\s*-->$/;
 // the markers around generated text (a table a script writes): kept out of the page

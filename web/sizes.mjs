@@ -11,8 +11,12 @@ import { readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 
-/** The budgets, in bytes gzipped (a KB here is 1,000 bytes). */
-export const BUDGETS = { firstLoad: 110_000 };
+/**
+ * The budgets, in bytes gzipped (a KB here is 1,000 bytes). sandbox: the code sandbox's script
+ * (sandbox.js), which every code agent and docs example loads: 68 KB when the learners moved
+ * out to sandbox-learner.js (190 KB), which only a visitor's learner in the Lab loads.
+ */
+export const BUDGETS = { firstLoad: 110_000, sandbox: 75_000 };
 
 const gzipped = (bytes) => gzipSync(bytes).length;
 

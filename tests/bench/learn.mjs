@@ -12,6 +12,9 @@
 //     page included) over 8 s after a warm-up, beside a Node window of about as many steps just
 //     before it; medians of the three runs of each, and the scaling the median of the three
 //     pairs' ratios;
+//     and, on all cores, the Lab's "Your learner" (the unedited PPO template, in the code
+//     sandbox) against the built-in PPO in the same browser, new runs in turn (b y y b b y):
+//     the median of the three pairs' ratios;
 //  4. from the committed reference runs (docs/runs), the wall time at which each farm's
 //     validation mean first passed the heuristic's, and whether the test split confirms it
 //     (the run's final policy against the heuristic on the same test seeds, paired).
@@ -50,7 +53,7 @@ const ROUNDS = 3;
 const LAB_WINDOW = (quick ? 64 : 192) * ROLLOUT; // Node's window beside each Lab run: about 5 s at 2 workers
 const LAB_SECONDS = quick ? 3 : 8; // a Lab run's window
 const SCALE_WINDOW = (quick ? 16 : 64) * ROLLOUT;
-const TARGETS = { overBefore: 0.95, scaling: 0.85, workerOverNode: 0.8, minutesToHeuristic: 5 };
+const TARGETS = { overBefore: 0.95, scaling: 0.85, workerOverNode: 0.8, codeOverBuiltIn: 0.8, minutesToHeuristic: 5 };
 const log = (...a) => (json ? console.error(...a) : console.log(...a));
 const out = [];
 const report = (row) => {
@@ -141,12 +144,13 @@ async function scaling(env, counts, algo = 'ppo') {
 }
 
 /** Part 3: steps/s of a new run in the Lab over LAB_SECONDS after WARM steps, read from its status line. */
-async function inLab(browser, url, env, workers) {
+async function inLab(browser, url, env, workers, { code = false } = {}) {
   const page = await browser.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
   await page.goto(`${url}#/lab?env=${env}&algo=ppo&seed=1&steps=1000000000&threads=${workers}&imitate=0`);
   await page.waitForSelector('main.lab');
+  if (code) await page.click('button:has-text("Write your own PPO")'); // the template as it opens, unedited
   await page.click('button:has-text("Start")');
   const number = (text) => Number(text.replaceAll(',', ''));
   const shown = async () => {
@@ -226,10 +230,35 @@ function timeToHeuristics() {
   return rows;
 }
 
+/** Part 3, "Your learner": the unedited PPO template against the built-in PPO, on all cores, runs in turn. */
+async function codeRuns(browser, url, env, cores) {
+  const order = [false, true, true, false, false, true];
+  const runs = [];
+  for (const code of order) {
+    log(`${env}: the Lab's ${code ? 'PPO template in the sandbox' : 'built-in PPO'} on ${cores} thread(s)…`);
+    runs.push({ code, rate: await inLab(browser, url, env, cores, { code }) });
+  }
+  const pairs = [0, 2, 4].map((i) => {
+    const [x, y] = [runs[i], runs[i + 1]];
+    return x.code ? x.rate / y.rate : y.rate / x.rate;
+  });
+  const row = {
+    part: 'lab-code',
+    env,
+    workers: cores,
+    code: median(runs.filter((r) => r.code).map((r) => r.rate)),
+    builtIn: median(runs.filter((r) => !r.code).map((r) => r.rate)),
+    ratio: median(pairs),
+    pairs,
+  };
+  report(row);
+  return row;
+}
+
 async function main() {
   const cores = availableParallelism();
   const counts = [...new Set([1, 2, cores].filter((k) => k <= cores))];
-  const rows = { before: [], scale: [], others: [], lab: [], labScaling: [] };
+  const rows = { before: [], scale: [], others: [], lab: [], labScaling: [], labCode: [] };
   const before = labOnly ? null : await learnAt(AGAINST);
   for (const env of labOnly ? [] : farms) {
     log(`${env}: PPO against ${AGAINST}'s, one thread each…`);
@@ -250,6 +279,7 @@ async function main() {
       const { rows: lab, scaling } = await labRuns(browser, server.url, env, cores);
       rows.lab.push(...lab);
       if (scaling) rows.labScaling.push(scaling);
+      rows.labCode.push(await codeRuns(browser, server.url, env, cores));
     }
   } finally {
     await browser.close();
@@ -275,6 +305,9 @@ async function main() {
   console.log('\n| env | threads | the Lab in Chromium | Node | Lab / Node |');
   console.log('|---|---:|---:|---:|---:|');
   for (const r of rows.lab) console.log(`| ${r.env} | ${r.workers} | ${fmt(r.lab)} | ${fmt(r.node)} | ${r.ratio.toFixed(2)} |`);
+  console.log(`\n| env | threads | your learner (the PPO template) | the built-in PPO | template / built-in (median of pairs) |`);
+  console.log('|---|---:|---:|---:|---:|');
+  for (const r of rows.labCode) console.log(`| ${r.env} | ${r.workers} | ${fmt(r.code)} | ${fmt(r.builtIn)} | ${r.ratio.toFixed(2)} |`);
   console.log('\nFrom the committed reference runs (docs/runs, default settings):\n');
   console.log('| env | heuristic (validation) | validation first above it | run | test mean | run − heuristic on the test seeds, paired |');
   console.log('|---|---:|---|---|---:|---|');
@@ -303,6 +336,10 @@ async function main() {
   for (const r of rows.lab)
     console.log(
       `  ${mark(r.ratio >= TARGETS.workerOverNode)}  ${r.env}, ${r.workers} thread(s): Lab / Node ${down(r.ratio)} (target ${TARGETS.workerOverNode})`,
+    );
+  for (const r of rows.labCode)
+    console.log(
+      `  ${mark(r.ratio >= TARGETS.codeOverBuiltIn)}  ${r.env}, ${r.workers} thread(s): your learner (the PPO template) / the built-in PPO ${down(r.ratio)} (median of ${r.pairs.map(down).join(', ')}; target ${TARGETS.codeOverBuiltIn})`,
     );
   for (const r of heuristic.filter((r) => r.labDefault))
     console.log(

@@ -3,6 +3,7 @@
 // dependency bundled once, and web/README.md's numbers the build's own (web/sizes.mjs).
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { beforeAll, describe, it, expect } from 'vitest';
 import { ensureBuilt, root } from './page.js';
 import { BUDGETS, firstLoadFiles, measure, readmeSection, kb, START, END } from '../../web/sizes.mjs';
@@ -22,8 +23,11 @@ const DEPENDENCIES = {
   'the baselines data': 'valley-farm-baselines',
   'the docs': 'docs-page',
 };
+// The editor of a visitor's learner shows the learners' files as text (web/src/lab/
+// learnerTemplates.js, a chunk of its own): their source, not a second copy of their code.
+const TEMPLATES_CHUNK = /^assets\/learnerTemplates-[\w-]+\.js$/;
 const js = (file) => (file.endsWith('.js') || file.endsWith('.html') ? readFileSync(join(dist, file), 'utf8') : '');
-const holding = (files, signature) => files.filter((f) => js(f).includes(signature));
+const holding = (files, signature) => files.filter((f) => !TEMPLATES_CHUNK.test(f) && js(f).includes(signature));
 const assets = () => readdirSync(join(dist, 'assets')).map((f) => `assets/${f}`);
 // a chunk and every chunk it imports statically (or, with `dynamic`, at all): what a Worker
 // runs when it starts (or may ever run)
@@ -107,19 +111,39 @@ describe('weight', () => {
   });
 
   // Vite builds a Worker on its own, bundling again all it imports; web/workerChunksPlugin.mjs
-  // builds the site's Workers with the page instead. sandbox.html's script is the one
-  // exception: a classic script (it runs with an opaque origin, web/sandboxPlugin.mjs) that
-  // cannot import the site's modules, so it carries the engine's JS of its own.
-  it('in all of dist/, each dependency is bundled once (the sandbox has its own engine)', () => {
+  // builds the site's Workers with the page instead. sandbox.html's scripts are the one
+  // exception: classic scripts (they run with an opaque origin, web/sandboxPlugin.mjs) that
+  // cannot import the site's modules, so they carry what they run of their own.
+  it('in all of dist/, each dependency is bundled once (the sandbox has its own engine, the learner runner its learners)', () => {
     const files = assets();
     const twice = Object.entries(DEPENDENCIES)
       .map(([name, signature]) => `${name}: ${holding(files, signature).join(', ')}`)
       .filter((line) => line.includes(','));
     expect(twice).toEqual([]);
-    const inSandbox = Object.entries(DEPENDENCIES)
-      .filter(([, signature]) => js('sandbox.js').includes(signature))
-      .map(([name]) => name);
-    expect(inSandbox).toEqual(["the engine's JS (valley-farm)"]);
+    // the one file left out above: the templates' text, in a chunk of its own (the Lab page's chunk does not carry it)
+    const templates = assets().filter((f) => TEMPLATES_CHUNK.test(f));
+    expect(templates).toHaveLength(1);
+    expect(js(templates[0])).toContain(DEPENDENCIES['the learners (valley-farm/learn)']);
+    const carried = (file) =>
+      Object.entries(DEPENDENCIES)
+        .filter(([, signature]) => js(file).includes(signature))
+        .map(([name]) => name);
+    expect(carried('sandbox.js')).toEqual(["the engine's JS (valley-farm)"]);
+    // the learner runner runs the Lab's Trainer, which evaluates against the reference data
+    expect(carried('sandbox-learner.js')).toEqual([
+      "the engine's JS (valley-farm)",
+      'the learners (valley-farm/learn)',
+      'the best-known data',
+      'the baselines data',
+    ]);
+  });
+
+  // every code agent and docs example loads sandbox.js; only a visitor's learner in the Lab
+  // loads the learners, in a script of its own (web/sandboxPlugin.mjs)
+  it(`the code sandbox's script (sandbox.js) is at most ${kb(BUDGETS.sandbox)} gzipped, without the learners`, () => {
+    const gzip = gzipSync(readFileSync(join(dist, 'sandbox.js'))).length;
+    expect(gzip).toBeLessThanOrEqual(BUDGETS.sandbox);
+    expect(js('sandbox.js')).not.toContain(DEPENDENCIES['the learners (valley-farm/learn)']);
   });
 
   it("web/README.md's sizes are the build's (npm run build rewrites them)", () => {

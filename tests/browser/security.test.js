@@ -125,6 +125,37 @@ describe('code the site did not ship', () => {
     page.errors = page.errors.filter((e) => !/Content Security Policy|Failed to fetch|CORS|net::ERR/.test(e));
   });
 
+  it("a visitor's learner in the Lab runs with an opaque origin too: no storage or cookie, and the site's responses cannot be read", async () => {
+    const page = await openPage(suite.browser, site.url);
+    suite.opened.push(page);
+    await page.evaluate(() => (document.cookie = 'session=secret-cookie; path=/'));
+    await page.goto(`${site.url}#/lab?env=BackwardsValleyFarm-v0&algo=reinforce&seed=1&steps=50000`);
+    await page.click('button:has-text("Write your own REINFORCE")');
+    const template = await page.inputValue('[data-testid="lab-code-text"]');
+    const head = 'export async function createReinforce(env, config, seed, { threads = 1 } = {}) {';
+    // the code agents' probes, where the visitor's learner starts (one line: the template's lines stay)
+    const probe = probeCode(`${site.url}secret`)
+      .replace(/^\s*async function reset\(\) \{/, '')
+      .replace(/\}\s*function act\(\) \{ return 0; \}\s*$/, '')
+      .replace(
+        "out.push('origin:'",
+        "try { out.push('ls:' + localStorage.length); } catch (e) { out.push('ls:' + e.name); }\n  out.push('cookie:' + (typeof document === 'undefined' ? 'none' : document.cookie));\n  out.push('origin:'",
+      )
+      .replaceAll('\n', ' ');
+    expect(template).toContain(head);
+    await page.fill('[data-testid="lab-code-text"]', template.replace(head, `${head} ${probe}`));
+    await page.click('button:has-text("Start")');
+    await page.waitForSelector('main.lab[data-state="error"]', { timeout: 60_000 });
+    const error = await page.textContent('[data-testid="lab-status"]');
+    expect(error).toMatch(/probe .*origin:null/);
+    expect(error).toMatch(/line \d+ of your learner/);
+    expect(error).not.toContain('TOP SECRET');
+    expect(error).not.toMatch(/fetch-read:|idb:open|caches:open|ls:\d|secret-cookie/);
+    expect(error).toContain('cookie:none');
+    expect(site.hits.every((cookie) => !cookie.includes('secret-cookie'))).toBe(true);
+    page.errors = page.errors.filter((e) => !/Content Security Policy|Failed to fetch|CORS|net::ERR/.test(e));
+  }, 120_000);
+
   it('still plays: an agent from the editor runs in the sandbox and its actions land', async () => {
     const page = await openPage(suite.browser, suite.server.url);
     suite.opened.push(page);

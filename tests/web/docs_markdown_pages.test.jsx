@@ -8,11 +8,14 @@ import { DOCS_PAGES, docsPage, headingId } from '../../web/markdownPlugin.mjs';
 import { MARKDOWN_PAGES, MarkdownPage } from '../../web/src/docs/pages/MarkdownPage.jsx';
 
 // the files' text as written (?raw: Vite's own reading, past the plugin)
-const RAW = import.meta.glob(['../../docs/speed.md', '../../docs/architecture.md', '../../docs/benchmark.md'], {
-  eager: true,
-  query: '?raw',
-  import: 'default',
-});
+const RAW = import.meta.glob(
+  ['../../docs/speed.md', '../../docs/architecture.md', '../../docs/benchmark.md', '../../docs/write-a-learner.md'],
+  {
+    eager: true,
+    query: '?raw',
+    import: 'default',
+  },
+);
 const raw = (slug) => RAW[`../../docs/${slug}.md`];
 
 describe.each(DOCS_PAGES)('docs/%s.md', (slug) => {
@@ -55,7 +58,7 @@ describe('docsPage, the conversion', () => {
     expect(() => page('<!-- widget: map -->')).toThrow(/raw HTML is not allowed/);
     expect(() => page('[x](#nowhere)')).toThrow(/the link "#nowhere" names no heading of this file; its headings are #one/);
     expect(() => docsPage('# X\n', 'python.md')).toThrow(
-      /docs\/python\.md: it is not a page of the site \(speed\.md, architecture\.md, benchmark\.md\)/,
+      /docs\/python\.md: it is not a page of the site \(speed\.md, architecture\.md, benchmark\.md, write-a-learner\.md\)/,
     );
     expect(headingId('How to submit a result')).toBe('how-to-submit-a-result');
   });

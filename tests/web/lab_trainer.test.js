@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { envIds } from '../../wasm/index.js';
-import { CHECKPOINT_VERSION, algorithms, registerLearner } from '../../wasm/learn/index.js';
+import { CHECKPOINT_VERSION, algorithms, createLearner, registerLearner } from '../../wasm/learn/index.js';
 import { LabModel, STOP_GRACE_MS } from '../../web/src/lab/labModel.js';
 import { Trainer } from '../../web/src/lab/trainer.js';
 import { MAX_POLICY_CHARS } from '../../web/src/lab/runRecord.js';
@@ -280,6 +280,19 @@ describe("the trainer's answers (in this thread)", () => {
     expect((await t.next('error')).message).toBe('the kept policy is damaged (not JSON)');
     await t.handle({ type: 'policy' });
     expect((await t.next('policy')).error).toBe('the kept policy is damaged (not JSON)');
+  });
+
+  it('a question right behind a load is answered from the loaded policy (a Worker gets them in order; the load takes time)', async () => {
+    const l = await createLearner({ env: V, algo: 'tabular-q', seed: 1, numEnvs: 4 });
+    await l.trainFor(1024);
+    const text = JSON.stringify(l.policy().toJSON());
+    l.dispose?.();
+    const t = trainer();
+    t.handle({ type: 'load', policy: text }); // not awaited: as the Worker's messages arrive
+    t.handle({ type: 'policy' });
+    const answer = await t.next('policy');
+    expect(answer.error).toBeUndefined();
+    expect(JSON.parse(answer.text).algo).toBe('tabular-q');
   });
 
   it('a stop that comes while a paused run is being kept is heard: the run stops, and its learner is freed', async () => {

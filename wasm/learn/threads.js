@@ -77,10 +77,11 @@ export function useThreadStarter(start) {
 /**
  * A thread's side of the calls threads.js makes (threadWorker.js in the package, the Lab's
  * sandbox's threads): `post(msg)` answers, `learnerOf(which)` finds the learner ({ name, url }
- * as startThreads sends it). Returns answer(message) for each message from the coordinator:
- * { id, method, args } -> { id, result } or { id, error }; 'create' builds the thread.
+ * as startThreads sends it), `describe(err)` an error's text (default: its message). Returns
+ * answer(message) for each message from the coordinator: { id, method, args } -> { id, result }
+ * or { id, error }; 'create' builds the thread.
  */
-export function serveThread({ post, learnerOf }) {
+export function serveThread({ post, learnerOf, describe = (err) => String(err?.message ?? err) }) {
   let thread = null;
   return async function answer({ id, method, args }) {
     try {
@@ -94,7 +95,7 @@ export function serveThread({ post, learnerOf }) {
       const result = await thread[method](...args);
       post({ id, result: result ?? null });
     } catch (err) {
-      post({ id, error: String(err?.message ?? err).slice(0, 2000) });
+      post({ id, error: String(describe(err)).slice(0, 2000) });
     }
   };
 }

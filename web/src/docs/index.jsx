@@ -1,6 +1,6 @@
 // index.jsx — the documentation, rendered by the page's router for every #/docs… address.
 // path is what follows "#/docs": "/" (overview), "/valley", "/backwards", "/api",
-// "/tutorial", "/embed", "/training", "/benchmark", "/speed", "/architecture", optionally
+// "/tutorial", "/embed", "/training", "/write-a-learner", "/benchmark", "/speed", "/architecture", optionally
 // followed by "/<section>" to scroll to a section
 // (in-page anchors live in the route, since the fragment is the page's address).
 import { useEffect } from 'preact/hooks';
@@ -29,6 +29,11 @@ export const PAGES = {
   tutorial: { title: 'First agent', render: () => <TutorialPage />, sections: TUTORIAL_SECTIONS },
   embed: { title: 'Embed', render: () => <EmbedPage />, sections: EMBED_SECTIONS },
   training: { title: 'Train an agent', render: () => <TrainingPage />, sections: TRAINING_SECTIONS },
+  'write-a-learner': {
+    title: 'Write a learner',
+    render: () => <MarkdownPage page={MARKDOWN_PAGES['write-a-learner']} />,
+    sections: markdownSections(MARKDOWN_PAGES['write-a-learner']),
+  },
   benchmark: { title: 'Benchmark', render: () => <BenchmarkPage />, sections: BENCHMARK_SECTIONS },
   speed: { title: 'Speed', render: () => <MarkdownPage page={MARKDOWN_PAGES.speed} />, sections: markdownSections(MARKDOWN_PAGES.speed) },
   architecture: {

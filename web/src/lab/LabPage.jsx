@@ -15,28 +15,22 @@ import { NumberField } from './NumberField.jsx';
 import { algos, labQuery, learnerOverrides, learnerSettings, sharedLab } from './labModel.js';
 import { formatSigned, memoryEstimate, statusText, verdict } from './labText.js';
 import { LearningCurve } from './LearningCurve.jsx';
+import { YourLearner, download } from './YourLearner.jsx';
 
 export { DOTS, LINE_POINTS, LearningCurve } from './LearningCurve.jsx';
 
-function download({ name, text, type = 'application/json' }) {
-  const url = URL.createObjectURL(new Blob([text], { type }));
-  const a = Object.assign(document.createElement('a'), { href: url, download: name });
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
-}
-
 const mb = (bytes) => `${Math.round(bytes / 2 ** 20).toLocaleString('en')} MB`;
 
-/** The memory a run of the settings will take, or why they cannot run. */
-function MemoryLine({ settings }) {
+/** The memory a run of the settings will take, or why they cannot run (`code`: the visitor's learner, estimated as its template). */
+function MemoryLine({ settings, code }) {
   const m = memoryEstimate(settings);
   return (
     <p class="lab-memory" data-testid="lab-memory" data-bytes={m.bytes ?? ''}>
       {m.error
         ? `These settings cannot run: ${m.error}`
-        : `Memory: about ${mb(m.bytes)} for this run (an estimate, ${m.threads} thread${m.threads === 1 ? '' : 's'} included).`}
+        : `Memory: about ${mb(m.bytes)} for this run (an estimate, ${m.threads} thread${m.threads === 1 ? '' : 's'} included${
+            code ? `; your learner is estimated as the ${code.template} it started from` : ''
+          }).`}
     </p>
   );
 }
@@ -112,7 +106,12 @@ export function LabPage({ app, query = '' }) {
   const lab = sharedLab();
   useModel(lab);
   const [linkNote, setLinkNote] = useState(null);
-  useEffect(() => setLinkNote(lab.adopt(query)), [query]);
+  const [codeNote, setCodeNote] = useState(null);
+  useEffect(() => {
+    setLinkNote(lab.adopt(query));
+    setCodeNote(null);
+    lab.adoptLearner(query).then(setCodeNote);
+  }, [query]);
   const [note, setNote] = useState(null);
   const [confirming, setConfirming] = useState(false);
   const s = lab.settings;
@@ -197,7 +196,12 @@ export function LabPage({ app, query = '' }) {
           </label>
           <label>
             Learner{' '}
-            <select disabled={running} value={s.algo} onChange={(e) => lab.set('algo', e.currentTarget.value)}>
+            <select
+              disabled={running || lab.code !== null}
+              title={lab.code ? 'Your learner is open below: go back to the built-in learners to choose another' : undefined}
+              value={s.algo}
+              onChange={(e) => lab.set('algo', e.currentTarget.value)}
+            >
               {algos().map((a) => (
                 <option value={a}>{a}</option>
               ))}
@@ -242,7 +246,13 @@ export function LabPage({ app, query = '' }) {
             ))}
           </div>
         </details>
-        <MemoryLine settings={s} />
+        {codeNote && (
+          <p class="lab-notice" data-testid="lab-code-note" role="status">
+            {codeNote}
+          </p>
+        )}
+        <YourLearner lab={lab} settingsQuery={labQuery(s)} />
+        <MemoryLine settings={s} code={lab.code} />
         <div class="lab-buttons">
           <button type="button" class="primary" onClick={start} disabled={running}>
             Start

@@ -17,6 +17,10 @@ import { labQuery, parseLabQuery, learnerSettings, learnerOverrides } from './la
 import { LIVE_STATES, MAX_CURVE_POINTS, RECORD_STATES, makeRecord, readRecord, trained } from './runRecord.js';
 import { evenly } from '../model/evenly.js';
 import { RunLocks } from './runLocks.js';
+import { TEMPLATES } from './templateNames.js';
+import { ANSWER_MS, createLearnerWorker } from './learnerWorker.js';
+import { readLearnerLink, splitLearnerLink } from './learnerLink.js';
+import coreUrl from '../../../wasm/learn/learner.wasm?url';
 
 export { algos, DEFAULTS, MAX_LAB_QUERY_CHARS, labQuery, learnerOverrides, learnerSettings, parseLabQuery } from './labQuery.js';
 
@@ -24,10 +28,17 @@ export { algos, DEFAULTS, MAX_LAB_QUERY_CHARS, labQuery, learnerOverrides, learn
 // learner returns within trainWorker's SLICE_MS of being asked; one that does not (a learner
 // that ignores `until`) is ended, and the curve and the policy it last kept stay.
 export const STOP_GRACE_MS = 500;
+// The editor keeps the visitor's learner this long after their last keystroke.
+export const SAVE_CODE_MS = 500;
 // Runs kept in storage: the newest ones of this browser's tabs (the rest are removed).
 export const MAX_KEPT_RUNS = 3;
 
+// the templates' text: a chunk of its own, loaded when the editor first opens
+const templates = () => import('./learnerTemplates.js');
 const defaultWorker = () => new Worker(new URL('./trainWorker.js', import.meta.url), { type: 'module' });
+// a run of the visitor's own learner ("Your learner"): its code runs only in the code sandbox
+const defaultLearnerWorker = ({ template, text }) =>
+  createLearnerWorker({ code: text, template, coreUrl: new URL(coreUrl, document.baseURI).href });
 
 // where the settings are kept between visits: as a share link's query (parseLabQuery reads it back)
 const STORAGE_KEY = 'valley-farm-lab-settings';
@@ -53,10 +64,27 @@ export class LabModel extends Emitter {
   /**
    * createWorker(): a training Worker (trainWorker.js). storage: localStorage or null.
    * runs: a promise of openRunStore()'s { store, note }. locks: navigator.locks or null.
+   * createLearnerWorker({ template, text }): a Worker-like object that trains the visitor's
+   * learner (learnerWorker.js). learnerStore: a promise of openLearnerStore()'s { store, note }.
    */
-  constructor({ createWorker = defaultWorker, storage = null, runs = null, locks = null, now = () => Date.now() } = {}) {
+  constructor({
+    createWorker = defaultWorker,
+    createLearnerWorker = defaultLearnerWorker,
+    storage = null,
+    runs = null,
+    locks = null,
+    learnerStore = null,
+    now = () => Date.now(),
+  } = {}) {
     super();
     this.createWorker = createWorker;
+    this.createLearnerWorker = createLearnerWorker;
+    this.code = null; // "Your learner": { template, text } while Start trains the visitor's code
+    this.shipped = null; // the text of the template the editor was opened on, as shipped
+    this.runCode = null; // the code the run going was started with (null: a built-in learner)
+    this.learnerStore = learnerStore;
+    this.learners = {}; // the visitor's learners kept in this browser: template -> { template, text, savedAt }
+    this.learnerNote = null; // why they are not kept, or a kept one could not be read
     this.storage = storage;
     this.runs = runs;
     this.locks = new RunLocks(locks); // which kept runs other tabs show
@@ -82,6 +110,7 @@ export class LabModel extends Emitter {
   }
 
   #stopTimer;
+  #saveTimer = null;
 
   /** A run is going in this tab (its Worker trains, or holds it paused). */
   get live() {
@@ -121,7 +150,8 @@ export class LabModel extends Emitter {
    * first visit restores the last settings kept in storage, and a later one keeps what the
    * model has. Returns a message for the visitor, or null.
    */
-  adopt(query = '') {
+  adopt(fullQuery = '') {
+    const { query } = splitLearnerLink(fullQuery); // a learner's code in the link: adoptLearner
     const first = !this.opened;
     this.opened = true;
     const busy = this.live;
@@ -145,6 +175,24 @@ export class LabModel extends Emitter {
     this.#keepSettings();
     this.inform();
     return note;
+  }
+
+  /**
+   * A share link's learner (learnerLink.js), if the link carries one: put in the editor when
+   * the link has the opt-in allow=code, never started. Resolves with a note for the visitor,
+   * or null when the link carries no learner.
+   */
+  async adoptLearner(fullQuery = '') {
+    const { link } = splitLearnerLink(fullQuery);
+    if (!link) return null;
+    if (this.state === 'running') return "A run is going: the link's learner waits until it ends (Stop it, then open the link again).";
+    try {
+      const { template, text } = await readLearnerLink(link);
+      await this.openCode(template, text);
+      return `The link's learner (from the ${template} template) is in the editor below: read it before you press Start. It runs in a sandbox that cannot reach this site's storage or network.`;
+    } catch (err) {
+      return `The link's learner: ${errorMessage(err)}`;
+    }
   }
 
   #keepSettings() {
@@ -173,12 +221,93 @@ export class LabModel extends Emitter {
   }
 
   /**
+   * "Your learner": opens the editor on a template (learnerTemplates.js: 'reinforce', 'ppo',
+   * 'dqn'): on `text` if given (a link's), else on the learner kept from it, else on the
+   * template itself. Start then trains the code with the template's settings, and the Learner
+   * setting is the template.
+   */
+  async openCode(template, text = null) {
+    if (this.state === 'running') return;
+    if (!TEMPLATES.includes(template))
+      throw new Error(`no template ${String(template).slice(0, 40)}; the templates are ${TEMPLATES.join(', ')}`);
+    const shipped = (await templates()).templateSource(template);
+    if (this.state === 'running') return; // started meanwhile
+    this.shipped = shipped;
+    this.code = { template, text: text ?? this.learners[template]?.text ?? shipped };
+    if (this.settings.algo !== template) this.set('algo', template);
+    if (text !== null) this.#saveCode();
+    this.inform();
+  }
+
+  /** The visitor edited their learner's text: kept in this browser a moment later. */
+  editCode(text) {
+    if (!this.code || typeof text !== 'string') return;
+    this.code = { ...this.code, text };
+    clearTimeout(this.#saveTimer);
+    this.#saveTimer = setTimeout(() => this.#saveCode(), SAVE_CODE_MS);
+    this.inform();
+  }
+
+  /** The editor back on the template as shipped (the learner kept from it goes). */
+  resetCode() {
+    if (!this.code || this.state === 'running') return;
+    clearTimeout(this.#saveTimer);
+    const { template } = this.code;
+    this.code = { template, text: this.shipped };
+    delete this.learners[template];
+    this.learnerStore?.then((opened) => opened?.store?.remove(template)).catch(() => {});
+    this.inform();
+  }
+
+  /** Back to the built-in learners (the editor's text stays kept). */
+  closeCode() {
+    if (this.state === 'running') return;
+    this.#saveCode();
+    this.code = null;
+    this.inform();
+  }
+
+  /** Reads the learners kept in this browser (sharedLab calls it once). */
+  async loadLearners() {
+    const opened = await this.learnerStore;
+    if (!opened?.store) {
+      this.learnerNote = opened?.note ?? null;
+      return this.inform();
+    }
+    try {
+      const { learners, errors } = await opened.store.list();
+      this.learners = { ...learners, ...this.learners }; // what was edited meanwhile wins
+      this.learnerNote = errors.length ? `A learner kept in this browser could not be read: ${errorMessage(errors[0], 200)}` : null;
+    } catch (err) {
+      this.learnerNote = `The learners kept in this browser could not be read: ${errorMessage(err, 200)}`;
+    }
+    this.inform();
+  }
+
+  #saveCode() {
+    clearTimeout(this.#saveTimer);
+    if (!this.code) return;
+    const { template, text } = this.code;
+    if (text === this.shipped && !this.learners[template]) return; // nothing of the visitor's yet
+    const record = { template, text, savedAt: this.now() };
+    this.learners[template] = record;
+    this.learnerStore
+      ?.then((opened) => opened?.store?.put(record))
+      .catch((err) => {
+        this.learnerNote = `Your learner could not be kept in this browser: ${errorMessage(err, 200)}; Download .js to keep it`;
+        this.inform();
+      });
+  }
+
+  /**
    * Starts a run of the settings. Where one is not over (paused, or kept from an earlier page),
    * only with { replace: true } (the page asks the visitor first): returns false otherwise.
    */
   start({ replace = false } = {}) {
     if (this.state === 'running' || (this.startNeedsConfirm && !replace)) return false;
     const replaced = this.runId;
+    if (this.code && this.settings.algo !== this.code.template) this.settings = { ...this.settings, algo: this.code.template };
+    this.runCode = this.code ? { ...this.code } : null;
     this.#newWorker();
     this.curve = [];
     this.progress = null;
@@ -223,8 +352,13 @@ export class LabModel extends Emitter {
     this.worker.postMessage({ type: 'stop' });
     this.state = 'stopping';
     clearTimeout(this.#stopTimer);
-    this.#stopTimer = setTimeout(() => this.#halt(), STOP_GRACE_MS);
+    this.#stopTimer = setTimeout(() => this.#halt(), this.#stopGrace());
     this.inform();
+  }
+
+  /** How long Stop waits: a visitor's learner answers through the sandbox's frame and relay, and gets ANSWER_MS. */
+  #stopGrace() {
+    return this.runCode ? ANSWER_MS : STOP_GRACE_MS;
   }
 
   #halt() {
@@ -232,7 +366,9 @@ export class LabModel extends Emitter {
     this.#endWorker();
     this.state = 'stopped';
     const steps = this.kept?.steps;
-    this.note = `The learner did not stop within ${STOP_GRACE_MS / 1000} s of Stop (it was in the middle of a long step), so its Worker was ended${
+    this.note = `The learner did not stop within ${this.#stopGrace() / 1000} s of Stop (${
+      this.runCode ? 'an endless loop, or a step that never returns' : 'it was in the middle of a long step'
+    }), so its Worker was ended${
       this.kept?.policy
         ? `: the curve and the policy it last kept (at ${steps.toLocaleString('en')} steps) stay`
         : ': it had kept no policy yet'
@@ -244,6 +380,7 @@ export class LabModel extends Emitter {
   /** Resumes a kept run from its checkpoint, in a new Worker. */
   resumeKept() {
     if (!this.resumable) return;
+    this.runCode = null; // only a built-in learner keeps a checkpoint
     this.#newWorker();
     this.state = 'running';
     this.note = null;
@@ -282,7 +419,7 @@ export class LabModel extends Emitter {
 
   /** How the game page names the trained policy: 'Your trained policy (ppo, 8,192 steps)'. */
   policyTitle() {
-    const algo = this.run?.algo ?? this.settings.algo;
+    const algo = this.runCode ? `your learner from ${this.runCode.template}` : (this.run?.algo ?? this.settings.algo);
     const steps = this.progress?.steps ?? this.kept?.steps;
     return `Your trained policy (${algo}${Number.isFinite(steps) ? `, ${steps.toLocaleString('en')} steps` : ''})`;
   }
@@ -316,12 +453,14 @@ export class LabModel extends Emitter {
     const { text, steps } = this.worker
       ? await this.#ask({ type: 'policy' }, 'policy')
       : { text: this.kept.policy, steps: this.kept.steps };
-    return { name: policyFileName(this.run ?? this.settings, steps ?? 0), text };
+    const run = this.run ?? this.settings;
+    return { name: policyFileName(this.runCode ? { ...run, algo: `my-${run.algo}` } : run, steps ?? 0), text };
   }
 
-  /** Writes the run as it is now to storage (the page calls it when it is hidden or closed). */
+  /** Writes the run, and the editor's text, as they are now to storage (the page calls it when it is hidden or closed). */
   flush() {
     this.#persist();
+    this.#saveCode();
   }
 
   /**
@@ -367,9 +506,10 @@ export class LabModel extends Emitter {
     this.inform();
   }
 
-  #newWorker() {
+  /** The run's Worker: the visitor's learner's (code) or a built-in learner's. */
+  #newWorker(code = this.runCode) {
     this.#endWorker();
-    this.worker = this.createWorker();
+    this.worker = code ? this.createLearnerWorker(code) : this.createWorker();
     this.worker.onmessage = ({ data }) => this.#receive(data);
     this.worker.onerror = (e) => this.#fail(`the training worker failed: ${e.message ?? 'unknown error'}`);
   }
@@ -385,7 +525,7 @@ export class LabModel extends Emitter {
   /** A worker for the policy: the run's, or a new one that holds the kept policy. */
   #policyWorker() {
     if (this.worker) return this.worker;
-    this.#newWorker();
+    this.#newWorker(null); // a kept policy is the template's (learnerWorker.js): the site's own Worker loads it
     this.worker.postMessage({ type: 'load', policy: this.kept.policy });
     return this.worker;
   }
@@ -493,8 +633,10 @@ let shared = null;
 export function sharedLab() {
   if (shared) return shared;
   const runs = import('./runStore.js').then(({ openRunStore }) => openRunStore());
-  shared = new LabModel({ storage: browserStorage(), runs, locks: globalThis.navigator?.locks ?? null });
+  const learnerStore = import('./learnerStore.js').then(({ openLearnerStore }) => openLearnerStore());
+  shared = new LabModel({ storage: browserStorage(), runs, learnerStore, locks: globalThis.navigator?.locks ?? null });
   shared.recover();
+  shared.loadLearners();
   addEventListener('beforeunload', (e) => {
     if (!shared.live) return;
     shared.flush();

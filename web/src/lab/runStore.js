@@ -10,7 +10,7 @@ export const NO_STORAGE =
   'This browser keeps no data for this page here, so a reload or a closed tab loses a run: download its policy to keep it';
 
 /** The request's result, or its error, as a promise. */
-function settle(request) {
+export function settle(request) {
   return new Promise((resolve, reject) => {
     request.onsuccess = () => resolve(request.result);
     request.onerror = () => reject(request.error ?? new Error('the request failed'));

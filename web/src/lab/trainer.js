@@ -50,9 +50,12 @@ export class Trainer {
    * post(message): to the page. made: what a policy's run record names as its maker
    * ({ package: 'valley-farm@0.1.0' }).
    * keep: when the run is kept ({ first, every } ms; tests keep sooner).
+   * describe(err): an error's text for the page (the Lab's sandbox adds where in the visitor's
+   * learner it was thrown).
    */
-  constructor({ post, made = {}, keep = { first: FIRST_KEEP_MS, every: KEEP_MS } }) {
+  constructor({ post, made = {}, keep = { first: FIRST_KEEP_MS, every: KEEP_MS }, describe = cutMessage }) {
     this.post = post;
+    this.describe = describe;
     this.keepMs = keep;
     this.now = () => performance.now();
     this.made = made;
@@ -63,21 +66,24 @@ export class Trainer {
     this.looping = false;
     this.nextKeep = 0;
     this.loadError = null; // why the kept policy it was given could not be loaded
+    this.loading = null; // the load of that policy, while it goes
   }
 
   /** The page's message. */
   async handle(data) {
     // a question's failure is its answer's (the run goes on); any other is the run's
-    if (data?.type === 'evaluate') return this.#answer('evaluation', async () => ({ result: await this.evaluate() }));
-    if (data?.type === 'policy') return this.#answer('policy', async () => this.policyFile());
+    // (after a kept policy given just before has loaded: its messages come one after another)
+    const loaded = () => this.loading?.catch(() => {});
+    if (data?.type === 'evaluate') return this.#answer('evaluation', async () => (await loaded(), { result: await this.evaluate() }));
+    if (data?.type === 'policy') return this.#answer('policy', async () => (await loaded(), this.policyFile()));
     try {
       if (data?.type === 'start') await this.start(data.settings, data.checkpoint ?? null);
-      else if (data?.type === 'load') await this.load(data.policy);
+      else if (data?.type === 'load') await (this.loading = this.load(data.policy));
       else if (data?.type === 'pause') this.#ask('pause');
       else if (data?.type === 'resume') this.#ask('run');
       else if (data?.type === 'stop') this.#ask('stop');
     } catch (err) {
-      this.post({ type: 'error', message: cutMessage(err) });
+      this.post({ type: 'error', message: this.describe(err) });
     }
   }
 
@@ -85,7 +91,7 @@ export class Trainer {
     try {
       this.post({ type, ...(await answer()) });
     } catch (err) {
-      this.post({ type, error: cutMessage(err) });
+      this.post({ type, error: this.describe(err) });
     }
   }
 
@@ -187,7 +193,7 @@ export class Trainer {
         return;
       }
     } catch (err) {
-      this.post({ type: 'error', message: cutMessage(err) });
+      this.post({ type: 'error', message: this.describe(err) });
     } finally {
       this.looping = false;
     }

@@ -16,22 +16,31 @@ import { SANDBOX_UP } from '../sandbox/relay.js';
 
 export const SANDBOX_START_LIMIT_MS = 30_000;
 
-let scriptText = null; // sandbox.js, fetched once (the site's own file, same origin)
+const scriptTexts = new Map(); // sandbox.js and sandbox-learner.js, each fetched once (the site's own files, same origin)
 
 const siteUrl = (file) => new URL(file, document.baseURI).href;
 
-async function sandboxScript() {
-  scriptText ??= fetch(siteUrl('sandbox.js')).then((r) => {
-    if (!r.ok) throw new Error(`could not load the code sandbox (sandbox.js: HTTP ${r.status})`);
-    return r.text();
-  });
+/** The text of one of the sandbox's scripts (web/sandboxPlugin.mjs builds them). */
+async function siteScript(file) {
+  if (!scriptTexts.has(file))
+    scriptTexts.set(
+      file,
+      fetch(siteUrl(file)).then((r) => {
+        if (!r.ok) throw new Error(`could not load the code sandbox (${file}: HTTP ${r.status})`);
+        return r.text();
+      }),
+    );
   try {
-    return await scriptText;
+    return await scriptTexts.get(file);
   } catch (err) {
-    scriptText = null; // a failed load may be retried
+    scriptTexts.delete(file); // a failed load may be retried
     throw err;
   }
 }
+
+const sandboxScript = () => siteScript('sandbox.js');
+/** The learner runner's text (learnerEntry.js), which a visitor's learner's 'learner:start' carries. */
+export const learnerRunnerScript = () => siteScript('sandbox-learner.js');
 
 async function engineBytes() {
   const r = await fetch(engineUrl());

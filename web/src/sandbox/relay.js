@@ -18,6 +18,8 @@ import { MAX_ENTRIES, MAX_MESSAGE_CHARS, tooBig } from '../model/messages.js';
 /** The Worker names the sandbox's script reads to know which part it plays. */
 export const RELAY_NAME = 'valley-farm relay';
 export const AGENT_NAME = 'valley-farm code';
+/** Where the learner runner (sandbox-learner.js, learnerEntry.js) leaves its API in the code Worker. */
+export const LEARNER_RUNNER = 'valley-farm learner runner';
 /** The type of the message the visitor's Worker posts first, once started (sandboxedWorker.js `ready`). */
 export const SANDBOX_UP = 'sandbox:up';
 

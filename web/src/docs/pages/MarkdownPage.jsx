@@ -1,13 +1,14 @@
 // MarkdownPage.jsx — the docs' own pages written in Markdown (docs/speed.md,
-// docs/architecture.md, and the narrative sections of docs/benchmark.md), converted at build
+// docs/architecture.md, docs/write-a-learner.md, and the narrative sections of docs/benchmark.md), converted at build
 // time by web/markdownPlugin.mjs (docsPage): one text, read the same on GitHub and here.
 import speed from '../../../../docs/speed.md';
 import architecture from '../../../../docs/architecture.md';
 import benchmark from '../../../../docs/benchmark.md';
+import writeALearner from '../../../../docs/write-a-learner.md';
 import { Section, Toc } from '../components/Section.jsx';
 
 /** The converted pages, by slug. */
-export const MARKDOWN_PAGES = { speed, architecture, benchmark };
+export const MARKDOWN_PAGES = { speed, architecture, benchmark, 'write-a-learner': writeALearner };
 
 /** A converted page's sections for the route and the contents: [id, title] and [id, title, 3] for an h3. */
 export const markdownSections = (page) =>
