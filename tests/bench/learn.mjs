@@ -3,7 +3,8 @@
 //  1. PPO against another build of the package (`--against REV`, a commit of this repository,
 //     by default the one before the learner core knew no loss: built once into a folder of its
 //     own), one thread each, in Node, measured in alternating windows of one process (as
-//     `npm run bench` alternates), so that a busy machine slows both alike;
+//     `npm run bench` alternates), in env steps per CPU-second of the process (only the window's
+//     learner is working then), so that other work on the machine does not count;
 //  2. PPO's scaling with threads in Node: 1, 2, … up to the cores of this machine, the counts'
 //     windows alternating; and REINFORCE's and DQN's env steps/s on 1 thread and on all;
 //  3. the Lab's threads (Web Workers) in Chromium against Node, for 1 thread and for all cores
@@ -21,6 +22,7 @@
 // Rates count the rollouts' forward passes and the updates; each skips a warm-up. Run it on
 // an idle machine: other work on the cores lowers the figures of part 2 and 3 most.
 // `--quick` for short windows, `--json` for one JSON object per line, `--lab` for part 3 alone,
+// `--before` for part 1 alone,
 // `--env ID` for one farm, `--against REV` for part 1's other build. A benchmark, not a test:
 // nothing passes or fails.
 import { availableParallelism, tmpdir } from 'node:os';
@@ -37,6 +39,7 @@ import { ensureBuilt, launch, serve } from '../browser/page.js';
 const json = process.argv.includes('--json');
 const quick = process.argv.includes('--quick');
 const labOnly = process.argv.includes('--lab'); // part 3 alone
+const beforeOnly = process.argv.includes('--before'); // part 1 alone
 // part 1's other build: by default the last commit whose learner core computed PPO's loss in C
 const againstFlag = process.argv.indexOf('--against');
 const AGAINST = againstFlag > 0 ? process.argv[againstFlag + 1] : '624fbe8';
@@ -50,6 +53,7 @@ const ROLLOUT = 64 * 64; // the default rollout
 const WARM = 4 * ROLLOUT;
 const WINDOW = (quick ? 6 : 24) * ROLLOUT;
 const ROUNDS = 3;
+const PAIRS = quick ? 3 : 9; // part 1's A B B A pairs of windows
 const LAB_WINDOW = (quick ? 64 : 192) * ROLLOUT; // Node's window beside each Lab run: about 5 s at 2 workers
 const LAB_SECONDS = quick ? 3 : 8; // a Lab run's window
 const SCALE_WINDOW = (quick ? 16 : 64) * ROLLOUT;
@@ -100,19 +104,31 @@ async function windowRate(learner, window = WINDOW) {
   return window / ((performance.now() - t0) / 1000);
 }
 
+/** Env steps per CPU-second of this process (its threads included) over a window of training. */
+async function cpuRate(learner, window = WINDOW) {
+  const t0 = process.cpuUsage();
+  await learner.trainFor(window);
+  const { user, system } = process.cpuUsage(t0);
+  return window / ((user + system) / 1e6);
+}
+
 /** Part 1: PPO against another build's, one thread each, windows alternating. */
 async function againstBefore(env, before) {
   const now = await warmLearner(env, { threads: 1 });
   const then = await warmLearner(env, before.threadsOf(1), before.create);
   const rates = { now: [], then: [] };
-  for (let r = 0; r < ROUNDS; r++) {
-    rates.then.push(await windowRate(then));
-    rates.now.push(await windowRate(now));
+  const ratios = []; // each A B B A pair's: a moment of the machine lands on both builds alike
+  for (let r = 0; r < PAIRS; r++) {
+    const pair = [await cpuRate(then), await cpuRate(now), await cpuRate(now), await cpuRate(then)];
+    rates.then.push(pair[0], pair[3]);
+    rates.now.push(pair[1], pair[2]);
+    ratios.push((pair[1] + pair[2]) / (pair[0] + pair[3]));
   }
   now.dispose();
   then.dispose();
   const row = { part: 'ppo-vs-before', env, against: before.sha, now: median(rates.now), before: median(rates.then) };
-  row.ratio = row.now / row.before;
+  row.ratio = median(ratios);
+  row.pairs = ratios;
   report(row);
   return row;
 }
@@ -255,21 +271,8 @@ async function codeRuns(browser, url, env, cores) {
   return row;
 }
 
-async function main() {
-  const cores = availableParallelism();
-  const counts = [...new Set([1, 2, cores].filter((k) => k <= cores))];
-  const rows = { before: [], scale: [], others: [], lab: [], labScaling: [], labCode: [] };
-  const before = labOnly ? null : await learnAt(AGAINST);
-  for (const env of labOnly ? [] : farms) {
-    log(`${env}: PPO against ${AGAINST}'s, one thread each…`);
-    rows.before.push(await againstBefore(env, before));
-    log(`${env}: PPO on ${counts.join(', ')} threads…`);
-    rows.scale.push({ env, rows: await scaling(env, counts) });
-    for (const algo of ['reinforce', 'dqn']) {
-      log(`${env}: ${algo} on 1 and ${cores} threads…`);
-      rows.others.push({ env, algo, rows: await scaling(env, [...new Set([1, cores])], algo) });
-    }
-  }
+/** Part 3, in Chromium on the built site: the Lab's threads against Node, and a visitor's learner against the built-in. */
+async function labParts(farms, cores, rows) {
   log('Building the site (when its sources changed)…');
   await ensureBuilt();
   const server = await serve();
@@ -285,12 +288,31 @@ async function main() {
     await browser.close();
     await server.close();
   }
+}
+
+async function main() {
+  const cores = availableParallelism();
+  const counts = [...new Set([1, 2, cores].filter((k) => k <= cores))];
+  const rows = { before: [], scale: [], others: [], lab: [], labScaling: [], labCode: [] };
+  const before = labOnly ? null : await learnAt(AGAINST);
+  for (const env of labOnly ? [] : farms) {
+    log(`${env}: PPO against ${AGAINST}'s, one thread each…`);
+    rows.before.push(await againstBefore(env, before));
+    if (beforeOnly) continue;
+    log(`${env}: PPO on ${counts.join(', ')} threads…`);
+    rows.scale.push({ env, rows: await scaling(env, counts) });
+    for (const algo of ['reinforce', 'dqn']) {
+      log(`${env}: ${algo} on 1 and ${cores} threads…`);
+      rows.others.push({ env, algo, rows: await scaling(env, [...new Set([1, cores])], algo) });
+    }
+  }
+  if (!beforeOnly) await labParts(farms, cores, rows);
   const heuristic = timeToHeuristics();
   if (json) return;
 
   const mark = (ok) => (ok ? 'met    ' : 'NOT MET');
   console.log(
-    `\nPPO, default network, windows of ${WINDOW.toLocaleString('en')} env steps after ${WARM.toLocaleString('en')} of warm-up (medians of ${ROUNDS})\n`,
+    `\nPPO, default network, windows of ${WINDOW.toLocaleString('en')} env steps after ${WARM.toLocaleString('en')} of warm-up (medians of ${ROUNDS}; against ${AGAINST}: env steps per CPU-second, the median of ${PAIRS} A B B A pairs' ratios)\n`,
   );
   console.log(`| env | this build, 1 thread | ${AGAINST}'s, 1 thread | this / ${AGAINST} |`);
   console.log('|---|---:|---:|---:|');
