@@ -157,11 +157,16 @@ def check_export_path(path: str) -> None:
 
 
 def export_onnx(agent: Agent, inputs: int, env_id: str, path: str) -> None:
-    """The policy as an ONNX model at `path` (opset 13), labelled with its farm and settings:
-    the engine's features without memory, history 1, so valley-farm's checks take it."""
+    """The policy as an ONNX model at `path`, labelled with its farm and settings: the engine's
+    features without memory, history 1, so valley-farm's checks take it (the names and the opset
+    are the package's ONNX rules, those of the JS export)."""
+    from valley_farm.onnx_policy import RULES
+    names = RULES["names"]
     model = Exported(agent).to("cpu").eval()
-    torch.onnx.export(model, torch.zeros(1, inputs), path, input_names=["features"], output_names=["logits", "value"],
-                      dynamic_axes={"features": {0: "N"}, "logits": {0: "N"}, "value": {0: "N"}}, opset_version=13)
+    torch.onnx.export(model, torch.zeros(1, inputs), path, input_names=[names["input"]],
+                      output_names=[names["logits"], names["value"]],
+                      dynamic_axes={names[k]: {0: "N"} for k in ("input", "logits", "value")},
+                      opset_version=RULES["exportOpset"])
     valley_farm.write_onnx_metadata(path, env_id, algo="ppo", history=1, memory=0, act="greedy")
 
 

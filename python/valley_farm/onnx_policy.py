@@ -25,23 +25,24 @@ from typing import Any, Dict, Optional
 
 import numpy as np
 
-from ._specs import ENV_IDS, spec_for
+from ._specs import ENV_IDS, _data, spec_for
 from .features import features as _features
 
-# The rules of wasm/learn/onnx.js (tests/js/onnx.test.js and python/tests/test_onnx.py hold
-# both to the same models).
-ALLOWED_OPS = ("Gemm", "MatMul", "Add", "Tanh", "Relu", "Identity")
-ONNX_OPSETS = (9, 21)
-ONNX_IR_VERSIONS = (3, 10)
-MAX_WEIGHTS = 2**22
-MAX_NODES = 64
-MAX_ONNX_BYTES = 4 * MAX_WEIGHTS + 2**20
-INPUT = "features"
-OUTPUTS = {"logits": ("logits", "value"), "q": ("q_values",)}
-METADATA = {k: f"valley-farm:{k}" for k in ("env", "algo", "history", "memory", "act")}
-# the most history and memory a learner's policy may have (the ppo learner's limits)
-HISTORY_MAX = 16
-MEMORY_MAX = 1
+# The rules an ONNX policy is held to, as the JS package holds it (wasm/learn/onnx.js): one file,
+# wasm/data/onnx-rules.json, copied into the package at build time like the reference data.
+RULES = _data("onnx-rules.json")
+ALLOWED_OPS = tuple(RULES["ops"])
+ONNX_OPSETS = (RULES["opsets"]["min"], RULES["opsets"]["max"])
+ONNX_IR_VERSIONS = (RULES["irVersions"]["min"], RULES["irVersions"]["max"])
+MAX_WEIGHTS = RULES["maxWeights"]
+MAX_NODES = RULES["maxNodes"]
+MAX_ONNX_BYTES = 4 * MAX_WEIGHTS + RULES["bytesBesideWeights"]
+INPUT = RULES["names"]["input"]
+OUTPUTS = {"logits": (RULES["names"]["logits"], RULES["names"]["value"]), "q": (RULES["names"]["q"],)}
+METADATA = dict(RULES["metadata"])
+# the most history and memory a learner's policy may have (the learners' limits)
+HISTORY_MAX = RULES["historyMax"]
+MEMORY_MAX = RULES["memoryMax"]
 
 
 def _fail(what: str) -> ValueError:

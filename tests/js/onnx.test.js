@@ -13,6 +13,8 @@ import onnxProto from 'onnx-proto';
 import { make } from '../../wasm/index.js';
 import { createLearner, loadNetPolicy, loadPolicy } from '../../wasm/learn/index.js';
 import { ALLOWED_OPS, METADATA, loadOnnxPolicy, onnxToPolicy, policyToOnnx } from '../../wasm/learn/onnx.js';
+import { MAX_WEIGHTS } from '../../wasm/learn/limits.js';
+import { algorithms } from '../../wasm/learn/registry.js';
 
 const { onnx } = onnxProto;
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -372,4 +374,32 @@ describe('npx valley-farm export', () => {
     expect(fromOnnx.returns).toEqual(fromJson.returns);
     expect(fromOnnx.actions).toBe(fromJson.actions);
   }, 60_000);
+});
+
+describe('the ONNX rules are one file for both bindings (wasm/data/onnx-rules.json)', () => {
+  it("its limits are the network learners' limits: the weights, history, memory and hidden layers of ppo, reinforce and dqn", async () => {
+    const rules = JSON.parse(readFileSync(new URL('../../wasm/data/onnx-rules.json', import.meta.url), 'utf8'));
+    expect(rules.maxWeights).toBe(MAX_WEIGHTS);
+    for (const algo of ['ppo', 'reinforce', 'dqn']) {
+      const { limits } = algorithms[algo];
+      expect({ algo, history: rules.historyMax, memory: rules.memoryMax }).toEqual({
+        algo,
+        history: limits.history.max,
+        memory: limits.memory.max,
+      });
+      expect({ algo, most: rules.hidden.most, units: rules.hidden.units }).toEqual({
+        algo,
+        most: limits.hidden.most,
+        units: limits.hidden.units,
+      });
+    }
+  });
+
+  it('the export writes the opset and IR version it names, within what the import reads', () => {
+    const rules = JSON.parse(readFileSync(new URL('../../wasm/data/onnx-rules.json', import.meta.url), 'utf8'));
+    expect(rules.exportOpset).toBeGreaterThanOrEqual(rules.opsets.min);
+    expect(rules.exportOpset).toBeLessThanOrEqual(rules.opsets.max);
+    expect(rules.exportIrVersion).toBeGreaterThanOrEqual(rules.irVersions.min);
+    expect(rules.exportIrVersion).toBeLessThanOrEqual(rules.irVersions.max);
+  });
 });

@@ -27,40 +27,38 @@ import { POLICY_FORMAT } from './policyFile.js';
 import { checkPolicyJSON } from './policyCheck.js';
 import { loadPolicy } from './index.js';
 import { learnerOf } from './registry.js';
+import RULES from '../data/onnx-rules.json' with { type: 'json' };
 import { networkInputs } from './perception.js';
 import { ACT_MODES } from './netPolicy.js';
 
 const { onnx } = onnxProto;
 const FLOAT = onnx.TensorProto.DataType.FLOAT;
 
+// The rules an ONNX policy is held to live in wasm/data/onnx-rules.json, which the Python
+// package reads too (valley_farm/onnx_policy.py): one source for both bindings.
+
 /** The opset the export writes, and the opsets the import reads (the allowed ops mean the same in all). */
-export const ONNX_OPSET = 13;
-export const ONNX_OPSETS = Object.freeze({ min: 9, max: 21 });
-/** The IR versions the import reads (the export writes 7, opset 13's). */
-export const ONNX_IR_VERSIONS = Object.freeze({ min: 3, max: 10 });
+export const ONNX_OPSET = RULES.exportOpset;
+export const ONNX_OPSETS = Object.freeze({ ...RULES.opsets });
+/** The IR versions the import reads (the export writes opset 13's, RULES.exportIrVersion). */
+export const ONNX_IR_VERSIONS = Object.freeze({ ...RULES.irVersions });
 /**
  * The ops a policy's graph may use: a dense layer is Gemm (alpha and beta 1, transA 0), or
  * MatMul then Add of a bias; then Tanh or Relu; Identity passes a tensor on (torch writes some).
  */
-export const ALLOWED_OPS = Object.freeze(['Gemm', 'MatMul', 'Add', 'Tanh', 'Relu', 'Identity']);
+export const ALLOWED_OPS = Object.freeze([...RULES.ops]);
 /** The most nodes a graph may have: 4 hidden layers for each of 3 heads, 3 ops each, and room. */
-export const MAX_NODES = 64;
+export const MAX_NODES = RULES.maxNodes;
 /** The largest .onnx file read: MAX_WEIGHTS float32 weights and 1 MiB for the rest. */
-export const MAX_ONNX_BYTES = 4 * MAX_WEIGHTS + 2 ** 20;
+export const MAX_ONNX_BYTES = 4 * MAX_WEIGHTS + RULES.bytesBesideWeights;
 /** The names of the graph's input and outputs. */
-export const ONNX_NAMES = Object.freeze({ input: 'features', logits: 'logits', value: 'value', q: 'q_values' });
+export const ONNX_NAMES = Object.freeze({ ...RULES.names });
 /**
  * The model's metadata (metadata_props): which env the features are of and the network's
  * settings. Only env is required; the others default to history 1, memory 0, algo ppo (dqn for
  * a model of q_values) and act greedy.
  */
-export const METADATA = Object.freeze({
-  env: 'valley-farm:env',
-  algo: 'valley-farm:algo',
-  history: 'valley-farm:history',
-  memory: 'valley-farm:memory',
-  act: 'valley-farm:act',
-});
+export const METADATA = Object.freeze({ ...RULES.metadata });
 
 const fail = (what) => new Error(`valley-farm/learn: ONNX: ${what}`);
 const ACTIVATION_OPS = { Tanh: 'tanh', Relu: 'relu' };
@@ -113,7 +111,7 @@ export function policyToOnnx(json) {
   });
   const meta = { env: json.env, algo: json.algo, history, memory, act: q ? 'greedy' : (json.act ?? 'greedy') };
   const model = onnx.ModelProto.create({
-    irVersion: 7,
+    irVersion: RULES.exportIrVersion,
     opsetImport: [{ domain: '', version: ONNX_OPSET }],
     producerName: 'valley-farm',
     docString: `A ${json.algo} policy for ${json.env}: features [N, ${F}] -> ${heads.join(', ')} (docs/python.md, "Policies as ONNX")`,
