@@ -50,6 +50,7 @@ it('npm pack ships the engine, the types, the agents, the protocol, the learners
       'wasm/splits.d.ts',
       'wasm/data/best-known.json',
       'wasm/data/baselines.json',
+      'wasm/data/onnx-rules.json',
       'wasm/cli/args.mjs',
       'wasm/cli/index.mjs',
       'wasm/cli/progress.mjs',
