@@ -53,8 +53,8 @@ describe('your learner in the Lab', () => {
     const text = await page.inputValue('[data-testid="lab-code-text"]');
     // after 100,000 steps, the coordinator never returns from trainFor
     const looping = text.replace(
-      '      const target = stats.steps + steps;',
-      '      const target = stats.steps + steps; if (stats.steps >= 100_000) for (;;) {}',
+      '    trainFor(steps, { until } = {}) {',
+      '    trainFor(steps, { until } = {}) { if (stats.steps >= 100_000) for (;;) {}',
     );
     expect(looping).not.toBe(text);
     await page.fill('[data-testid="lab-code-text"]', looping);

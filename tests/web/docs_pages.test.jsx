@@ -1,7 +1,7 @@
 // Every docs page renders from its route, every internal docs link points at a page and a
 // section that exist, and the API examples run cleanly in the docs sandbox (in Node here;
 // the browser suite runs one in a real Web Worker).
-import { describe, it, expect } from 'vitest';
+import { afterEach, describe, it, expect } from 'vitest';
 import { render } from 'preact';
 import { act } from 'preact/test-utils';
 import { Docs, PAGES, parseDocsPath } from '../../web/src/docs/index.jsx';
@@ -15,12 +15,20 @@ import { quietIframes } from './quietIframes.js';
 
 quietIframes(); // the docs' live farms are iframes, which happy-dom does not load
 
+const shown = [];
 async function show(path) {
   const host = document.createElement('div');
   document.body.replaceChildren(host);
   await act(async () => render(<Docs path={path} />, host));
+  shown.push(host);
   return host;
 }
+
+// Each page is unmounted after its test: a live widget still loading (a farm, the engine) would
+// otherwise render once the test file's document is gone, an unhandled error on a loaded machine.
+afterEach(() => {
+  for (const host of shown.splice(0)) render(null, host);
+});
 
 describe('docs routes', () => {
   it('parses pages and sections, and flags unknown ones', () => {

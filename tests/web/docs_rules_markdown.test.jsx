@@ -2,7 +2,7 @@
 // converted at build time by web/markdownPlugin.mjs (rulesPage), with the live widgets its
 // `<!-- widget: NAME -->` lines name. These tests hold the page to the file, the markers to
 // the widgets, and the conversion to its rules for links and raw HTML.
-import { describe, it, expect } from 'vitest';
+import { afterEach, describe, it, expect } from 'vitest';
 import { render } from 'preact';
 import { act } from 'preact/test-utils';
 import { envIds } from 'valley-farm';
@@ -21,12 +21,20 @@ const squash = (s) => s.replace(/\s+/g, ' ').trim();
 
 quietIframes(); // the docs' live farms are iframes, which happy-dom does not load
 
+const shown = [];
 async function show(node) {
   const host = document.createElement('div');
   document.body.replaceChildren(host);
   await act(async () => render(node, host));
+  shown.push(host);
   return host;
 }
+
+// Each page is unmounted after its test: a live widget still loading (a farm, the engine) would
+// otherwise render once the test file's document is gone, an unhandled error on a loaded machine.
+afterEach(() => {
+  for (const host of shown.splice(0)) render(null, host);
+});
 
 /** The text of the page's headings, without their "#" link. */
 const headings = (host, sel) => [...host.querySelectorAll(sel)].map((h) => squash(h.textContent.replace(/#$/, '')));
