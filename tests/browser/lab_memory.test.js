@@ -67,7 +67,7 @@ const MB = 2 ** 20;
 // every heap's garbage (the Workers' too), once the page's start-up memory is given back. So
 // measured on this 2-core machine, runs of 1 and 2 threads took 19-25 and 24-33 MB, steadily.
 // 8 threads took 67-84 MB in runs of this file alone and 230-275 MB inside full CI runs, two
-// regimes not yet understood (issue 46): THREAD_BYTES (16 MB) keeps the estimate within half to
+// regimes not yet understood (issue 46): THREAD_BYTES (settings.js) keeps the estimate within half to
 // twice of both, but only 1 and 2 threads are held to it here.
 
 describe("the Lab's memory estimate", () => {
