@@ -370,7 +370,14 @@ async function main() {
   }
   native.close();
   const compared = compareFile ? compareWith(compareFile, ratios) : [];
-  const machine = { path: 'machine', cpu: cpus()[0]?.model ?? 'unknown', cores: cpus().length, node: process.version, wasmBytes: wasmSize, pinnedCpu };
+  const machine = {
+    path: 'machine',
+    cpu: cpus()[0]?.model ?? 'unknown',
+    cores: cpus().length,
+    node: process.version,
+    wasmBytes: wasmSize,
+    pinnedCpu,
+  };
   if (json) {
     for (const r of [...ratios, ...noise, ...targets, ...compared]) console.log(JSON.stringify(r));
     console.log(JSON.stringify(machine));
@@ -403,15 +410,15 @@ async function main() {
       `vs ${compareFile}, ${c.env} ${c.ratio}: ${c.before.toFixed(2)} -> ${c.after.toFixed(2)}, ${(100 * c.change).toFixed(1)} % (interval ${(100 * c.low).toFixed(1)} … ${(100 * c.high).toFixed(1)} %): ${c.significant ? 'a change' : 'no change beyond the noise'}`,
     );
   }
-  console.log(
-    "\nTargets (the project's speed goals, each a ratio to the native loop on the same core; npm test checks them):",
-  );
+  console.log("\nTargets (the project's speed goals, each a ratio to the native loop on the same core; npm test checks them):");
   for (const t of targets) {
     const beyond = t.met ? '' : t.belowNoise ? ', below it beyond the noise' : ', within the noise';
     const ref = t.onReferenceCore
       ? `; ${(t.onReferenceCore.stepsPerSec / 1e6).toFixed(2)} M steps/s on the goals' reference core (goal ≥ ${t.onReferenceCore.goal / 1e6} M)`
       : '';
-    console.log(`  ${t.met ? 'met    ' : 'NOT MET'}  ${t.env}: ${t.target} = ${t.value.toFixed(3)} (goal ≥ ${t.goal.toFixed(3)}${beyond}${ref})`);
+    console.log(
+      `  ${t.met ? 'met    ' : 'NOT MET'}  ${t.env}: ${t.target} = ${t.value.toFixed(3)} (goal ≥ ${t.goal.toFixed(3)}${beyond}${ref})`,
+    );
   }
 }
 
