@@ -5,6 +5,8 @@
 //     own), one thread each, in Node, measured in alternating windows of one process (as
 //     `npm run bench` alternates), in env steps per CPU-second of the process (only the window's
 //     learner is working then), so that other work on the machine does not count;
+//  1b. PPO with a memory it learns (a GRU, `recurrent`) against the feed-forward default, one
+//     thread each, alternating the same way (the recurrent-policy issue: at least half the speed);
 //  2. PPO's scaling with threads in Node: 1, 2, … up to the cores of this machine, the counts'
 //     windows alternating; and REINFORCE's and DQN's env steps/s on 1 thread and on all;
 //  3. the Lab's threads (Web Workers) in Chromium against Node, for 1 thread and for all cores
@@ -22,7 +24,7 @@
 // Rates count the rollouts' forward passes and the updates; each skips a warm-up. Run it on
 // an idle machine: other work on the cores lowers the figures of part 2 and 3 most.
 // `--quick` for short windows, `--json` for one JSON object per line, `--lab` for part 3 alone,
-// `--before` for part 1 alone,
+// `--before` for part 1 alone, `--recurrent` for part 1b alone,
 // `--env ID` for one farm, `--against REV` for part 1's other build. A benchmark, not a test:
 // nothing passes or fails.
 import { availableParallelism, tmpdir } from 'node:os';
@@ -40,6 +42,7 @@ const json = process.argv.includes('--json');
 const quick = process.argv.includes('--quick');
 const labOnly = process.argv.includes('--lab'); // part 3 alone
 const beforeOnly = process.argv.includes('--before'); // part 1 alone
+const recurrentOnly = process.argv.includes('--recurrent'); // part 1b alone
 // part 1's other build: by default the last commit whose learner core computed PPO's loss in C
 const againstFlag = process.argv.indexOf('--against');
 const AGAINST = againstFlag > 0 ? process.argv[againstFlag + 1] : '624fbe8';
@@ -57,7 +60,17 @@ const PAIRS = quick ? 3 : 9; // part 1's A B B A pairs of windows
 const LAB_WINDOW = (quick ? 64 : 192) * ROLLOUT; // Node's window beside each Lab run: about 5 s at 2 workers
 const LAB_SECONDS = quick ? 3 : 8; // a Lab run's window
 const SCALE_WINDOW = (quick ? 16 : 64) * ROLLOUT;
-const TARGETS = { overBefore: 0.95, scaling: 0.85, workerOverNode: 0.8, codeOverBuiltIn: 0.8, minutesToHeuristic: 5 };
+// part 1b's GRUs: half and all the width of the default hidden layers (the recurrent state's
+// product has only a few sequences a shard, so its cost grows faster than its width)
+const RECURRENT = [32, 64];
+const TARGETS = {
+  overBefore: 0.95,
+  recurrentOverFeedForward: 0.5,
+  scaling: 0.85,
+  workerOverNode: 0.8,
+  codeOverBuiltIn: 0.8,
+  minutesToHeuristic: 5,
+};
 const log = (...a) => (json ? console.error(...a) : console.log(...a));
 const out = [];
 const report = (row) => {
@@ -112,23 +125,45 @@ async function cpuRate(learner, window = WINDOW) {
   return window / ((user + system) / 1e6);
 }
 
-/** Part 1: PPO against another build's, one thread each, windows alternating. */
-async function againstBefore(env, before) {
-  const now = await warmLearner(env, { threads: 1 });
-  const then = await warmLearner(env, before.threadsOf(1), before.create);
-  const rates = { now: [], then: [] };
-  const ratios = []; // each A B B A pair's: a moment of the machine lands on both builds alike
+/**
+ * Two learners' env steps per CPU-second, one thread each, windows alternating in A B B A
+ * pairs: each pair's ratio B / A (a moment of the machine lands on both alike), their median,
+ * and each side's median rate.
+ */
+async function paired(a, b) {
+  const rates = { a: [], b: [] };
+  const ratios = [];
   for (let r = 0; r < PAIRS; r++) {
-    const pair = [await cpuRate(then), await cpuRate(now), await cpuRate(now), await cpuRate(then)];
-    rates.then.push(pair[0], pair[3]);
-    rates.now.push(pair[1], pair[2]);
+    const pair = [await cpuRate(a), await cpuRate(b), await cpuRate(b), await cpuRate(a)];
+    rates.a.push(pair[0], pair[3]);
+    rates.b.push(pair[1], pair[2]);
     ratios.push((pair[1] + pair[2]) / (pair[0] + pair[3]));
   }
-  now.dispose();
-  then.dispose();
-  const row = { part: 'ppo-vs-before', env, against: before.sha, now: median(rates.now), before: median(rates.then) };
-  row.ratio = median(ratios);
-  row.pairs = ratios;
+  a.dispose();
+  b.dispose();
+  return { a: median(rates.a), b: median(rates.b), ratio: median(ratios), pairs: ratios };
+}
+
+/** Part 1: PPO against another build's, one thread each. */
+async function againstBefore(env, before) {
+  const then = await warmLearner(env, before.threadsOf(1), before.create);
+  const now = await warmLearner(env, { threads: 1 });
+  const p = await paired(then, now);
+  const row = { part: 'ppo-vs-before', env, against: before.sha, now: p.b, before: p.a, ratio: p.ratio, pairs: p.pairs };
+  report(row);
+  return row;
+}
+
+/**
+ * Part 1b: PPO with a memory it learns (a GRU of `units`, the `recurrent` setting) against the
+ * default feed-forward PPO, one thread each: what the recurrent layer, its sequences and its
+ * backward through time cost a step.
+ */
+async function memoryAgainstNone(env, units) {
+  const none = await warmLearner(env, { threads: 1 });
+  const gru = await warmLearner(env, { threads: 1, recurrent: units });
+  const p = await paired(none, gru);
+  const row = { part: 'ppo-recurrent', env, units, recurrent: p.b, feedForward: p.a, ratio: p.ratio, pairs: p.pairs };
   report(row);
   return row;
 }
@@ -293,12 +328,19 @@ async function labParts(farms, cores, rows) {
 async function main() {
   const cores = availableParallelism();
   const counts = [...new Set([1, 2, cores].filter((k) => k <= cores))];
-  const rows = { before: [], scale: [], others: [], lab: [], labScaling: [], labCode: [] };
-  const before = labOnly ? null : await learnAt(AGAINST);
+  const rows = { before: [], recurrent: [], scale: [], others: [], lab: [], labScaling: [], labCode: [] };
+  const before = labOnly || recurrentOnly ? null : await learnAt(AGAINST);
   for (const env of labOnly ? [] : farms) {
-    log(`${env}: PPO against ${AGAINST}'s, one thread each…`);
-    rows.before.push(await againstBefore(env, before));
-    if (beforeOnly) continue;
+    if (!recurrentOnly) {
+      log(`${env}: PPO against ${AGAINST}'s, one thread each…`);
+      rows.before.push(await againstBefore(env, before));
+      if (beforeOnly) continue;
+    }
+    for (const units of RECURRENT) {
+      log(`${env}: PPO with a GRU of ${units} units against the feed-forward default, one thread each…`);
+      rows.recurrent.push(await memoryAgainstNone(env, units));
+    }
+    if (recurrentOnly) continue;
     log(`${env}: PPO on ${counts.join(', ')} threads…`);
     rows.scale.push({ env, rows: await scaling(env, counts) });
     for (const algo of ['reinforce', 'dqn']) {
@@ -306,7 +348,7 @@ async function main() {
       rows.others.push({ env, algo, rows: await scaling(env, [...new Set([1, cores])], algo) });
     }
   }
-  if (!beforeOnly) await labParts(farms, cores, rows);
+  if (!beforeOnly && !recurrentOnly) await labParts(farms, cores, rows);
   const heuristic = timeToHeuristics();
   if (json) return;
 
@@ -317,6 +359,12 @@ async function main() {
   console.log(`| env | this build, 1 thread | ${AGAINST}'s, 1 thread | this / ${AGAINST} |`);
   console.log('|---|---:|---:|---:|');
   for (const r of rows.before) console.log(`| ${r.env} | ${fmt(r.now)} | ${fmt(r.before)} | ${r.ratio.toFixed(2)} |`);
+  if (rows.recurrent.length) {
+    console.log('\n| env | GRU units | PPO feed-forward (default), 1 thread | PPO recurrent, 1 thread | recurrent / feed-forward |');
+    console.log('|---|---:|---:|---:|---:|');
+    for (const r of rows.recurrent)
+      console.log(`| ${r.env} | ${r.units} | ${fmt(r.feedForward)} | ${fmt(r.recurrent)} | ${r.ratio.toFixed(2)} |`);
+  }
   console.log('\n| env | learner | threads | steps/s (Node) | × one thread | per thread |');
   console.log('|---|---|---:|---:|---:|---:|');
   for (const s of [...rows.scale.map((x) => ({ ...x, algo: 'ppo' })), ...rows.others])
@@ -342,6 +390,10 @@ async function main() {
   for (const r of rows.before)
     console.log(
       `  ${mark(r.ratio >= TARGETS.overBefore)}  ${r.env}: PPO, this build / ${AGAINST}'s, 1 thread: ${down(r.ratio)} (target ${TARGETS.overBefore})`,
+    );
+  for (const r of rows.recurrent)
+    console.log(
+      `  ${mark(r.ratio >= TARGETS.recurrentOverFeedForward)}  ${r.env}: PPO with memory (GRU ${r.units}) / without, 1 thread: ${down(r.ratio)} (median of ${r.pairs.length} pairs; target ${TARGETS.recurrentOverFeedForward})`,
     );
   for (const s of rows.scale) {
     const last = s.rows[s.rows.length - 1];
