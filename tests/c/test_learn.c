@@ -65,6 +65,43 @@ static double loss_of(vfl_net *net, const vfl_inputs *in, float *dout) {
     return loss;
 }
 
+/* The gradients backward left in net against a central difference of loss(net, ctx) in each
+ * parameter: within 2e-3 + 2 % of the difference, and some gradient large enough that the
+ * check compared something. */
+static void gradients_match_differences(vfl_net *net, double (*loss)(vfl_net *, const void *),
+                                        const void *ctx) {
+    float *p = vfl_params(net);
+    int count = vfl_param_count(net);
+    float *grad = malloc((size_t)count * sizeof(float));
+    CHECK(grad != NULL);
+    if (!grad) return;
+    for (int k = 0; k < count; k++) grad[k] = vfl_grads(net)[k];
+    int bad = 0;
+    double largest = 0;
+    for (int k = 0; k < count; k++) {
+        float keep = p[k];
+        const float h = 1e-3f;
+        p[k] = keep + h;
+        double up = loss(net, ctx);
+        p[k] = keep - h;
+        double down = loss(net, ctx);
+        p[k] = keep;
+        double fd = (up - down) / (2 * (double)h);
+        if (fabs(fd - grad[k]) > 2e-3 + 0.02 * fabs(fd)) {
+            if (bad++ < 5)
+                printf("  parameter %d: gradient %g, difference %g\n", k, (double)grad[k], fd);
+        }
+        if (fabs(grad[k]) > largest) largest = fabs(grad[k]);
+    }
+    CHECK(bad == 0);
+    CHECK(largest > 1e-2); /* the check compared something */
+    free(grad);
+}
+
+static double loss_at(vfl_net *net, const void *in) {
+    return loss_of(net, in, NULL);
+}
+
 /* Every parameter's gradient (backward from the loss's gradient at the outputs) against a
  * central difference of the loss. */
 static void backward_matches_differences(vfl_layout layout) {
@@ -82,28 +119,7 @@ static void backward_matches_differences(vfl_layout layout) {
     vfl_zero_grad(net);
     loss_of(net, &in, dout);
     CHECK(vfl_backward(net, SAMPLES, NULL, &in, dout) == VFL_OK);
-    float *grad = malloc((size_t)count * sizeof(float));
-    for (int k = 0; k < count; k++) grad[k] = vfl_grads(net)[k];
-    int bad = 0;
-    double largest = 0;
-    for (int k = 0; k < count; k++) {
-        float keep = p[k];
-        const float h = 1e-3f;
-        p[k] = keep + h;
-        double up = loss_of(net, &in, NULL);
-        p[k] = keep - h;
-        double down = loss_of(net, &in, NULL);
-        p[k] = keep;
-        double fd = (up - down) / (2 * (double)h);
-        if (fabs(fd - grad[k]) > 2e-3 + 0.02 * fabs(fd)) {
-            if (bad++ < 5)
-                printf("  parameter %d: gradient %g, difference %g\n", k, (double)grad[k], fd);
-        }
-        if (fabs(grad[k]) > largest) largest = fabs(grad[k]);
-    }
-    CHECK(bad == 0);
-    CHECK(largest > 1e-2); /* the check compared something */
-    free(grad);
+    gradients_match_differences(net, loss_at, &in);
     vfl_destroy(net);
 }
 
@@ -482,6 +498,10 @@ static double seq_loss_of(vfl_net *net, const seq_data *q, float *dout) {
     return loss;
 }
 
+static double seq_loss_at(vfl_net *net, const void *q) {
+    return seq_loss_of(net, q, NULL);
+}
+
 /* Every parameter's gradient (backward through time from the loss's gradient at the
  * outputs) against a central difference of the loss: every step, both through a state carried
  * from step to step and where an episode starts, is differentiated exactly (no truncation
@@ -501,28 +521,7 @@ static void backward_seq_matches_differences(vfl_layout layout) {
     vfl_zero_grad(net);
     seq_loss_of(net, &q, dout);
     CHECK(vfl_backward_seq(net, STEPS, SEQS, q.rows, &q.in, dout) == VFL_OK);
-    float *grad = malloc((size_t)count * sizeof(float));
-    for (int k = 0; k < count; k++) grad[k] = vfl_grads(net)[k];
-    int bad = 0;
-    double largest = 0;
-    for (int k = 0; k < count; k++) {
-        float keep = p[k];
-        const float h = 1e-3f;
-        p[k] = keep + h;
-        double up = seq_loss_of(net, &q, NULL);
-        p[k] = keep - h;
-        double down = seq_loss_of(net, &q, NULL);
-        p[k] = keep;
-        double fd = (up - down) / (2 * (double)h);
-        if (fabs(fd - grad[k]) > 2e-3 + 0.02 * fabs(fd)) {
-            if (bad++ < 5)
-                printf("  parameter %d: gradient %g, difference %g\n", k, (double)grad[k], fd);
-        }
-        if (fabs(grad[k]) > largest) largest = fabs(grad[k]);
-    }
-    CHECK(bad == 0);
-    CHECK(largest > 1e-2); /* the check compared something */
-    free(grad);
+    gradients_match_differences(net, seq_loss_at, &q);
     vfl_destroy(net);
 }
 
