@@ -23,6 +23,7 @@
 #define NPY_NO_DEPRECATED_API NPY_1_7_API_VERSION
 #include <numpy/arrayobject.h>
 
+#include "args.h"
 #include "valley_farm.h"
 
 int vfpy_add_agents(PyObject *m);
@@ -32,30 +33,6 @@ int vfpy_add_agents(PyObject *m);
 #define MEMORY_MAX ((size_t)1 << 30)
 /* The most plays agent_returns makes in one call (a million episodes: seconds to a minute). */
 #define PLAYS_MAX 1000000
-
-/* An int argument from lo to hi (a Python int or NumPy integer; not a bool, not a float). */
-static int arg_int(PyObject *o, long long lo, long long hi, const char *what, long long *out) {
-    if (PyBool_Check(o) || PyArray_IsScalar(o, Bool) || PyFloat_Check(o) || !PyIndex_Check(o)) {
-        PyErr_Format(PyExc_TypeError,
-                     "valley_farm: %s %.60R is not an int; it is an int from %lld to %lld", what, o,
-                     lo, hi);
-        return -1;
-    }
-    PyObject *i = PyNumber_Index(o);
-    if (!i) return -1;
-    int overflow;
-    long long v = PyLong_AsLongLongAndOverflow(i, &overflow);
-    Py_DECREF(i);
-    if (v == -1 && PyErr_Occurred()) return -1;
-    if (overflow || v < lo || v > hi) {
-        PyErr_Format(PyExc_ValueError,
-                     "valley_farm: %s %.60R is out of range; it is an int from %lld to %lld", what,
-                     o, lo, hi);
-        return -1;
-    }
-    *out = v;
-    return 0;
-}
 
 /* A seed: an int from 0 to 2**64 - 1. */
 static int arg_seed(PyObject *o, const char *what, uint64_t *out) {
@@ -122,7 +99,7 @@ static PyArrayObject *int32_rows(PyObject *o, npy_intp rows, npy_intp cols, cons
 
 static int arg_kind(PyObject *o, int *kind) {
     long long k;
-    if (arg_int(o, 0, VF_KIND_COUNT - 1, "env kind", &k)) return -1;
+    if (vfpy_int_arg(o, 0, VF_KIND_COUNT - 1, "env kind", &k)) return -1;
     *kind = (int)k;
     return 0;
 }
@@ -145,7 +122,8 @@ static int agent_init(AgentObject *self, PyObject *args, PyObject *kwds) {
     long long agent;
     uint64_t seed;
     if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOO", kwlist, &kind_obj, &agent_obj, &seed_obj) ||
-        arg_kind(kind_obj, &kind) || arg_int(agent_obj, 0, VF_AGENT_KINDS - 1, "agent", &agent) ||
+        arg_kind(kind_obj, &kind) ||
+        vfpy_int_arg(agent_obj, 0, VF_AGENT_KINDS - 1, "agent", &agent) ||
         arg_seed(seed_obj, "agent seed", &seed))
         return -1;
     if (!vf_agent_exists(kind, (int)agent)) {
@@ -209,8 +187,9 @@ static PyObject *agent_returns(PyObject *Py_UNUSED(m), PyObject *args) {
     uint64_t first;
     if (!PyArg_ParseTuple(args, "OOOOO", &kind_obj, &agent_obj, &seeds_obj, &runs_obj,
                           &first_obj) ||
-        arg_kind(kind_obj, &kind) || arg_int(agent_obj, 0, VF_AGENT_KINDS - 1, "agent", &agent) ||
-        arg_int(runs_obj, 1, 1024, "runs", &runs) || arg_seed(first_obj, "first seed", &first))
+        arg_kind(kind_obj, &kind) ||
+        vfpy_int_arg(agent_obj, 0, VF_AGENT_KINDS - 1, "agent", &agent) ||
+        vfpy_int_arg(runs_obj, 1, 1024, "runs", &runs) || arg_seed(first_obj, "first seed", &first))
         return NULL;
     if (!vf_agent_exists(kind, (int)agent))
         return PyErr_Format(PyExc_ValueError, "valley_farm: no %s agent plays %s",
@@ -279,7 +258,7 @@ static int features_init(FeaturesObject *self, PyObject *args, PyObject *kwds) {
     int kind, memory;
     long long n;
     if (!PyArg_ParseTupleAndKeywords(args, kwds, "OpO", kwlist, &kind_obj, &memory, &n_obj) ||
-        arg_kind(kind_obj, &kind) || arg_int(n_obj, 1, VF_BATCH_MAX, "num_envs", &n))
+        arg_kind(kind_obj, &kind) || vfpy_int_arg(n_obj, 1, VF_BATCH_MAX, "num_envs", &n))
         return -1;
     if (self->ready) {
         PyErr_SetString(PyExc_TypeError, "valley_farm: a Features is initialised once");
@@ -336,8 +315,8 @@ static PyObject *features_read(FeaturesObject *self, PyObject *args) {
     long long i, action;
     if (features_ready(self) ||
         !PyArg_ParseTuple(args, "OOOO", &i_obj, &obs_obj, &action_obj, &opening_obj) ||
-        arg_int(i_obj, 0, self->n - 1, "env index", &i) ||
-        arg_int(action_obj, -1, VF_ACTIONS_MAX - 1, "action", &action))
+        vfpy_int_arg(i_obj, 0, self->n - 1, "env index", &i) ||
+        vfpy_int_arg(action_obj, -1, VF_ACTIONS_MAX - 1, "action", &action))
         return NULL;
     int opening = PyObject_IsTrue(opening_obj);
     if (opening < 0) return NULL;

@@ -32,6 +32,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "args.h"
 #include "valley_farm.h"
 
 int vfpy_add_agents(PyObject *m); /* agents.c */
@@ -88,10 +89,8 @@ static int seed_from(PyObject *o, uint64_t *out, const char *where) {
     return 0;
 }
 
-/* An int argument from lo to hi: a Python int or NumPy integer (not a bool, not a float); 0,
- * or -1 with a TypeError or ValueError naming `what` and its range. Its __index__ may run
- * Python code, so callers check their object's state after this call, not before. */
-static int int_arg(PyObject *o, long long lo, long long hi, const char *what, long long *out) {
+/* args.h says what it takes and gives (agents.c reads its ints with it too). */
+int vfpy_int_arg(PyObject *o, long long lo, long long hi, const char *what, long long *out) {
     if (PyBool_Check(o) || PyArray_IsScalar(o, Bool) || PyFloat_Check(o) || !PyIndex_Check(o)) {
         PyErr_Format(PyExc_TypeError,
                      "valley_farm: %s %.60R is not an int; it is an int from %lld to %lld", what, o,
@@ -165,7 +164,7 @@ static int env_init(EnvObject *self, PyObject *args, PyObject *kwds) {
     long long kind;
     uint64_t rng_seed = 0;
     if (!PyArg_ParseTupleAndKeywords(args, kwds, "O|pO", kwlist, &kind_obj, &events, &rng_obj) ||
-        int_arg(kind_obj, 0, VF_KIND_COUNT - 1, "env kind", &kind) ||
+        vfpy_int_arg(kind_obj, 0, VF_KIND_COUNT - 1, "env kind", &kind) ||
         (rng_obj && seed_from(rng_obj, &rng_seed, "Env")))
         return -1;
     if (self->ms) { /* a second __init__ could change the kind, and so the arrays' sizes */
@@ -493,8 +492,9 @@ static PyObject *env_plan(EnvObject *self, PyObject *args) {
     long long width, states;
     if (!PyArg_ParseTuple(args, "OO", &width_obj, &states_obj)) return NULL;
     if (env_check_started(self, "plan") ||
-        int_arg(width_obj, 1, VF_PLAN_WIDTH_MAX, "plan: width", &width) ||
-        int_arg(states_obj, 0, VF_PROVE_STATES_MAX, "plan: states to prove (0: none)", &states) ||
+        vfpy_int_arg(width_obj, 1, VF_PLAN_WIDTH_MAX, "plan: width", &width) ||
+        vfpy_int_arg(states_obj, 0, VF_PROVE_STATES_MAX, "plan: states to prove (0: none)",
+                     &states) ||
         env_check_started(self, "plan"))
         return NULL;
     size_t beam = vf_plan_work_size(self->kind, (int)width);
@@ -777,12 +777,13 @@ static int vec_init(VecEnvObject *self, PyObject *args, PyObject *kwds) {
     long long kind, n, threads = 1, autoreset = VF_AUTORESET_SAME_STEP;
     if (!PyArg_ParseTupleAndKeywords(args, kwds, "OO|ppOO", kwlist, &kind_obj, &n_obj, &masks,
                                      &levels, &threads_obj, &autoreset_obj) ||
-        int_arg(kind_obj, 0, VF_KIND_COUNT - 1, "env kind", &kind) ||
-        int_arg(n_obj, 1, VF_BATCH_MAX, "num_envs", &n) ||
-        (threads_obj &&
-         int_arg(threads_obj, 1, n < 64 ? n : 64, "threads (at most num_envs and 64)", &threads)) ||
-        (autoreset_obj && int_arg(autoreset_obj, VF_AUTORESET_SAME_STEP, VF_AUTORESET_NEXT_STEP,
-                                  "autoreset (0: same-step, 1: next-step)", &autoreset)))
+        vfpy_int_arg(kind_obj, 0, VF_KIND_COUNT - 1, "env kind", &kind) ||
+        vfpy_int_arg(n_obj, 1, VF_BATCH_MAX, "num_envs", &n) ||
+        (threads_obj && vfpy_int_arg(threads_obj, 1, n < 64 ? n : 64,
+                                     "threads (at most num_envs and 64)", &threads)) ||
+        (autoreset_obj &&
+         vfpy_int_arg(autoreset_obj, VF_AUTORESET_SAME_STEP, VF_AUTORESET_NEXT_STEP,
+                      "autoreset (0: same-step, 1: next-step)", &autoreset)))
         return -1;
     if (self->envs) { /* once: the buffers' sizes and the engine's pointers are fixed */
         PyErr_SetString(PyExc_TypeError, "valley_farm: a VecEnv is initialised once");
@@ -905,7 +906,7 @@ static PyObject *vec_reset_one(VecEnvObject *self, PyObject *args) {
     long long i;
     uint64_t seed;
     if (!PyArg_ParseTuple(args, "OO", &index_obj, &seed_obj)) return NULL;
-    if (vec_check_open(self) || int_arg(index_obj, 0, self->n - 1, "env index", &i) ||
+    if (vec_check_open(self) || vfpy_int_arg(index_obj, 0, self->n - 1, "env index", &i) ||
         seed_from(seed_obj, &seed, "reset") || vec_check_open(self))
         return NULL;
     vf_reset(&self->envs[i], self->kind, seed, self->io.obs + (size_t)i * self->obs_size);
@@ -1048,7 +1049,7 @@ static PyObject *vec_step(VecEnvObject *self, PyObject *actions) {
 /* The env that `arg` (an index) names in an open vector env, or NULL with the error set. */
 static const vf_env *vec_env_at(VecEnvObject *self, PyObject *arg) {
     long long i;
-    if (vec_check_open(self) || int_arg(arg, 0, self->n - 1, "env index", &i) ||
+    if (vec_check_open(self) || vfpy_int_arg(arg, 0, self->n - 1, "env index", &i) ||
         vec_check_open(self))
         return NULL;
     return &self->envs[i];
@@ -1195,8 +1196,8 @@ static PyObject *set_fresh_seed_range(PyObject *m, PyObject *args) {
 static int bench_args(PyObject *kind_obj, PyObject *rounds_obj, const char *what, int *kind,
                       long long *rounds) {
     long long k;
-    if (int_arg(kind_obj, 0, VF_KIND_COUNT - 1, what, &k) ||
-        int_arg(rounds_obj, 0, BENCH_ENV_STEPS_MAX, what, rounds))
+    if (vfpy_int_arg(kind_obj, 0, VF_KIND_COUNT - 1, what, &k) ||
+        vfpy_int_arg(rounds_obj, 0, BENCH_ENV_STEPS_MAX, what, rounds))
         return -1;
     *kind = (int)k;
     return 0;
@@ -1218,7 +1219,7 @@ static PyObject *batch_run_random(PyObject *Py_UNUSED(m), PyObject *args) {
     long long n, steps;
     uint64_t seed;
     if (!PyArg_ParseTuple(args, "OOOO", &kind_obj, &n_obj, &steps_obj, &seed_obj) ||
-        int_arg(n_obj, 1, VF_BATCH_MAX, "batch_run_random: n", &n) ||
+        vfpy_int_arg(n_obj, 1, VF_BATCH_MAX, "batch_run_random: n", &n) ||
         bench_args(kind_obj, steps_obj, "batch_run_random: kind and steps", &kind, &steps) ||
         bench_work(n, steps, "batch_run_random") || seed_from(seed_obj, &seed, "batch_run_random"))
         return NULL;
