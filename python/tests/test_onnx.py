@@ -3,6 +3,7 @@ valley_farm.load_onnx, the logits the JS learner core gives (within 1e-5) and pl
 actions; a policy python/examples/ppo.py exports with torch passes the JS package's checks and
 gives torch's logits there; a bad model is refused with a message naming its fault."""
 import importlib.util
+import re
 import json
 import sys
 
@@ -228,3 +229,67 @@ def test_a_bad_model_is_refused_with_a_message_naming_its_fault(tmp_path):
             valley_farm.load_onnx(data)
     with pytest.raises(ValueError, match=r"features must be of shape \(N, 258\)"):
         valley_farm.load_onnx(path)(np.zeros((2, 5)))
+
+
+def dense_model(env_id: str, layers, *, weights_only_matmul: bool = False) -> bytes:
+    """A policy of logits whose actor and critic share hidden layers `layers`: a list of
+    (units, activation op) pairs; or, with weights_only_matmul, one whose first node multiplies
+    two weights (no layer of the input)."""
+    from onnx import TensorProto, helper, numpy_helper
+
+    width = valley_farm.features(env_id).width
+    A = len(valley_farm.SPECS[env_id].actions)
+    rng = np.random.default_rng(0)
+    inits, nodes = [], []
+
+    def weight(name, shape):
+        inits.append(numpy_helper.from_array(rng.normal(0, 0.1, shape).astype(np.float32), name))
+        return name
+
+    x, size = "features", width
+    if weights_only_matmul:
+        nodes.append(helper.make_node("MatMul", [weight("a", (1, 8)), weight("b", (8, 8))], ["ab"], name="weights_times_weights"))
+    for i, (units, act) in enumerate(layers):
+        nodes.append(helper.make_node("Gemm", [x, weight(f"k{i}", (size, units)), weight(f"b{i}", (units,))], [f"s{i}"], name=f"hidden{i}"))
+        nodes.append(helper.make_node(act, [f"s{i}"], [f"h{i}"], name=f"act{i}"))
+        x, size = f"h{i}", units
+    nodes.append(helper.make_node("Gemm", [x, weight("kl", (size, A)), weight("bl", (A,))], ["logits"], name="logits"))
+    nodes.append(helper.make_node("Gemm", [x, weight("kv", (size, 1)), weight("bv", (1,))], ["value"], name="value"))
+    graph = helper.make_graph(
+        nodes, "policy", [helper.make_tensor_value_info("features", TensorProto.FLOAT, ["N", width])],
+        [helper.make_tensor_value_info("logits", TensorProto.FLOAT, ["N", A]), helper.make_tensor_value_info("value", TensorProto.FLOAT, ["N", 1])],
+        inits)
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
+    model.ir_version = 7
+    model.metadata_props.add(key="valley-farm:env", value=env_id)
+    return model.SerializeToString()
+
+
+def js_refusal(path) -> str:
+    """The JS package's message refusing the model at path, or '' where it reads it."""
+    return node_json(f"""
+import {{ readFileSync }} from 'node:fs';
+import {{ onnxToPolicy }} from './wasm/learn/onnx.js';
+try {{ onnxToPolicy(readFileSync({json.dumps(str(path))})); console.log(JSON.stringify('')); }}
+catch (err) {{ console.log(JSON.stringify(err.message)); }}
+""")
+
+
+def test_a_model_that_is_no_network_of_dense_layers_within_the_limits_is_refused_in_python_as_in_js(tmp_path):
+    cases = [
+        (dense_model(B, [(600, "Tanh")]), "layers 600 .*a ppo network has 1 to 4 layers of at most 512 units"),
+        (dense_model(B, [(8, "Tanh")] * 5), "layers 8, 8, 8, 8, 8 .*1 to 4 layers"),
+        (dense_model(B, [(8, "Tanh"), (8, "Relu")]), "hidden layers of a ppo policy are Tanh"),
+        (dense_model(B, [(8, "Tanh")], weights_only_matmul=True), "does not make a dense layer"),
+    ]
+    for i, (data, message) in enumerate(cases):
+        path = tmp_path / f"bad{i}.onnx"
+        path.write_bytes(data)
+        assert re.search(message, js_refusal(path)), f"case {i}: the JS package's refusal"
+        with pytest.raises(ValueError, match=message):
+            valley_farm.load_onnx(path)
+    # and the same builder's model within the limits is read by both
+    good = tmp_path / "good.onnx"
+    good.write_bytes(dense_model(B, [(16, "Tanh"), (16, "Tanh")]))
+    assert js_refusal(good) == ""
+    assert valley_farm.load_onnx(good)(np.zeros(valley_farm.features(B).width))["logits"].shape == (len(valley_farm.SPECS[B].actions),)

@@ -43,6 +43,8 @@ METADATA = dict(RULES["metadata"])
 # the most history and memory a learner's policy may have (the learners' limits)
 HISTORY_MAX = RULES["historyMax"]
 MEMORY_MAX = RULES["memoryMax"]
+# the most hidden layers, and units a layer (the heads' own layers side by side), of a network
+HIDDEN_MOST, HIDDEN_UNITS = RULES["hidden"]["most"], RULES["hidden"]["units"]
 
 
 def _fail(what: str) -> ValueError:
@@ -137,8 +139,98 @@ def _check(model, onnx, numpy_helper) -> Dict[str, Any]:
         elif attrs:
             raise _fail(f"node {node.name!r:.40} ({node.op_type}) has attributes ({', '.join(attrs)}); it takes none")
     A = len(spec_for(env_id).actions)
-    return {"env_id": env_id, "algo": props.get(METADATA["algo"], "dqn" if heads == "q" else "ppo"), "history": history,
+    algo = props.get(METADATA["algo"], "dqn" if heads == "q" else "ppo")
+    _check_layers(g, weights, width, A, heads, algo)
+    return {"env_id": env_id, "algo": algo, "history": history,
             "memory": memory, "act": act, "width": width, "actions": A, "heads": heads, "weights": weights}
+
+
+def _check_layers(g, weights: Dict[str, np.ndarray], width: int, actions: int, heads: str, algo: str) -> None:
+    """The graph is a network of dense layers, as the JS package reads it (wasm/learn/onnx.js,
+    readGraph and assemble): each layer Gemm(x, kernel, bias) or Add(MatMul(x, kernel), bias) of
+    the input or of an activation, then Tanh (a policy of logits) or Relu (of action values); the
+    heads are layers without one, after the same number of hidden layers; the hidden layers at
+    each depth, side by side, within the learners' limits. So no graph runs here that the JS
+    package refuses, and none multiplies weights by weights (a few kB of them make gigabytes)."""
+    values: Dict[str, Dict[str, Any]] = {INPUT: {"input": True}}
+
+    def get(name: str, node) -> Dict[str, Any]:
+        if name in values:
+            return values[name]
+        if name in weights:
+            return {"weight": weights[name]}
+        raise _fail(f"node {node.name!r:.40} reads {name!r:.40}, which no earlier node, input or weight makes (nodes must be in order)")
+
+    def kernel(w: np.ndarray, transposed: bool, where: str) -> np.ndarray:
+        if w.ndim != 2:
+            raise _fail(f"{where}'s kernel must be a matrix, got shape {list(w.shape)}")
+        return w.T if transposed else w
+
+    for node in g.node:
+        where = f"{node.op_type} node {(node.name or (node.output[0] if node.output else ''))!r:.40}"
+        if len(node.output) != 1:
+            raise _fail(f"{where} has {len(node.output)} outputs; each allowed op has one")
+        ins = [get(n, node) for n in node.input]
+        trans_b = next((a.i for a in node.attribute if a.name == "transB"), 0)
+        features = [v.get("input") or "act" in v for v in ins]
+        if node.op_type == "Identity" and len(ins) == 1:
+            made = ins[0]
+        elif node.op_type in ("Tanh", "Relu") and len(ins) == 1 and ins[0].get("linear"):
+            made = {"act": node.op_type, "of": ins[0]}
+        elif node.op_type == "Gemm" and len(ins) in (2, 3) and features[0] and "weight" in ins[1] and (len(ins) == 2 or "weight" in ins[2]):
+            made = {"linear": True, "from": ins[0], "W": kernel(ins[1]["weight"], trans_b == 1, where),
+                    "b": ins[2]["weight"] if len(ins) == 3 else None, "where": where}
+        elif node.op_type == "MatMul" and len(ins) == 2 and features[0] and "weight" in ins[1]:
+            made = {"linear": True, "from": ins[0], "W": kernel(ins[1]["weight"], False, where), "b": None, "where": where}
+        elif (node.op_type == "Add" and len(ins) == 2 and any(v.get("linear") and v["b"] is None for v in ins)
+              and any("weight" in v for v in ins)):
+            made = {**next(v for v in ins if v.get("linear")), "b": next(v for v in ins if "weight" in v)["weight"]}
+        else:
+            raise _fail(f"{where} does not make a dense layer: a layer is Gemm(x, kernel, bias) or Add(MatMul(x, kernel), bias) "
+                        "of the input or an activation, then Tanh or Relu; heads are layers without one")
+        values[node.output[0]] = made
+
+    activation = "Relu" if heads == "q" else "Tanh"
+    chains = []
+    for name in OUTPUTS[heads]:
+        head = values.get(name, {})
+        if not head.get("linear"):
+            raise _fail(f"the output {name!r} must be a dense layer's sum (Gemm, or MatMul and Add), the head on the last hidden layer")
+        layers = []
+        v = head["from"]
+        while not v.get("input"):
+            if v["act"] != activation:
+                raise _fail(f"the hidden layers of a {algo} policy are {activation}; {v['of']['where']} is followed by {v['act']}")
+            layers.insert(0, v)
+            v = v["of"]["from"]
+        chains.append((name, head, layers))
+    depth = len(chains[0][2])
+    if depth < 1 or any(len(c[2]) != depth for c in chains):
+        raise _fail("every output must come after the same number of hidden layers (at least 1), got "
+                    + ", ".join(f"{c[0]} {len(c[2])}" for c in chains))
+    hidden = []
+    for d in range(depth):
+        distinct = list({id(c[2][d]): c[2][d] for c in chains}.values())
+        hidden.append(sum(layer["of"]["W"].shape[1] for layer in distinct))
+    if len(hidden) > HIDDEN_MOST or any(u > HIDDEN_UNITS for u in hidden):
+        raise _fail(f"its hidden layers make a network of layers {', '.join(map(str, hidden))} (side by side where its heads have "
+                    f"their own); a {algo} network has 1 to {HIDDEN_MOST} layers of at most {HIDDEN_UNITS} units")
+
+    def reads(layer: Dict[str, Any], wanted: int) -> None:
+        W, b = layer["W"], layer["b"]
+        if W.shape[0] != wanted:
+            raise _fail(f"{layer['where']}'s kernel reads {W.shape[0]} values; the layer before it gives {wanted}")
+        out = W.shape[1]
+        if b is not None and b.shape not in ((out,), (1, out)):
+            raise _fail(f"{layer['where']}'s bias has shape {list(b.shape)}; a layer of {out} units takes a bias of [{out}]")
+
+    for name, head, layers in chains:
+        for d, layer in enumerate(layers):
+            reads(layer["of"], width if d == 0 else layers[d - 1]["of"]["W"].shape[1])
+        reads(head, layers[-1]["of"]["W"].shape[1])
+        units = 1 if name == RULES["names"]["value"] else actions
+        if head["W"].shape[1] != units:
+            raise _fail(f"the output {name!r} must have {units} values a row ({actions} actions), got {head['W'].shape[1]}")
 
 
 def _run_numpy(graph, weights: Dict[str, np.ndarray], x: np.ndarray) -> Dict[str, np.ndarray]:
