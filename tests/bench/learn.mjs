@@ -20,7 +20,10 @@
 //     validation mean first passed the heuristic's, and whether the test split confirms it
 //     (the run's final policy against the heuristic on the same test seeds, paired).
 // Rates count the rollouts' forward passes and the updates; each skips a warm-up. Run it on
-// an idle machine: other work on the cores lowers the figures of part 2 and 3 most.
+// an idle machine: other work on the cores lowers the figures of part 2 and 3 most. Before and
+// after each farm's parts 2 and 3 it measures every core's native speed at one moment
+// (coreBalance.mjs) and prints the bound that puts on any run's scaling, so a slow or busy core
+// shows as such and not as slow code.
 // `--quick` for short windows, `--json` for one JSON object per line, `--lab` for part 3 alone,
 // `--before` for part 1 alone,
 // `--env ID` for one farm, `--against REV` for part 1's other build. A benchmark, not a test:
@@ -35,6 +38,7 @@ import { envIds } from '../../wasm/index.js';
 import { referenceRuns } from '../../scripts/baselines.mjs';
 import { heuristicValidation, pairedOverHeuristic, timeToHeuristic } from '../../web/src/model/timeToHeuristic.js';
 import { ensureBuilt, launch, serve } from '../browser/page.js';
+import { coreBalance, describeBalance } from './coreBalance.mjs';
 
 const json = process.argv.includes('--json');
 const quick = process.argv.includes('--quick');
@@ -218,6 +222,15 @@ async function labRuns(browser, url, env, cores) {
   return { rows, scaling };
 }
 
+/** Every core's native speed now (coreBalance.mjs), logged and kept for the summary: `when` says around what. */
+async function balance(rows, env, when) {
+  const b = await coreBalance();
+  const row = { part: 'core-balance', env, when, ...b };
+  log(`  ${describeBalance(b)}`);
+  report(row);
+  rows.balance.push(row);
+}
+
 /** Part 4: the first validation point of each farm's default-settings run at or above the heuristic's validation mean. */
 function timeToHeuristics() {
   const baselines = JSON.parse(readFileSync(new URL('../../wasm/data/baselines.json', import.meta.url), 'utf8'));
@@ -279,7 +292,9 @@ async function labParts(farms, cores, rows) {
   const browser = await launch();
   try {
     for (const env of farms) {
+      await balance(rows, env, 'before the Lab');
       const { rows: lab, scaling } = await labRuns(browser, server.url, env, cores);
+      await balance(rows, env, 'after the Lab');
       rows.lab.push(...lab);
       if (scaling) rows.labScaling.push(scaling);
       rows.labCode.push(await codeRuns(browser, server.url, env, cores));
@@ -293,24 +308,31 @@ async function labParts(farms, cores, rows) {
 async function main() {
   const cores = availableParallelism();
   const counts = [...new Set([1, 2, cores].filter((k) => k <= cores))];
-  const rows = { before: [], scale: [], others: [], lab: [], labScaling: [], labCode: [] };
+  const rows = { before: [], scale: [], others: [], lab: [], labScaling: [], labCode: [], balance: [] };
   const before = labOnly ? null : await learnAt(AGAINST);
   for (const env of labOnly ? [] : farms) {
     log(`${env}: PPO against ${AGAINST}'s, one thread each…`);
     rows.before.push(await againstBefore(env, before));
     if (beforeOnly) continue;
     log(`${env}: PPO on ${counts.join(', ')} threads…`);
+    await balance(rows, env, 'before the threads in Node');
     rows.scale.push({ env, rows: await scaling(env, counts) });
     for (const algo of ['reinforce', 'dqn']) {
       log(`${env}: ${algo} on 1 and ${cores} threads…`);
       rows.others.push({ env, algo, rows: await scaling(env, [...new Set([1, cores])], algo) });
     }
+    await balance(rows, env, 'after the threads in Node');
   }
   if (!beforeOnly) await labParts(farms, cores, rows);
   const heuristic = timeToHeuristics();
   if (json) return;
 
   const mark = (ok) => (ok ? 'met    ' : 'NOT MET');
+  // what the cores allowed around a part (coreBalance.mjs): the lower bound measured before and after it
+  const allowed = (env, part) => {
+    const bounds = rows.balance.filter((r) => r.env === env && r.when.endsWith(part) && r.bound).map((r) => r.bound);
+    return bounds.length ? `; the cores allowed at most ${down(Math.min(...bounds))}` : '';
+  };
   console.log(
     `\nPPO, default network, windows of ${WINDOW.toLocaleString('en')} env steps after ${WARM.toLocaleString('en')} of warm-up (medians of ${ROUNDS}; against ${AGAINST}: env steps per CPU-second, the median of ${PAIRS} A B B A pairs' ratios)\n`,
   );
@@ -338,6 +360,10 @@ async function main() {
     console.log(
       `| ${r.env} | ${r.heuristicValidation.toFixed(2)} | ${r.seconds === null ? 'never' : `${(r.seconds / 60).toFixed(1)} min (${(r.steps / 1e6).toFixed(1)} M steps)`} | ${(r.runSteps / 1e6).toFixed(0)} M steps, ${(r.runSeconds / 60).toFixed(1)} min | ${r.test.toFixed(2)} | ${interval(r.paired)} |`,
     );
+  console.log(
+    '\nThe cores around the scaling parts (the native loop on every core at once; a 2-thread run waits for its slower thread):\n',
+  );
+  for (const r of rows.balance) console.log(`  ${r.env}, ${r.when}: ${describeBalance(r)}`);
   console.log(`\nTargets (the learning issue), on this ${cores}-core machine:`);
   for (const r of rows.before)
     console.log(
@@ -347,13 +373,13 @@ async function main() {
     const last = s.rows[s.rows.length - 1];
     const eff = last.rate / s.rows[0].rate / last.threads;
     console.log(
-      `  ${mark(eff >= TARGETS.scaling)}  ${s.env}: PPO on ${last.threads} threads gives ${down(eff * last.threads)} × one (target ${(TARGETS.scaling * last.threads).toFixed(2)})`,
+      `  ${mark(eff >= TARGETS.scaling)}  ${s.env}: PPO on ${last.threads} threads gives ${down(eff * last.threads)} × one (target ${(TARGETS.scaling * last.threads).toFixed(2)}${allowed(s.env, 'in Node')})`,
     );
   }
   // the same target in the Lab: its k threads against its one, from part 3's alternating runs
   for (const { env, speedup, pairs } of rows.labScaling)
     console.log(
-      `  ${mark(speedup >= TARGETS.scaling * cores)}  ${env}: the Lab's ${cores} threads give ${down(speedup)} × its one (median of ${pairs.map(down).join(', ')}; target ${(TARGETS.scaling * cores).toFixed(2)})`,
+      `  ${mark(speedup >= TARGETS.scaling * cores)}  ${env}: the Lab's ${cores} threads give ${down(speedup)} × its one (median of ${pairs.map(down).join(', ')}; target ${(TARGETS.scaling * cores).toFixed(2)}${allowed(env, 'the Lab')})`,
     );
   for (const r of rows.lab)
     console.log(
