@@ -10,9 +10,12 @@
 //  3. the Lab's threads (Web Workers) in Chromium against Node, for 1 thread and for all cores
 //     (so also the Lab's own scaling): the built site, new runs of 1 and of all threads in turn
 //     (1 k k 1 1 k), each rate read from the Lab's own status line (messages, progress and the
-//     page included) over 8 s after a warm-up, beside a Node window of about as many steps just
-//     before it; medians of the three runs of each, and the scaling the median of the three
-//     pairs' ratios;
+//     page included) over its first 8 s after a warm-up and over the 8 s after those (settled:
+//     a new page's V8 compiles the learner's code on background threads in its first seconds,
+//     on the idle core beside 1 Worker but on the Workers' own cores beside k), beside a Node
+//     window of about as many steps just before it, after as long a warm-up; medians of the
+//     three runs of each, and the scaling the median of the three pairs' ratios; with, on
+//     Linux, the cores the Lab's Workers and the rest of Chromium used (chromiumCpu.mjs);
 //     and, on all cores, the Lab's "Your learner" (the unedited PPO template, in the code
 //     sandbox) against the built-in PPO in the same browser, new runs in turn (b y y b b y):
 //     the median of the three pairs' ratios;
@@ -39,6 +42,7 @@ import { referenceRuns } from '../../scripts/baselines.mjs';
 import { heuristicValidation, pairedOverHeuristic, timeToHeuristic } from '../../web/src/model/timeToHeuristic.js';
 import { ensureBuilt, launch, serve } from '../browser/page.js';
 import { coreBalance, describeBalance } from './coreBalance.mjs';
+import { chromiumCpu, coresUsed } from './chromiumCpu.mjs';
 
 const json = process.argv.includes('--json');
 const quick = process.argv.includes('--quick');
@@ -163,7 +167,13 @@ async function scaling(env, counts, algo = 'ppo') {
   return rows;
 }
 
-/** Part 3: steps/s of a new run in the Lab over LAB_SECONDS after WARM steps, read from its status line. */
+/**
+ * Part 3: a new run in the Lab, read from its status line: `early`, its steps/s over the
+ * LAB_SECONDS after WARM steps (its first seconds, when the new page's V8 also compiles the
+ * learner's code in the background), and `settled`, over the LAB_SECONDS after those; and over
+ * the settled window, the cores its Workers and the rest of Chromium used (chromiumCpu.mjs)
+ * and its steps per CPU-second of the Workers (null off Linux).
+ */
 async function inLab(browser, url, env, workers, { code = false } = {}) {
   const page = await browser.newPage();
   const errors = [];
@@ -176,24 +186,32 @@ async function inLab(browser, url, env, workers, { code = false } = {}) {
   const shown = async () => {
     const m = /([\d,]+) \/ [\d,]+ steps, ([\d,]+) steps\/s/.exec(await page.$eval('[data-testid="lab-status"]', (el) => el.textContent));
     if (errors.length) throw new Error(`the Lab failed: ${errors[0]}`);
-    return m ? { steps: number(m[1]), rate: number(m[2]) } : { steps: 0 };
+    return m ? { steps: number(m[1]), rate: number(m[2]), at: performance.now() } : { steps: 0 };
   };
   // The status gives the learner's steps and their mean rate since it began, both from the
   // moment it reported them, so steps / rate is the learner's own clock then. Read after the
-  // warm-up and LAB_SECONDS after it, not in between: polling the page takes a share of the
-  // cores the Workers use (every 20 ms cost them 20 %).
+  // warm-up and every LAB_SECONDS after it, not in between: polling the page takes a share of
+  // the cores the Workers use (every 20 ms cost them 20 %).
+  const rate = (x, y) => (y.steps - x.steps) / (y.steps / y.rate - x.steps / x.rate);
+  const wait = () => new Promise((r) => setTimeout(r, LAB_SECONDS * 1000));
   let a = await shown();
   for (; a.steps < WARM; a = await shown()) await new Promise((r) => setTimeout(r, 250));
-  await new Promise((r) => setTimeout(r, LAB_SECONDS * 1000));
+  await wait();
   const b = await shown();
+  const cpuFrom = chromiumCpu();
+  await wait();
+  const c = await shown();
+  const cores = coresUsed(cpuFrom, chromiumCpu(), (c.at - b.at) / 1000);
   await page.close();
-  return (b.steps - a.steps) / (b.steps / b.rate - a.steps / a.rate);
+  const settled = rate(b, c);
+  return { early: rate(a, b), settled, cores, perWorkerCpu: cores ? settled / cores.workers : null };
 }
 
 /**
  * Part 3 for one farm: runs of 1 and of all the cores' Workers in turn (1 k k 1 1 k, so a
  * slow patch of the machine lands on both), each a new Lab run beside a Node window of the
- * same workers just before it. The Lab's scaling is the median of the three pairs' ratios.
+ * same workers just before it (after LAB_SECONDS of training, as the Lab's settled window).
+ * The Lab's scaling is the median of the three pairs' ratios, in its first seconds and settled.
  */
 async function labRuns(browser, url, env, cores) {
   const order = cores > 1 ? [1, cores, cores, 1, 1, cores] : [1, 1, 1];
@@ -201,25 +219,46 @@ async function labRuns(browser, url, env, cores) {
   for (const workers of order) {
     log(`${env}: Node, then the Lab with ${workers} worker(s) in Chromium…`);
     const learner = await warmLearner(env, { threads: workers });
+    await learner.trainFor(1e12, { until: performance.now() + LAB_SECONDS * 1000 });
     const node = await windowRate(learner, LAB_WINDOW);
     learner.dispose();
-    runs.push({ workers, node, lab: await inLab(browser, url, env, workers) });
+    const lab = await inLab(browser, url, env, workers);
+    runs.push({ workers, node, ...lab });
+    log(
+      `  ${Math.round(lab.early)} steps/s in its first ${LAB_SECONDS} s, ${Math.round(lab.settled)} in the next${cpuText(lab)}; Node ${Math.round(node)}`,
+    );
   }
+  const of = (mine, key) => median(mine.map((r) => r[key]));
   const rows = [...new Set(order)].map((workers) => {
     const mine = runs.filter((r) => r.workers === workers);
-    const row = { part: 'lab-vs-node', env, workers, lab: median(mine.map((r) => r.lab)), node: median(mine.map((r) => r.node)) };
+    const row = { part: 'lab-vs-node', env, workers, lab: of(mine, 'settled'), labEarly: of(mine, 'early'), node: of(mine, 'node') };
+    if (mine[0].cores)
+      Object.assign(row, {
+        workerCores: median(mine.map((r) => r.cores.workers)),
+        restCores: median(mine.map((r) => r.cores.rest)),
+        perWorkerCpu: of(mine, 'perWorkerCpu'),
+      });
     row.ratio = row.lab / row.node;
     report(row);
     return row;
   });
   if (cores === 1) return { rows, scaling: null };
-  const pairs = [0, 2, 4].map((i) => {
-    const [x, y] = [runs[i], runs[i + 1]];
-    return x.workers === 1 ? y.lab / x.lab : x.lab / y.lab;
-  });
-  const scaling = { part: 'lab-scaling', env, workers: cores, speedup: median(pairs), pairs };
+  const pairsOf = (key) =>
+    [0, 2, 4].map((i) => {
+      const [x, y] = [runs[i], runs[i + 1]];
+      return x.workers === 1 ? y[key] / x[key] : x[key] / y[key];
+    });
+  const pairs = pairsOf('settled');
+  const early = pairsOf('early');
+  const scaling = { part: 'lab-scaling', env, workers: cores, speedup: median(pairs), pairs, early: median(early), earlyPairs: early };
   report(scaling);
   return { rows, scaling };
+}
+
+/** A Lab run's CPU over its settled window, for the log. */
+function cpuText({ cores, perWorkerCpu }) {
+  if (!cores) return '';
+  return ` (its Workers used ${cores.workers.toFixed(2)} cores, ${fmt(perWorkerCpu)} steps per CPU-second of theirs; the rest of Chromium ${cores.rest.toFixed(2)} cores)`;
 }
 
 /** Every core's native speed now (coreBalance.mjs), logged and kept for the summary: `when` says around what. */
@@ -265,7 +304,7 @@ async function codeRuns(browser, url, env, cores) {
   const runs = [];
   for (const code of order) {
     log(`${env}: the Lab's ${code ? 'PPO template in the sandbox' : 'built-in PPO'} on ${cores} thread(s)…`);
-    runs.push({ code, rate: await inLab(browser, url, env, cores, { code }) });
+    runs.push({ code, rate: (await inLab(browser, url, env, cores, { code })).settled });
   }
   const pairs = [0, 2, 4].map((i) => {
     const [x, y] = [runs[i], runs[i + 1]];
@@ -346,9 +385,14 @@ async function main() {
       console.log(
         `| ${s.env} | ${s.algo} | ${r.threads} | ${fmt(r.rate)} | ${(r.rate / s.rows[0].rate).toFixed(2)} | ${(r.rate / s.rows[0].rate / r.threads).toFixed(2)} |`,
       );
-  console.log('\n| env | threads | the Lab in Chromium | Node | Lab / Node |');
-  console.log('|---|---:|---:|---:|---:|');
-  for (const r of rows.lab) console.log(`| ${r.env} | ${r.workers} | ${fmt(r.lab)} | ${fmt(r.node)} | ${r.ratio.toFixed(2)} |`);
+  console.log(
+    `\n| env | threads | the Lab in Chromium: first ${LAB_SECONDS} s | next ${LAB_SECONDS} s | Node | Lab / Node | the Lab's Workers: cores, steps per CPU-second | the rest of Chromium: cores |`,
+  );
+  console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
+  for (const r of rows.lab)
+    console.log(
+      `| ${r.env} | ${r.workers} | ${fmt(r.labEarly)} | ${fmt(r.lab)} | ${fmt(r.node)} | ${r.ratio.toFixed(2)} | ${r.workerCores === undefined ? '–' : `${r.workerCores.toFixed(2)}, ${fmt(r.perWorkerCpu)}`} | ${r.restCores === undefined ? '–' : r.restCores.toFixed(2)} |`,
+    );
   console.log(`\n| env | threads | your learner (the PPO template) | the built-in PPO | template / built-in (median of pairs) |`);
   console.log('|---|---:|---:|---:|---:|');
   for (const r of rows.labCode) console.log(`| ${r.env} | ${r.workers} | ${fmt(r.code)} | ${fmt(r.builtIn)} | ${r.ratio.toFixed(2)} |`);
@@ -377,9 +421,9 @@ async function main() {
     );
   }
   // the same target in the Lab: its k threads against its one, from part 3's alternating runs
-  for (const { env, speedup, pairs } of rows.labScaling)
+  for (const { env, speedup, pairs, early } of rows.labScaling)
     console.log(
-      `  ${mark(speedup >= TARGETS.scaling * cores)}  ${env}: the Lab's ${cores} threads give ${down(speedup)} × its one (median of ${pairs.map(down).join(', ')}; target ${(TARGETS.scaling * cores).toFixed(2)}${allowed(env, 'the Lab')})`,
+      `  ${mark(speedup >= TARGETS.scaling * cores)}  ${env}: the Lab's ${cores} threads give ${down(speedup)} × its one after its first ${LAB_SECONDS} s (median of ${pairs.map(down).join(', ')}; ${down(early)} in them; target ${(TARGETS.scaling * cores).toFixed(2)}${allowed(env, 'the Lab')})`,
     );
   for (const r of rows.lab)
     console.log(
