@@ -12,9 +12,12 @@
 //  3. the Lab's threads (Web Workers) in Chromium against Node, for 1 thread and for all cores
 //     (so also the Lab's own scaling): the built site, new runs of 1 and of all threads in turn
 //     (1 k k 1 1 k), each rate read from the Lab's own status line (messages, progress and the
-//     page included) over 8 s after a warm-up, beside a Node window of about as many steps just
-//     before it; medians of the three runs of each, and the scaling the median of the three
-//     pairs' ratios;
+//     page included) over its first 8 s after a warm-up and over the 8 s after those (settled:
+//     a new page's V8 compiles the learner's code on background threads in its first seconds,
+//     on the idle core beside 1 Worker but on the Workers' own cores beside k), beside a Node
+//     window of about as many steps just before it, after as long a warm-up; medians of the
+//     three runs of each, and the scaling the median of the three pairs' ratios; with, on
+//     Linux, the cores the Lab's Workers and the rest of Chromium used (chromiumCpu.mjs);
 //     and, on all cores, the Lab's "Your learner" (the unedited PPO template, in the code
 //     sandbox) against the built-in PPO in the same browser, new runs in turn (b y y b b y):
 //     the median of the three pairs' ratios;
@@ -22,7 +25,10 @@
 //     validation mean first passed the heuristic's, and whether the test split confirms it
 //     (the run's final policy against the heuristic on the same test seeds, paired).
 // Rates count the rollouts' forward passes and the updates; each skips a warm-up. Run it on
-// an idle machine: other work on the cores lowers the figures of part 2 and 3 most.
+// an idle machine: other work on the cores lowers the figures of part 2 and 3 most. Before and
+// after each farm's parts 2 and 3 it measures every core's native speed at one moment
+// (coreBalance.mjs) and prints the bound that puts on any run's scaling, so a slow or busy core
+// shows as such and not as slow code.
 // `--quick` for short windows, `--json` for one JSON object per line, `--lab` for part 3 alone,
 // `--before` for part 1 alone, `--recurrent` for part 1b alone,
 // `--env ID` for one farm, `--against REV` for part 1's other build. A benchmark, not a test:
@@ -37,6 +43,8 @@ import { envIds } from '../../wasm/index.js';
 import { referenceRuns } from '../../scripts/baselines.mjs';
 import { heuristicValidation, pairedOverHeuristic, timeToHeuristic } from '../../web/src/model/timeToHeuristic.js';
 import { ensureBuilt, launch, serve } from '../browser/page.js';
+import { coreBalance, describeBalance } from './coreBalance.mjs';
+import { chromiumCpu, coresUsed } from './chromiumCpu.mjs';
 
 const json = process.argv.includes('--json');
 const quick = process.argv.includes('--quick');
@@ -194,7 +202,13 @@ async function scaling(env, counts, algo = 'ppo') {
   return rows;
 }
 
-/** Part 3: steps/s of a new run in the Lab over LAB_SECONDS after WARM steps, read from its status line. */
+/**
+ * Part 3: a new run in the Lab, read from its status line: `early`, its steps/s over the
+ * LAB_SECONDS after WARM steps (its first seconds, when the new page's V8 also compiles the
+ * learner's code in the background), and `settled`, over the LAB_SECONDS after those; and over
+ * the settled window, the cores its Workers and the rest of Chromium used (chromiumCpu.mjs)
+ * and its steps per CPU-second of the Workers (null off Linux).
+ */
 async function inLab(browser, url, env, workers, { code = false } = {}) {
   const page = await browser.newPage();
   const errors = [];
@@ -207,24 +221,32 @@ async function inLab(browser, url, env, workers, { code = false } = {}) {
   const shown = async () => {
     const m = /([\d,]+) \/ [\d,]+ steps, ([\d,]+) steps\/s/.exec(await page.$eval('[data-testid="lab-status"]', (el) => el.textContent));
     if (errors.length) throw new Error(`the Lab failed: ${errors[0]}`);
-    return m ? { steps: number(m[1]), rate: number(m[2]) } : { steps: 0 };
+    return m ? { steps: number(m[1]), rate: number(m[2]), at: performance.now() } : { steps: 0 };
   };
   // The status gives the learner's steps and their mean rate since it began, both from the
   // moment it reported them, so steps / rate is the learner's own clock then. Read after the
-  // warm-up and LAB_SECONDS after it, not in between: polling the page takes a share of the
-  // cores the Workers use (every 20 ms cost them 20 %).
+  // warm-up and every LAB_SECONDS after it, not in between: polling the page takes a share of
+  // the cores the Workers use (every 20 ms cost them 20 %).
+  const rate = (x, y) => (y.steps - x.steps) / (y.steps / y.rate - x.steps / x.rate);
+  const wait = () => new Promise((r) => setTimeout(r, LAB_SECONDS * 1000));
   let a = await shown();
   for (; a.steps < WARM; a = await shown()) await new Promise((r) => setTimeout(r, 250));
-  await new Promise((r) => setTimeout(r, LAB_SECONDS * 1000));
+  await wait();
   const b = await shown();
+  const cpuFrom = chromiumCpu();
+  await wait();
+  const c = await shown();
+  const cores = coresUsed(cpuFrom, chromiumCpu(), (c.at - b.at) / 1000);
   await page.close();
-  return (b.steps - a.steps) / (b.steps / b.rate - a.steps / a.rate);
+  const settled = rate(b, c);
+  return { early: rate(a, b), settled, cores, perWorkerCpu: cores ? settled / cores.workers : null };
 }
 
 /**
  * Part 3 for one farm: runs of 1 and of all the cores' Workers in turn (1 k k 1 1 k, so a
  * slow patch of the machine lands on both), each a new Lab run beside a Node window of the
- * same workers just before it. The Lab's scaling is the median of the three pairs' ratios.
+ * same workers just before it (after LAB_SECONDS of training, as the Lab's settled window).
+ * The Lab's scaling is the median of the three pairs' ratios, in its first seconds and settled.
  */
 async function labRuns(browser, url, env, cores) {
   const order = cores > 1 ? [1, cores, cores, 1, 1, cores] : [1, 1, 1];
@@ -232,25 +254,55 @@ async function labRuns(browser, url, env, cores) {
   for (const workers of order) {
     log(`${env}: Node, then the Lab with ${workers} worker(s) in Chromium…`);
     const learner = await warmLearner(env, { threads: workers });
+    await learner.trainFor(1e12, { until: performance.now() + LAB_SECONDS * 1000 });
     const node = await windowRate(learner, LAB_WINDOW);
     learner.dispose();
-    runs.push({ workers, node, lab: await inLab(browser, url, env, workers) });
+    const lab = await inLab(browser, url, env, workers);
+    runs.push({ workers, node, ...lab });
+    log(
+      `  ${Math.round(lab.early)} steps/s in its first ${LAB_SECONDS} s, ${Math.round(lab.settled)} in the next${cpuText(lab)}; Node ${Math.round(node)}`,
+    );
   }
+  const of = (mine, key) => median(mine.map((r) => r[key]));
   const rows = [...new Set(order)].map((workers) => {
     const mine = runs.filter((r) => r.workers === workers);
-    const row = { part: 'lab-vs-node', env, workers, lab: median(mine.map((r) => r.lab)), node: median(mine.map((r) => r.node)) };
+    const row = { part: 'lab-vs-node', env, workers, lab: of(mine, 'settled'), labEarly: of(mine, 'early'), node: of(mine, 'node') };
+    if (mine[0].cores)
+      Object.assign(row, {
+        workerCores: median(mine.map((r) => r.cores.workers)),
+        restCores: median(mine.map((r) => r.cores.rest)),
+        perWorkerCpu: of(mine, 'perWorkerCpu'),
+      });
     row.ratio = row.lab / row.node;
     report(row);
     return row;
   });
   if (cores === 1) return { rows, scaling: null };
-  const pairs = [0, 2, 4].map((i) => {
-    const [x, y] = [runs[i], runs[i + 1]];
-    return x.workers === 1 ? y.lab / x.lab : x.lab / y.lab;
-  });
-  const scaling = { part: 'lab-scaling', env, workers: cores, speedup: median(pairs), pairs };
+  const pairsOf = (key) =>
+    [0, 2, 4].map((i) => {
+      const [x, y] = [runs[i], runs[i + 1]];
+      return x.workers === 1 ? y[key] / x[key] : x[key] / y[key];
+    });
+  const pairs = pairsOf('settled');
+  const early = pairsOf('early');
+  const scaling = { part: 'lab-scaling', env, workers: cores, speedup: median(pairs), pairs, early: median(early), earlyPairs: early };
   report(scaling);
   return { rows, scaling };
+}
+
+/** A Lab run's CPU over its settled window, for the log. */
+function cpuText({ cores, perWorkerCpu }) {
+  if (!cores) return '';
+  return ` (its Workers used ${cores.workers.toFixed(2)} cores, ${fmt(perWorkerCpu)} steps per CPU-second of theirs; the rest of Chromium ${cores.rest.toFixed(2)} cores)`;
+}
+
+/** Every core's native speed now (coreBalance.mjs), logged and kept for the summary: `when` says around what. */
+async function balance(rows, env, when) {
+  const b = await coreBalance();
+  const row = { part: 'core-balance', env, when, ...b };
+  log(`  ${describeBalance(b)}`);
+  report(row);
+  rows.balance.push(row);
 }
 
 /** Part 4: the first validation point of each farm's default-settings run at or above the heuristic's validation mean. */
@@ -287,7 +339,7 @@ async function codeRuns(browser, url, env, cores) {
   const runs = [];
   for (const code of order) {
     log(`${env}: the Lab's ${code ? 'PPO template in the sandbox' : 'built-in PPO'} on ${cores} thread(s)…`);
-    runs.push({ code, rate: await inLab(browser, url, env, cores, { code }) });
+    runs.push({ code, rate: (await inLab(browser, url, env, cores, { code })).settled });
   }
   const pairs = [0, 2, 4].map((i) => {
     const [x, y] = [runs[i], runs[i + 1]];
@@ -314,7 +366,9 @@ async function labParts(farms, cores, rows) {
   const browser = await launch();
   try {
     for (const env of farms) {
+      await balance(rows, env, 'before the Lab');
       const { rows: lab, scaling } = await labRuns(browser, server.url, env, cores);
+      await balance(rows, env, 'after the Lab');
       rows.lab.push(...lab);
       if (scaling) rows.labScaling.push(scaling);
       rows.labCode.push(await codeRuns(browser, server.url, env, cores));
@@ -328,7 +382,7 @@ async function labParts(farms, cores, rows) {
 async function main() {
   const cores = availableParallelism();
   const counts = [...new Set([1, 2, cores].filter((k) => k <= cores))];
-  const rows = { before: [], recurrent: [], scale: [], others: [], lab: [], labScaling: [], labCode: [] };
+  const rows = { before: [], recurrent: [], scale: [], others: [], lab: [], labScaling: [], labCode: [], balance: [] };
   const before = labOnly || recurrentOnly ? null : await learnAt(AGAINST);
   for (const env of labOnly ? [] : farms) {
     if (!recurrentOnly) {
@@ -342,17 +396,24 @@ async function main() {
     }
     if (recurrentOnly) continue;
     log(`${env}: PPO on ${counts.join(', ')} threads…`);
+    await balance(rows, env, 'before the threads in Node');
     rows.scale.push({ env, rows: await scaling(env, counts) });
     for (const algo of ['reinforce', 'dqn']) {
       log(`${env}: ${algo} on 1 and ${cores} threads…`);
       rows.others.push({ env, algo, rows: await scaling(env, [...new Set([1, cores])], algo) });
     }
+    await balance(rows, env, 'after the threads in Node');
   }
   if (!beforeOnly && !recurrentOnly) await labParts(farms, cores, rows);
   const heuristic = timeToHeuristics();
   if (json) return;
 
   const mark = (ok) => (ok ? 'met    ' : 'NOT MET');
+  // what the cores allowed around a part (coreBalance.mjs): the lower bound measured before and after it
+  const allowed = (env, part) => {
+    const bounds = rows.balance.filter((r) => r.env === env && r.when.endsWith(part) && r.bound).map((r) => r.bound);
+    return bounds.length ? `; the cores allowed at most ${down(Math.min(...bounds))}` : '';
+  };
   console.log(
     `\nPPO, default network, windows of ${WINDOW.toLocaleString('en')} env steps after ${WARM.toLocaleString('en')} of warm-up (medians of ${ROUNDS}; against ${AGAINST}: env steps per CPU-second, the median of ${PAIRS} A B B A pairs' ratios)\n`,
   );
@@ -372,9 +433,14 @@ async function main() {
       console.log(
         `| ${s.env} | ${s.algo} | ${r.threads} | ${fmt(r.rate)} | ${(r.rate / s.rows[0].rate).toFixed(2)} | ${(r.rate / s.rows[0].rate / r.threads).toFixed(2)} |`,
       );
-  console.log('\n| env | threads | the Lab in Chromium | Node | Lab / Node |');
-  console.log('|---|---:|---:|---:|---:|');
-  for (const r of rows.lab) console.log(`| ${r.env} | ${r.workers} | ${fmt(r.lab)} | ${fmt(r.node)} | ${r.ratio.toFixed(2)} |`);
+  console.log(
+    `\n| env | threads | the Lab in Chromium: first ${LAB_SECONDS} s | next ${LAB_SECONDS} s | Node | Lab / Node | the Lab's Workers: cores, steps per CPU-second | the rest of Chromium: cores |`,
+  );
+  console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
+  for (const r of rows.lab)
+    console.log(
+      `| ${r.env} | ${r.workers} | ${fmt(r.labEarly)} | ${fmt(r.lab)} | ${fmt(r.node)} | ${r.ratio.toFixed(2)} | ${r.workerCores === undefined ? '–' : `${r.workerCores.toFixed(2)}, ${fmt(r.perWorkerCpu)}`} | ${r.restCores === undefined ? '–' : r.restCores.toFixed(2)} |`,
+    );
   console.log(`\n| env | threads | your learner (the PPO template) | the built-in PPO | template / built-in (median of pairs) |`);
   console.log('|---|---:|---:|---:|---:|');
   for (const r of rows.labCode) console.log(`| ${r.env} | ${r.workers} | ${fmt(r.code)} | ${fmt(r.builtIn)} | ${r.ratio.toFixed(2)} |`);
@@ -386,6 +452,10 @@ async function main() {
     console.log(
       `| ${r.env} | ${r.heuristicValidation.toFixed(2)} | ${r.seconds === null ? 'never' : `${(r.seconds / 60).toFixed(1)} min (${(r.steps / 1e6).toFixed(1)} M steps)`} | ${(r.runSteps / 1e6).toFixed(0)} M steps, ${(r.runSeconds / 60).toFixed(1)} min | ${r.test.toFixed(2)} | ${interval(r.paired)} |`,
     );
+  console.log(
+    '\nThe cores around the scaling parts (the native loop on every core at once; a 2-thread run waits for its slower thread):\n',
+  );
+  for (const r of rows.balance) console.log(`  ${r.env}, ${r.when}: ${describeBalance(r)}`);
   console.log(`\nTargets (the learning issue), on this ${cores}-core machine:`);
   for (const r of rows.before)
     console.log(
@@ -399,13 +469,13 @@ async function main() {
     const last = s.rows[s.rows.length - 1];
     const eff = last.rate / s.rows[0].rate / last.threads;
     console.log(
-      `  ${mark(eff >= TARGETS.scaling)}  ${s.env}: PPO on ${last.threads} threads gives ${down(eff * last.threads)} × one (target ${(TARGETS.scaling * last.threads).toFixed(2)})`,
+      `  ${mark(eff >= TARGETS.scaling)}  ${s.env}: PPO on ${last.threads} threads gives ${down(eff * last.threads)} × one (target ${(TARGETS.scaling * last.threads).toFixed(2)}${allowed(s.env, 'in Node')})`,
     );
   }
   // the same target in the Lab: its k threads against its one, from part 3's alternating runs
-  for (const { env, speedup, pairs } of rows.labScaling)
+  for (const { env, speedup, pairs, early } of rows.labScaling)
     console.log(
-      `  ${mark(speedup >= TARGETS.scaling * cores)}  ${env}: the Lab's ${cores} threads give ${down(speedup)} × its one (median of ${pairs.map(down).join(', ')}; target ${(TARGETS.scaling * cores).toFixed(2)})`,
+      `  ${mark(speedup >= TARGETS.scaling * cores)}  ${env}: the Lab's ${cores} threads give ${down(speedup)} × its one after its first ${LAB_SECONDS} s (median of ${pairs.map(down).join(', ')}; ${down(early)} in them; target ${(TARGETS.scaling * cores).toFixed(2)}${allowed(env, 'the Lab')})`,
     );
   for (const r of rows.lab)
     console.log(

@@ -1,7 +1,16 @@
 // The Lab's model: settings from a share link (parsed strictly), and the conversation with
 // the training worker (here a fake one that answers like trainWorker.js).
-import { describe, expect, it } from 'vitest';
-import { DEFAULTS, LabModel, STOP_GRACE_MS, labQuery, learnerSettings, parseLabQuery, sharedLab } from '../../web/src/lab/labModel.js';
+import { describe, expect, it, vi } from 'vitest';
+import {
+  DEFAULTS,
+  LabModel,
+  PROGRESS_RENDER_MS,
+  STOP_GRACE_MS,
+  labQuery,
+  learnerSettings,
+  parseLabQuery,
+  sharedLab,
+} from '../../web/src/lab/labModel.js';
 import { algorithms } from '../../wasm/learn/index.js';
 
 function fakeWorker() {
@@ -105,6 +114,45 @@ describe('the Lab', () => {
     expect(await lab.policyFile()).toMatchObject({ text: '{"format":"valley-farm-policy"}' });
     lab.dispose();
     expect(worker.terminated).toBe(true);
+  });
+
+  it('a progress report alone re-renders the page at most once a PROGRESS_RENDER_MS, showing the last when the time is up; any other change at once', () => {
+    vi.useFakeTimers(); // Date.now (the model's clock) and setTimeout
+    try {
+      const worker = { postMessage() {}, terminate() {} }; // the test speaks for it
+      const lab = new LabModel({ createWorker: () => worker });
+      let renders = 0;
+      let shown = null;
+      lab.subscribe((m) => {
+        renders++;
+        shown = m.progress?.steps ?? null;
+      });
+      const report = (steps) =>
+        worker.onmessage({ data: { type: 'progress', progress: { steps, episodes: 1, meanReturn: 1, stepsPerSec: 1e5, losses: {} } } });
+      lab.start(); // a change: told at once
+      expect(renders).toBe(1);
+      vi.advanceTimersByTime(100);
+      report(4096);
+      vi.advanceTimersByTime(100);
+      report(8192);
+      expect(renders).toBe(1); // within PROGRESS_RENDER_MS of the start's
+      expect(lab.progress.steps).toBe(8192); // the model holds it at once
+      vi.advanceTimersByTime(PROGRESS_RENDER_MS - 201);
+      expect(renders).toBe(1);
+      vi.advanceTimersByTime(1);
+      expect([renders, shown]).toEqual([2, 8192]); // the last report, once the time is up
+      vi.advanceTimersByTime(PROGRESS_RENDER_MS);
+      report(12288); // a second since the page was last told: at once
+      expect([renders, shown]).toEqual([3, 12288]);
+      report(16384);
+      expect(renders).toBe(3);
+      lab.pause(); // any other change: at once, with the progress it holds
+      expect([renders, shown, lab.state]).toEqual([4, 16384, 'pausing']);
+      vi.advanceTimersByTime(2 * PROGRESS_RENDER_MS);
+      expect(renders).toBe(4); // nothing left to tell
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('Stop ends the run but keeps the worker and its policy: evaluate, download and play still work', async () => {

@@ -32,6 +32,12 @@ export const STOP_GRACE_MS = 500;
 export const SAVE_CODE_MS = 500;
 // Runs kept in storage: the newest ones of this browser's tabs (the rest are removed).
 export const MAX_KEPT_RUNS = 3;
+// A progress report alone re-renders the page at most this often (the last one is shown when
+// the time is up; any other change at once). The Worker reports about every 250 ms, and each
+// render, with the layout, paint and compositing it brings, takes CPU from the cores the
+// learner's threads use: with as many threads as cores, a thread stalled by it stalls the
+// others at the next minibatch's sum (bench:learn reports the CPU the rest of Chromium takes).
+export const PROGRESS_RENDER_MS = 1000;
 
 // the templates' text: a chunk of its own, loaded when the editor first opens
 const templates = () => import('./learnerTemplates.js');
@@ -111,6 +117,22 @@ export class LabModel extends Emitter {
 
   #stopTimer;
   #saveTimer = null;
+  #informed = -Infinity; // when the page was last told of a change
+  #progressTimer = null; // tells it of the last progress report, once PROGRESS_RENDER_MS is up
+
+  inform() {
+    clearTimeout(this.#progressTimer);
+    this.#progressTimer = null;
+    this.#informed = this.now();
+    super.inform();
+  }
+
+  /** A progress report's change: told now, or when PROGRESS_RENDER_MS has passed since the page was last told. */
+  #informProgress() {
+    const wait = this.#informed + PROGRESS_RENDER_MS - this.now();
+    if (wait <= 0) this.inform();
+    else this.#progressTimer ??= setTimeout(() => this.inform(), wait);
+  }
 
   /** A run is going in this tab (its Worker trains, or holds it paused). */
   get live() {
@@ -565,7 +587,8 @@ export class LabModel extends Emitter {
       if (data.error !== undefined) w.reject(new Error(errorMessage(data.error)));
       else w.resolve(data);
     }
-    this.inform();
+    if (data.type === 'progress') this.#informProgress();
+    else this.inform();
   }
 
   #progressed(p) {
