@@ -18,11 +18,12 @@ export const ENGINE_ENV_ALLOWANCE = 4096;
 
 // What one thread of a run costs beyond what its learner declares: a Web Worker's (or a
 // worker_threads thread's) JS heap and code, the engine's and the learner core's modules and
-// their memories. Measured, not derived: Chromium's renderer gained 19-25 and 24-33 MB for PPO
-// runs of 1 and 2 threads, and for 8 threads 67-84 MB alone but 230-275 MB in full CI runs; 16 MB
-// a thread keeps the estimate within half to twice of each. tests/browser/lab_memory.test.js
-// holds the 1- and 2-thread runs to that.
-export const THREAD_BYTES = 16 * 2 ** 20;
+// their memories. Measured, not derived, as what a run holds once every heap has collected its
+// garbage: Chromium's renderer gained 21.5-22.5, 28.3-30.1 and 64.3-78.4 MB for PPO runs of 1,
+// 2 and 8 threads (tests/browser/lab_memory.test.js holds them within half to twice the
+// estimate). Not counted: the garbage the threads' messages leave between collections, which
+// grows by 5-9 MB a second at 8 threads (+770 MB before Chromium collected it, issue 46).
+export const THREAD_BYTES = 8 * 2 ** 20;
 
 /**
  * The threads a run of this learner trains on when it is given `threads`: all of them for a
