@@ -1,14 +1,16 @@
 // A visitor's learner in the code sandbox, in Chromium on the built site (web/src/sandbox/
 // learnerBox.js): the page's side is driven here as learnerWorker.js drives it (the sandbox's
 // frame, its start message, learner.wasm's bytes), with REINFORCE's template made as
-// learnerTemplates.js makes it. An unedited template trains and hands back a policy; one
-// edited to throw names the line; an endless loop does not stop the page (the frame is removed).
+// learnerTemplates.js makes it. An unedited template trains and hands back a policy (the
+// weights of the command line's run of the same file); one edited to another learning rate
+// trains to the built-in learner's weights at that rate; one edited to throw names the line.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { browserSuite, openPage, root } from './page.js';
+import { createLearner } from '../../wasm/learn/index.js';
 
 const suite = browserSuite();
 
@@ -18,6 +20,18 @@ const template = readFileSync(join(root, 'wasm/learn/reinforce.js'), 'utf8')
   .replace("} from './kit.js';", "} from 'valley-farm/learn';")
   .replace("  name: 'reinforce',", "  name: 'my-reinforce',")
   .replace("  title: 'REINFORCE',", "  title: 'My REINFORCE', url: import.meta.url,");
+
+/** The policy file the sandbox handed back last (in parts, then the message that counts them). */
+function policyOf(told) {
+  const policy = told.findLast((m) => m.type === 'policy');
+  const i = told.lastIndexOf(policy);
+  return JSON.parse(
+    told
+      .slice(i - policy.parts, i)
+      .map((m) => m.text)
+      .join(''),
+  );
+}
 
 /**
  * Runs `code` in a fresh sandbox frame for `ms` (or until it tells `until`), then posts `then`
@@ -86,14 +100,8 @@ describe("a visitor's learner in the sandbox", () => {
     expect(types).toContain('started');
     const progress = told.filter((m) => m.type === 'progress').map((m) => m.progress.steps);
     expect(Math.max(...progress)).toBeGreaterThan(0);
-    const policy = told.findLast((m) => m.type === 'policy');
-    expect(policy.parts).toBeGreaterThan(0);
-    const i = told.lastIndexOf(policy);
-    const text = told
-      .slice(i - policy.parts, i)
-      .map((m) => m.text)
-      .join('');
-    const json = JSON.parse(text);
+    expect(told.findLast((m) => m.type === 'policy').parts).toBeGreaterThan(0);
+    const json = policyOf(told);
     expect(json.algo).toBe('my-reinforce');
     expect(json.weights.length).toBeGreaterThan(0);
     expect(types).toContain('done');
@@ -127,6 +135,31 @@ describe("a visitor's learner in the sandbox", () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  }, 120_000);
+
+  it('REINFORCE edited to half the learning rate trains to other weights than the template, and to those createLearner gives in Node with that rate', async () => {
+    const page = await openPage(suite.browser, `${suite.server.url}#/`);
+    suite.opened.push(page);
+    const edited = template.replace('  learningRate: 1e-3,', '  learningRate: 5e-4,');
+    expect(edited).not.toBe(template);
+    const { told } = await runInSandbox(page, edited, { ms: 90_000, until: 'done', then: { type: 'learner:policy' }, wait: 3000 });
+    expect(told.filter((m) => m.type === 'error')).toEqual([]);
+    const json = policyOf(told);
+    expect(json.run.steps).toBeGreaterThanOrEqual(SETTINGS.steps);
+    // the built-in REINFORCE in this process (the engine's path, not the sandbox's), one thread
+    const { env, seed, numEnvs } = SETTINGS;
+    const weightsOf = async (settings) => {
+      const learner = await createLearner({ env, algo: 'reinforce', seed, numEnvs, threads: 1, ...settings });
+      try {
+        await learner.trainFor(json.run.steps);
+        expect(learner.progress().steps).toBe(json.run.steps);
+        return JSON.parse(JSON.stringify(learner.policy().toJSON())).weights;
+      } finally {
+        learner.dispose();
+      }
+    };
+    expect(json.weights).toEqual(await weightsOf({ learningRate: 5e-4 }));
+    expect(json.weights).not.toEqual(await weightsOf({}));
   }, 120_000);
 
   it('a template edited to throw names the line of the throw in the source', async () => {

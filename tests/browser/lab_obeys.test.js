@@ -6,7 +6,7 @@
 // the curve's labels are not drawn over; meanwhile no task of the page's main thread takes
 // 200 ms of its CPU (Chromium's trace).
 import { afterEach, describe, expect, it } from 'vitest';
-import { browserSuite, openPage } from './page.js';
+import { browserSuite, longMainThreadTasks, openPage } from './page.js';
 
 const suite = browserSuite();
 
@@ -65,13 +65,9 @@ afterEach(async () => {
  * it (reloads included): their CPU time, not their wall time, which a busy machine stretches.
  */
 async function longTasks() {
-  const trace = JSON.parse(await suite.browser.stopTracing());
+  const tasks = await longMainThreadTasks(suite.browser, 200);
   tracing = false;
-  const events = trace.traceEvents ?? trace;
-  const main = new Set(events.filter((e) => e.name === 'thread_name' && e.args.name === 'CrRendererMain').map((e) => `${e.pid}:${e.tid}`));
-  return events
-    .filter((e) => e.name === 'RunTask' && main.has(`${e.pid}:${e.tid}`) && e.tdur >= 200_000)
-    .map((e) => `${Math.round(e.tdur / 1000)} ms`);
+  return tasks;
 }
 
 const status = (page) => page.textContent('[data-testid="lab-status"]');

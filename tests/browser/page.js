@@ -90,6 +90,21 @@ export async function openPage(browser, url, { width = 1200, height = 900 } = {}
   return page;
 }
 
+/**
+ * The tasks of the browser's renderer main threads (a page's, and its frames') that took `ms`
+ * or more of their thread's CPU, from the trace `browser.startTracing(page, { categories:
+ * ['devtools.timeline'] })` began (this stops it): their CPU time, not their wall time, which
+ * a busy machine stretches. ['250 ms', ...]
+ */
+export async function longMainThreadTasks(browser, ms = 200) {
+  const trace = JSON.parse(await browser.stopTracing());
+  const events = trace.traceEvents ?? trace;
+  const main = new Set(events.filter((e) => e.name === 'thread_name' && e.args.name === 'CrRendererMain').map((e) => `${e.pid}:${e.tid}`));
+  return events
+    .filter((e) => e.name === 'RunTask' && main.has(`${e.pid}:${e.tid}`) && e.tdur >= ms * 1000)
+    .map((e) => `${Math.round(e.tdur / 1000)} ms`);
+}
+
 export function screenshotPath(name) {
   mkdirSync(artifacts, { recursive: true });
   return join(artifacts, name);

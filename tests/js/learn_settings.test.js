@@ -2,7 +2,7 @@
 // refuses what is out of range or would take more than the budget, before it allocates.
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { algorithms, createLearner, estimateMemory, MEMORY_BUDGET } from '../../wasm/learn/index.js';
+import { algorithms, createLearner, estimateMemory, MEMORY_BUDGET, THREAD_BYTES } from '../../wasm/learn/index.js';
 import { ENGINE_ENV_ALLOWANCE } from '../../wasm/learn/settings.js';
 import { allowed } from '../../wasm/learn/limits.js';
 import { engineMemoryBytes, makeVec } from '../../wasm/index.js';
@@ -139,6 +139,53 @@ describe('learner settings', () => {
       expect(ratio, `${env}: estimated ${estimated} bytes, took ${core} in the core and ${js} in JS`).toBeLessThan(1.5);
     }
   }, 300_000); // two short runs and the planner's episodes on each farm: seconds, longer on a busy machine
+
+  it("REINFORCE's estimate is within 0.7-1.5 times what a run takes, in the learner core, the engine and JS", () => {
+    // A fresh learner core in a child process, its free room filled: what a run grows the
+    // core's memory by is its rollouts' samples and its networks; the engine's, its vector
+    // envs; Node's ArrayBuffers (which leave WebAssembly memories out), its JS arrays (a
+    // rollout's actions, values, returns…, the envs' masks and actions). All three are read
+    // after one update (every buffer in use), with the run alive, and held to the estimate but
+    // its allowance for a thread's Worker (THREAD_BYTES: none here, one thread).
+    const settings = { numEnvs: 256, history: 4, shards: 8 };
+    const taken = (env) =>
+      JSON.parse(
+        execFileSync(
+          process.execPath,
+          [
+            '--expose-gc',
+            '--input-type=module',
+            '-e',
+            `const { createLearner } = await import(${JSON.stringify(new URL('../../wasm/learn/index.js', import.meta.url).href)});
+             const { loadCore } = await import(${JSON.stringify(new URL('../../wasm/learn/core.js', import.meta.url).href)});
+             const { engineMemoryBytes, makeVec } = await import(${JSON.stringify(new URL('../../wasm/index.js', import.meta.url).href)});
+             const core = await loadCore();
+             const { memory } = core;
+             (await makeVec('${env}', 1)).close(); // the engine loaded: its own start-up is not the run's
+             for (const start = memory.buffer.byteLength; memory.buffer.byteLength === start; ) core.alloc(65536);
+             global.gc();
+             const at = async () => ({ core: memory.buffer.byteLength, engine: await engineMemoryBytes(), js: process.memoryUsage().arrayBuffers });
+             const before = await at();
+             const learner = await createLearner({ env: '${env}', algo: 'reinforce', seed: 2, threads: 1, ...${JSON.stringify(settings)} });
+             await learner.trainFor(1);
+             global.gc();
+             const after = await at();
+             console.log(JSON.stringify({ core: after.core - before.core, engine: after.engine - before.engine, js: after.js - before.js }));
+             learner.dispose();`,
+          ],
+          { encoding: 'utf8' },
+        ),
+      );
+    for (const env of [V, B]) {
+      const { core, engine, js } = taken(env);
+      expect(core, env).toBeGreaterThan(0);
+      const estimated = estimateMemory(env, 'reinforce', settings, { threads: 1 }) - THREAD_BYTES;
+      const why = `${env}: estimated ${estimated} bytes, took ${core} in the core, ${engine} in the engine and ${js} in JS`;
+      const ratio = estimated / (core + engine + js);
+      expect(ratio, why).toBeGreaterThan(0.7);
+      expect(ratio, why).toBeLessThan(1.5);
+    }
+  }, 120_000);
 
   it("imitate's largest value is refused for its memory, which names imitate, and what the budget allows fits in the learner core", async () => {
     const most = algorithms.ppo.limits.imitate.max;

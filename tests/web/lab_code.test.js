@@ -6,6 +6,21 @@ import { LabModel, SAVE_CODE_MS } from '../../web/src/lab/labModel.js';
 import { MAX_LEARNER_CHARS, readLearner } from '../../web/src/lab/learnerStore.js';
 import { learnerLinkQuery } from '../../web/src/lab/learnerLink.js';
 import { templateSource } from '../../web/src/lab/learnerTemplates.js';
+import { makeRecord, readRecord } from '../../web/src/lab/runRecord.js';
+
+const flush = () => new Promise((r) => setTimeout(r, 0));
+const progress = (steps) => ({ steps, episodes: steps / 40, meanReturn: 1, stepsPerSec: 1, losses: {} });
+
+/** A run store in memory (runStore.js's methods), its records copied as IndexedDB copies them. */
+function runStore() {
+  const kept = new Map();
+  return {
+    kept,
+    list: async () => [...kept.values()].map((r) => structuredClone(r)),
+    put: async (r) => void kept.set(r.id, structuredClone(r)),
+    remove: async (id) => void kept.delete(id),
+  };
+}
 
 function fake(kind, made) {
   const w = { kind, sent: [], onmessage: null, postMessage: (m) => w.sent.push(m), terminate: () => (w.terminated = true) };
@@ -143,5 +158,94 @@ describe("a share link's learner", () => {
     expect(bomb.length).toBeLessThan(2000); // small in the link, big once inflated
     expect(await lab.adoptLearner(bomb)).toMatch(/longer than a learner may be \(400,000 characters\)/);
     expect(lab.code).toBe(null);
+  });
+});
+
+describe('a run of your learner, kept in this browser', () => {
+  it('keeps the code it was started with, which a later page reads back and names; without a checkpoint (REINFORCE keeps none) it cannot resume', async () => {
+    const store = runStore();
+    const made = [];
+    const lab = new LabModel({
+      runs: Promise.resolve({ store, note: null }),
+      createWorker: () => fake('built-in', made),
+      createLearnerWorker: () => fake('code', made),
+    });
+    await lab.recover();
+    await lab.openCode('reinforce');
+    const text = `// mine\n${lab.code.text}`;
+    lab.editCode(text);
+    lab.start();
+    made[0].onmessage({ data: { type: 'progress', progress: progress(2560) } });
+    made[0].onmessage({ data: { type: 'kept', steps: 2560, policy: '{"algo":"reinforce"}', checkpoint: null } });
+    await flush();
+    expect(store.kept.get(lab.runId).code).toEqual({ template: 'reinforce', text });
+    // edited while it runs (a model call; the page's editor is off then): the run's code stays the one it started with
+    lab.editCode('// another learner\n');
+    made[0].onmessage({ data: { type: 'kept', steps: 5120, policy: '{"algo":"reinforce"}', checkpoint: null } });
+    await flush();
+    expect(store.kept.get(lab.runId).code.text).toBe(text);
+
+    const later = new LabModel({ runs: Promise.resolve({ store, note: null }), createWorker: () => fake('built-in', made) });
+    await later.recover();
+    expect(later.state).toBe('interrupted');
+    expect(later.runCode).toEqual({ template: 'reinforce', text });
+    expect(later.resumable).toBe(false);
+    expect(later.hasPolicy).toBe(true);
+    expect(later.policyTitle()).toMatch(/^Your trained policy \(your learner from reinforce, 5,120 steps\)$/);
+    expect((await later.policyFile()).name).toMatch(/^backwards-my-reinforce-seed1-5120steps-/);
+    later.discard();
+    expect(later.runCode).toBe(null);
+  });
+
+  it("a kept run with a checkpoint (the PPO template keeps them) resumes in a new sandbox with the code it was kept with, not the editor's", async () => {
+    const store = runStore();
+    const made = [];
+    const given = [];
+    const options = {
+      runs: Promise.resolve({ store, note: null }),
+      createWorker: () => fake('built-in', made),
+      createLearnerWorker: (code) => {
+        given.push(code);
+        return fake('code', made);
+      },
+    };
+    const lab = new LabModel(options);
+    await lab.recover();
+    await lab.openCode('ppo');
+    const text = `// mine\n${lab.code.text}`;
+    lab.editCode(text);
+    lab.start();
+    made[0].onmessage({ data: { type: 'progress', progress: progress(4096) } });
+    made[0].onmessage({ data: { type: 'kept', steps: 4096, policy: '{"algo":"ppo"}', checkpoint: '{"steps":4096}' } });
+    await flush();
+
+    const later = new LabModel(options);
+    await later.recover();
+    await later.openCode('ppo', '// edited since\n'); // the editor holds other code now
+    expect(later.resumable).toBe(true);
+    later.resumeKept();
+    expect(made.at(-1).kind).toBe('code');
+    expect(given.at(-1)).toEqual({ template: 'ppo', text });
+    expect(made.at(-1).sent[0]).toEqual({ type: 'start', settings: later.run, checkpoint: '{"steps":4096}' });
+    expect(made.filter((w) => w.kind === 'built-in')).toEqual([]); // the checkpoint never goes to the site's own Worker
+  });
+
+  it("a kept run's code is read as data: one of the templates, the run's learner, text within the limit; a record without it is a built-in learner's", () => {
+    const settings = { env: 'BackwardsValleyFarm-v0', algo: 'reinforce', seed: 1, steps: 50000 };
+    const base = { id: 'r1', state: 'stopped', settings, steps: 0, curve: [], policy: null, checkpoint: null, savedAt: 1 };
+    const code = { template: 'reinforce', text: 'export const learner = {};' };
+    expect(readRecord(makeRecord({ ...base, code })).code).toEqual(code);
+    const { code: _, ...old } = makeRecord(base); // a record kept before runs kept their code
+    expect(readRecord(old).code).toBe(null);
+    for (const bad of [
+      'export const learner = {};',
+      { template: 'dqn', text: code.text },
+      { template: 'tabular-q', text: code.text },
+      { template: 'reinforce', text: 'x'.repeat(MAX_LEARNER_CHARS + 1) },
+      { template: 'reinforce', text: ['not', 'text'] },
+    ])
+      expect(readRecord({ ...makeRecord(base), code: bad }).message, JSON.stringify(bad).slice(0, 60)).toMatch(
+        /^the kept run is damaged: its code must be null or \{ template: its learner, one of reinforce, ppo, dqn, text: at most 400,000 characters \}$/,
+      );
   });
 });

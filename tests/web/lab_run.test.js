@@ -9,7 +9,7 @@ import { MAX_CURVE_POINTS, MAX_POLICY_CHARS, makeRecord, readRecord, trained } f
 import { NO_STORAGE, openRunStore } from '../../web/src/lab/runStore.js';
 import { formatDuration, formatValue, memoryEstimate, remainingSeconds, statusText } from '../../web/src/lab/labText.js';
 import { DEFAULTS } from '../../web/src/lab/labQuery.js';
-import { estimateMemory, THREAD_BYTES } from '../../wasm/learn/index.js';
+import { estimateMemory, MEMORY_BUDGET, THREAD_BYTES } from '../../wasm/learn/index.js';
 
 const flush = () => new Promise((r) => setTimeout(r, 0));
 const progress = (p) => ({ steps: 0, episodes: 0, meanReturn: null, stepsPerSec: 0, losses: {}, ...p });
@@ -171,6 +171,7 @@ describe('runs kept in storage', () => {
       curve: [[4096, 1.5]],
       policy: '{"p":1}',
       checkpoint: '{"c":1}',
+      code: null, // a built-in learner's run
     });
     expect(readRecord(kept)).not.toBeInstanceOf(Error);
     lab.pause();
@@ -379,5 +380,25 @@ describe('the numbers the Lab shows', () => {
     // a learner that runs on one thread is counted on one, whatever the link asks
     expect(memoryEstimate({ ...DEFAULTS, algo: 'tabular-q', threads: 8 }).threads).toBe(1);
     expect(memoryEstimate({ ...DEFAULTS, gamma: 5 }).error).toMatch(/gamma must be a number from 0 to 1, got 5/);
+    expect(one.refused).toBe(null);
+  });
+
+  it('settings whose estimate is above the learner budget are refused before Start, the message naming the estimate and the budget', () => {
+    const big = { ...DEFAULTS, algo: 'ppo', numEnvs: 1024, history: 16, imitate: 0, threads: 1 };
+    const m = memoryEstimate(big);
+    expect(m.bytes).toBeGreaterThan(MEMORY_BUDGET);
+    expect(m.refused).toBe(
+      `a run of these settings would take about ${Math.round(m.bytes / 2 ** 20).toLocaleString('en')} MB (an estimate, 1 thread included), more than the 1,024 MB a learner may take in this tab: use fewer envs (numEnvs), a shorter history, smaller hidden layers or fewer threads`,
+    );
+    const made = [];
+    const lab = new LabModel({ createWorker: () => made.push(silentWorker()) && made.at(-1) });
+    lab.settings = big;
+    expect(lab.start()).toBe(false);
+    expect(made).toEqual([]); // no Worker started
+    expect(lab.state).toBe('idle');
+    expect(lab.note).toBe(`Not started: ${m.refused}.`);
+    lab.settings = { ...big, numEnvs: 64 };
+    expect(lab.start()).toBe(true);
+    expect(made).toHaveLength(1);
   });
 });

@@ -115,6 +115,29 @@ describe("the page's side of a visitor's run", () => {
     expect(told).toEqual([{ type: 'progress', progress: { steps: 10 } }]);
   });
 
+  it("hands a kept run's checkpoint to the sandbox it starts, and keeps the one the sandbox hands back (its parts after the policy's) as text", async () => {
+    const { w, told, sandboxes } = fakeRun();
+    w.postMessage({ type: 'start', settings: {}, checkpoint: '{"steps":80}' });
+    await vi.waitFor(() => expect(sandboxes[0].sent).toHaveLength(1));
+    expect(sandboxes[0].sent[0]).toMatchObject({ type: 'learner:start', checkpoint: '{"steps":80}' });
+    const text = await policyText('reinforce', 'my-reinforce');
+    const box = sandboxes[0];
+    box.onmessage({ data: { type: 'learner:part', text } });
+    box.onmessage({ data: { type: 'learner:part', text: '{"steps":' } });
+    box.onmessage({ data: { type: 'learner:part', text: '160}' } });
+    box.onmessage({ data: { type: 'kept', steps: 160, policy: { parts: 1 }, checkpoint: { parts: 2 } } });
+    const asTemplate = JSON.stringify({ ...JSON.parse(text), algo: 'reinforce' });
+    expect(told.at(-1)).toEqual({ type: 'kept', steps: 160, policy: asTemplate, checkpoint: '{"steps":160}' });
+    // counts the parts do not make up: an error, nothing kept
+    box.onmessage({ data: { type: 'learner:part', text } });
+    box.onmessage({ data: { type: 'kept', steps: 200, policy: { parts: 1 }, checkpoint: { parts: 1 } } });
+    expect(told.at(-1)).toEqual({ type: 'error', message: "your learner's checkpoint did not arrive whole" });
+    // and the next message's parts are counted afresh
+    box.onmessage({ data: { type: 'learner:part', text: '{}' } });
+    box.onmessage({ data: { type: 'kept', steps: 240, policy: null, checkpoint: { parts: 1 } } });
+    expect(told.at(-1)).toEqual({ type: 'kept', steps: 240, policy: null, checkpoint: '{}' });
+  });
+
   it("reassembles a kept policy from its parts, checks it and keeps it as the template's; one that is not a policy is an error, not kept", async () => {
     const { w, told, sandboxes } = fakeRun();
     w.postMessage({ type: 'start', settings: {} });

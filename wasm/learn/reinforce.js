@@ -29,9 +29,12 @@ import {
   loadNetPolicy,
   makeShards,
   minibatchSize,
+  networkBytes,
+  networkLayout,
   normaliseAdvantages,
   number,
   rolloutBuffers,
+  rolloutBytes,
   shardEnvs,
   shuffle,
   startRun,
@@ -230,6 +233,16 @@ export async function createReinforce(env, config, seed, { threads = 1 } = {}) {
 
 // ---- what the registry knows of it (registry.js; every field: docs/adding-a-learner.md) ----
 
+/**
+ * The bytes a run takes beyond its vector envs: its rollouts (an episode's worth of steps of
+ * every env) and its networks with the activations of a minibatch (run.js).
+ */
+function memory(env, c, { threads = 1 } = {}) {
+  const T = envSpecs[env].horizon;
+  const B = Math.max(Math.min(c.minibatch, T * c.numEnvs), c.numEnvs);
+  return rolloutBytes(env, c, T) + networkBytes(networkLayout(env, c, 'logits'), c, threads, B);
+}
+
 export const learner = Object.freeze({
   name: 'reinforce',
   title: 'REINFORCE',
@@ -239,6 +252,7 @@ export const learner = Object.freeze({
   actModes: ACT_MODES,
   create: createReinforce,
   thread,
+  memory,
   checkConfig: (env, c) => checkNetwork(env, c, 'logits', 'reinforce'),
   checkPolicy: (json) => checkNetPolicy(json, learner, 'logits'),
   load: (json) => loadNetPolicy(json, 'logits'),

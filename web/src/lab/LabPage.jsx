@@ -13,24 +13,24 @@ import { policyAgent, readPolicyFile } from '../model/policyAgent.js';
 import { cut, errorMessage } from '../model/cut.js';
 import { NumberField } from './NumberField.jsx';
 import { algos, labQuery, learnerOverrides, learnerSettings, sharedLab } from './labModel.js';
-import { formatSigned, memoryEstimate, statusText, verdict } from './labText.js';
+import { formatSigned, mb, memoryEstimate, statusText, verdict } from './labText.js';
 import { LearningCurve } from './LearningCurve.jsx';
-import { YourLearner, download } from './YourLearner.jsx';
+import { YourLearner, download, learnerFileName } from './YourLearner.jsx';
+import { TEMPLATE_TITLES } from './templateNames.js';
 
 export { DOTS, LINE_POINTS, LearningCurve } from './LearningCurve.jsx';
 
-const mb = (bytes) => `${Math.round(bytes / 2 ** 20).toLocaleString('en')} MB`;
-
-/** The memory a run of the settings will take, or why they cannot run (`code`: the visitor's learner, estimated as its template). */
-function MemoryLine({ settings, code }) {
-  const m = memoryEstimate(settings);
+/** The memory a run of the settings will take (memoryEstimate's `m`), or why they cannot run (`code`: the visitor's learner, estimated as its template). */
+function MemoryLine({ m, code }) {
   return (
-    <p class="lab-memory" data-testid="lab-memory" data-bytes={m.bytes ?? ''}>
+    <p class="lab-memory" data-testid="lab-memory" data-bytes={m.bytes ?? ''} role={m.refused ? 'alert' : undefined}>
       {m.error
         ? `These settings cannot run: ${m.error}`
-        : `Memory: about ${mb(m.bytes)} for this run (an estimate, ${m.threads} thread${m.threads === 1 ? '' : 's'} included${
-            code ? `; your learner is estimated as the ${code.template} it started from` : ''
-          }).`}
+        : m.refused
+          ? `Start is off: ${m.refused}${code ? `; your learner is estimated as the ${code.template} it started from` : ''}.`
+          : `Memory: about ${mb(m.bytes)} for this run (an estimate, ${m.threads} thread${m.threads === 1 ? '' : 's'} included${
+              code ? `; your learner is estimated as the ${code.template} it started from` : ''
+            }).`}
     </p>
   );
 }
@@ -101,6 +101,21 @@ export function KeptRun({ lab }) {
   );
 }
 
+/** The source of the visitor's learner that made the run shown (kept with it: runRecord.js), to read or download. */
+export function RunCode({ code }) {
+  return (
+    <details class="lab-run-code" data-testid="lab-run-code">
+      <summary>This run was made by your learner from the {TEMPLATE_TITLES[code.template]} template: its code</summary>
+      <div class="lab-buttons">
+        <button type="button" onClick={() => download({ name: learnerFileName(code), text: code.text, type: 'text/javascript' })}>
+          Download its .js
+        </button>
+      </div>
+      <pre class="lab-code-text">{code.text}</pre>
+    </details>
+  );
+}
+
 export function LabPage({ app, query = '' }) {
   // the page's one Lab: leaving it (docs, a farm) leaves the run training in its Worker
   const lab = sharedLab();
@@ -129,6 +144,7 @@ export function LabPage({ app, query = '' }) {
   const running = lab.state === 'running';
   const live = lab.live;
   const overrides = settingsText(learnerOverrides(s));
+  const memory = memoryEstimate(s);
 
   function start() {
     if (lab.startNeedsConfirm && !confirming) return setConfirming(true);
@@ -252,9 +268,9 @@ export function LabPage({ app, query = '' }) {
           </p>
         )}
         <YourLearner lab={lab} settingsQuery={labQuery(s)} />
-        <MemoryLine settings={s} code={lab.code} />
+        <MemoryLine m={memory} code={lab.code} />
         <div class="lab-buttons">
-          <button type="button" class="primary" onClick={start} disabled={running}>
+          <button type="button" class="primary" onClick={start} disabled={running || Boolean(memory.refused)}>
             Start
           </button>
           <button
@@ -291,6 +307,7 @@ export function LabPage({ app, query = '' }) {
           {statusText(lab, linkNote)}
         </p>
         {lab.state === 'interrupted' && <KeptRun lab={lab} />}
+        {lab.runCode && lab.runCode.text !== lab.code?.text && <RunCode code={lab.runCode} />}
         {lab.note && (
           <p class="lab-notice" data-testid="lab-run-note">
             {lab.note}

@@ -20,6 +20,7 @@ import { RunLocks } from './runLocks.js';
 import { TEMPLATES } from './templateNames.js';
 import { ANSWER_MS, createLearnerWorker } from './learnerWorker.js';
 import { readLearnerLink, splitLearnerLink } from './learnerLink.js';
+import { memoryEstimate } from './labText.js';
 import coreUrl from '../../../wasm/learn/learner.wasm?url';
 
 export { algos, DEFAULTS, MAX_LAB_QUERY_CHARS, labQuery, learnerOverrides, learnerSettings, parseLabQuery } from './labQuery.js';
@@ -87,7 +88,7 @@ export class LabModel extends Emitter {
     this.createLearnerWorker = createLearnerWorker;
     this.code = null; // "Your learner": { template, text } while Start trains the visitor's code
     this.shipped = null; // the text of the template the editor was opened on, as shipped
-    this.runCode = null; // the code the run going was started with (null: a built-in learner)
+    this.runCode = null; // the code the run shown was made by ({ template, text }; null: a built-in learner)
     this.learnerStore = learnerStore;
     this.learners = {}; // the visitor's learners kept in this browser: template -> { template, text, savedAt }
     this.learnerNote = null; // why they are not kept, or a kept one could not be read
@@ -149,7 +150,7 @@ export class LabModel extends Emitter {
     return this.kept?.policy != null || (this.worker !== null && trained(this.progress));
   }
 
-  /** A kept run can go on from its checkpoint. */
+  /** A kept run can go on from its checkpoint (a visitor's learner's run in the sandbox, with the code it ran). */
   get resumable() {
     return this.state === 'interrupted' && typeof this.kept?.checkpoint === 'string';
   }
@@ -323,12 +324,20 @@ export class LabModel extends Emitter {
 
   /**
    * Starts a run of the settings. Where one is not over (paused, or kept from an earlier page),
-   * only with { replace: true } (the page asks the visitor first): returns false otherwise.
+   * only with { replace: true } (the page asks the visitor first): returns false otherwise, and
+   * for settings whose memory estimate is above the learner budget (memoryEstimate, with a note).
    */
   start({ replace = false } = {}) {
     if (this.state === 'running' || (this.startNeedsConfirm && !replace)) return false;
-    const replaced = this.runId;
     if (this.code && this.settings.algo !== this.code.template) this.settings = { ...this.settings, algo: this.code.template };
+    // refused before any Worker or sandbox starts, the run shown (if any) left as it is
+    const { refused } = memoryEstimate(this.settings);
+    if (refused) {
+      this.note = `Not started: ${refused}.`;
+      this.inform();
+      return false;
+    }
+    const replaced = this.runId;
     this.runCode = this.code ? { ...this.code } : null;
     this.#newWorker();
     this.curve = [];
@@ -399,10 +408,13 @@ export class LabModel extends Emitter {
     this.inform();
   }
 
-  /** Resumes a kept run from its checkpoint, in a new Worker. */
+  /**
+   * Resumes a kept run from its checkpoint, in a new Worker: a run of the visitor's learner in a
+   * new sandbox, with the code it was kept with (never the site's own Worker: that checkpoint
+   * was written by their code).
+   */
   resumeKept() {
     if (!this.resumable) return;
-    this.runCode = null; // only a built-in learner keeps a checkpoint
     this.#newWorker();
     this.state = 'running';
     this.note = null;
@@ -428,7 +440,17 @@ export class LabModel extends Emitter {
     if (this.runId) this.#forget(this.runId);
     this.#endWorker();
     this.state = 'idle';
-    Object.assign(this, { run: null, runId: null, kept: null, curve: [], progress: null, evaluation: null, note: null, error: null });
+    Object.assign(this, {
+      run: null,
+      runId: null,
+      runCode: null,
+      kept: null,
+      curve: [],
+      progress: null,
+      evaluation: null,
+      note: null,
+      error: null,
+    });
     this.inform();
   }
 
@@ -521,6 +543,7 @@ export class LabModel extends Emitter {
         curve: r.curve,
         progress: null,
         kept: { steps: r.steps, policy: r.policy, checkpoint: r.checkpoint, savedAt: r.savedAt },
+        runCode: r.code,
         state: LIVE_STATES.includes(r.state) ? 'interrupted' : r.state,
       });
       break;
@@ -634,6 +657,7 @@ export class LabModel extends Emitter {
       curve: this.curve,
       policy: this.kept?.policy ?? null,
       checkpoint: this.kept?.checkpoint ?? null,
+      code: this.runCode,
       savedAt: this.now(),
     });
     if (!RECORD_STATES.includes(record.state)) return; // an error, or no run: nothing to keep

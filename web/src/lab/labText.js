@@ -1,6 +1,14 @@
 // labText.js — how the Lab words its run: the numbers it shows, its status line and its
 // memory estimate, plain functions of the model (LabPage.jsx renders them; tests read them).
-import { DEFAULT_THREADS_MAX, algorithms, defaultThreads, estimateMemory, runDefaultsOf, threadCount } from 'valley-farm/learn';
+import {
+  DEFAULT_THREADS_MAX,
+  MEMORY_BUDGET,
+  algorithms,
+  defaultThreads,
+  estimateMemory,
+  runDefaultsOf,
+  threadCount,
+} from 'valley-farm/learn';
 import { errorMessage } from '../model/cut.js';
 import { formatReturn } from '../model/session.js';
 import { learnerOverrides } from './labQuery.js';
@@ -88,16 +96,26 @@ function status(lab, linkNote) {
   return 'Choose a farm and a learner, then Start.';
 }
 
+/** Bytes as the Lab shows them: '1,234 MB'. */
+export const mb = (bytes) => `${Math.round(bytes / 2 ** 20).toLocaleString('en')} MB`;
+
 /**
  * What a run of these settings will take (estimateMemory: the learner's memory and each of its
- * threads'): { bytes, threads }, or { error } for settings no learner can be made of.
+ * threads'): { bytes, threads, refused }, `refused` saying why the Lab does not start it (an
+ * estimate above MEMORY_BUDGET, which createLearner holds every learner to; a visitor's learner
+ * is estimated as its template), else null; or { error } for settings no learner can be made of.
  */
 export function memoryEstimate(s) {
   try {
     const learner = algorithms[s.algo];
     const given = { ...runDefaultsOf(learner, s.steps), ...learnerOverrides(s) };
     const threads = threadCount(s.algo, s.threads ?? defaultThreads(DEFAULT_THREADS_MAX));
-    return { bytes: estimateMemory(s.env, s.algo, given, { threads }), threads };
+    const bytes = estimateMemory(s.env, s.algo, given, { threads });
+    const refused =
+      bytes > MEMORY_BUDGET
+        ? `a run of these settings would take about ${mb(bytes)} (an estimate, ${threads} thread${threads === 1 ? '' : 's'} included), more than the ${mb(MEMORY_BUDGET)} a learner may take in this tab: use fewer envs (numEnvs), a shorter history, smaller hidden layers or fewer threads`
+        : null;
+    return { bytes, threads, refused };
   } catch (err) {
     return { error: errorMessage(err) };
   }

@@ -7,6 +7,9 @@
 //    within ANSWER_MS (an endless loop) ends the sandbox, and with it every Worker of the run;
 //    the page is told, and keeps the curve. A Stop not obeyed within ANSWER_MS is the Lab's to
 //    end (labModel.js: it ends this object, and the sandbox with it).
+//  - A checkpoint the sandbox hands back (in parts, after the policy's) is kept as text of at
+//    most MAX_CHECKPOINT_CHARS, never read here: only a sandbox running the same code is
+//    handed it again, to resume the run (start's `checkpoint`), and the visitor's learner checks it.
 //  - A policy the sandbox hands back (in parts: learnerBox.js) is text of at most
 //    MAX_POLICY_CHARS, JSON, and a policy of the template's learner (checkPolicyJSON with the
 //    template's algo: the same network file the built-in learner writes) before the page keeps
@@ -16,7 +19,7 @@
 import { checkPolicyJSON } from 'valley-farm/learn';
 import { createSandboxedWorker, learnerRunnerScript } from '../model/sandboxedWorker.js';
 import { cut } from '../model/cut.js';
-import { MAX_POLICY_CHARS } from './runRecord.js';
+import { MAX_CHECKPOINT_CHARS, MAX_POLICY_CHARS } from './runRecord.js';
 
 /** How long the sandbox has to say it paused (or, labModel.js, stopped) before it is ended. */
 export const ANSWER_MS = 1_000;
@@ -74,7 +77,7 @@ export function createLearnerWorker({
     postMessage(msg) {
       if (ended) return;
       const type = msg?.type;
-      if (type === 'start') return start(msg.settings);
+      if (type === 'start') return start(msg.settings, typeof msg.checkpoint === 'string' ? msg.checkpoint : null);
       if (type === 'stop') return box?.postMessage({ type: 'learner:stop' }); // the Lab ends a run that does not stop (labModel.js)
       if (type === 'pause') {
         box?.postMessage({ type: 'learner:pause' });
@@ -109,7 +112,7 @@ export function createLearnerWorker({
   };
   const tell = (data) => worker.onmessage?.({ data });
 
-  async function start(settings) {
+  async function start(settings, checkpoint) {
     box = makeSandbox();
     box.onerror = (e) => tell({ type: 'error', message: cut(`your learner's sandbox failed: ${e.message ?? 'unknown error'}`) });
     box.onmessage = ({ data }) => receive(data);
@@ -123,7 +126,7 @@ export function createLearnerWorker({
       const r = await fetch(coreUrl);
       if (!r.ok) throw new Error(`HTTP ${r.status}`);
       const core = await r.arrayBuffer();
-      box?.postMessage({ type: 'learner:start', core, code, settings, runner });
+      box?.postMessage({ type: 'learner:start', core, code, settings, runner, checkpoint });
     } catch (err) {
       tell({ type: 'error', message: `could not load the learner core (learner.wasm): ${cut(err.message)}` });
     }
@@ -140,11 +143,15 @@ export function createLearnerWorker({
     });
   }
 
-  function policyOf(n, steps) {
-    const text = parts.join('');
-    parts = [];
-    chars = 0;
-    if (!Number.isInteger(n) || n < 1) throw new Error("your learner's policy did not arrive whole");
+  /** The first `count.parts` parts that came, joined (used up), or null for no count; `what` names the text. */
+  function take(count, what) {
+    if (count === null || count === undefined) return null;
+    const n = count?.parts;
+    if (!Number.isInteger(n) || n < 1 || n > parts.length) throw new Error(`your learner's ${what} did not arrive whole`);
+    return parts.splice(0, n).join('');
+  }
+
+  function policyOf(text, steps) {
     latest = { ...checkVisitorPolicy(text, template), steps };
     return latest;
   }
@@ -153,27 +160,35 @@ export function createLearnerWorker({
     if (!data || typeof data !== 'object') return;
     if (data.type === 'learner:part') {
       chars += typeof data.text === 'string' ? data.text.length : 0;
-      if (typeof data.text !== 'string' || chars > MAX_POLICY_CHARS) {
+      if (typeof data.text !== 'string' || chars > MAX_POLICY_CHARS + MAX_CHECKPOINT_CHARS) {
         parts = [];
-        chars = Infinity; // refused until the next whole policy's count resets it
+        chars = Infinity; // refused until the next message that counts parts (kept, policy) resets it
         return;
       }
       return void parts.push(data.text);
     }
     try {
       if (data.type === 'kept') {
-        const p = data.policy ? policyOf(data.policy.parts, data.steps) : null;
-        return tell({ type: 'kept', steps: data.steps, policy: p ? p.asTemplate : null, checkpoint: null });
+        const policy = take(data.policy, 'policy');
+        const checkpoint = take(data.checkpoint, 'checkpoint');
+        if (checkpoint !== null && checkpoint.length > MAX_CHECKPOINT_CHARS)
+          throw new Error(`your learner's checkpoint is too big: at most ${MAX_CHECKPOINT_CHARS} characters`);
+        const p = policy === null ? null : policyOf(policy, data.steps);
+        return tell({ type: 'kept', steps: data.steps, policy: p ? p.asTemplate : null, checkpoint });
       }
       if (data.type === 'policy') {
         const asked = asks.shift() ?? 'policy';
         if (data.error) return tell(asked === 'policy' ? data : { type: 'evaluation', error: data.error });
-        policyOf(data.parts, data.steps);
+        policyOf(take({ parts: data.parts }, 'policy'), data.steps);
         return answer(asked);
       }
     } catch (err) {
-      chars = 0;
       return tell({ type: 'error', message: err.message });
+    } finally {
+      if (data.type === 'kept' || data.type === 'policy') {
+        parts = []; // a message's parts all come before it
+        chars = 0;
+      }
     }
     if (['paused', 'stopped', 'done', 'error'].includes(data.type)) clearTimeout(timer);
     if (['started', 'progress', 'paused', 'stopped', 'done'].includes(data.type)) return tell({ type: data.type, progress: data.progress });

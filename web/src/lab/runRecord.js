@@ -9,9 +9,13 @@
 //     state: 'running' | 'pausing' | 'paused' | 'stopping' | 'stopped' | 'done',
 //     settings: the run's (env, algo, seed, steps and the learner's, as a share link has them),
 //     steps: how far it had trained, curve: [[steps, meanReturn], …],
-//     policy: the policy file's text or null, checkpoint: the learner's checkpoint as text or null }
+//     policy: the policy file's text or null, checkpoint: the learner's checkpoint as text or null,
+//     code: for a run of the visitor's own learner, { template, text } (the source it ran),
+//           else null (absent in records kept before runs kept their code) }
 import { MAX_POLICY_FILE_BYTES } from '../model/policyFile.js';
 import { labQuery, parseLabQuery } from './labQuery.js';
+import { MAX_LEARNER_CHARS } from './learnerStore.js';
+import { TEMPLATES } from './templateNames.js';
 
 export const RECORD_FORMAT = 'valley-farm-lab-run';
 /** The longest policy a record holds: the largest policy file the page loads. */
@@ -34,7 +38,7 @@ export const trained = (p) => Boolean(p && (p.steps > 0 || p.imitation?.phase ==
 const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** A record of the run the model shows (see the file comment). */
-export function makeRecord({ id, state, settings, steps, curve, policy, checkpoint, savedAt }) {
+export function makeRecord({ id, state, settings, steps, curve, policy, checkpoint, code = null, savedAt }) {
   return {
     format: RECORD_FORMAT,
     version: 1,
@@ -46,12 +50,13 @@ export function makeRecord({ id, state, settings, steps, curve, policy, checkpoi
     curve: curve.map((p) => [p.steps, p.meanReturn]),
     policy,
     checkpoint,
+    code: code && { template: code.template, text: code.text },
   };
 }
 
 /**
  * The record as the model uses it ({ id, savedAt, state, settings, steps, curve: [{ steps,
- * meanReturn }], policy, checkpoint }), or an Error saying what in it is wrong.
+ * meanReturn }], policy, checkpoint, code }), or an Error saying what in it is wrong.
  */
 export function readRecord(r) {
   const bad = (what) => new Error(`the kept run is damaged: ${what}`);
@@ -81,6 +86,19 @@ export function readRecord(r) {
   ])
     if (r[key] !== null && (typeof r[key] !== 'string' || r[key].length > max))
       return bad(`its ${key} must be text of at most ${max} characters, or null`);
+  const code = r.code ?? null;
+  // the source of the visitor's learner that made the run: shown, and run only in the sandbox when the visitor resumes the run
+  if (
+    code !== null &&
+    (!isObject(code) ||
+      !TEMPLATES.includes(code.template) ||
+      code.template !== settings.algo ||
+      typeof code.text !== 'string' ||
+      code.text.length > MAX_LEARNER_CHARS)
+  )
+    return bad(
+      `its code must be null or { template: its learner, one of ${TEMPLATES.join(', ')}, text: at most ${MAX_LEARNER_CHARS.toLocaleString('en')} characters }`,
+    );
   return {
     id: r.id,
     savedAt: r.savedAt,
@@ -90,5 +108,6 @@ export function readRecord(r) {
     curve: r.curve.map(([steps, meanReturn]) => ({ steps, meanReturn })),
     policy: r.policy,
     checkpoint: r.checkpoint,
+    code: code && { template: code.template, text: code.text },
   };
 }

@@ -3,19 +3,24 @@
 // Workers, never at the site's origin (entry.js says where each part runs).
 //
 //  - The coordinator is the sandbox's code Worker (under the relay). The page sends it
-//      { type: 'learner:start', core, code, settings }  learner.wasm's bytes, the module's text,
-//                                                       the run's settings (trainer.js's)
+//      { type: 'learner:start', core, code, settings, checkpoint? }  learner.wasm's bytes, the
+//                                                       module's text, the run's settings
+//                                                       (trainer.js's), a kept run's checkpoint
 //    (with `runner`, the learner runner's text, which entry.js loads before it calls this)
 //    and then trainer.js's messages as 'learner:pause' | 'learner:resume' | 'learner:stop' |
 //    'learner:policy'. It imports the module (its imports of 'valley-farm/learn' pointed at
 //    the runner's own copy of the package), registers its `learner` and runs trainer.js's
-//    Trainer on it. What the Trainer posts goes out as it is, but for a policy's text, which
-//    goes in parts of PART_CHARS (within the relay's message limits) before the message that
-//    names their count: { type: 'learner:part', text } ... then { ..., policy: { parts: n } }.
+//    Trainer on it. What the Trainer posts goes out as it is, but for a policy's and a
+//    checkpoint's text, which go in parts of PART_CHARS (within the relay's message limits)
+//    before the message that names their count: { type: 'learner:part', text } ... then
+//    { type: 'kept', ..., policy: { parts: n }, checkpoint: { parts: m } } (the policy's first).
 //  - The run's other threads are Workers the coordinator starts from the runner's text (named
 //    THREAD_NAME, nested under it, so removing the sandbox's frame ends them too); each gets
 //    the engine's and the core's bytes and the module's text, and answers threads.js's calls
 //    (serveThread).
+//
+// The module's own typed arrays and ArrayBuffers are held to the learner budget in each Worker
+// (allocationGuard.js: a constructor of its own for each, declared on its first line).
 //
 // An error thrown by the visitor's code names its line in their source: a runtime error's
 // stack names the module's blob: URL with line and column; a syntax error, which a module's
@@ -25,6 +30,7 @@ import * as learn from 'valley-farm/learn';
 import { useEngineBytes } from 'valley-farm';
 import { Trainer } from '../lab/trainer.js';
 import { MAX_ERROR_CHARS, cut } from '../model/cut.js';
+import { GUARDED, guardAllocations, guardLine } from './allocationGuard.js';
 
 export const THREAD_NAME = 'valley-farm learner thread';
 /** A policy's text leaves the sandbox in parts of at most this many characters (the relay passes 64 Ki). */
@@ -98,12 +104,16 @@ function describeIn(url) {
   };
 }
 
-/** Imports the visitor's module from its text: { learner, url } (url: the module's blob: URL). */
+/**
+ * Imports the visitor's module from its text: { learner, url } (url: the module's blob: URL). Its
+ * typed arrays and ArrayBuffers are held to the learner budget (allocationGuard.js).
+ */
 async function importLearner(code) {
   globalThis[KIT] = learn;
+  globalThis[GUARDED] ??= guardAllocations(learn.MEMORY_BUDGET);
   const names = Object.keys(learn).filter((n) => /^[A-Za-z_$][\w$]*$/.test(n));
   const kitUrl = blobUrl(`const kit = globalThis[Symbol.for('valley-farm/learn')];\nexport const { ${names.join(', ')} } = kit;\n`);
-  const url = blobUrl(pointImports(code, kitUrl));
+  const url = blobUrl(guardLine(globalThis[GUARDED]) + pointImports(code, kitUrl));
   let mod;
   try {
     mod = await import(/* @vite-ignore */ url);
@@ -121,21 +131,22 @@ async function importLearner(code) {
 export function learnerCoordinator({ post, source, engineBytes }) {
   let trainer = null;
   let starting = null;
+  /** Posts `text` in parts; returns their count ({ parts: n }), or null for no text. */
+  const inParts = (text) => {
+    if (typeof text !== 'string') return null;
+    const n = Math.ceil(text.length / PART_CHARS);
+    for (let i = 0; i < n; i++) post({ type: 'learner:part', text: text.slice(i * PART_CHARS, (i + 1) * PART_CHARS) });
+    return { parts: n };
+  };
   const send = (msg) => {
-    if (msg?.type === 'kept' || msg?.type === 'policy') {
-      const text = msg.type === 'kept' ? msg.policy : msg.text;
-      if (typeof text === 'string') {
-        const n = Math.ceil(text.length / PART_CHARS);
-        for (let i = 0; i < n; i++) post({ type: 'learner:part', text: text.slice(i * PART_CHARS, (i + 1) * PART_CHARS) });
-        if (msg.type === 'kept') return post({ type: 'kept', steps: msg.steps, policy: { parts: n }, checkpoint: null });
-        return post({ type: 'policy', steps: msg.steps, parts: n });
-      }
-      if (msg.type === 'kept') return post({ ...msg, checkpoint: null });
-    }
+    // the policy's parts, then the checkpoint's, then the message that counts them
+    if (msg?.type === 'kept')
+      return post({ type: 'kept', steps: msg.steps, policy: inParts(msg.policy), checkpoint: inParts(msg.checkpoint) });
+    if (msg?.type === 'policy' && typeof msg.text === 'string') return post({ type: 'policy', steps: msg.steps, ...inParts(msg.text) });
     post(msg);
   };
 
-  async function start({ core, code, settings }) {
+  async function start({ core, code, settings, checkpoint = null }) {
     learn.useCoreBytes(core);
     const { learner, url } = await importLearner(code);
     learn.useThreadStarter(async () => {
@@ -155,7 +166,12 @@ export function learnerCoordinator({ post, source, engineBytes }) {
     });
     learn.registerLearner(learner);
     trainer = new Trainer({ post: send, made: { package: 'valley-farm (the Lab: your learner)' }, describe: describeIn(url) });
-    await trainer.handle({ type: 'start', settings: { ...settings, algo: learner.name } });
+    // a kept run goes on from its checkpoint, which the visitor's learner checks (its restore)
+    await trainer.handle({
+      type: 'start',
+      settings: { ...settings, algo: learner.name },
+      checkpoint: typeof checkpoint === 'string' ? checkpoint : null,
+    });
   }
 
   return async function handle(data) {
