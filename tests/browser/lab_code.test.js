@@ -4,7 +4,7 @@
 // reload; an endless loop in the visitor's code is ended by Stop.
 import { readFile } from 'node:fs/promises';
 import { afterEach, describe, expect, it } from 'vitest';
-import { browserSuite, longMainThreadTasks, openPage } from './page.js';
+import { browserSuite, longMainThreadTasks, openPage, recordShownSteps } from './page.js';
 
 const suite = browserSuite();
 const points = () => Number(document.querySelector('.lab-curve polyline.mean')?.dataset.points ?? 0);
@@ -141,14 +141,7 @@ describe('your learner in the Lab', () => {
     await page.waitForSelector('main.lab[data-state="interrupted"]');
     expect(await page.textContent('[data-testid="lab-kept"]')).toMatch(/It can go on from where it was kept\./);
     expect(await page.textContent('[data-testid="lab-run-code"] pre')).toBe(text);
-    await page.evaluate(() => {
-      window.shownSteps = [];
-      const line = document.querySelector('[data-testid="lab-status"]');
-      new MutationObserver(() => {
-        const m = /^running: ([\d,]+) \//.exec(line.textContent);
-        if (m) window.shownSteps.push(Number(m[1].replace(/,/g, '')));
-      }).observe(line, { childList: true, characterData: true, subtree: true });
-    });
+    await recordShownSteps(page);
     await page.click('button:has-text("Resume the run")');
     await page.waitForFunction((n) => Number(document.querySelector('.lab-curve polyline.mean').dataset.points) > n, curve, {
       timeout: 90_000,

@@ -6,7 +6,7 @@
 // the curve's labels are not drawn over; meanwhile no task of the page's main thread takes
 // 200 ms of its CPU (Chromium's trace).
 import { afterEach, describe, expect, it } from 'vitest';
-import { browserSuite, longMainThreadTasks, openPage } from './page.js';
+import { browserSuite, longMainThreadTasks, openPage, recordShownSteps } from './page.js';
 
 const suite = browserSuite();
 
@@ -150,14 +150,7 @@ describe('the Lab keeps', () => {
     );
     expect(Number(await page.getAttribute('.lab-curve polyline.mean', 'data-points'))).toBe(points);
     // every step count the status line shows from here on
-    await page.evaluate(() => {
-      window.shownSteps = [];
-      const line = document.querySelector('[data-testid="lab-status"]');
-      new MutationObserver(() => {
-        const m = /^running: ([\d,]+) \//.exec(line.textContent);
-        if (m) window.shownSteps.push(Number(m[1].replace(/,/g, '')));
-      }).observe(line, { childList: true, characterData: true, subtree: true });
-    });
+    await recordShownSteps(page);
     await page.click('button:has-text("Resume the run")');
     await page.waitForFunction((n) => Number(document.querySelector('.lab-curve polyline.mean').dataset.points) > n, points, {
       timeout: 60_000,

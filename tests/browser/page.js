@@ -134,3 +134,18 @@ export function browserSuite() {
   });
   return suite;
 }
+
+/**
+ * From now on, every step count the Lab's status line shows while running, in order, into
+ * window.shownSteps (a resumed run's first is where it was kept).
+ */
+export async function recordShownSteps(page) {
+  await page.evaluate(() => {
+    window.shownSteps = [];
+    const line = document.querySelector('[data-testid="lab-status"]');
+    new MutationObserver(() => {
+      const m = /^running: ([\d,]+) \//.exec(line.textContent);
+      if (m) window.shownSteps.push(Number(m[1].replace(/,/g, '')));
+    }).observe(line, { childList: true, characterData: true, subtree: true });
+  });
+}

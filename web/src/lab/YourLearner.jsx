@@ -61,12 +61,7 @@ export function YourLearner({ lab, settingsQuery }) {
             </button>
           ))}
         </div>
-        {lab.learnerNote && <p class="lab-notice">{lab.learnerNote}</p>}
-        {problem && (
-          <p class="lab-notice" role="alert">
-            {problem}
-          </p>
-        )}
+        <Notices note={lab.learnerNote} problem={problem} />
       </div>
     );
   return (
@@ -110,16 +105,25 @@ export function YourLearner({ lab, settingsQuery }) {
           <input class="lab-code-link" data-testid="lab-code-link" readOnly value={shared} onFocus={(e) => e.currentTarget.select()} />
         </p>
       )}
-      {lab.learnerNote && <p class="lab-notice">{lab.learnerNote}</p>}
-      {problem && (
-        <p class="lab-notice" role="alert">
-          {problem}
-        </p>
-      )}
+      <Notices note={lab.learnerNote} problem={problem} />
       <p class="lab-code-hint">
         Your changes are kept in this browser as you type. The downloaded file runs unchanged with{' '}
         <code>npx valley-farm train --algo ./{learnerFileName(code)}</code>.
       </p>
     </div>
+  );
+}
+
+/** The learner's note (kept, shared, opened) and its problem (an alert), under either view. */
+function Notices({ note, problem }) {
+  return (
+    <>
+      {note && <p class="lab-notice">{note}</p>}
+      {problem && (
+        <p class="lab-notice" role="alert">
+          {problem}
+        </p>
+      )}
+    </>
   );
 }
