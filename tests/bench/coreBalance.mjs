@@ -90,3 +90,15 @@ export function describeBalance(balance) {
   const cores = balance.cores.map((c) => `core ${c.core} ${m(c.speed)} steps/CPU-s, ${m(c.rate)} steps/s`).join('; ');
   return `cores now (the native loop on each at once): ${cores}; so ${balance.cores.length} threads give at most ${balance.bound.toFixed(2)} × one`;
 }
+
+/**
+ * A k-thread speed-up against its target, given the bounds the cores allowed around its run
+ * (each `bound` above): 'met' when it reached the target; 'n/a' when it did not and the cores
+ * themselves allowed less than the target at a moment around it, so a slow core, not the code,
+ * may be what missed it; else 'NOT MET'.
+ */
+export function judgeScaling(speedup, target, bounds) {
+  if (speedup >= target) return 'met';
+  if (bounds.length && Math.min(...bounds) < target) return 'n/a';
+  return 'NOT MET';
+}

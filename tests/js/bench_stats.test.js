@@ -1,5 +1,6 @@
 // The benchmark's statistics (tests/bench/stats.mjs) against hand computations.
 import { describe, expect, it } from 'vitest';
+import { judgeScaling } from '../../tests/bench/coreBalance.mjs';
 import { alternatingRatio, compareRatios, median, pairRatios, quantile } from '../../tests/bench/stats.mjs';
 
 describe('bench statistics', () => {
@@ -38,5 +39,12 @@ describe('bench statistics', () => {
     expect(same.significant).toBe(false);
     expect(same.low).toBeLessThan(0);
     expect(same.high).toBeGreaterThan(0);
+  });
+
+  it('a speed-up below its target is n/a only when the cores around it allowed less than the target', () => {
+    expect(judgeScaling(1.75, 1.7, [1.2])).toBe('met'); // reached: met whatever the cores
+    expect(judgeScaling(1.44, 1.7, [1.22, 1.47])).toBe('n/a'); // the cores allowed at most 1.22
+    expect(judgeScaling(1.44, 1.7, [1.95, 1.9])).toBe('NOT MET'); // the cores allowed 1.9: the code missed it
+    expect(judgeScaling(1.44, 1.7, [])).toBe('NOT MET'); // cores not measured: no excuse
   });
 });
