@@ -214,6 +214,7 @@ describe('Content Security Policy', () => {
     await context.addInitScript(() => {
       document.addEventListener('securitypolicyviolation', (e) => window.reportViolation(`${e.violatedDirective} ${e.blockedURI}`));
     });
+    const page = await context.newPage();
     for (const hash of [
       '',
       '#/docs',
@@ -224,18 +225,15 @@ describe('Content Security Policy', () => {
       '#/docs/embed',
       '#/embed?env=ValleyFarm-v0&seed=7',
     ]) {
-      // every script and chunk the page fetches (docs widgets, embeds' frames) is in before the next;
-      // a page per address, since a page that is still settling its own address (the embed does)
-      // would interrupt the next goto
-      const page = await context.newPage();
+      // every script and chunk the page fetches (docs widgets, embeds' frames) is in before the next
       await page.goto(`${site.url}${hash}`, { waitUntil: 'networkidle' });
-      await page.close();
     }
-    // the sandbox in use: an editor agent and a docs example both run there
-    const page = await context.newPage();
-    await page.goto(site.url);
-    await page.waitForFunction(() => window.valleyFarm);
-    await page.evaluate(async () => {
+    // the sandbox in use: an editor agent and a docs example both run there. In a page of its
+    // own: the embed may still be settling its address, which would interrupt a goto in its page
+    const play = await context.newPage();
+    await play.goto(site.url);
+    await play.waitForFunction(() => window.valleyFarm);
+    await play.evaluate(async () => {
       await window.valleyFarm.setAgent({ code: 'function act() { return "wait"; }' });
       await window.valleyFarm.run({ episodes: 1 });
     });
