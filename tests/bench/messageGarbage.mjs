@@ -56,7 +56,10 @@ const server = createServer((req, res) => {
 }).listen(0, '127.0.0.1');
 await new Promise((resolve) => server.once('listening', resolve));
 const url = `http://127.0.0.1:${server.address().port}/`;
-const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  args: ['--no-sandbox', '--disable-gpu'],
+});
 const rss = (pid) => {
   try {
     return Number(/^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) * 1024;
@@ -66,7 +69,8 @@ const rss = (pid) => {
 };
 try {
   const cdp = await browser.newBrowserCDPSession();
-  const renderers = async () => (await cdp.send('SystemInfo.getProcessInfo')).processInfo.filter((p) => p.type === 'renderer').map((p) => p.id);
+  const renderers = async () =>
+    (await cdp.send('SystemInfo.getProcessInfo')).processInfo.filter((p) => p.type === 'renderer').map((p) => p.id);
   const cases = process.argv.slice(2);
   for (const query of cases.length ? cases : ['threads=8&n=7437', 'threads=8&n=16', 'threads=8&mode=number', 'threads=8&mode=copied']) {
     const others = new Set(await renderers());
@@ -81,7 +85,9 @@ try {
     const m1 = pids.reduce((s, p) => s + rss(p), 0);
     const T = Number(new URLSearchParams(query).get('threads') ?? 8);
     const messages = (r1 - r0) * T * (T - 1);
-    console.log(`${query}: ${messages} messages in 20 s, +${((m1 - m0) / 2 ** 20).toFixed(0)} MB, ${((m1 - m0) / messages).toFixed(0)} B a message`);
+    console.log(
+      `${query}: ${messages} messages in 20 s, +${((m1 - m0) / 2 ** 20).toFixed(0)} MB, ${((m1 - m0) / messages).toFixed(0)} B a message`,
+    );
     await tab.context().close();
   }
 } finally {
