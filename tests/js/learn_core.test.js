@@ -176,6 +176,17 @@ describe('PPO on any number of threads', () => {
     other.dispose();
   }, 120_000);
 
+  it('a seeded run trains to the same weights on 8 threads (one shard each, all sums through thread 0) as on 1', async () => {
+    const hashes = [];
+    for (const threads of [1, 8]) {
+      const learner = await createLearner({ env: V, ...small, seed: 6, threads, anneal: 2048 });
+      await learner.trainFor(128 * 9);
+      hashes.push(weightsHash(learner));
+      learner.dispose();
+    }
+    expect(hashes[1]).toBe(hashes[0]);
+  }, 120_000);
+
   it('71 updates in three calls, the envs restarted every 5 and the step size annealed: the same bits on 1 and 3 threads', async () => {
     const hashes = [];
     for (const threads of [1, 3]) {

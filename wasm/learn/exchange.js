@@ -1,15 +1,19 @@
-// exchange.js — how the threads of a run agree on numbers without a coordinator between them:
-// the sum of every shard's gradient, and the sum of every shard's small statistics, each added
-// in an order fixed by the shards alone, so that every thread holds the same bits whatever the
-// number of threads and whatever the timing.
+// exchange.js — how the threads of a run agree on numbers: the sum of every shard's gradient,
+// and the sum of every shard's small statistics, each added in an order fixed by the shards
+// alone, so that every thread holds the same bits whatever the number of threads and whatever
+// the timing.
 //
 // A run's batch is cut into a fixed number of shards (threads.js hosts them, a few to a
 // thread). Each shard's gradient is computed alone; the sum is a fixed binary tree over the
 // shards ((g0 + g1) + (g2 + g3)) + … A thread adds the subtrees that lie wholly among its own
-// shards and sends those to the other threads; every thread then adds the rest of the tree
-// itself, in the same order. One message each way between two threads per sum, whatever the
-// shards per thread. Any learner that can say "this shard's gradient" uses it (ppo.js, dqn.js,
-// reinforce.js): keep(shard) after each shard's backward, then sum().
+// shards; every other thread sends those to thread 0, which adds the rest of the tree and sends
+// the sum back to each: a star, 2 (threads − 1) messages a sum. Not all to all (every thread
+// sending to every other, threads × (threads − 1)): in Chromium each message between Workers
+// leaves 1.3-2 KB of the browser's own memory behind, whatever it carries (a number or 30 KB),
+// which only a full collection frees, and that comes late (issue 46: 56 messages a minibatch
+// at 8 threads grew a tab by 5 MB a second, +770 MB before it was collected; the star sends
+// 14). Any learner that can say "this shard's gradient" uses it (ppo.js, dqn.js, reinforce.js):
+// keep(shard) after each shard's backward, then sum().
 
 /** The next message a peer sent: at once if it has come, else when it does. */
 function received(peer) {
@@ -31,9 +35,10 @@ function ownNodes(lo, hi, a, b, into = []) {
 
 export class Exchange {
   /**
-   * Thread `thread` of `threads` of a run of `shards` shards, with a MessagePort to each other
-   * thread (ports[t], null for itself), for the gradients of `net` (a CoreNet: the sums are
-   * kept and added in the learner core's memory, in float, with SIMD).
+   * Thread `thread` of `threads` of a run of `shards` shards, with MessagePorts to the threads
+   * it talks to (ports[t], null for the others): thread 0 has one to each other thread, every
+   * other thread one to thread 0. For the gradients of `net` (a CoreNet: the sums are kept and
+   * added in the learner core's memory, in float, with SIMD).
    */
   constructor({ shards, thread = 0, threads = 1, ports = [], net }) {
     Object.assign(this, { shards, thread, net, core: net.core, size: net.count }, shardRange(thread, threads, shards));
@@ -46,18 +51,17 @@ export class Exchange {
       return ptr;
     };
     this.kept = Array.from({ length: this.end - this.first }, buffer); // its shards' gradients
-    // the tree's nodes this thread sums and sends (its message), and a buffer for each node the
-    // others send (their nodes: where their sums are copied in)
+    // the tree's nodes this thread sums (what it sends thread 0), and on thread 0 a buffer for
+    // each node the others send (where their sums are copied in)
     this.own = ownNodes(0, shards, this.first, this.end);
-    this.message = new Float32Array(this.own.length * n);
     this.sums = new Map(); // another thread's node lo * 1024 + hi -> a buffer its sum is copied into
     this.peers = [];
     ports.forEach((port, t) => {
-      if (!port) return;
+      if (!port || (thread !== 0 && t !== 0)) return;
       const range = shardRange(t, threads, shards);
-      // spare: the last message it sent, once read, to send ours back in (no new buffer a sum)
+      // spare: the buffer that last came back, to send the next message in (none new a sum)
       const peer = { port, inbox: [], waiting: null, spare: null, nodes: ownNodes(0, shards, range.first, range.end) };
-      for (const [lo, hi] of peer.nodes) this.sums.set(lo * 1024 + hi, buffer());
+      if (thread === 0) for (const [lo, hi] of peer.nodes) this.sums.set(lo * 1024 + hi, buffer());
       port.onmessage = (e) => {
         if (peer.waiting) peer.waiting(e.data);
         else peer.inbox.push(e.data);
@@ -77,11 +81,10 @@ export class Exchange {
   }
 
   /**
-   * Node [lo, hi)'s sum, added in place: a node `known` already (summed, or received from
-   * another thread) is where it says, a leaf its kept gradient, any other node its left
-   * child's buffer once the right child's sum is added to it (left + right, in float).
-   * Returns where the sum is. A sum overwrites what it adds up: the kept gradients are kept
-   * afresh for every sum.
+   * Node [lo, hi)'s sum, added in place: a node `known` already (received from another
+   * thread) is where it says, a leaf its kept gradient, any other node its left child's buffer
+   * once the right child's sum is added to it (left + right, in float). Returns where the sum
+   * is. A sum overwrites what it adds up: the kept gradients are kept afresh for every sum.
    */
   #sum(lo, hi, known) {
     const at = known.get(lo * 1024 + hi);
@@ -100,19 +103,20 @@ export class Exchange {
    */
   async sum({ maxNorm = 0 } = {}) {
     const n = this.size;
-    const known = new Map(); // node -> where its sum is: its own (sent), the others' (received)
-    if (this.peers.length) {
-      this.own.forEach(([lo, hi], j) => {
-        const at = this.#sum(lo, hi, known);
-        known.set(lo * 1024 + hi, at);
-        this.message.set(this.#view(at), j * n);
-      });
-      for (const peer of this.peers) {
-        const copy = peer.spare?.length === this.message.length ? peer.spare : new Float32Array(this.message.length);
-        peer.spare = null;
-        copy.set(this.message);
-        peer.port.postMessage(copy, [copy.buffer]); // moved, not copied again
-      }
+    const grads = this.net.grads();
+    if (this.thread !== 0) {
+      // its nodes' sums to thread 0, in the buffer thread 0 last sent back; the whole sum back
+      const [root] = this.peers;
+      const length = this.own.length * n;
+      const message = root.spare?.length === length ? root.spare : new Float32Array(length);
+      root.spare = null;
+      this.own.forEach(([lo, hi], j) => message.set(this.#view(this.#sum(lo, hi, new Map())), j * n));
+      root.port.postMessage(message, [message.buffer]); // moved, not copied again
+      const back = await received(root);
+      grads.set(back.subarray(0, n));
+      root.spare = back;
+    } else {
+      const known = new Map(); // node -> where the others' sums are copied in
       const parts = await Promise.all(this.peers.map(received));
       parts.forEach((part, j) => {
         this.peers[j].nodes.forEach(([lo, hi], k) => {
@@ -120,10 +124,13 @@ export class Exchange {
           this.#view(at).set(part.subarray(k * n, (k + 1) * n));
           known.set(lo * 1024 + hi, at);
         });
-        this.peers[j].spare = part; // read; our next message to it goes in it
+      });
+      grads.set(this.#view(this.#sum(0, this.shards, known)));
+      parts.forEach((part, j) => {
+        part.set(grads); // back in the buffer it came in (at least one node long)
+        this.peers[j].port.postMessage(part, [part.buffer]);
       });
     }
-    this.net.grads().set(this.#view(this.#sum(0, this.shards, known)));
     const norm = this.net.gradNorm();
     if (maxNorm > 0 && norm > maxNorm) this.net.scaleGrads(maxNorm / norm);
     return norm;
@@ -131,19 +138,23 @@ export class Exchange {
 
   /**
    * The sums over every shard of a few numbers each: `mine` holds a vector for each of this
-   * thread's shards, in order; every thread gets the same totals, added shard by shard.
+   * thread's shards, in order; every thread gets the same totals, added shard by shard (on
+   * thread 0, which sends them to the others).
    */
   async sumNumbers(mine) {
+    if (this.thread !== 0) {
+      const [root] = this.peers;
+      root.port.postMessage({ first: this.first, vectors: mine.map((v) => Array.from(v)) });
+      return Float64Array.from(await received(root));
+    }
     const width = mine[0]?.length ?? 0;
     const byShard = new Array(this.shards);
     mine.forEach((v, j) => (byShard[this.first + j] = v));
-    if (this.peers.length) {
-      const message = { first: this.first, vectors: mine.map((v) => Array.from(v)) };
-      for (const peer of this.peers) peer.port.postMessage(message);
-      for (const part of await Promise.all(this.peers.map(received))) part.vectors.forEach((v, j) => (byShard[part.first + j] = v));
-    }
+    for (const part of await Promise.all(this.peers.map(received))) part.vectors.forEach((v, j) => (byShard[part.first + j] = v));
     const total = new Float64Array(width);
     for (const v of byShard) for (let k = 0; k < width; k++) total[k] += v[k];
+    const totals = Array.from(total);
+    for (const peer of this.peers) peer.port.postMessage(totals);
     return total;
   }
 

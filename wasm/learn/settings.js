@@ -22,7 +22,8 @@ export const ENGINE_ENV_ALLOWANCE = 4096;
 // garbage: Chromium's renderer gained 21.5-22.5, 28.3-30.1 and 64.3-78.4 MB for PPO runs of 1,
 // 2 and 8 threads (tests/browser/lab_memory.test.js holds them within half to twice the
 // estimate). Not counted: the garbage the threads' messages leave between collections, which
-// grows by 5-9 MB a second at 8 threads (+770 MB before Chromium collected it, issue 46).
+// an 8-thread run's 3,600 minibatches take to about twice the estimate (the same test holds it
+// under three times; issue 46, exchange.js).
 export const THREAD_BYTES = 8 * 2 ** 20;
 
 /**

@@ -3,7 +3,7 @@
 // (Node) or Web Workers (a browser), all running the same code of the learner's module: its
 // `thread(ctx)` export, which returns the methods the coordinator calls. Calls and answers are
 // plain messages; the threads send each other their numbers through MessageChannels of their
-// own (exchange.js), never through the coordinator.
+// own (exchange.js: thread 0's to each other thread), never through the coordinator's calls.
 //
 // The shards, not the threads, fix what a run computes: a seeded run gives the same bits on 1,
 // 2 or 8 threads, and only its speed follows the machine.
@@ -175,13 +175,13 @@ export async function startThreads(learner, args, { shards, threads }) {
   let onNote = null;
   try {
     for (let t = 1; t < threads; t++) remote.push(new RemoteThread(await startWorker()));
-    const ports = Array.from({ length: threads }, () => new Array(threads).fill(null)); // ports[i][j]: i's end towards j
-    for (let i = 0; i < threads; i++)
-      for (let j = i + 1; j < threads; j++) {
-        const channel = new MessageChannel();
-        ports[i][j] = channel.port1;
-        ports[j][i] = channel.port2;
-      }
+    // ports[i][j]: i's end towards j, between thread 0 and each other (exchange.js's star)
+    const ports = Array.from({ length: threads }, () => new Array(threads).fill(null));
+    for (let j = 1; j < threads; j++) {
+      const channel = new MessageChannel();
+      ports[0][j] = channel.port1;
+      ports[j][0] = channel.port2;
+    }
     const which = learner.url ? { url: learner.url, name: learner.name } : { name: learner.name };
     const made = remote.map((r, j) => {
       const t = j + 1;
