@@ -3,7 +3,7 @@
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { algorithms, createLearner, estimateMemory, MEMORY_BUDGET, THREAD_BYTES } from '../../wasm/learn/index.js';
-import { ENGINE_ENV_ALLOWANCE } from '../../wasm/learn/settings.js';
+import { ENGINE_ENV_ALLOWANCE, checkLearner } from '../../wasm/learn/settings.js';
 import { allowed } from '../../wasm/learn/limits.js';
 import { engineMemoryBytes, makeVec } from '../../wasm/index.js';
 import { parse as parseTrain } from '../../wasm/cli/train.mjs';
@@ -186,6 +186,38 @@ describe('learner settings', () => {
       expect(ratio, why).toBeLessThan(1.5);
     }
   }, 120_000);
+
+  // a configuration of each learner over the budget, and what its message must then name
+  it.each([
+    ['ppo', { numEnvs: 1024, history: 16 }, ['imitate', 'numEnvs', 'nSteps', 'history', 'hidden']],
+    ['reinforce', { numEnvs: 1024, history: 16, minibatch: 65536 }, ['numEnvs', 'minibatch', 'history', 'hidden']],
+    ['dqn', { bufferSize: 4_000_000, history: 16 }, ['bufferSize', 'history', 'memory']],
+  ])('the budget message for %s names only settings it has, each of which lowers its estimate', (algo, over, sizing) => {
+    const learner = algorithms[algo];
+    expect(estimateMemory(V, algo, over)).toBeGreaterThan(MEMORY_BUDGET);
+    let message = '';
+    try {
+      checkLearner(V, algo, over, { threads: 1 });
+    } catch (err) {
+      message = err.message;
+    }
+    expect(message).toMatch(
+      new RegExp(`^valley-farm/learn: these ${algo} settings would take about \\d+ MB, more than the 1024 MB a learner may take; use `),
+    );
+    const named = [...message.matchAll(/\((\w+)\)/g)].map((m) => m[1]);
+    for (const k of sizing) expect(named, `${algo}'s message names ${k}`).toContain(k);
+    for (const k of named) {
+      expect(Object.keys(learner.defaults), `${algo} has the setting ${k} its message names`).toContain(k);
+      // lowered to its least (a layer of one unit), the setting lowers the estimate
+      const limit = learner.limits[k];
+      const least = limit.kind === 'layers' ? [1] : limit.min;
+      const base = { ...learner.defaults, ...over };
+      expect(estimateMemory(V, algo, { ...over, [k]: least }), `${algo}: less ${k}`).toBeLessThan(estimateMemory(V, algo, base));
+    }
+    // the settings of other learners it lacks are not suggested (PPO's imitate and nSteps to REINFORCE and DQN)
+    for (const k of ['imitate', 'nSteps', 'bufferSize', 'minibatch'])
+      if (!Object.hasOwn(learner.defaults, k)) expect(message).not.toContain(`(${k})`);
+  });
 
   it("imitate's largest value is refused for its memory, which names imitate, and what the budget allows fits in the learner core", async () => {
     const most = algorithms.ppo.limits.imitate.max;

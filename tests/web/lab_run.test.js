@@ -388,7 +388,7 @@ describe('the numbers the Lab shows', () => {
     const m = memoryEstimate(big);
     expect(m.bytes).toBeGreaterThan(MEMORY_BUDGET);
     expect(m.refused).toBe(
-      `a run of these settings would take about ${Math.round(m.bytes / 2 ** 20).toLocaleString('en')} MB (an estimate, 1 thread included), more than the 1,024 MB a learner may take in this tab: use fewer envs (numEnvs), a shorter history, smaller hidden layers or fewer threads`,
+      `a run of these settings would take about ${Math.round(m.bytes / 2 ** 20).toLocaleString('en')} MB (an estimate, 1 thread included), more than the 1,024 MB a learner may take in this tab: use fewer planner episodes (imitate), fewer envs (numEnvs), shorter rollouts (nSteps), a shorter history (history) or smaller hidden layers (hidden)`,
     );
     const made = [];
     const lab = new LabModel({ createWorker: () => made.push(silentWorker()) && made.at(-1) });

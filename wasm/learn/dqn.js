@@ -314,6 +314,12 @@ export const learner = Object.freeze({
   create: createDQN,
   thread,
   memory,
+  // what to lower for a run that would take more than the learner budget (settings.js)
+  memorySettings: Object.freeze({
+    bufferSize: 'a smaller replay memory',
+    history: 'a shorter history',
+    memory: 'no memory features',
+  }),
   checkConfig: (env, c) => checkNetwork(env, c, 'q', 'dqn'),
   checkPolicy: (json) => checkNetPolicy(json, learner, 'q'),
   load: (json) => loadNetPolicy(json, 'q'),

@@ -104,6 +104,8 @@ export interface LearnerDeclaration {
   load(json: Record<string, unknown>): Promise<Policy> | Policy;
   checkConfig?(env: EnvId, config: Record<string, unknown>): void;
   memory?(env: EnvId, config: Record<string, unknown>, run: { threads: number }): number;
+  /** The settings that size its memory, most first, each with what less of it is ({ numEnvs: 'fewer envs' }). */
+  memorySettings?: Readonly<Record<string, string>>;
   /** Its runs can be saved and resumed: checkState(state, config) throws unless a checkpoint's state fits a run of config. */
   resume?: { checkState(state: unknown, config: Record<string, unknown>): void };
   /** The part of a run each thread runs (startThreads): a learner with one runs on every core with the same bits. */
@@ -135,6 +137,8 @@ export function threadCount(algo: string, threads?: number): number;
  * of its range, as createLearner does.
  */
 export function estimateMemory(env: EnvId, algo: Algo, settings?: Record<string, unknown>, run?: { threads?: number }): number;
+/** What to lower for a run above MEMORY_BUDGET, from the learner's memorySettings: 'use fewer envs (numEnvs) or …'. */
+export function lessMemory(learner: LearnerDeclaration, run?: { threads?: number }): string;
 /**
  * A learner. Throws a clear error for a setting out of its range (algorithms[algo].limits), a
  * ppo network of more than 2^22 weights, or settings whose estimateMemory is above MEMORY_BUDGET.

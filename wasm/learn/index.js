@@ -23,7 +23,7 @@ export { checkPolicyJSON, THREADS_MAX, defaultThreads, CHECKPOINT_FORMAT, CHECKP
 export { serveThread, useCoreBytes, useThreadStarter };
 // what a learner of your own builds on (kit.js: the network, what it sees, every core, ...)
 export * from './kit.js';
-export { estimateMemory, MEMORY_BUDGET, THREAD_BYTES, threadCount } from './settings.js';
+export { estimateMemory, lessMemory, MEMORY_BUDGET, THREAD_BYTES, threadCount } from './settings.js';
 export { packTable } from './packedTable.js';
 // Each learner: its settings' defaults, meanings and ranges, create(env, settings, seed) a run,
 // load(json) a policy from its file (checked by policyCheck.js first). Reading them loads

@@ -393,6 +393,14 @@ export const learner = Object.freeze({
       );
   },
   memory,
+  // what to lower for a run that would take more than the learner budget (settings.js)
+  memorySettings: Object.freeze({
+    imitate: 'fewer planner episodes',
+    numEnvs: 'fewer envs',
+    nSteps: 'shorter rollouts',
+    history: 'a shorter history',
+    hidden: 'smaller hidden layers',
+  }),
   checkPolicy: (json) => checkNetPolicy(json, learner, 'logits'),
   load: (json) => loadNetPolicy(json, 'logits'),
   // its runs can be saved between trainFor calls once cloning is done, and resumed exactly

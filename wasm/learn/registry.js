@@ -19,6 +19,9 @@
 //   maxima             the largest value of the settings that have one
 //   checkConfig(env, c)  throws for settings that fit their limits but not together
 //   memory(env, c, { threads })  bytes a run takes beyond its vector envs (estimateMemory)
+//   memorySettings     { setting: what less of it is ('fewer envs') }: the settings that size
+//                      its memory, most first, which a run over the learner budget is told to
+//                      lower (settings.js lessMemory)
 //   resume             { checkState(state, c) }: its runs can be saved (checkpoint()) between
 //                      trainFor calls and resumed (restore(state)) exactly; checkState throws
 //                      unless a checkpoint's state fits a run of config c (checkpointCheck.js
@@ -76,6 +79,15 @@ function checkDeclaration(d) {
     const keys = Object.keys(d.runDefaults(1) ?? {});
     if (!keys.every((k) => Object.hasOwn(d.defaults, k)))
       fail(`${who}'s runDefaults(steps) must give some of its settings, got ${keys.join(', ')}`);
+  }
+  if (d.memorySettings !== undefined) {
+    const m = d.memorySettings;
+    if (
+      !m ||
+      typeof m !== 'object' ||
+      !Object.entries(m).every(([k, words]) => Object.hasOwn(d.defaults, k) && typeof words === 'string' && words)
+    )
+      fail(`${who}'s memorySettings must map some of its settings to what less of each is ({ numEnvs: 'fewer envs' })`);
   }
   if (d.url !== undefined && typeof d.url !== 'string') fail(`${who}'s url must be its module's URL (import.meta.url)`);
   if (d.resume !== undefined) {

@@ -253,6 +253,13 @@ export const learner = Object.freeze({
   create: createReinforce,
   thread,
   memory,
+  // what to lower for a run that would take more than the learner budget (settings.js)
+  memorySettings: Object.freeze({
+    numEnvs: 'fewer envs',
+    minibatch: 'smaller minibatches',
+    history: 'a shorter history',
+    hidden: 'smaller hidden layers',
+  }),
   checkConfig: (env, c) => checkNetwork(env, c, 'logits', 'reinforce'),
   checkPolicy: (json) => checkNetPolicy(json, learner, 'logits'),
   load: (json) => loadNetPolicy(json, 'logits'),

@@ -66,7 +66,19 @@ export function checkLearner(env, algo, settings, { threads = 1 } = {}) {
   if (bytes > MEMORY_BUDGET) {
     const mb = (b) => `${Math.round(b / 2 ** 20)} MB`;
     throw new RangeError(
-      `valley-farm/learn: these ${algo} settings would take about ${mb(bytes)}, more than the ${mb(MEMORY_BUDGET)} a learner may take; use fewer planner episodes (imitate), fewer envs (numEnvs), shorter rollouts (nSteps), a shorter history or smaller hidden layers`,
+      `valley-farm/learn: these ${algo} settings would take about ${mb(bytes)}, more than the ${mb(MEMORY_BUDGET)} a learner may take; ${lessMemory(learner)}`,
     );
   }
+}
+
+/**
+ * What to lower for a run over MEMORY_BUDGET, from the settings that size this learner's
+ * memory (its declaration's memorySettings): 'use fewer envs (numEnvs) or a shorter history
+ * (history)', with 'fewer threads' for a run of several.
+ */
+export function lessMemory(learner, { threads = 1 } = {}) {
+  const ways = Object.entries(learner.memorySettings ?? {}).map(([k, words]) => `${words} (${k})`);
+  if (threads > 1) ways.push('fewer threads');
+  if (ways.length === 0) return 'use smaller settings';
+  return `use ${ways.length === 1 ? ways[0] : `${ways.slice(0, -1).join(', ')} or ${ways.at(-1)}`}`;
 }

@@ -6,6 +6,7 @@ import {
   algorithms,
   defaultThreads,
   estimateMemory,
+  lessMemory,
   runDefaultsOf,
   threadCount,
 } from 'valley-farm/learn';
@@ -113,7 +114,7 @@ export function memoryEstimate(s) {
     const bytes = estimateMemory(s.env, s.algo, given, { threads });
     const refused =
       bytes > MEMORY_BUDGET
-        ? `a run of these settings would take about ${mb(bytes)} (an estimate, ${threads} thread${threads === 1 ? '' : 's'} included), more than the ${mb(MEMORY_BUDGET)} a learner may take in this tab: use fewer envs (numEnvs), a shorter history, smaller hidden layers or fewer threads`
+        ? `a run of these settings would take about ${mb(bytes)} (an estimate, ${threads} thread${threads === 1 ? '' : 's'} included), more than the ${mb(MEMORY_BUDGET)} a learner may take in this tab: ${lessMemory(learner, { threads })}`
         : null;
     return { bytes, threads, refused };
   } catch (err) {
