@@ -11,6 +11,7 @@ import {
   checkPolicyJSON,
   createLearner,
   estimateMemory,
+  lessMemory,
   loadPolicy,
   registerLearner,
   runDefaultsOf,
@@ -71,6 +72,9 @@ describe('a learner registered from one file', () => {
     await expect(createLearner({ env: V, algo: 'bandit', history: 4 })).rejects.toThrow(
       "valley-farm/learn: bandit has no setting 'history'; its settings are numEnvs, epsilon",
     );
+    // over the budget, a run is told to lower the settings its learner declares size its memory
+    expect(lessMemory({ ...bandit, memorySettings: { numEnvs: 'fewer envs' } })).toBe('use fewer envs (numEnvs)');
+    expect(lessMemory(bandit, { threads: 2 })).toBe('use fewer threads'); // it declares none
     // its vector env grows with numEnvs; its one thread costs the same either way
     expect(estimateMemory(V, 'bandit', { numEnvs: 8 }) - THREAD_BYTES).toBe(
       2 * (estimateMemory(V, 'bandit', { numEnvs: 4 }) - THREAD_BYTES),
@@ -138,6 +142,11 @@ describe('registerLearner', () => {
     );
     expect(broken({ checkPolicy: undefined })).toThrow('learner broken needs checkPolicy, a function');
     expect(broken({ name: 'Broken Learner' })).toThrow("a learner's name is lower-case letters, digits and dashes");
+    // the settings a run over the budget is told to lower must be its own, each with words
+    expect(broken({ memorySettings: { nSteps: 'shorter rollouts' } })).toThrow(
+      "learner broken's memorySettings must map some of its settings to what less of each is ({ numEnvs: 'fewer envs' })",
+    );
+    expect(broken({ memorySettings: { numEnvs: '' } })).toThrow("learner broken's memorySettings must map some of its settings");
     expect(Object.keys(algorithms)).not.toContain('broken');
   });
 
