@@ -9,10 +9,9 @@
 // shards; every other thread sends those to thread 0, which adds the rest of the tree and sends
 // the sum back to each: a star, 2 (threads − 1) messages a sum. Not all to all (every thread
 // sending to every other, threads × (threads − 1)): in Chromium each message between Workers
-// leaves 1.3-2 KB of the browser's own memory behind, whatever it carries (a number or 30 KB),
-// which only a full collection frees, and that comes late (issue 46: 56 messages a minibatch
-// at 8 threads grew a tab by 5 MB a second, +770 MB before it was collected; the star sends
-// 14). Any learner that can say "this shard's gradient" uses it (ppo.js, dqn.js, reinforce.js):
+// leaves some of the browser's own memory behind, whatever it carries, until a late full
+// collection, so the count of messages is what a run's memory grows by (docs/speed.md has the
+// measurements). Any learner that can say "this shard's gradient" uses it (ppo.js, dqn.js, reinforce.js):
 // keep(shard) after each shard's backward, then sum().
 
 /** The next message a peer sent: at once if it has come, else when it does. */
@@ -57,7 +56,7 @@ export class Exchange {
     this.sums = new Map(); // another thread's node lo * 1024 + hi -> a buffer its sum is copied into
     this.peers = [];
     ports.forEach((port, t) => {
-      if (!port || (thread !== 0 && t !== 0)) return;
+      if (!port) return;
       const range = shardRange(t, threads, shards);
       // spare: the buffer that last came back, to send the next message in (none new a sum)
       const peer = { port, inbox: [], waiting: null, spare: null, nodes: ownNodes(0, shards, range.first, range.end) };
