@@ -30,7 +30,7 @@ async function coresOver(page, cdp, ms) {
 const IDLE_CORES = 0.3;
 
 // a paused or stopped run's Workers: nothing left to run (a running one took 0.26 cores of the
-// renderers on a machine at load 10, most of it its Workers')
+// renderers, Workers and page together, on a machine at load 10)
 const IDLE_WORKER_CORES = 0.05;
 
 /** The cores this browser's Web Workers' threads (the learner's) keep busy over the next `ms`, from /proc (Linux; else null). */
