@@ -69,6 +69,28 @@ describe('the learner core from bytes it is handed (useCoreBytes)', () => {
   });
 });
 
+describe("the host's check of each allocation in the learner core (useMemoryCheck)", () => {
+  it("is asked before each allocation with its bytes and the core's memory; what it refuses is thrown, nothing allocated", async () => {
+    const m = await import('../../wasm/learn/core.js?memory-check');
+    const asked = [];
+    let refuse = false;
+    m.useMemoryCheck((bytes, memory) => {
+      asked.push([bytes, memory]);
+      if (refuse) throw new RangeError(`refused ${bytes} bytes`);
+    });
+    const core = await m.loadCore();
+    new m.Samples(core, 10, 4, { actions: 3 });
+    expect(asked.length).toBeGreaterThan(0);
+    expect(asked.every(([bytes, memory]) => bytes > 0 && memory === core.memory)).toBe(true);
+    // a replay memory of 2^28 samples, refused before the core grows for it
+    refuse = true;
+    const pages = core.memory.buffer.byteLength;
+    expect(() => new m.Samples(core, 2 ** 28, 4, { actions: 3 })).toThrow(/^refused \d+ bytes$/);
+    expect(core.memory.buffer.byteLength).toBe(pages);
+    expect(() => m.useMemoryCheck('no')).toThrow(/useMemoryCheck takes a function/);
+  });
+});
+
 describe("a run's threads from a starter of the host's (useThreadStarter)", () => {
   afterEach(() => useThreadStarter(null));
 

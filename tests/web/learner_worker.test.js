@@ -81,7 +81,7 @@ describe("the page's side of a visitor's run", () => {
     expect(() => checkVisitorPolicy(text, 'dqn')).toThrow(/not a dqn policy file/);
   });
 
-  function fakeRun(answerMs = 50) {
+  function fakeRun(answerMs = 50, silentMs = 30_000) {
     const sandboxes = [];
     const makeSandbox = () => {
       const box = { sent: [], terminated: false, postMessage: (m) => box.sent.push(m), terminate: () => (box.terminated = true) };
@@ -97,6 +97,7 @@ describe("the page's side of a visitor's run", () => {
       makeSandbox,
       runnerScript: async () => '/* the learner runner */',
       answerMs,
+      silentMs,
     });
     w.onmessage = ({ data }) => told.push(data);
     return { w, told, sandboxes };
@@ -170,6 +171,41 @@ describe("the page's side of a visitor's run", () => {
     await vi.waitFor(() => expect(sandboxes[0].terminated).toBe(true), { timeout: 2000 });
     expect(told.at(-1).type).toBe('error');
     expect(told.at(-1).message).toMatch(/did not pause within 0.05 s .*its Workers were ended; the curve stays/);
+  });
+
+  it('a training run that says nothing for silentMs is ended, and the page told it stopped answering; one that reports is not', async () => {
+    const { w, told, sandboxes } = fakeRun(50, 400);
+    w.postMessage({ type: 'start', settings: {} });
+    await vi.waitFor(() => expect(sandboxes[0].sent).toHaveLength(1));
+    for (let i = 0; i < 8; i++) {
+      // 400 ms of reports 50 ms apart: never 400 ms without one, even on a busy machine
+      await new Promise((r) => setTimeout(r, 50));
+      sandboxes[0].onmessage({ data: { type: 'progress', progress: { steps: i } } });
+    }
+    expect(sandboxes[0].terminated).toBe(false);
+    // then nothing (a Worker of the run out of memory, which Chromium ends without a word)
+    await vi.waitFor(() => expect(sandboxes[0].terminated).toBe(true), { timeout: 2000 });
+    expect(told.at(-1)).toEqual({
+      type: 'error',
+      message: expect.stringMatching(
+        /^your learner stopped answering for 0.4 s while it trained \(a Worker of it out of memory.*its Workers were ended; the curve stays$/,
+      ),
+    });
+    expect(told.filter((m) => m.type === 'progress')).toHaveLength(8); // the curve's reports all passed on
+  });
+
+  it('a paused run may say nothing for as long as it likes; resumed, it must report again', async () => {
+    const { w, told, sandboxes } = fakeRun(1000, 150);
+    w.postMessage({ type: 'start', settings: {} });
+    await vi.waitFor(() => expect(sandboxes[0].sent).toHaveLength(1));
+    w.postMessage({ type: 'pause' });
+    sandboxes[0].onmessage({ data: { type: 'paused', progress: { steps: 5 } } });
+    await new Promise((r) => setTimeout(r, 400));
+    expect(sandboxes[0].terminated).toBe(false);
+    w.postMessage({ type: 'resume' });
+    expect(sandboxes[0].sent.at(-1)).toEqual({ type: 'learner:resume' });
+    await vi.waitFor(() => expect(sandboxes[0].terminated).toBe(true), { timeout: 2000 });
+    expect(told.at(-1).message).toMatch(/stopped answering/);
   });
 
   it('a sandbox that answers in time is not ended', async () => {

@@ -33,6 +33,7 @@ const wasmUrl = urlOrNull(() => new URL('./learner.wasm', import.meta.url));
 const WASM_FILE = 'learner.wasm'; // the same file through a variable, which bundlers leave alone
 let loading = null;
 let givenBytes = null; // learner.wasm's bytes handed in (useCoreBytes): a sandbox without the network
+let memoryCheck = null; // a host's check of each allocation in the core (useMemoryCheck)
 
 /**
  * Loads the learner core from these bytes (an ArrayBuffer of learner.wasm) instead of its URL:
@@ -43,6 +44,17 @@ let givenBytes = null; // learner.wasm's bytes handed in (useCoreBytes): a sandb
 export function useCoreBytes(bytes) {
   if (!(bytes instanceof ArrayBuffer)) throw new TypeError('valley-farm/learn: useCoreBytes takes the ArrayBuffer of learner.wasm');
   givenBytes = bytes;
+}
+
+/**
+ * Has `check(bytes, memory)` asked before each allocation in the learner core (`memory`: the
+ * core's WebAssembly memory), which it refuses by throwing: for a host that holds a learner to
+ * a memory budget as it runs, such as the Lab's sandbox for a visitor's learner, whose settings
+ * size what the package allocates here (web/src/sandbox/allocationGuard.js).
+ */
+export function useMemoryCheck(check) {
+  if (typeof check !== 'function') throw new TypeError('valley-farm/learn: useMemoryCheck takes a function (bytes, memory)');
+  memoryCheck = check;
 }
 
 function urlOrNull(make) {
@@ -104,6 +116,7 @@ class Core {
   }
 
   alloc(bytes) {
+    memoryCheck?.(bytes, this.memory);
     const ptr = this.x.malloc(Math.max(8, bytes));
     if (!ptr) throw new RangeError(`valley-farm/learn: out of WebAssembly memory allocating ${bytes} bytes for the learner`);
     return ptr;

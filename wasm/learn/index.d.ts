@@ -208,6 +208,8 @@ export function settingsText(settings?: Record<string, unknown>): string;
 export function loadCore(): Promise<Core>;
 /** Loads the learner core from learner.wasm's bytes instead of its URL (before the first loadCore). */
 export function useCoreBytes(bytes: ArrayBuffer): void;
+/** Has `check` asked before each allocation in the learner core; it refuses one by throwing (a host's memory budget). */
+export function useMemoryCheck(check: (bytes: number, memory: WebAssembly.Memory) => void): void;
 /** A Worker of a run's thread, as a thread starter makes it (useThreadStarter). */
 export interface ThreadWorker {
   post(message: unknown, transfer?: Transferable[]): void;

@@ -15,12 +15,12 @@ import { algorithms, learnerOf, registerLearner, runDefaultsOf } from './registr
 import { checkLearner } from './settings.js';
 import { checkPolicyJSON } from './policyCheck.js';
 import { THREADS_MAX, defaultThreads, serveThread, useThreadStarter } from './threads.js';
-import { useCoreBytes } from './core.js';
+import { useCoreBytes, useMemoryCheck } from './core.js';
 import { CHECKPOINT_FORMAT, CHECKPOINT_VERSION, checkCheckpoint } from './checkpointCheck.js';
 
 export { checkPolicyJSON, THREADS_MAX, defaultThreads, CHECKPOINT_FORMAT, CHECKPOINT_VERSION };
 // for a host that runs learners where the package's files cannot be fetched (the Lab's sandbox)
-export { serveThread, useCoreBytes, useThreadStarter };
+export { serveThread, useCoreBytes, useMemoryCheck, useThreadStarter };
 // what a learner of your own builds on (kit.js: the network, what it sees, every core, ...)
 export * from './kit.js';
 export { estimateMemory, lessMemory, MEMORY_BUDGET, THREAD_BYTES, threadCount } from './settings.js';

@@ -7,6 +7,11 @@
 //    within ANSWER_MS (an endless loop) ends the sandbox, and with it every Worker of the run;
 //    the page is told, and keeps the curve. A Stop not obeyed within ANSWER_MS is the Lab's to
 //    end (labModel.js: it ends this object, and the sandbox with it).
+//  - A run that says nothing for SILENT_MS while it trains (its Trainer reports about every
+//    250 ms) has stopped answering: a Worker of the run out of memory (plain arrays and objects,
+//    which no guard counts, past what the browser lets a Worker hold: Chromium then ends that
+//    Worker without a word), or a step that never returns. The sandbox is ended, with every
+//    Worker of the run, and the page is told; the curve stays.
 //  - A checkpoint the sandbox hands back (in parts, after the policy's) is kept as text of at
 //    most MAX_CHECKPOINT_CHARS, never read here: only a sandbox running the same code is
 //    handed it again, to resume the run (start's `checkpoint`), and the visitor's learner checks it.
@@ -23,6 +28,8 @@ import { MAX_CHECKPOINT_CHARS, MAX_POLICY_CHARS } from './runRecord.js';
 
 /** How long the sandbox has to say it paused (or, labModel.js, stopped) before it is ended. */
 export const ANSWER_MS = 1_000;
+/** How long a training run may say nothing before the Lab takes it as gone and ends its sandbox. */
+export const SILENT_MS = 30_000;
 
 /**
  * The checked policy text of a visitor's learner as the template's learner reads it: throws a
@@ -61,6 +68,7 @@ export function createLearnerWorker({
   makeTrusted = () => new Worker(new URL('./trainWorker.js', import.meta.url), { type: 'module' }),
   runnerScript = learnerRunnerScript,
   answerMs = ANSWER_MS,
+  silentMs = SILENT_MS,
 }) {
   let box = null;
   let trusted = null;
@@ -69,6 +77,7 @@ export function createLearnerWorker({
   let parts = [];
   let chars = 0;
   let timer = null;
+  let silence = null; // while the run trains: ends the sandbox after silentMs without a word from it
   let ended = false;
   const asks = []; // 'evaluate' | 'policy' asked of the sandbox's run, answered in order
   const worker = {
@@ -85,7 +94,10 @@ export function createLearnerWorker({
         timer = setTimeout(halt, answerMs);
         return;
       }
-      if (type === 'resume') return box?.postMessage({ type: 'learner:resume' });
+      if (type === 'resume') {
+        if (box) listen();
+        return box?.postMessage({ type: 'learner:resume' });
+      }
       if (type === 'load') {
         try {
           latest = { ...checkVisitorPolicy(msg.policy, template), steps: null };
@@ -105,6 +117,7 @@ export function createLearnerWorker({
     terminate() {
       ended = true;
       clearTimeout(timer);
+      clearTimeout(silence);
       box?.terminate();
       trusted?.terminate();
       box = trusted = null;
@@ -114,12 +127,20 @@ export function createLearnerWorker({
 
   async function start(settings, checkpoint) {
     box = makeSandbox();
-    box.onerror = (e) => tell({ type: 'error', message: cut(`your learner's sandbox failed: ${e.message ?? 'unknown error'}`) });
-    box.onmessage = ({ data }) => receive(data);
+    box.onerror = (e) => {
+      quiet();
+      tell({ type: 'error', message: cut(`your learner's sandbox failed: ${e.message ?? 'unknown error'}`) });
+    };
+    box.onmessage = ({ data }) => {
+      if (silence !== null) listen(); // it said something: the silence starts again
+      receive(data);
+    };
+    listen();
     let runner;
     try {
       runner = await runnerScript();
     } catch (err) {
+      quiet();
       return tell({ type: 'error', message: cut(err.message) });
     }
     try {
@@ -128,8 +149,32 @@ export function createLearnerWorker({
       const core = await r.arrayBuffer();
       box?.postMessage({ type: 'learner:start', core, code, settings, runner, checkpoint });
     } catch (err) {
+      quiet();
       tell({ type: 'error', message: `could not load the learner core (learner.wasm): ${cut(err.message)}` });
     }
+  }
+
+  /** (Re)starts the wait for the run's next word; `quiet()` ends it (the run is not training). */
+  function listen() {
+    clearTimeout(silence);
+    silence = setTimeout(gone, silentMs);
+  }
+  function quiet() {
+    clearTimeout(silence);
+    silence = null;
+  }
+
+  /** The run said nothing for silentMs while it trained: its sandbox ends, with every Worker of the run. */
+  function gone() {
+    silence = null;
+    if (!box) return;
+    box.terminate();
+    box = null;
+    clearTimeout(timer);
+    tell({
+      type: 'error',
+      message: `your learner stopped answering for ${silentMs / 1000} s while it trained (a Worker of it out of memory: the arrays and objects it keeps past what the browser lets a Worker hold; or a step that never returns), so its Workers were ended; the curve stays`,
+    });
   }
 
   /** The sandbox did not answer Pause in time: it ends, with every Worker of the run. */
@@ -137,6 +182,7 @@ export function createLearnerWorker({
     if (!box) return;
     box.terminate();
     box = null;
+    quiet();
     tell({
       type: 'error',
       message: `your learner did not pause within ${answerMs / 1000} s of Pause (an endless loop, or a step that never returns), so its Workers were ended; the curve stays`,
@@ -190,7 +236,10 @@ export function createLearnerWorker({
         chars = 0;
       }
     }
-    if (['paused', 'stopped', 'done', 'error'].includes(data.type)) clearTimeout(timer);
+    if (['paused', 'stopped', 'done', 'error'].includes(data.type)) {
+      clearTimeout(timer);
+      quiet();
+    }
     if (['started', 'progress', 'paused', 'stopped', 'done'].includes(data.type)) return tell({ type: data.type, progress: data.progress });
     if (data.type === 'error') return tell({ type: 'error', message: cut(String(data.message)) });
   }

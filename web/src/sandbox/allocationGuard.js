@@ -1,20 +1,37 @@
 // allocationGuard.js — a visitor's learner held to the learner budget while it runs (the Lab's
 // "Your learner", learnerBox.js). The Lab refuses settings whose estimate is above the budget
-// before Start, but the estimate is the template's: an edited learner can ask for more than
-// any estimate saw (a 2 GB buffer), and a browser may grant it, fill the machine's memory and
-// end the tab. So the visitor's module makes its typed arrays and ArrayBuffers with the
-// constructors this file gives it (learnerBox.js declares them at the top of the module, on its
-// first line, so every other line stays where the visitor wrote it), which refuse one that would
-// take what the module holds in this Worker past the budget, with an error that names the size
-// asked for, what is held, and the budget. The error is thrown where the visitor's code asked,
-// so the Lab names that line; the run stops with its curve kept, as for any error of theirs.
+// before Start, but the estimate is the template's (and, in the sandbox, whatever `memory` the
+// visitor's learner declares): an edited learner can ask for more than any estimate saw (a 2 GB
+// buffer, a replay memory sized by a default of its own), and a browser may grant it, fill the
+// machine's memory and end the tab. So each Worker of the run counts what it allocates, whoever
+// asks (the visitor's code or the package's at a size the visitor chose), and refuses what would
+// take it past the budget, with an error that names the size asked for, what is held, and the
+// budget. The error is thrown where the allocation was asked for, so the Lab names the visitor's
+// line that led there; the run stops with its curve kept, as for any error of theirs.
 //
-// What it does not see: buffers the package's own code makes (its large ones are in the learner
-// core, whose memory has its own maximum and says "out of WebAssembly memory" past it), and
-// plain arrays and objects, which the browser's own heap limit bounds.
+// installGuard puts the counting constructors in the Worker's global scope before the visitor's
+// module is imported, in place of the originals, everywhere code can reach a constructor: the
+// global names (so `new Float64Array`, `globalThis.ArrayBuffer`, `self.Int8Array` and
+// `Reflect.construct(...)` are all the guarded one), each prototype's `constructor` (so
+// `new array.constructor(n)` is too), and the methods that grow memory in place
+// (ArrayBuffer.prototype.resize, SharedArrayBuffer.prototype.grow, WebAssembly.Memory's
+// constructor and grow). It counts:
+//  - every typed array and ArrayBuffer (and SharedArrayBuffer) made with a length, until it is
+//    collected (a FinalizationRegistry; a view of a buffer costs nothing);
+//  - every WebAssembly memory it has seen, at its current size: one made with
+//    WebAssembly.Memory, and the learner core's, which the package reports before each of its
+//    allocations there (core.js useMemoryCheck: the replay memories, rollouts and networks a
+//    visitor's settings size).
+// A Worker of the visitor's own would start with the originals: the global Worker refuses.
+//
+// What it does not see (the browser's own heap limit bounds it, and the Lab ends a sandbox that
+// stops answering: learnerWorker.js): plain arrays, objects and strings, memory the engine's
+// module takes for vector envs (at most batchMax envs each), and WebAssembly a visitor compiles
+// with a memory of its own.
 
 const KINDS = [
   'ArrayBuffer',
+  'SharedArrayBuffer',
   'Int8Array',
   'Uint8Array',
   'Uint8ClampedArray',
@@ -22,71 +39,178 @@ const KINDS = [
   'Uint16Array',
   'Int32Array',
   'Uint32Array',
+  'Float16Array',
   'Float32Array',
   'Float64Array',
   'BigInt64Array',
   'BigUint64Array',
 ];
+const BUFFERS = ['ArrayBuffer', 'SharedArrayBuffer'];
+const PAGE = 65536; // a WebAssembly memory page
 
-/** Where learnerBox.js leaves the guarded constructors for the visitor's module to read. */
-export const GUARDED = Symbol.for('valley-farm/guarded constructors');
+/** Where installGuard leaves the guard it installed in a scope (once per Worker). */
+export const GUARD = Symbol.for('valley-farm/allocation guard');
 
 const size = (bytes) =>
   bytes < 2 ** 20 ? `${bytes.toLocaleString('en')} bytes` : `${Math.round(bytes / 2 ** 20).toLocaleString('en')} MB`;
+const article = (name) => (/^[AEI]/.test(name) ? 'an' : 'a');
+const whole = (v) => {
+  const n = Number(v);
+  return Number.isFinite(n) && n > 0 ? Math.floor(n) : 0;
+};
+
+// Typed arrays of at most this many bytes are not counted: V8 keeps them in the JS heap, as it
+// keeps plain arrays (see above), and counting each would cost more than making it (a Lab run
+// makes tens of thousands of small arrays and views a second).
+const SMALL = 64;
 
 /**
- * The bytes `new Type(first, …)` allocates: a length's worth (a number, or a string that is
- * one), an array-like's (an array, another typed array), 0 for a view of a buffer.
- */
-function requested(first, unit, isBuffer) {
-  if (first === null || (typeof first !== 'object' && typeof first !== 'function')) {
-    const n = Number(first);
-    return Number.isFinite(n) && n > 0 ? Math.floor(n) * (isBuffer ? 1 : unit) : 0;
-  }
-  if (isBuffer || first instanceof ArrayBuffer || (typeof SharedArrayBuffer === 'function' && first instanceof SharedArrayBuffer)) return 0;
-  const length = Number(first.length);
-  return Number.isFinite(length) && length > 0 ? Math.floor(length) * unit : 0;
-}
-
-/**
- * The typed-array and ArrayBuffer constructors of `scope`, each refusing an allocation that
- * would take the bytes they have made and not yet seen collected past `budget`: { [name]:
- * constructor } (the others as they are: from, of, BYTES_PER_ELEMENT and instanceof work).
- * `held()` says how many bytes that is.
+ * A counter of the bytes allocated in `scope` (a Worker's global, or a test's realm) held to
+ * `budget`, with the counting constructors of that scope's typed arrays, ArrayBuffer,
+ * SharedArrayBuffer and WebAssembly.Memory (those it has), which installGuard puts in place:
+ *   constructors   { [name]: constructor } (from, of, BYTES_PER_ELEMENT and instanceof work)
+ *   resize, grow   the counting ArrayBuffer.prototype.resize and SharedArrayBuffer.prototype.grow
+ *   memoryGrow     the counting WebAssembly.Memory.prototype.grow
+ *   reserve(bytes, memory)  refuses `bytes` more of the WebAssembly memory `memory` (counted
+ *                  from then on) past the budget: core.js asks it before each allocation
+ *   held()         the bytes counted: buffers not yet collected, memories at their size now
  */
 export function guardAllocations(budget, scope = globalThis) {
-  let held = 0;
-  const collected = new FinalizationRegistry((bytes) => (held -= bytes));
-  const guarded = {};
+  let buffersHeld = 0;
+  const records = new WeakMap(); // buffer -> { bytes } counted for it
+  const collected = new FinalizationRegistry((record) => (buffersHeld -= record.bytes));
+  const memories = new Set(); // WeakRefs of the WebAssembly memories counted
+  const seen = new WeakSet();
+  const AB = scope.ArrayBuffer;
+  const SAB = scope.SharedArrayBuffer;
+  /** Whether `x` is a buffer (the first argument of a view). */
+  const isBufferArg = (x) => (AB !== undefined && x instanceof AB) || (SAB !== undefined && x instanceof SAB);
+
+  const held = () => {
+    let sum = buffersHeld;
+    for (const ref of memories) {
+      const m = ref.deref();
+      if (m) sum += m.buffer.byteLength;
+      else memories.delete(ref);
+    }
+    return sum;
+  };
+  /** Throws unless `bytes` more fit in the budget; `what(size)` says what was asked for ('a Float64Array of 2,048 MB'). */
+  const refuse = (what, bytes) => {
+    if (!(bytes > 0)) return;
+    const h = held();
+    if (h + bytes > budget)
+      throw new RangeError(
+        `your learner asked for ${what(size(bytes))}${h > 0 ? ` beside the ${size(h)} it holds` : ''}, more than the ${size(budget)} a learner may take in the Lab`,
+      );
+  };
+  const count = (buffer, bytes) => {
+    if (!bytes) return;
+    let record = records.get(buffer);
+    if (!record) {
+      records.set(buffer, (record = { bytes: 0 }));
+      collected.register(buffer, record); // held while any view of it is
+    }
+    record.bytes += bytes;
+    buffersHeld += bytes;
+  };
+  const watch = (memory) => {
+    if (seen.has(memory)) return;
+    seen.add(memory);
+    memories.add(new WeakRef(memory));
+  };
+
+  const constructors = {};
   for (const name of KINDS) {
     const Type = scope[name];
     if (typeof Type !== 'function') continue;
     const unit = Type.BYTES_PER_ELEMENT ?? 1;
-    guarded[name] = new Proxy(Type, {
+    const isBuffer = BUFFERS.includes(name);
+    // the trap runs for every view the package makes (tens of thousands a second): a view and
+    // a small array go straight through
+    constructors[name] = new Proxy(Type, {
       construct(target, args, newTarget) {
-        const bytes = requested(args[0], unit, name === 'ArrayBuffer');
-        if (bytes > 0 && held + bytes > budget)
-          throw new RangeError(
-            `your learner asked for ${/^[AEI]/.test(name) ? 'an' : 'a'} ${name} of ${size(bytes)}${held > 0 ? ` beside the ${size(held)} it holds` : ''}, more than the ${size(budget)} a learner may take in the Lab`,
-          );
+        const first = args[0];
+        let asked;
+        if (first !== null && typeof first === 'object') {
+          if (!isBuffer && isBufferArg(first)) return Reflect.construct(target, args, newTarget); // a view: nothing new
+          asked = isBuffer ? 0 : whole(first.length) * unit; // an array-like's length (an iterable's is counted once made)
+        } else asked = whole(first) * (isBuffer ? 1 : unit);
+        if (asked > 0 && asked <= SMALL) return Reflect.construct(target, args, newTarget);
+        refuse((s) => `${article(name)} ${name} of ${s}`, asked);
         const made = Reflect.construct(target, args, newTarget);
-        if (bytes > 0) {
-          held += bytes;
-          collected.register(name === 'ArrayBuffer' ? made : made.buffer, bytes); // held while any view of it is
-        }
+        if (made.byteLength > SMALL) count(isBuffer ? made : made.buffer, made.byteLength);
         return made;
       },
     });
   }
-  Object.defineProperty(guarded, 'held', { value: () => held });
-  return guarded;
+
+  /** A method that grows a buffer in place to `length` bytes, counted. */
+  const growing = (original, what) =>
+    function (length) {
+      const before = this.byteLength;
+      refuse(what, whole(length) - before);
+      const r = original.call(this, length);
+      count(this, this.byteLength - before);
+      return r;
+    };
+  const resize =
+    scope.ArrayBuffer?.prototype.resize && growing(scope.ArrayBuffer.prototype.resize, (s) => `an ArrayBuffer resized ${s} larger`);
+  const grow =
+    scope.SharedArrayBuffer?.prototype.grow &&
+    growing(scope.SharedArrayBuffer.prototype.grow, (s) => `a SharedArrayBuffer grown ${s} larger`);
+
+  const Memory = scope.WebAssembly?.Memory;
+  let memoryGrow = null;
+  if (typeof Memory === 'function') {
+    constructors.Memory = new Proxy(Memory, {
+      construct(target, args, newTarget) {
+        refuse((s) => `a WebAssembly memory of ${s}`, whole(args[0]?.initial) * PAGE);
+        const made = Reflect.construct(target, args, newTarget);
+        watch(made);
+        return made;
+      },
+    });
+    const original = Memory.prototype.grow;
+    memoryGrow = function (pages) {
+      watch(this);
+      refuse((s) => `a WebAssembly memory grown ${s} larger`, whole(pages) * PAGE);
+      return original.call(this, pages);
+    };
+  }
+
+  const reserve = (bytes, memory) => {
+    if (memory) watch(memory);
+    refuse((s) => `${s} in the learner core`, whole(bytes));
+  };
+  return { constructors, resize, grow, memoryGrow, reserve, held };
 }
 
+/** Sets `obj[key]` to `value` for good: code that comes after cannot put anything else there. */
+const fix = (obj, key, value) => Object.defineProperty(obj, key, { value, writable: false, configurable: false, enumerable: false });
+
 /**
- * The line learnerBox.js puts before the visitor's first line: their module's own bindings of
- * the guarded constructors (read from scope[GUARDED]), which every use of those names in the
- * module then means. No newline: the visitor's lines keep their numbers.
+ * Puts a guard of `budget` bytes (guardAllocations) in place in `scope`, a Worker's global,
+ * for all code that runs there from now on; once per scope (the second call returns the
+ * first's guard). `Worker` then refuses: the run's threads are the package's, each guarded.
  */
-export function guardLine(guarded) {
-  return `const { ${Object.keys(guarded).join(', ')} } = globalThis[Symbol.for(${JSON.stringify(GUARDED.description)})]; `;
+export function installGuard(scope, budget) {
+  if (scope[GUARD]) return scope[GUARD];
+  const guard = guardAllocations(budget, scope);
+  for (const [name, guarded] of Object.entries(guard.constructors)) {
+    const owner = name === 'Memory' ? scope.WebAssembly : scope;
+    fix(owner[name].prototype, 'constructor', guarded);
+    fix(owner, name, guarded);
+  }
+  if (guard.resize) fix(scope.ArrayBuffer.prototype, 'resize', guard.resize);
+  if (guard.grow) fix(scope.SharedArrayBuffer.prototype, 'grow', guard.grow);
+  if (guard.memoryGrow) fix(scope.WebAssembly.Memory.prototype, 'grow', guard.memoryGrow);
+  if (typeof scope.Worker === 'function')
+    fix(scope, 'Worker', function Worker() {
+      throw new Error(
+        "your learner cannot start Workers of its own in the Lab: its run's threads are the package's (startThreads), each held to the learner budget",
+      );
+    });
+  fix(scope, GUARD, guard);
+  return guard;
 }

@@ -19,8 +19,9 @@
 //    the engine's and the core's bytes and the module's text, and answers threads.js's calls
 //    (serveThread).
 //
-// The module's own typed arrays and ArrayBuffers are held to the learner budget in each Worker
-// (allocationGuard.js: a constructor of its own for each, declared on its first line).
+// Each Worker of the run is held to the learner budget (allocationGuard.js: the counting
+// constructors put in its global scope before the visitor's module is imported, and the learner
+// core's allocations asked of the same guard), so the visitor's text runs as it was written.
 //
 // An error thrown by the visitor's code names its line in their source: a runtime error's
 // stack names the module's blob: URL with line and column; a syntax error, which a module's
@@ -30,13 +31,16 @@ import * as learn from 'valley-farm/learn';
 import { useEngineBytes } from 'valley-farm';
 import { Trainer } from '../lab/trainer.js';
 import { MAX_ERROR_CHARS, cut } from '../model/cut.js';
-import { GUARDED, guardAllocations, guardLine } from './allocationGuard.js';
+import { installGuard } from './allocationGuard.js';
 
 export const THREAD_NAME = 'valley-farm learner thread';
 /** A policy's text leaves the sandbox in parts of at most this many characters (the relay passes 64 Ki). */
 export const PART_CHARS = 60_000;
 const KIT = Symbol.for('valley-farm/learn');
 const SYNTAX_CHECK_MS = 5_000;
+// the Worker constructor as it was before the guard (installGuard) made the global one refuse:
+// the run's threads and the syntax check are this file's Workers, not the visitor's
+const OwnWorker = globalThis.Worker;
 
 const blobUrl = (text) => URL.createObjectURL(new Blob([text], { type: 'text/javascript' }));
 
@@ -79,7 +83,7 @@ export function asScriptBody(code) {
 function syntaxLine(code) {
   return new Promise((resolve) => {
     const url = blobUrl(`(async function () {${asScriptBody(code)}\n});\npostMessage(null);`);
-    const w = new Worker(url);
+    const w = new OwnWorker(url);
     const done = (line) => {
       clearTimeout(limit);
       w.terminate();
@@ -105,15 +109,18 @@ function describeIn(url) {
 }
 
 /**
- * Imports the visitor's module from its text: { learner, url } (url: the module's blob: URL). Its
- * typed arrays and ArrayBuffers are held to the learner budget (allocationGuard.js).
+ * Imports the visitor's module from its text: { learner, url } (url: the module's blob: URL).
+ * First this Worker is held to the learner budget (allocationGuard.js), the learner core's
+ * allocations included: from then on all its code, the visitor's and the package's, allocates
+ * through the guard.
  */
 async function importLearner(code) {
   globalThis[KIT] = learn;
-  globalThis[GUARDED] ??= guardAllocations(learn.MEMORY_BUDGET);
+  const guard = installGuard(globalThis, learn.MEMORY_BUDGET);
+  learn.useMemoryCheck(guard.reserve);
   const names = Object.keys(learn).filter((n) => /^[A-Za-z_$][\w$]*$/.test(n));
   const kitUrl = blobUrl(`const kit = globalThis[Symbol.for('valley-farm/learn')];\nexport const { ${names.join(', ')} } = kit;\n`);
-  const url = blobUrl(guardLine(globalThis[GUARDED]) + pointImports(code, kitUrl));
+  const url = blobUrl(pointImports(code, kitUrl));
   let mod;
   try {
     mod = await import(/* @vite-ignore */ url);
@@ -150,7 +157,7 @@ export function learnerCoordinator({ post, source, engineBytes }) {
     learn.useCoreBytes(core);
     const { learner, url } = await importLearner(code);
     learn.useThreadStarter(async () => {
-      const w = new Worker(blobUrl(source()), { name: THREAD_NAME });
+      const w = new OwnWorker(blobUrl(source()), { name: THREAD_NAME });
       w.postMessage({ type: 'learner:thread', engine: engineBytes().slice(0), core: core.slice(0), code });
       return {
         post: (msg, transfer) => w.postMessage(msg, transfer),

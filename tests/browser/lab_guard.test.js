@@ -1,0 +1,119 @@
+// The learner budget's reach in the Lab's sandbox, in Chromium on the built site (its CSP):
+// memory a visitor's learner asks for past the 1,024 MB a learner may take is refused however
+// it asks (web/src/sandbox/allocationGuard.js, installed in the Worker's global scope before the
+// visitor's module is imported), the package's allocations at sizes the visitor chose included;
+// and a Worker that fills its heap with plain arrays, which nothing counts, ends in the
+// documented outcome: the Lab says the run stopped answering, ends its Workers, keeps the curve.
+import { afterEach, describe, expect, it } from 'vitest';
+import { browserSuite, openPage } from './page.js';
+
+const suite = browserSuite();
+const points = () => Number(document.querySelector('.lab-curve polyline.mean')?.dataset.points ?? 0);
+const REFUSED = 'more than the 1,024 MB a learner may take in the Lab';
+const escaped = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+let page = null;
+afterEach(() => {
+  page = null;
+});
+
+/** The Lab with the REINFORCE template in the editor, `edit(text)` made of it; Start pressed. */
+async function startEdited(edit, steps = 100_000_000) {
+  page = await openPage(suite.browser, `${suite.server.url}#/`);
+  suite.opened.push(page);
+  await page.goto(`${suite.server.url}#/lab?env=BackwardsValleyFarm-v0&algo=reinforce&seed=1&steps=${steps}&threads=1`);
+  await page.waitForSelector('main.lab');
+  await page.click('button:has-text("Write your own REINFORCE")');
+  await page.waitForSelector('[data-testid="lab-code-text"]');
+  const text = await page.inputValue('[data-testid="lab-code-text"]');
+  const edited = edit(text);
+  expect(edited).not.toBe(text);
+  await page.fill('[data-testid="lab-code-text"]', edited);
+  await page.click('button:has-text("Start")');
+  return page;
+}
+
+/** The run's error (the status line) once it has stopped in one; the page still answers. */
+async function errorOf(timeout = 120_000) {
+  await page.waitForSelector('main.lab[data-state="error"]', { timeout });
+  const status = await page.textContent('[data-testid="lab-status"]');
+  await page.click('button:has-text("Back to the built-in learners")');
+  await page.waitForSelector('button:has-text("Open your REINFORCE (kept in this browser)")');
+  return status;
+}
+
+describe("the learner budget reaches every way a visitor's learner can ask for memory", () => {
+  // each line goes first in the module (line 1), so it runs as the module is imported; on main
+  // every one of them was made (1.5 to 2 GB each), and the run trained on
+  it.each([
+    ['globalThis.Float64Array', 'new globalThis.Float64Array(2 ** 28);', 'a Float64Array of 2,048 MB'],
+    ['self.ArrayBuffer', 'new self.ArrayBuffer(1.5 * 2 ** 30);', 'an ArrayBuffer of 1,536 MB'],
+    ['Reflect.construct', 'Reflect.construct(Uint8Array, [1.5 * 2 ** 30]);', 'a Uint8Array of 1,536 MB'],
+    ["an array's constructor", 'new (new Int8Array(1).constructor)(1.5 * 2 ** 30);', 'an Int8Array of 1,536 MB'],
+    ['WebAssembly.Memory', 'new WebAssembly.Memory({ initial: 24_576 });', 'a WebAssembly memory of 1,536 MB'],
+    ['WebAssembly.Memory grow', 'new WebAssembly.Memory({ initial: 1 }).grow(24_576);', 'a WebAssembly memory grown 1,536 MB larger'],
+    [
+      'ArrayBuffer.prototype.resize',
+      'new ArrayBuffer(8, { maxByteLength: 2 ** 31 }).resize(1.5 * 2 ** 30);',
+      'an ArrayBuffer resized 1,536 MB larger',
+    ],
+    // the package's allocation in the learner core at a size the visitor chose: samples for a
+    // replay memory of 2^24 states (its second block passes the budget)
+    [
+      "the learner core's samples (the package's allocation)",
+      "const kit = await import('valley-farm/learn'); new kit.Samples(await kit.loadCore(), 2 ** 24, 8, { actions: 11 });",
+      /[\d,]+ MB in the learner core beside the [\d,]+ MB it holds/,
+    ],
+    ['a Worker of its own', "new Worker('data:text/javascript,');", /cannot start Workers of its own/],
+  ])(
+    '%s is refused at the line that asked, the run stopped, the page answering',
+    async (_, line, refusal) => {
+      await startEdited((text) => `${line}\n${text}`);
+      const status = await errorOf();
+      expect(status).toContain('(line 1 of your learner)');
+      if (typeof refusal === 'string')
+        expect(status).toMatch(
+          new RegExp(`your learner asked for ${escaped(refusal)}( beside the [\\d,]+ (bytes|MB) it holds)?, ${REFUSED}`),
+        );
+      else expect(status).toMatch(refusal);
+      expect(page.errors ?? []).toEqual([]);
+    },
+    200_000,
+  );
+
+  it("a visitor's settings cannot take the package past the budget at run time: rollouts sized by the learner's own default are refused in the learner core", async () => {
+    // the Lab estimates the template's settings (numEnvs 64, about 80 MB); the visitor's learner
+    // makes its own default numEnvs 65,536 (its limit raised to match) and declares no memory,
+    // so the sandbox's createLearner estimates nothing, and the package sizes every shard's
+    // rollout (samples in the learner core) by it: 8 shards of 327,680 steps
+    await startEdited((text) =>
+      text
+        .replace('  numEnvs: 64,', '  numEnvs: 65_536,')
+        .replace('  numEnvs: whole(1, 1024),', '  numEnvs: whole(1, 65_536),')
+        .replace(/\n {2}memory,\n/, '\n'),
+    );
+    expect(await errorOf(200_000)).toMatch(
+      new RegExp(`your learner asked for [\\d,]+ (bytes|MB) in the learner core beside the [\\d,]+ MB it holds, ${REFUSED}`),
+    );
+  }, 300_000);
+});
+
+describe('a Worker of the run that fills its heap with plain arrays (which no guard counts)', () => {
+  it('is ended when the run stops answering: the run stops with the Lab saying so, the curve kept, the page answering', async () => {
+    // after 20,000 steps the coordinator pushes arrays into a list until its heap is full:
+    // Chromium ends (or stalls) that Worker without a word to anyone
+    await startEdited((text) =>
+      text.replace(
+        '    trainFor(steps, { until } = {}) {',
+        '    trainFor(steps, { until } = {}) { if (stats.steps >= 20_000) for (const hoard = []; ; ) hoard.push(new Array(4096).fill(hoard.length));',
+      ),
+    );
+    await page.waitForFunction(points, null, { timeout: 150_000 });
+    const status = await errorOf(400_000);
+    expect(status).toMatch(
+      /your learner stopped answering for 30 s while it trained \(a Worker of it out of memory.*its Workers were ended; the curve stays/,
+    );
+    expect(await page.evaluate(points), 'the curve is kept').toBeGreaterThan(0);
+    expect(await page.$$eval('iframe[title="code sandbox"]', (f) => f.length)).toBe(0); // the sandbox and its Workers gone
+  }, 600_000);
+});
