@@ -179,6 +179,12 @@ export class CoreNet {
   #p = 0;
   #entropy = 0;
   #rows = 0;
+  // the views #f32 handed out, by place, while the memory's buffer is #viewsOf: a forward, a
+  // policy and a backward each ask for theirs, about one a step of a run, and where the
+  // constructor is counted (the Lab's sandbox: allocationGuard.js) making one costs more than
+  // reusing it
+  #views = new Map();
+  #viewsOf = null;
   #inbox = 0; // another copy's gradient (addGrads)
   #starts = 0; // forwardSeq's episode starts (a byte a sample), first and final states
   #state = 0;
@@ -223,7 +229,16 @@ export class CoreNet {
   }
 
   #f32(at, length) {
-    return this.#core.view(Float32Array, at, length);
+    const buffer = this.#core.memory.buffer;
+    if (buffer !== this.#viewsOf) {
+      this.#views.clear(); // the memory grew: the views of its old buffer are empty
+      this.#viewsOf = buffer;
+    }
+    const kept = this.#views.get(at);
+    if (kept !== undefined && kept.length === length) return kept;
+    const view = this.#core.view(Float32Array, at, length);
+    this.#views.set(at, view);
+    return view;
   }
 
   /** Throws the core's error for a call's result (0: none). */
@@ -479,6 +494,7 @@ export class CoreNet {
     x.vfl_destroy(this.#ptr);
     for (const p of [...this.#buffers(), this.#inbox]) if (p) x.free(p);
     this.#ptr = 0;
+    this.#views.clear();
   }
 }
 
