@@ -1,9 +1,13 @@
 // A visitor's learner held to the learner budget while it runs (web/src/sandbox/allocationGuard.js):
 // typed arrays, ArrayBuffers and WebAssembly memories refuse what would pass the budget, naming
 // the size and the budget, and otherwise behave as the constructors they stand for; installed in
-// a Worker's global scope, the guard is every way there to the constructors. The installed guard
+// a Worker's global scope, the guard is every global way there to the constructors, while the
+// typed arrays' prototypes are left to V8's fast path (allocationGuard.js says why). The installed guard
 // is tried in a fresh realm of its own (node:vm), as a Worker's global would be; in Chromium,
 // tests/browser/lab_guard.test.js.
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import vm from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { MEMORY_BUDGET } from '../../wasm/learn/index.js';
@@ -64,7 +68,7 @@ describe("a visitor's learner's allocations", () => {
   });
 });
 
-describe('the guard installed in a Worker-like global scope: every way to the constructors is the guarded one', () => {
+describe('the guard installed in a Worker-like global scope: every global way to the constructors is the guarded one', () => {
   /** A fresh realm with the guard installed (a budget of `budget` bytes) and a Worker constructor to refuse. */
   function realm(budget = 64 * MB) {
     const context = vm.createContext({});
@@ -82,8 +86,6 @@ describe('the guard installed in a Worker-like global scope: every way to the co
     ['globalThis.Float64Array', 'new globalThis.Float64Array(2 ** 24)', /a Float64Array of 128 MB/],
     ['self.ArrayBuffer (globalThis by another name)', 'const self = globalThis; new self.ArrayBuffer(2 ** 27)', /an ArrayBuffer of 128 MB/],
     ['Reflect.construct', 'Reflect.construct(Uint8Array, [2 ** 27])', /a Uint8Array of 128 MB/],
-    ["an array's own constructor", 'new (new Float32Array(1).constructor)(2 ** 25)', /a Float32Array of 128 MB/],
-    ["a buffer's own constructor", 'new (new ArrayBuffer(1).constructor)(2 ** 27)', /an ArrayBuffer of 128 MB/],
     ['a subclass', 'class Mine extends Int32Array {} new Mine(2 ** 25)', /an Int32Array of 128 MB/],
     ['from an iterable', 'Float64Array.from({ length: 2 ** 24 })', /a Float64Array of 128 MB/],
     [
@@ -114,6 +116,26 @@ describe('the guard installed in a Worker-like global scope: every way to the co
     expect(run('new Uint8Array(53 * 2 ** 20).length')).toBe(53 * MB);
   });
 
+  it("leaves the typed arrays' prototypes alone, so V8's fast path for subarray, slice and map stays on", () => {
+    // V8 makes the arrays of subarray, slice and map directly while no typed array's
+    // prototype.constructor (nor its Symbol.species) was ever changed in the isolate; once one
+    // is, each asks the constructor (13,569 ns a subarray instead of 29 in the Lab's Worker).
+    // The isolate's flag is only visible with V8's natives syntax, so a Node of its own checks
+    // it with the guard installed in its global scope, as the Lab's Worker has it.
+    // (the web project's import.meta.url is the page's http: address; vitest runs from the root)
+    const guardUrl = pathToFileURL(path.resolve('web/src/sandbox/allocationGuard.js')).href;
+    const script = `
+      const { installGuard } = await import(${JSON.stringify(guardUrl)});
+      const protector = new Function('return %TypedArraySpeciesProtector()');
+      const before = protector();
+      globalThis.Worker = function Worker() {};
+      installGuard(globalThis, 2 ** 26);
+      const array = new Float32Array(2 ** 20);
+      console.log(JSON.stringify({ before, after: protector(), guarded: globalThis.Float32Array !== array.constructor, sub: array.subarray(8).length }));`;
+    const out = execFileSync(process.execPath, ['--allow-natives-syntax', '--input-type=module', '-e', script], { encoding: 'utf8' });
+    expect(JSON.parse(out)).toEqual({ before: true, after: true, guarded: true, sub: 2 ** 20 - 8 });
+  });
+
   it('cannot be put back or taken away, and Workers of its own are refused', () => {
     const { scope, run } = realm();
     const guarded = scope.Float64Array;
@@ -121,7 +143,7 @@ describe('the guard installed in a Worker-like global scope: every way to the co
     expect(scope.Float64Array).toBe(guarded);
     // (the realm's own TypeError: read-only)
     expect(() => run("'use strict'; globalThis.ArrayBuffer = null")).toThrow(/read only property 'ArrayBuffer'/);
-    expect(() => run("'use strict'; Float64Array.prototype.constructor = Object")).toThrow(/read only property 'constructor'/);
+    expect(() => run("'use strict'; WebAssembly.Memory.prototype.constructor = Object")).toThrow(/read only property 'constructor'/);
     expect(() => run("new Worker('data:,')")).toThrow(/your learner cannot start Workers of its own in the Lab/);
     expect(installGuard(scope, 1)).toBe(scope[GUARD]); // once per scope: a second install is the first
   });

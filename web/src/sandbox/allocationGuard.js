@@ -10,12 +10,10 @@
 // line that led there; the run stops with its curve kept, as for any error of theirs.
 //
 // installGuard puts the counting constructors in the Worker's global scope before the visitor's
-// module is imported, in place of the originals, everywhere code can reach a constructor: the
-// global names (so `new Float64Array`, `globalThis.ArrayBuffer`, `self.Int8Array` and
-// `Reflect.construct(...)` are all the guarded one), each prototype's `constructor` (so
-// `new array.constructor(n)` is too), and the methods that grow memory in place
-// (ArrayBuffer.prototype.resize, SharedArrayBuffer.prototype.grow, WebAssembly.Memory's
-// constructor and grow). It counts:
+// module is imported, in place of the originals: the global names (so `new Float64Array`,
+// `globalThis.ArrayBuffer`, `self.Int8Array` and `Reflect.construct(...)` are all the guarded
+// one), and the methods that grow memory in place (ArrayBuffer.prototype.resize,
+// SharedArrayBuffer.prototype.grow, WebAssembly.Memory's constructor and grow). It counts:
 //  - every typed array and ArrayBuffer (and SharedArrayBuffer) made with a length, until it is
 //    collected (a FinalizationRegistry; a view of a buffer costs nothing);
 //  - every WebAssembly memory it has seen, at its current size: one made with
@@ -26,8 +24,13 @@
 //
 // What it does not see (the browser's own heap limit bounds it, and the Lab ends a sandbox that
 // stops answering: learnerWorker.js): plain arrays, objects and strings, memory the engine's
-// module takes for vector envs (at most batchMax envs each), and WebAssembly a visitor compiles
-// with a memory of its own.
+// module takes for vector envs (at most batchMax envs each), WebAssembly a visitor compiles
+// with a memory of its own, and an array or buffer made through an existing one's own
+// `constructor` (`new array.constructor(n)`). The prototypes' `constructor` is left as it is on purpose:
+// replacing it turns off V8's fast path for every typed array's subarray, slice and map in the
+// Worker (its "species protector"), and a subarray then took 13,569 ns instead of 29, which
+// slowed the unedited PPO template to 0.76 of the built-in learner (tests/web/
+// allocation_guard.test.js checks the fast path stays on).
 
 const KINDS = [
   'ArrayBuffer',
@@ -199,9 +202,11 @@ export function installGuard(scope, budget) {
   const guard = guardAllocations(budget, scope);
   for (const [name, guarded] of Object.entries(guard.constructors)) {
     const owner = name === 'Memory' ? scope.WebAssembly : scope;
-    fix(owner[name].prototype, 'constructor', guarded);
     fix(owner, name, guarded);
   }
+  // a memory's own constructor is guarded too: no fast path of V8's hangs on it (see above for
+  // the typed arrays' and buffers', which are left alone)
+  if (guard.constructors.Memory) fix(scope.WebAssembly.Memory.prototype, 'constructor', guard.constructors.Memory);
   if (guard.resize) fix(scope.ArrayBuffer.prototype, 'resize', guard.resize);
   if (guard.grow) fix(scope.SharedArrayBuffer.prototype, 'grow', guard.grow);
   if (guard.memoryGrow) fix(scope.WebAssembly.Memory.prototype, 'grow', guard.memoryGrow);
