@@ -47,7 +47,6 @@ export function parseSeedList(text) {
   return seeds;
 }
 
-/** The command line as options: { learner, env, budget, seeds, track, machine, steps, ..., settings }. */
 /** argv as { flags: Set of the value-less options, given: { name: value } }; every other option takes a value. */
 function optionsOf(argv) {
   const FLAGS = ['summarize', 'no-policies', 'help'];

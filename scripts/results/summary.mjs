@@ -140,12 +140,16 @@ export function summarizeResults(files, { reps = BOOTSTRAP_REPS, profileReps = P
 const f2 = (x) => x.toFixed(2);
 const ci = (v) => `${f2(v.estimate)} (${f2(v.low)} – ${f2(v.high)})`;
 const runsText = (n) => `${n} run${n === 1 ? '' : 's'}`;
+/** The training runs (seeds) the benchmark makes of each learner at each budget (issue 45: at least 5). */
+export const RUNS = 5;
 
 /**
  * README.md's results table (markdown), one column per farm: the reference agents' normalised
  * score (and mean test return), then each learner the package ships at each budget it has
  * runs at: the IQM of its runs' normalised scores with its 95 % interval and how many runs; a
- * learner with none yet says so in one row.
+ * learner with none yet says so in one row. After each learner's rows come those of its runs
+ * with settings of their own (PPO with a recurrent layer: "PPO, recurrent 32"), at the budgets
+ * they have runs at.
  */
 export function readmeResultsTable(summary, baselines, budgets = budgetsOf()) {
   const home = summary.tracks.find((t) => t.track === HOME_TRACK);
@@ -158,17 +162,26 @@ export function readmeResultsTable(summary, baselines, budgets = budgetsOf()) {
     lines.push(`| ${agent} | ${cells.join(' | ')} |`);
   }
   const short = ({ estimate, low, high }) => `${f2(estimate)} (${f2(low)}–${f2(high)})`;
-  for (const algo of Object.keys(algorithms)) {
-    const mine = Object.keys(budgets).filter((b) => home?.rows.some((r) => r.budget === b && r.learner === algo && r.env !== BOTH));
-    if (!mine.length) lines.push(`| ${learnerTitle(algo)} | ${envIds.map(() => 'no runs yet').join(' | ')} |`);
+  // the benchmark's number of runs goes without saying (the line under the table says it), so
+  // the table stays short as rows are added; any other count is written in its cell
+  const cell = (row) => (row.runs === RUNS ? short(row.iqm) : `${short(row.iqm)}, ${runsText(row.runs)}`);
+  const rowsOf = (learner, title) => {
+    const mine = Object.keys(budgets).filter((b) => home?.rows.some((r) => r.budget === b && r.learner === learner && r.env !== BOTH));
     for (const budget of mine) {
       const cells = envIds.map((env) => {
-        const row = home.rows.find((r) => r.budget === budget && r.env === env && r.learner === algo);
-        return row ? `${short(row.iqm)}, ${runsText(row.runs)}` : 'no runs yet';
+        const row = home.rows.find((r) => r.budget === budget && r.env === env && r.learner === learner);
+        return row ? cell(row) : 'no runs yet';
       });
-      lines.push(`| ${learnerTitle(algo)}, ${budgets[budget].title} | ${cells.join(' | ')} |`);
+      lines.push(`| ${title}, ${budgets[budget].title} | ${cells.join(' | ')} |`);
     }
+    return mine.length;
+  };
+  for (const algo of Object.keys(algorithms)) {
+    if (!rowsOf(algo, learnerTitle(algo))) lines.push(`| ${learnerTitle(algo)} | ${envIds.map(() => 'no runs yet').join(' | ')} |`);
+    const variants = new Map((home?.rows ?? []).filter((r) => r.algo === algo && r.learner !== algo).map((r) => [r.learner, r.title]));
+    for (const [learner, title] of [...variants].sort()) rowsOf(learner, title);
   }
+  lines.push('', `A learner's cell: the IQM of its ${RUNS} training runs, where it names no other number of runs.`);
   return lines.join('\n');
 }
 

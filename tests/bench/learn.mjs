@@ -247,11 +247,15 @@ async function inLab(browser, url, env, workers, { code = false } = {}) {
  * slow patch of the machine lands on both), each a new Lab run beside a Node window of the
  * same workers just before it (after LAB_SECONDS of training, as the Lab's settled window).
  * The Lab's scaling is the median of the three pairs' ratios, in its first seconds and settled.
+ * `between()` runs after each pair but the last: the cores are measured there too, since a
+ * core of this VM can slow for a minute in the middle of the part (an idle run gave pairs of
+ * 1.23, 1.61 and 0.92 with balanced cores before and after, its rerun 1.99, 1.66 and 1.51).
  */
-async function labRuns(browser, url, env, cores) {
+async function labRuns(browser, url, env, cores, between = async () => {}) {
   const order = cores > 1 ? [1, cores, cores, 1, 1, cores] : [1, 1, 1];
   const runs = [];
   for (const workers of order) {
+    if (runs.length === 2 || runs.length === 4) await between();
     log(`${env}: Node, then the Lab with ${workers} worker(s) in Chromium…`);
     const learner = await warmLearner(env, { threads: workers });
     await learner.trainFor(1e12, { until: performance.now() + LAB_SECONDS * 1000 });
@@ -368,7 +372,7 @@ async function labParts(farms, cores, rows) {
   try {
     for (const env of farms) {
       await balance(rows, env, 'before the Lab');
-      const { rows: lab, scaling } = await labRuns(browser, server.url, env, cores);
+      const { rows: lab, scaling } = await labRuns(browser, server.url, env, cores, () => balance(rows, env, 'between pairs in the Lab'));
       await balance(rows, env, 'after the Lab');
       rows.lab.push(...lab);
       if (scaling) rows.labScaling.push(scaling);
@@ -410,7 +414,7 @@ async function main() {
   if (json) return;
 
   const mark = (ok) => (ok ? 'met    ' : 'NOT MET');
-  // what the cores allowed around a part (coreBalance.mjs): the bounds measured before and after it
+  // what the cores allowed around a part (coreBalance.mjs): the bounds measured before, after and (the Lab) between its pairs
   const bounds = (env, part) => rows.balance.filter((r) => r.env === env && r.when.endsWith(part) && r.bound).map((r) => r.bound);
   const allowed = (env, part) => {
     const b = bounds(env, part);

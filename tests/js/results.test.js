@@ -30,6 +30,7 @@ import {
   betweenMarkers,
   collectResults,
   readmeResultsTable,
+  RUNS,
   summarizeResults,
 } from '../../scripts/results/summary.mjs';
 
@@ -203,7 +204,7 @@ describe('the summary', () => {
     expect(betweenMarkers(read('docs/benchmark.md'), 'results')).toBe(benchmarkResultsTables(stored));
   });
 
-  it('the README table names each shipped learner at each budget with runs (IQM, interval, runs) and says "no runs yet" otherwise', () => {
+  it('the README table names each shipped learner at each budget with runs (IQM, interval, runs) and says "no runs yet" otherwise; runs with settings of their own follow their learner', () => {
     // the README shows the 2-core track: the fixture's track stands in for it
     const home = { ...summary, tracks: [{ ...summary.tracks[0], track: '2-core' }] };
     const table = readmeResultsTable(home, baselines, budgetsOf(FIXTURE)).split('\n');
@@ -213,7 +214,22 @@ describe('the summary', () => {
     expect(tq).toContain(`| ${row.iqm.estimate.toFixed(2)} (${row.iqm.low.toFixed(2)}–${row.iqm.high.toFixed(2)}), 3 runs`);
     // the fixture's PPO has settings beyond the defaults, so the shipped PPO has no runs
     expect(table).toContain('| PPO | no runs yet | no runs yet |');
+    // ...and its runs with their own settings follow it, at the budget they have runs at
+    const variant = rows.find((r) => r.env === 'ValleyFarm-v0' && r.algo === 'ppo');
+    const at = table.indexOf('| PPO | no runs yet | no runs yet |');
+    expect(table[at + 1]).toBe(
+      `| ${variant.title}, 4,096 env steps | ${variant.iqm.estimate.toFixed(2)} (${variant.iqm.low.toFixed(2)}–${variant.iqm.high.toFixed(2)}), 2 runs | no runs yet |`,
+    );
     expect(table.find((l) => l.startsWith('| heuristic |'))).toContain('(return 11.91)');
+  });
+
+  it("a README cell of the benchmark's number of runs gives no count, any other count is written, and the line under the table says so", () => {
+    const v = { estimate: 0.5, low: 0.4, high: 0.6 };
+    const row = (env, runs) => ({ budget: 'tiny', env, learner: 'tabular-q', algo: 'tabular-q', runs, iqm: v });
+    const home = { tracks: [{ track: '2-core', rows: [row('ValleyFarm-v0', RUNS), row('BackwardsValleyFarm-v0', RUNS + 2)] }] };
+    const table = readmeResultsTable(home, baselines, budgetsOf(FIXTURE)).split('\n');
+    expect(table).toContain(`| tabular Q, 4,096 env steps | 0.50 (0.40–0.60) | 0.50 (0.40–0.60), ${RUNS + 2} runs |`);
+    expect(table.at(-1)).toBe(`A learner's cell: the IQM of its ${RUNS} training runs, where it names no other number of runs.`);
   });
 });
 
