@@ -26,11 +26,12 @@
 // stops answering: learnerWorker.js): plain arrays, objects and strings, memory the engine's
 // module takes for vector envs (at most batchMax envs each), WebAssembly a visitor compiles
 // with a memory of its own, and an array or buffer made through an existing one's own
-// `constructor` (`new array.constructor(n)`). The prototypes' `constructor` is left as it is on purpose:
-// replacing it turns off V8's fast path for every typed array's subarray, slice and map in the
-// Worker (its "species protector"), and a subarray then took 13,569 ns instead of 29, which
-// slowed the unedited PPO template to 0.76 of the built-in learner (tests/web/
-// allocation_guard.test.js checks the fast path stays on).
+// `constructor` (`new array.constructor(n)`). The prototypes' `constructor` is left as it is
+// on purpose: replacing it turns off V8's fast path for every typed array's subarray, slice and
+// map in the Worker (its "species protector"); a subarray then went through the guard, 26 times
+// slower in Node (1,024 ns instead of 39), and the unedited PPO template trained at 0.76 of the
+// built-in learner's speed in the Lab. tests/web/allocation_guard.test.js checks the fast path
+// stays on.
 
 const KINDS = [
   'ArrayBuffer',
