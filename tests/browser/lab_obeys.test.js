@@ -90,11 +90,17 @@ async function longTasks() {
 }
 
 const status = (page) => page.textContent('[data-testid="lab-status"]');
-/** Waits until the run is kept at the steps its status line shows (what a pause keeps), and returns them. */
+/**
+ * Waits until the run is kept at the steps its status line shows (what a pause keeps), and
+ * returns them. Both callers pause after the run has trained, so the steps are above 0: a status
+ * line not yet past 0 beside the record made at Start (0 steps, no policy) is not the pause's
+ * (a CI run reloaded there and found no policy kept).
+ */
 async function keptAtPause(page) {
   await page.waitForFunction(() => {
     const shown = /([\d,]+) \/ [\d,]+ steps/.exec(document.querySelector('[data-testid="lab-status"]').textContent);
-    return shown && document.querySelector('main.lab').dataset.keptSteps === shown[1].replace(/,/g, '');
+    const steps = shown?.[1].replace(/,/g, '');
+    return shown && Number(steps) > 0 && document.querySelector('main.lab').dataset.keptSteps === steps;
   });
   return Number(await page.getAttribute('main.lab', 'data-kept-steps'));
 }
