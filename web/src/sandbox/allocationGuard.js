@@ -30,8 +30,8 @@
 // on purpose: replacing it turns off V8's fast path for every typed array's subarray, slice and
 // map in the Worker (its "species protector"); a subarray then went through the guard, 26 times
 // slower in Node (1,024 ns instead of 39), and the unedited PPO template trained at 0.76 of the
-// built-in learner's speed in the Lab. tests/web/allocation_guard.test.js checks the fast path
-// stays on.
+// built-in learner's speed in the Lab. tests/js/allocation_guard_fast_path.test.js checks the
+// fast path stays on.
 
 const KINDS = [
   'ArrayBuffer',
