@@ -153,12 +153,13 @@ describe('a learner that ignores until', () => {
   });
 
   it('a learner stuck in a long call after it kept its policy: Stop ends it, and the curve and that policy stay to evaluate and download', async () => {
-    const m = lab({ workerData: { keep: { first: 100, every: 60_000 } } });
-    // a run long enough to reach its stall however fast the vector env steps
-    m.settings = run({ cloneMs: 0, stallAfterMs: 1500, stallMs: 120_000, steps: 1_000_000_000 });
+    const stall = new Int32Array(new SharedArrayBuffer(4));
+    const m = lab({ workerData: { keep: { first: 100, every: 60_000 }, stall: stall.buffer } });
+    m.settings = run({ cloneMs: 0, stallMs: 120_000, steps: 1_000_000_000 });
     m.start();
-    await until(() => m.kept?.policy, 'the first keep');
-    await until(() => m.progress?.elapsedMs > 1500 && m.curve.length > 0, 'the run to reach its stall');
+    await until(() => m.kept?.policy && m.curve.length > 0, 'the first keep and a point of the curve');
+    Atomics.store(stall, 0, 1); // the learner's next call is stuck
+    await until(() => Atomics.load(stall, 0) === 2, 'the learner to be stuck');
     await sleep(300);
     m.stop();
     await until(() => m.state === 'stopped', 'Stop');
@@ -266,7 +267,7 @@ describe("the trainer's answers (in this thread)", () => {
         env: V,
         algo: 'slow-cloner',
         seed: 1,
-        config: { env: V, algo: 'slow-cloner', seed: 1, numEnvs: 5, cloneMs: 0, honoursUntil: 1, stallAfterMs: 0, stallMs: 0 },
+        config: { env: V, algo: 'slow-cloner', seed: 1, numEnvs: 5, cloneMs: 0, honoursUntil: 1, stallMs: 0 },
         state: { steps: 0, cloned: 0, episodes: 0, recent: [] },
       }),
     });
