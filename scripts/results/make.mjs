@@ -28,7 +28,7 @@ const root = new URL('../../', import.meta.url).pathname;
 const CLI = join(root, 'wasm/cli/index.mjs');
 const HOME_MACHINE = "the project's 2-core machine kind";
 const USAGE =
-  'npm run results -- --learner ALGO --env ENV --budget 5M|35M|10min --seeds 1-5 [--steps N (10min: the schedule)] [--track NAME --machine TEXT] [--eval-episodes N] [--eval-every N] [--no-policies] [--dir DIR] [--work DIR] [--checkpoint-every N|TIME] [--SETTING VALUE ...]\n       npm run results -- --summarize';
+  'npm run results -- --learner ALGO --env ENV --budget 5M|35M|10min|30min --seeds 1-5 [--steps N (a time budget: the schedule)] [--track NAME --machine TEXT] [--eval-episodes N] [--eval-every N] [--no-policies] [--dir DIR] [--work DIR] [--checkpoint-every N|TIME] [--SETTING VALUE ...]\n       npm run results -- --summarize';
 
 class UsageError extends Error {}
 
