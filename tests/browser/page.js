@@ -3,7 +3,9 @@
 // drives Debian's Chromium through playwright-core. Console errors and page errors are
 // collected so every test can insist there were none.
 import { existsSync, statSync, readdirSync, mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import { extname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, preview } from 'vite';
 import { chromium } from 'playwright-core';
@@ -42,6 +44,30 @@ export async function ensureBuilt() {
   } finally {
     process.env.NODE_ENV = nodeEnv;
   }
+}
+
+/**
+ * Serves the repository's own files as any static server would (no bundler), plus `pages`
+ * ({ path: html }), on a free port; returns { url, close }.
+ */
+export async function serveRepository(pages = {}) {
+  const types = { '.html': 'text/html', '.js': 'text/javascript', '.json': 'application/json', '.wasm': 'application/wasm' };
+  const server = createServer(async (req, res) => {
+    const path = new URL(req.url, 'http://x').pathname;
+    if (Object.hasOwn(pages, path)) return res.writeHead(200, { 'content-type': 'text/html' }).end(pages[path]);
+    if (path === '/favicon.ico') return res.writeHead(204).end(); // the browser asks; not a failure
+    const file = normalize(join(root, path));
+    if (!file.startsWith(root)) return res.writeHead(403).end();
+    let body;
+    try {
+      body = await readFile(file);
+    } catch {
+      return res.writeHead(404).end();
+    }
+    res.writeHead(200, { 'content-type': types[extname(path)] ?? 'application/octet-stream' }).end(body);
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${server.address().port}/`, close: () => new Promise((resolve) => server.close(resolve)) };
 }
 
 /** Serves dist/ on a free port; returns { url, close }. */

@@ -211,8 +211,13 @@ export class ShardDemos {
  */
 export function cloningMethods({ env, config: c, seed, shards, note }, core, net, ex, mine) {
   return {
-    /** Plays its shards' planner episodes until all are or `until`; returns whether all are. */
-    async plan(until) {
+    /**
+     * Plays its shards' planner episodes until all are or the wall-clock `deadline` (ms since
+     * the epoch: each thread's performance.now() counts from its own start, so the
+     * coordinator's `until` would run late on a thread started after it); returns whether all are.
+     */
+    async plan(deadline) {
+      const until = deadline - performance.timeOrigin;
       for (const s of mine) {
         s.demos ??= new ShardDemos(env, c, seed, s.index, shards, s.envs.seeing);
         if (!(await s.demos.play(until, () => note('episode')))) return false;
@@ -300,7 +305,7 @@ export class Cloning {
         const ticker = setInterval(report, 250); // the episodes played so far, while the threads play
         let played;
         try {
-          played = (await team.all('plan', until)).every(Boolean);
+          played = (await team.all('plan', performance.timeOrigin + until)).every(Boolean);
         } finally {
           clearInterval(ticker);
         }
