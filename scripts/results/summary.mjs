@@ -138,7 +138,8 @@ export function summarizeResults(files, { reps = BOOTSTRAP_REPS, profileReps = P
 }
 
 const f2 = (x) => x.toFixed(2);
-const ci = (v) => `${f2(v.estimate)} (${f2(v.low)} – ${f2(v.high)})`;
+/** An estimate with its 95 % interval over runs; of a single run, the estimate alone (one run tells nothing of the spread between runs). */
+const ci = (v, runs = 2) => (runs > 1 ? `${f2(v.estimate)} (${f2(v.low)} – ${f2(v.high)})` : f2(v.estimate));
 const runsText = (n) => `${n} run${n === 1 ? '' : 's'}`;
 /** The training runs (seeds) the benchmark makes of each learner at each budget (issue 45: at least 5). */
 export const RUNS = 5;
@@ -161,10 +162,10 @@ export function readmeResultsTable(summary, baselines, budgets = budgetsOf()) {
     });
     lines.push(`| ${agent} | ${cells.join(' | ')} |`);
   }
-  const short = ({ estimate, low, high }) => `${f2(estimate)} (${f2(low)}–${f2(high)})`;
+  const short = ({ estimate, low, high }, runs) => (runs > 1 ? `${f2(estimate)} (${f2(low)}–${f2(high)})` : f2(estimate));
   // the benchmark's number of runs goes without saying (the line under the table says it), so
   // the table stays short as rows are added; any other count is written in its cell
-  const cell = (row) => (row.runs === RUNS ? short(row.iqm) : `${short(row.iqm)}, ${runsText(row.runs)}`);
+  const cell = (row) => (row.runs === RUNS ? short(row.iqm, row.runs) : `${short(row.iqm, row.runs)}, ${runsText(row.runs)}`);
   const rowsOf = (learner, title) => {
     const mine = Object.keys(budgets).filter((b) => home?.rows.some((r) => r.budget === b && r.learner === learner && r.env !== BOTH));
     for (const budget of mine) {
@@ -181,7 +182,7 @@ export function readmeResultsTable(summary, baselines, budgets = budgetsOf()) {
     const variants = new Map((home?.rows ?? []).filter((r) => r.algo === algo && r.learner !== algo).map((r) => [r.learner, r.title]));
     for (const [learner, title] of [...variants].sort()) rowsOf(learner, title);
   }
-  lines.push('', `A learner's cell: the IQM of its ${RUNS} training runs, where it names no other number of runs.`);
+  lines.push('', `A learner's cell: the IQM of its ${RUNS} training runs unless it names another count (of 1 run: no interval).`);
   return lines.join('\n');
 }
 
@@ -204,7 +205,7 @@ export function benchmarkResultsTables(summary, budgets = budgetsOf()) {
       );
       for (const r of mine)
         out.push(
-          `| ${r.env} | ${r.title} | ${r.runs} | ${r.testMean ? ci(r.testMean) : '–'} | ${ci(r.iqm)} | ${ci(r.mean)} | ${ci(r.optimalityGap)} | ${Math.round(r.seconds)} s |`,
+          `| ${r.env} | ${r.title} | ${r.runs} | ${r.testMean ? ci(r.testMean, r.runs) : '–'} | ${ci(r.iqm, r.runs)} | ${ci(r.mean, r.runs)} | ${ci(r.optimalityGap, r.runs)} | ${Math.round(r.seconds)} s |`,
         );
       const pairs = improvements.filter((p) => p.budget === budget && p.x < p.y);
       if (pairs.length) {

@@ -229,7 +229,35 @@ describe('the summary', () => {
     const home = { tracks: [{ track: '2-core', rows: [row('ValleyFarm-v0', RUNS), row('BackwardsValleyFarm-v0', RUNS + 2)] }] };
     const table = readmeResultsTable(home, baselines, budgetsOf(FIXTURE)).split('\n');
     expect(table).toContain(`| tabular Q, 4,096 env steps | 0.50 (0.40–0.60) | 0.50 (0.40–0.60), ${RUNS + 2} runs |`);
-    expect(table.at(-1)).toBe(`A learner's cell: the IQM of its ${RUNS} training runs, where it names no other number of runs.`);
+    expect(table.at(-1)).toBe(
+      `A learner's cell: the IQM of its ${RUNS} training runs unless it names another count (of 1 run: no interval).`,
+    );
+  });
+
+  it('a single run is shown without an interval, in the README and in docs/benchmark.md: an interval over one run says nothing of the spread between runs', () => {
+    const v = { estimate: 0.5, low: 0.5, high: 0.5 };
+    const row = (env, runs) => ({
+      budget: 'tiny',
+      env,
+      learner: 'tabular-q',
+      algo: 'tabular-q',
+      title: 'tabular Q',
+      runs,
+      seconds: 60,
+      iqm: v,
+      mean: v,
+      optimalityGap: v,
+    });
+    const home = {
+      tracks: [{ track: '2-core', machine: 'm', improvements: [], rows: [row('ValleyFarm-v0', 1), row('BackwardsValleyFarm-v0', 2)] }],
+    };
+    const table = readmeResultsTable(home, baselines, budgetsOf(FIXTURE)).split('\n');
+    expect(table).toContain('| tabular Q, 4,096 env steps | 0.50, 1 run | 0.50 (0.50–0.50), 2 runs |');
+    const docs = benchmarkResultsTables(home, budgetsOf(FIXTURE)).split('\n');
+    expect(docs).toContain('| ValleyFarm-v0 | tabular Q | 1 | – | 0.50 | 0.50 | 0.50 | 60 s |');
+    expect(docs).toContain(
+      '| BackwardsValleyFarm-v0 | tabular Q | 2 | – | 0.50 (0.50 – 0.50) | 0.50 (0.50 – 0.50) | 0.50 (0.50 – 0.50) | 60 s |',
+    );
   });
 });
 

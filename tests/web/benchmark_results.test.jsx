@@ -89,6 +89,22 @@ describe("with the fixture's runs", () => {
     expect(host.querySelector('[data-row="BackwardsValleyFarm-v0/ppo-hidden-8,8-imitate-0-n-steps-64-num-envs-8-workers-1"]')).toBeNull();
   });
 
+  it('a row of a single run shows its numbers without intervals (one run says nothing of the spread between runs)', () => {
+    const [first] = track.rows;
+    const single = { ...fixture, tracks: [{ ...track, rows: [{ ...first, runs: 1 }] }] };
+    const host = show(<Parts s={single} b={fixtureBudgets} />);
+    const row = host.querySelector(`[data-table="results-fixture-${first.budget}"] [data-row="${first.env}/${first.learner}"]`);
+    const cells = [...row.children].map((td) => td.textContent.trim());
+    expect(cells.slice(1, 6)).toEqual([
+      '1',
+      first.testMean ? f2(first.testMean.estimate) : '–',
+      f2(first.iqm.estimate),
+      f2(first.mean.estimate),
+      f2(first.optimalityGap.estimate),
+    ]);
+    expect(row.querySelector('.ci')).toBeNull();
+  });
+
   it('a profile is drawn for each budget and farm with runs, one line and band per learner, its numbers in a table', () => {
     const host = show(<Parts s={fixture} b={fixtureBudgets} />);
     const plots = host.querySelectorAll('[data-profile]');
