@@ -2,8 +2,8 @@
 // Worker does, not with the page: a slice's `until` must mean the same moment on every thread.
 // (In Node all threads share the process's clock, so only a browser can tell.) The page imports
 // the package's own files from a plain static server, as the README's browser quick start does.
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { launch, serveRepository } from './page.js';
+import { expect, it } from 'vitest';
+import { repositorySuite } from './page.js';
 
 // the page: a PPO run of two threads, sliced at once (run in the page, not in page.evaluate,
 // whose function Vitest would rewrite)
@@ -24,24 +24,13 @@ window.slicedAtOnce = async () => {
 };
 </script>`;
 
-let server;
-let browser;
-
-beforeAll(async () => {
-  server = await serveRepository({ '/threads.html': PAGE });
-  browser = await launch();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const suite = repositorySuite({ '/threads.html': PAGE });
 
 it("a slice of PPO's planning ends at its `until` on a thread started seconds after the page, as on the page's own", async () => {
-  const page = await browser.newPage();
+  const page = await suite.browser.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(`${server.url}threads.html`);
+  await page.goto(`${suite.server.url}threads.html`);
   await page.waitForFunction(() => typeof window.slicedAtOnce === 'function');
   const imitation = await page.evaluate(() => window.slicedAtOnce());
   expect(imitation).toMatchObject({ phase: 'planning', done: 2 });

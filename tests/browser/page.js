@@ -70,6 +70,24 @@ export async function serveRepository(pages = {}) {
   return { url: `http://127.0.0.1:${server.address().port}/`, close: () => new Promise((resolve) => server.close(resolve)) };
 }
 
+/**
+ * Registers a suite's hooks for pages beside the repository's files: a plain static server
+ * (serveRepository with `pages`) and Chromium, once. Returns { server, browser }, filled in once
+ * the suite starts.
+ */
+export function repositorySuite(pages) {
+  const suite = { server: null, browser: null };
+  beforeAll(async () => {
+    suite.server = await serveRepository(pages);
+    suite.browser = await launch();
+  });
+  afterAll(async () => {
+    await suite.browser?.close();
+    await suite.server?.close();
+  });
+  return suite;
+}
+
 /** Serves dist/ on a free port; returns { url, close }. */
 export async function serve() {
   const server = await preview({

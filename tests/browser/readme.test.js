@@ -2,31 +2,20 @@
 // served by a plain static server: the package must load its .wasm with no bundler.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { launch, root, serveRepository } from './page.js';
+import { expect, it } from 'vitest';
+import { repositorySuite, root } from './page.js';
 
 const readme = readFileSync(join(root, 'README.md'), 'utf8');
 const example = readme.slice(readme.indexOf('## Browser quick start')).match(/```html\n([\s\S]*?)```/)[1];
 
-let server;
-let browser;
-
-beforeAll(async () => {
-  server = await serveRepository({ '/example.html': example }); // the page, beside the repository's files
-  browser = await launch();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const suite = repositorySuite({ '/example.html': example }); // the page, beside the repository's files
 
 it('the browser quick start shows the map of the backwards farm', async () => {
-  const page = await browser.newPage();
+  const page = await suite.browser.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
   page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
-  await page.goto(`${server.url}example.html`);
+  await page.goto(`${suite.server.url}example.html`);
   await page.waitForFunction(() => document.getElementById('farm')?.textContent.length > 0);
   const text = await page.textContent('#farm');
   expect(
