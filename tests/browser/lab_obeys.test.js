@@ -91,16 +91,19 @@ async function longTasks() {
 
 const status = (page) => page.textContent('[data-testid="lab-status"]');
 /**
- * Waits until the run is kept at the steps its status line shows (what a pause keeps), and
- * returns them. Both callers pause after the run has trained, so the steps are above 0: a status
- * line not yet past 0 beside the record made at Start (0 steps, no policy) is not the pause's
- * (a CI run reloaded there and found no policy kept).
+ * Waits until the run is kept at the steps its status line shows (what a pause keeps) and its
+ * record is written to storage (data-saved-steps: what a reload finds; the model holds it as soon
+ * as the Worker posts it, and a CI run reloaded before the write was done and found the record
+ * made at Start), and returns them. Both callers pause after the run has trained, so the steps
+ * are above 0: a status line not yet past 0 beside the record made at Start (0 steps, no policy)
+ * is not the pause's.
  */
 async function keptAtPause(page) {
   await page.waitForFunction(() => {
     const shown = /([\d,]+) \/ [\d,]+ steps/.exec(document.querySelector('[data-testid="lab-status"]').textContent);
     const steps = shown?.[1].replace(/,/g, '');
-    return shown && Number(steps) > 0 && document.querySelector('main.lab').dataset.keptSteps === steps;
+    const main = document.querySelector('main.lab');
+    return shown && Number(steps) > 0 && main.dataset.keptSteps === steps && main.dataset.savedSteps === steps;
   });
   return Number(await page.getAttribute('main.lab', 'data-kept-steps'));
 }

@@ -180,6 +180,31 @@ describe('runs kept in storage', () => {
     expect(store.kept.get(lab.runId).state).toBe('paused');
   });
 
+  it("the steps the store holds (savedSteps, what a reload finds) follow its write, not the Worker's keep", async () => {
+    const pending = [];
+    const store = memoryStore();
+    const put = store.put;
+    store.put = (r) => new Promise((resolve) => pending.push(() => resolve(put(r))));
+    const written = async () => {
+      for (const finish of pending.splice(0)) finish();
+      await flush();
+    };
+    const w = silentWorker();
+    const lab = new LabModel({ createWorker: () => w, runs: Promise.resolve({ store, note: null }), now: () => 5000 });
+    await lab.recover();
+    lab.start();
+    await flush();
+    await written(); // any record made at Start
+    expect(lab.savedSteps).not.toBe(4096);
+    w.reply({ type: 'kept', steps: 4096, policy: '{"p":1}', checkpoint: null });
+    await flush();
+    expect(lab.kept.steps).toBe(4096);
+    expect(pending).toHaveLength(1);
+    expect(lab.savedSteps).not.toBe(4096); // kept, not yet written
+    await written();
+    expect(lab.savedSteps).toBe(4096);
+  });
+
   it('a run that was live when its page closed comes back interrupted, offering its policy; without a checkpoint it cannot resume', async () => {
     const store = memoryStore([record()]);
     const lab = new LabModel({ createWorker: silentWorker, runs: Promise.resolve({ store, note: null }) });

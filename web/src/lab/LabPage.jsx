@@ -197,7 +197,7 @@ export function LabPage({ app, query = '' }) {
   }
 
   return (
-    <main class="lab" data-state={lab.state} data-kept-steps={lab.kept?.steps ?? ''}>
+    <main class="lab" data-state={lab.state} data-kept-steps={lab.kept?.steps ?? ''} data-saved-steps={lab.savedSteps ?? ''}>
       <h1>Lab: train an agent in this tab</h1>
       <section class="panel" aria-labelledby="lab-settings">
         <h2 id="lab-settings">Settings</h2>

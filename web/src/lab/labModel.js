@@ -110,6 +110,7 @@ export class LabModel extends Emitter {
     this.run = null; // the settings of the run shown
     this.runId = null;
     this.kept = null; // what the Worker last kept: { steps, policy (text), checkpoint (text or null) }
+    this.savedSteps = null; // the steps of the run's record the store has written (a reload finds that one)
     this.phase = null; // where the cloning's current phase began: { phase, seconds, done } (its time left)
     this.waiting = new Map(); // reply type -> { resolve, reject }
     this.store = null;
@@ -346,6 +347,7 @@ export class LabModel extends Emitter {
     this.error = null;
     this.note = null;
     this.kept = null;
+    this.savedSteps = null;
     this.phase = null;
     this.state = 'running';
     this.run = { ...this.settings }; // what this run was started with (the settings may change after it ends)
@@ -661,10 +663,18 @@ export class LabModel extends Emitter {
       savedAt: this.now(),
     });
     if (!RECORD_STATES.includes(record.state)) return; // an error, or no run: nothing to keep
-    this.store.put(record).catch((err) => {
-      this.storeNote = `The run could not be kept in this browser's storage: ${errorMessage(err, 200)}`;
-      this.inform();
-    });
+    const { id, steps } = record;
+    this.store.put(record).then(
+      () => {
+        if (this.runId !== id) return; // another run started meanwhile
+        this.savedSteps = steps;
+        this.inform();
+      },
+      (err) => {
+        this.storeNote = `The run could not be kept in this browser's storage: ${errorMessage(err, 200)}`;
+        this.inform();
+      },
+    );
   }
 
   #forget(id) {
