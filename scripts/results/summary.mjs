@@ -45,7 +45,14 @@ export function collectResults(dir = RESULTS_DIR) {
 }
 
 const r4 = (x) => Math.round(x * 1e4) / 1e4;
-const interval = ({ estimate, low, high }) => ({ estimate: r4(estimate), low: r4(low), high: r4(high) });
+/**
+ * An estimate with its 95 % bootstrap interval over `runs` training runs; of a single run, the
+ * estimate alone: resampling one run gives it back every time, so its interval would be the
+ * estimate itself and say nothing of the spread between runs. The tables (here and the
+ * Benchmark page's) show an interval where the summary has one.
+ */
+const interval = ({ estimate, low, high }, runs) =>
+  runs > 1 ? { estimate: r4(estimate), low: r4(low), high: r4(high) } : { estimate: r4(estimate) };
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length % 2 ? s[s.length >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
@@ -116,12 +123,13 @@ export function summarizeResults(files, { reps = BOOTSTRAP_REPS, profileReps = P
                         runs.map((r) => r.test.mean),
                         { reps, seed },
                       ).mean,
+                      seeds.length,
                     ),
                   }),
-              mean: interval(agg.mean),
-              median: interval(agg.median),
-              iqm: interval(agg.iqm),
-              optimalityGap: interval(agg.optimalityGap),
+              mean: interval(agg.mean, seeds.length),
+              median: interval(agg.median, seeds.length),
+              iqm: interval(agg.iqm, seeds.length),
+              optimalityGap: interval(agg.optimalityGap, seeds.length),
               profile: { fraction: profile.fraction.map(r4), low: profile.low.map(r4), high: profile.high.map(r4) },
             });
           }
@@ -129,7 +137,16 @@ export function summarizeResults(files, { reps = BOOTSTRAP_REPS, profileReps = P
           for (const x of keys)
             for (const y of keys)
               if (x !== y)
-                improvements.push({ budget, env, x, y, ...interval(improvement(matrices.get(x), matrices.get(y), { reps, seed })) });
+                improvements.push({
+                  budget,
+                  env,
+                  x,
+                  y,
+                  ...interval(
+                    improvement(matrices.get(x), matrices.get(y), { reps, seed }),
+                    Math.min(matrices.get(x).length, matrices.get(y).length),
+                  ),
+                });
         }
       }
       return { track, machine: mine[0].runs[0].machine.name, rows, improvements };
@@ -138,8 +155,8 @@ export function summarizeResults(files, { reps = BOOTSTRAP_REPS, profileReps = P
 }
 
 const f2 = (x) => x.toFixed(2);
-/** An estimate with its 95 % interval over runs; of a single run, the estimate alone (one run tells nothing of the spread between runs). */
-const ci = (v, runs = 2) => (runs > 1 ? `${f2(v.estimate)} (${f2(v.low)} – ${f2(v.high)})` : f2(v.estimate));
+/** An estimate with its 95 % interval over runs, where it has one (see interval). */
+const ci = (v) => (v.low === undefined ? f2(v.estimate) : `${f2(v.estimate)} (${f2(v.low)} – ${f2(v.high)})`);
 const runsText = (n) => `${n} run${n === 1 ? '' : 's'}`;
 /** The training runs (seeds) the benchmark makes of each learner at each budget (issue 45: at least 5). */
 export const RUNS = 5;
@@ -162,10 +179,10 @@ export function readmeResultsTable(summary, baselines, budgets = budgetsOf()) {
     });
     lines.push(`| ${agent} | ${cells.join(' | ')} |`);
   }
-  const short = ({ estimate, low, high }, runs) => (runs > 1 ? `${f2(estimate)} (${f2(low)}–${f2(high)})` : f2(estimate));
+  const short = ({ estimate, low, high }) => (low === undefined ? f2(estimate) : `${f2(estimate)} (${f2(low)}–${f2(high)})`);
   // the benchmark's number of runs goes without saying (the line under the table says it), so
   // the table stays short as rows are added; any other count is written in its cell
-  const cell = (row) => (row.runs === RUNS ? short(row.iqm, row.runs) : `${short(row.iqm, row.runs)}, ${runsText(row.runs)}`);
+  const cell = (row) => (row.runs === RUNS ? short(row.iqm) : `${short(row.iqm)}, ${runsText(row.runs)}`);
   const rowsOf = (learner, title) => {
     const mine = Object.keys(budgets).filter((b) => home?.rows.some((r) => r.budget === b && r.learner === learner && r.env !== BOTH));
     for (const budget of mine) {
@@ -205,7 +222,7 @@ export function benchmarkResultsTables(summary, budgets = budgetsOf()) {
       );
       for (const r of mine)
         out.push(
-          `| ${r.env} | ${r.title} | ${r.runs} | ${r.testMean ? ci(r.testMean, r.runs) : '–'} | ${ci(r.iqm, r.runs)} | ${ci(r.mean, r.runs)} | ${ci(r.optimalityGap, r.runs)} | ${Math.round(r.seconds)} s |`,
+          `| ${r.env} | ${r.title} | ${r.runs} | ${r.testMean ? ci(r.testMean) : '–'} | ${ci(r.iqm)} | ${ci(r.mean)} | ${ci(r.optimalityGap)} | ${Math.round(r.seconds)} s |`,
         );
       const pairs = improvements.filter((p) => p.budget === budget && p.x < p.y);
       if (pairs.length) {

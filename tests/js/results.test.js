@@ -234,29 +234,36 @@ describe('the summary', () => {
     );
   });
 
-  it('a single run is shown without an interval, in the README and in docs/benchmark.md: an interval over one run says nothing of the spread between runs', () => {
-    const v = { estimate: 0.5, low: 0.5, high: 0.5 };
-    const row = (env, runs) => ({
-      budget: 'tiny',
-      env,
-      learner: 'tabular-q',
-      algo: 'tabular-q',
-      title: 'tabular Q',
-      runs,
-      seconds: 60,
-      iqm: v,
-      mean: v,
-      optimalityGap: v,
-    });
-    const home = {
-      tracks: [{ track: '2-core', machine: 'm', improvements: [], rows: [row('ValleyFarm-v0', 1), row('BackwardsValleyFarm-v0', 2)] }],
-    };
-    const table = readmeResultsTable(home, baselines, budgetsOf(FIXTURE)).split('\n');
-    expect(table).toContain('| tabular Q, 4,096 env steps | 0.50, 1 run | 0.50 (0.50–0.50), 2 runs |');
-    const docs = benchmarkResultsTables(home, budgetsOf(FIXTURE)).split('\n');
-    expect(docs).toContain('| ValleyFarm-v0 | tabular Q | 1 | – | 0.50 | 0.50 | 0.50 | 60 s |');
+  it('a single run has no interval in the summary, the README or docs/benchmark.md: resampling one run gives it back every time, which says nothing of the spread between runs', () => {
+    // the fixture's tabular Q with one run on the valley and two on the backwards farm, as the
+    // README's track (the 2-core one)
+    const files = fixtureFiles
+      .filter((f) => f.json.learner === 'tabular-q')
+      .map((f) => ({ ...f, json: { ...f.json, track: '2-core', runs: f.json.runs.slice(0, f.json.env === 'ValleyFarm-v0' ? 1 : 2) } }));
+    const few = summarizeResults(files, { reps: 200, profileReps: 100, budgets: budgetsOf(FIXTURE) });
+    const [one, two] = ['ValleyFarm-v0', 'BackwardsValleyFarm-v0'].map((env) => few.tracks[0].rows.find((r) => r.env === env));
+    expect([one.runs, two.runs]).toEqual([1, 2]);
+    for (const key of ['testMean', 'iqm', 'mean', 'median', 'optimalityGap']) {
+      expect(Object.keys(one[key]), key).toEqual(['estimate']);
+      expect(two[key].low, key).toBeLessThanOrEqual(two[key].high);
+    }
+    // the both-farms matrix has one run of each farm's seeds in common
+    const both = few.tracks[0].rows.find((r) => r.env === 'both farms');
+    expect(both.runs).toBe(1);
+    expect(Object.keys(both.iqm)).toEqual(['estimate']);
+    const f2 = (x) => x.toFixed(2);
+    const table = readmeResultsTable(few, baselines, budgetsOf(FIXTURE)).split('\n');
+    expect(table).toContain(
+      `| tabular Q, 4,096 env steps | ${f2(one.iqm.estimate)}, 1 run | ${f2(two.iqm.estimate)} (${f2(two.iqm.low)}–${f2(two.iqm.high)}), 2 runs |`,
+    );
+    const docs = benchmarkResultsTables(few, budgetsOf(FIXTURE)).split('\n');
+    const time = (r) => `${Math.round(r.seconds)} s`;
     expect(docs).toContain(
-      '| BackwardsValleyFarm-v0 | tabular Q | 2 | – | 0.50 (0.50 – 0.50) | 0.50 (0.50 – 0.50) | 0.50 (0.50 – 0.50) | 60 s |',
+      `| ValleyFarm-v0 | tabular Q | 1 | ${f2(one.testMean.estimate)} | ${f2(one.iqm.estimate)} | ${f2(one.mean.estimate)} | ${f2(one.optimalityGap.estimate)} | ${time(one)} |`,
+    );
+    const ci = (v) => `${f2(v.estimate)} (${f2(v.low)} – ${f2(v.high)})`;
+    expect(docs).toContain(
+      `| BackwardsValleyFarm-v0 | tabular Q | 2 | ${ci(two.testMean)} | ${ci(two.iqm)} | ${ci(two.mean)} | ${ci(two.optimalityGap)} | ${time(two)} |`,
     );
   });
 });

@@ -7,12 +7,12 @@ import { ProfilePlot } from './ProfilePlot.jsx';
 
 export const BOTH = 'both farms';
 const f2 = (x) => x.toFixed(2);
-/** An estimate with its interval: '0.66 (0.64 – 0.68)'. */
-export const withInterval = ({ estimate, low, high }) => `${f2(estimate)} (${f2(low)} – ${f2(high)})`;
-/** The same in a table cell: the interval smaller; of a single run, no interval (one run tells nothing of the spread between runs). */
-const Cell = ({ v, runs }) => (
+/** An estimate with its interval: '0.66 (0.64 – 0.68)'; the estimate alone where the summary has no interval (of a single run: scripts/results/summary.mjs). */
+export const withInterval = ({ estimate, low, high }) => (low === undefined ? f2(estimate) : `${f2(estimate)} (${f2(low)} – ${f2(high)})`);
+/** The same in a table cell: the interval smaller. */
+const Cell = ({ v }) => (
   <td>
-    {f2(v.estimate)} {runs > 1 && <span class="ci">({`${f2(v.low)} – ${f2(v.high)}`})</span>}
+    {f2(v.estimate)} {v.low !== undefined && <span class="ci">({`${f2(v.low)} – ${f2(v.high)}`})</span>}
   </td>
 );
 const minutes = (s) => (s < 120 ? `${Math.round(s)} s` : `${(s / 60).toFixed(1)} min`);
@@ -63,10 +63,10 @@ export function TrackResults({ track, budgets, learners, envIds }) {
                     <tr data-row={`${env}/${key}`}>
                       <th scope="row">{titleOf(key)}</th>
                       <td>{r.runs}</td>
-                      {r.testMean ? <Cell v={r.testMean} runs={r.runs} /> : <td>–</td>}
-                      <Cell v={r.iqm} runs={r.runs} />
-                      <Cell v={r.mean} runs={r.runs} />
-                      <Cell v={r.optimalityGap} runs={r.runs} />
+                      {r.testMean ? <Cell v={r.testMean} /> : <td>–</td>}
+                      <Cell v={r.iqm} />
+                      <Cell v={r.mean} />
+                      <Cell v={r.optimalityGap} />
                       <td>{minutes(r.seconds)}</td>
                     </tr>
                   ) : (
