@@ -11,15 +11,16 @@
  * game page never loads), with no dependency on the engine.
  *
  * The network: sparse inputs -> hidden layers (dense, each tanh or ReLU; and at most one
- * recurrent layer, VFL_GRU, anywhere but first) -> heads (linear), side by side on the last
- * hidden layer. Its parameters are one float array in the order and shapes a stack of Keras
- * (or TensorFlow.js) layers has, so saved policies stay interchangeable: for each dense hidden
- * layer its kernel [in x out] (row-major) and bias [out]; for the recurrent layer of U units
- * its kernel [in x 3U], recurrent kernel [U x 3U] and biases [2 x 3U] (Keras's GRU with
- * reset_after: the gates z, r, n side by side; core/learn/gru.c has the equations); then for
- * each head its kernel [last x units] and bias [units]. A forward pass writes, for each
- * sample, the heads' outputs side by side: an actor-critic's row is its logits then its value
- * (heads {actions, 1}).
+ * recurrent layer, VFL_GRU or VFL_LSTM, anywhere but first) -> heads (linear), side by side on
+ * the last hidden layer. Its parameters are one float array in the order and shapes a stack of
+ * Keras (or TensorFlow.js) layers has, so saved policies stay interchangeable: for each dense
+ * hidden layer its kernel [in x out] (row-major) and bias [out]; for a GRU of U units its
+ * kernel [in x 3U], recurrent kernel [U x 3U] and biases [2 x 3U] (Keras's GRU with
+ * reset_after: the gates z, r, n side by side; core/learn/gru.c has the equations), for an
+ * LSTM its kernel [in x 4U], recurrent kernel [U x 4U] and bias [4U] (Keras's LSTM: the gates
+ * i, f, c, o side by side; core/learn/lstm.c); then for each head its kernel [last x units]
+ * and bias [units]. A forward pass writes, for each sample, the heads' outputs side by side:
+ * an actor-critic's row is its logits then its value (heads {actions, 1}).
  *
  * Inputs are sparse. An observation's features are mostly one-hot zeros (about 30 of 365 are
  * not, on ValleyFarm-v0), so a sample is a list of (index, value) pairs: sample s has nnz[s]
@@ -39,11 +40,12 @@
  *     vfl_destroy(net);
  *
  * A network with a recurrent layer reads its samples as steps of sequences, each sequence
- * with a state (U floats) that a step takes and gives to the next: vfl_forward_seq and
- * vfl_backward_seq instead of vfl_forward and vfl_backward (which refuse it), over T steps of
- * B sequences, time-major (sample t * B + b is step t of sequence b).
+ * with a state (a GRU's U floats, an LSTM's 2U: its h and c) that a step takes and gives to
+ * the next: vfl_forward_seq and vfl_backward_seq instead of vfl_forward and vfl_backward
+ * (which refuse it), over T steps of B sequences, time-major (sample t * B + b is step t of
+ * sequence b).
  *
- *     sparse inputs -> dense (tanh) -> ... -> GRU (U) -> ... -> heads
+ *     sparse inputs -> dense (tanh) -> ... -> GRU or LSTM (U) -> ... -> heads
  *     vfl_forward_seq(net, T, B, rows, &in, starts, h0, out, h_final);
  *     vfl_backward_seq(net, T, B, rows, &in, dout);      // through time, within the chunk
  *
@@ -78,9 +80,10 @@ extern "C" {
 #define VFL_MAX_PARAMS  (1 << 26) /* 256 MB of floats */
 #define VFL_MAX_BATCH   (1 << 20) /* samples in one call */
 
-/* What a hidden layer does: its weighted sum through tanh or ReLU, or VFL_GRU: a gated
- * recurrent unit of `units` (at most one a network, and not the first layer). */
-enum { VFL_TANH = 0, VFL_RELU = 1, VFL_GRU = 2 };
+/* What a hidden layer does: its weighted sum through tanh or ReLU, or a recurrent layer of
+ * `units`, VFL_GRU (a gated recurrent unit) or VFL_LSTM (a long short-term memory); at most
+ * one recurrent layer a network, and not the first layer. */
+enum { VFL_TANH = 0, VFL_RELU = 1, VFL_GRU = 2, VFL_LSTM = 3 };
 
 /* The results of the calls that can fail (0: done). */
 enum {
@@ -95,7 +98,7 @@ typedef struct vfl_layout {
     int32_t inputs;
     int32_t layers;
     int32_t units[VFL_MAX_LAYERS];
-    int32_t kinds[VFL_MAX_LAYERS]; /* VFL_TANH, VFL_RELU or VFL_GRU */
+    int32_t kinds[VFL_MAX_LAYERS]; /* VFL_TANH, VFL_RELU, VFL_GRU or VFL_LSTM */
     int32_t heads;
     int32_t head_units[VFL_MAX_HEADS];
     float head_init[VFL_MAX_HEADS];
@@ -151,7 +154,8 @@ int vfl_forward(vfl_net *net, int n, const int32_t *rows, const vfl_inputs *in, 
  * last forward's (n is checked, and that it was vfl_forward: VFL_ERR_ARGUMENT otherwise). */
 int vfl_backward(vfl_net *net, int n, const int32_t *rows, const vfl_inputs *in, const float *dout);
 
-/* A network with a recurrent layer: the floats of a sequence's state (its units), else 0. */
+/* A network with a recurrent layer: the floats of a sequence's state (a GRU's units; an LSTM's
+ * twice its units, h then c), else 0. */
 int vfl_state_size(const vfl_net *net);
 
 /* Forward over T steps of B sequences, n = T x B samples rows[0 .. n) (rows NULL: 0 .. n),

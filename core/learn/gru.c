@@ -27,8 +27,6 @@
  */
 #include "internal.h"
 
-#include <math.h>
-
 int64_t vflg_param_count(int64_t in, int64_t units) {
     return in * 3 * units + units * 3 * units + 2 * 3 * units;
 }
@@ -42,13 +40,6 @@ static parts parts_of(const vfl_net *net, int U) {
     size_t c = (size_t)net->capacity * (size_t)U;
     float *p = net->seq;
     return (parts){p, p + 3 * c, p + 6 * c, p + 7 * c, p + 8 * c, p + 11 * c};
-}
-
-/* σ(x) = (1 + tanh(x / 2)) / 2: the same tanh as every other unit, four at a time. */
-static void sigmoid_all(float *x, size_t n) {
-    for (size_t k = 0; k < n; k++) x[k] *= 0.5f;
-    vfln_tanh_all(x, n);
-    for (size_t k = 0; k < n; k++) x[k] = 0.5f + 0.5f * x[k];
 }
 
 void vflg_forward(vfl_net *net, int l, int T, int B, const uint8_t *starts, const float *h0,
@@ -81,7 +72,7 @@ void vflg_forward(vfl_net *net, int l, int T, int B, const uint8_t *starts, cons
             const float *xw = k.xw + s * U3, *m = k.m + s * U3, *hp = k.hp + s * U;
             float *g = k.g + s * U3, *mh = k.mh + s * U, *out = h + s * U;
             for (int u = 0; u < 2 * U; u++) g[u] = xw[u] + m[u];
-            sigmoid_all(g, 2 * (size_t)U); /* z, r */
+            vfln_sigmoid_all(g, 2 * (size_t)U); /* z, r */
             for (int u = 0; u < U; u++) {
                 mh[u] = m[2 * U + u];
                 g[2 * U + u] = xw[2 * U + u] + g[U + u] * mh[u];
@@ -147,30 +138,10 @@ void vflg_backward(vfl_net *net, int l) {
     vfln_gemm((int)n, U3, in, dx, U3, 1, net->seq_t, in, dx_below, in);
 }
 
-/* Rows of w (rows x cols, rows <= cols) made orthonormal in order (Gram-Schmidt, twice over:
- * its products in double), as Keras's orthogonal initializer makes them from a normal draw. */
-static void orthonormal_rows(float *w, int rows, int cols) {
-    for (int i = 0; i < rows; i++) {
-        float *v = w + (size_t)i * cols;
-        for (int pass = 0; pass < 2; pass++)
-            for (int j = 0; j < i; j++) {
-                const float *q = w + (size_t)j * cols;
-                double dot = 0;
-                for (int c = 0; c < cols; c++) dot += (double)v[c] * q[c];
-                for (int c = 0; c < cols; c++) v[c] = (float)(v[c] - dot * q[c]);
-            }
-        double norm = 0;
-        for (int c = 0; c < cols; c++) norm += (double)v[c] * v[c];
-        norm = sqrt(norm);
-        if (norm > 0)
-            for (int c = 0; c < cols; c++) v[c] = (float)(v[c] / norm);
-    }
-}
-
 void vflg_init(vfl_net *net, int l, uint64_t *s) {
     int in = net->width[l - 1], U = net->width[l];
     float *kernel = net->params + net->kernel[l - 1], *rec = kernel + (size_t)in * 3 * U;
     vfln_glorot(kernel, in, 3 * U, s);
     vfln_normal(rec, U * 3 * U, 1.0, s);
-    orthonormal_rows(rec, U, 3 * U);
+    vfln_orthonormal_rows(rec, U, 3 * U);
 }

@@ -1,11 +1,12 @@
 /*
- * internal.h — what the learner core's two files share, and nothing public.
+ * internal.h — what the learner core's files share, and nothing public.
  *
  *   net.c   vfl_    the public API (valley_farm_learn.h): layouts, forward and backward layer
- *                   by layer, the optimisers; and vfln_, the kernels both files run on (the
- *                   dense product, tanh)
- *   gru.c   vflg_   the recurrent layer: its steps forward over a sequence, backward through
- *                   them, its initial weights
+ *                   by layer, the optimisers; and vfln_, the kernels every file runs on (the
+ *                   dense product, tanh, σ, the initialisers)
+ *   gru.c   vflg_   the recurrent layer VFL_GRU: its steps forward over a sequence, backward
+ *                   through them, its initial weights
+ *   lstm.c  vfll_   the recurrent layer VFL_LSTM: the same calls
  */
 #ifndef VFL_INTERNAL_H
 #define VFL_INTERNAL_H
@@ -41,7 +42,7 @@ struct vfl_net {
     int kernel[VFL_MAX_LAYERS];      /* offset of each hidden layer's kernel in params */
     int head_kernel[VFL_MAX_HEADS];  /* offset of each head's kernel in params */
     int head_column[VFL_MAX_HEADS];  /* where each head's outputs start in a sample's row */
-    int gru;                         /* the recurrent layer's l (1 .. layers), 0: none */
+    int recurrent;                   /* the recurrent layer's l (1 .. layers), 0: none */
     int count;                       /* parameters */
     float *params, *grads, *moments; /* moments: Adam's first, then second */
     int adam_steps;
@@ -55,8 +56,8 @@ struct vfl_net {
     float *kernel_t; /* a dense kernel's transpose (backward) */
     float *heads_kernel, *heads_kernel_t; /* [last x padded], its transpose */
     float *heads_grad;                    /* [last x padded] */
-    float *seq;      /* the recurrent layer's: capacity x VFLG_PER_SAMPLE units (gru.c) */
-    float *seq_t;    /* its kernels' transposes: 3 units x max(its inputs, units) */
+    float *seq;      /* the recurrent layer's: capacity x VFLG_ / VFLL_PER_SAMPLE units */
+    float *seq_t;    /* its kernels' transposes: its gates' units x max(its inputs, units) */
     uint8_t *starts; /* the last forward's episode starts, a byte a sample */
 };
 
@@ -70,9 +71,18 @@ void vfln_transpose(const float *src, int rows, int cols, float *dst);
 void vfln_tanh_all(float *x, size_t n);
 void vfln_glorot(float *w, int in, int out, uint64_t *s);
 void vfln_normal(float *w, int count, double deviation, uint64_t *s);
+/* Rows of w [rows x cols], rows <= cols, made orthonormal (Keras's orthogonal initializer). */
+void vfln_orthonormal_rows(float *w, int rows, int cols);
+/* x = σ(x), through vfln_tanh_all. */
+void vfln_sigmoid_all(float *x, size_t n);
 
-/* Floats the recurrent layer keeps per sample, in units (gru.c says which). */
-enum { VFLG_PER_SAMPLE = 12 };
+/* Floats a recurrent layer keeps per sample, in units (gru.c and lstm.c say which). */
+enum { VFLG_PER_SAMPLE = 12, VFLL_PER_SAMPLE = 14 };
+
+/* VFL_GRU or VFL_LSTM. */
+static inline int vfln_is_recurrent(int kind) {
+    return kind == VFL_GRU || kind == VFL_LSTM;
+}
 
 /* Layer l's activations (l = 1 .. layers; layers + 1: the heads) in act or delta. */
 float *vfln_layer(const vfl_net *net, float *base, int l);
@@ -95,5 +105,14 @@ void vflg_init(vfl_net *net, int l, uint64_t *s);
 
 /* Layer l's parameters: kernel [in x 3U], recurrent kernel [U x 3U], biases [2 x 3U]. */
 int64_t vflg_param_count(int64_t in, int64_t units);
+
+/* The same four for VFL_LSTM (lstm.c): its state is [h c], 2 x units a sequence; its
+ * parameters kernel [in x 4U], recurrent kernel [U x 4U], bias [4U]; its initial forget-gate
+ * bias 1. */
+void vfll_forward(vfl_net *net, int l, int T, int B, const uint8_t *starts, const float *h0,
+                  float *h_final);
+void vfll_backward(vfl_net *net, int l);
+void vfll_init(vfl_net *net, int l, uint64_t *s);
+int64_t vfll_param_count(int64_t in, int64_t units);
 
 #endif

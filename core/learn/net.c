@@ -6,7 +6,7 @@
  * registers: written in plain C with GCC/Clang vector types, it becomes SSE natively and
  * WebAssembly SIMD under Emscripten. The first layer is sparse (see the header). The heads run
  * as one product with a [last x padded] kernel: every head's columns side by side, then zeros
- * up to a multiple of 8. A recurrent layer (gru.c) runs its steps in time order between the
+ * up to a multiple of 8. A recurrent layer (gru.c, lstm.c) runs its steps in time order between the
  * layers below it and those above it, which see every sample at once. */
 #include "internal.h"
 
@@ -21,13 +21,14 @@ const char *vfl_layout_problem(const vfl_layout *l) {
     if (l->layers < 1 || l->layers > VFL_MAX_LAYERS) return "hidden layers must be from 1 to 8";
     int recurrent = 0;
     for (int k = 0; k < l->layers; k++) {
+        int kind = l->kinds[k];
         if (l->units[k] < 1 || l->units[k] > VFL_MAX_UNITS)
             return "a hidden layer's units must be from 1 to 4096";
-        if (l->kinds[k] != VFL_TANH && l->kinds[k] != VFL_RELU && l->kinds[k] != VFL_GRU)
-            return "a hidden layer's kind must be VFL_TANH, VFL_RELU or VFL_GRU";
-        if (l->kinds[k] == VFL_GRU && k == 0)
+        if (kind != VFL_TANH && kind != VFL_RELU && !vfln_is_recurrent(kind))
+            return "a hidden layer's kind must be VFL_TANH, VFL_RELU, VFL_GRU or VFL_LSTM";
+        if (vfln_is_recurrent(kind) && k == 0)
             return "the first hidden layer (the sparse one) cannot be recurrent";
-        if (l->kinds[k] == VFL_GRU && recurrent++)
+        if (vfln_is_recurrent(kind) && recurrent++)
             return "a network may have at most one recurrent layer";
     }
     if (l->heads < 1 || l->heads > VFL_MAX_HEADS) return "heads must be from 1 to 4";
@@ -41,8 +42,9 @@ const char *vfl_layout_problem(const vfl_layout *l) {
     if (outputs > VFL_MAX_OUTPUTS) return "the heads' units together must be at most 64";
     int64_t count = 0, from = l->inputs;
     for (int k = 0; k < l->layers; k++) {
-        count += l->kinds[k] == VFL_GRU ? vflg_param_count(from, l->units[k])
-                                        : from * l->units[k] + l->units[k];
+        count += l->kinds[k] == VFL_GRU    ? vflg_param_count(from, l->units[k])
+                 : l->kinds[k] == VFL_LSTM ? vfll_param_count(from, l->units[k])
+                                           : from * l->units[k] + l->units[k];
         from = l->units[k];
     }
     count += from * outputs + outputs;
@@ -68,8 +70,11 @@ vfl_net *vfl_create(const vfl_layout *layout) {
         net->width[l + 1] = layout->units[l];
         net->kernel[l] = at;
         if (layout->kinds[l] == VFL_GRU) {
-            net->gru = l + 1;
+            net->recurrent = l + 1;
             at += (int)vflg_param_count(net->width[l], layout->units[l]);
+        } else if (layout->kinds[l] == VFL_LSTM) {
+            net->recurrent = l + 1;
+            at += (int)vfll_param_count(net->width[l], layout->units[l]);
         } else
             at += net->width[l] * layout->units[l] + layout->units[l];
     }
@@ -93,10 +98,11 @@ vfl_net *vfl_create(const vfl_layout *layout) {
     for (int l = 1; l <= L; l++)
         if (net->width[l] > widest) widest = net->width[l];
     net->kernel_t = calloc((size_t)widest * (size_t)widest, sizeof(float));
-    int below = 1; /* the recurrent layer's kernels' transposes: 3 units x max(in, units) */
-    if (net->gru) {
-        int in = net->width[net->gru - 1], units = net->width[net->gru];
-        below = 3 * units * (in > units ? in : units);
+    int below = 1; /* the recurrent layer's kernels' transposes: its gates x max(in, units) */
+    if (net->recurrent) {
+        int in = net->width[net->recurrent - 1], units = net->width[net->recurrent];
+        int gates = layout->kinds[net->recurrent - 1] == VFL_LSTM ? 4 : 3;
+        below = gates * units * (in > units ? in : units);
     }
     net->seq_t = calloc((size_t)below, sizeof(float));
     net->last_t = -1;
@@ -193,11 +199,33 @@ void vfln_normal(float *w, int count, double deviation, uint64_t *s) {
     }
 }
 
+/* Rows of w (rows x cols, rows <= cols) made orthonormal in order (Gram-Schmidt, twice over:
+ * its products in double), as Keras's orthogonal initializer makes them from a normal draw. */
+void vfln_orthonormal_rows(float *w, int rows, int cols) {
+    for (int i = 0; i < rows; i++) {
+        float *v = w + (size_t)i * cols;
+        for (int pass = 0; pass < 2; pass++)
+            for (int j = 0; j < i; j++) {
+                const float *q = w + (size_t)j * cols;
+                double dot = 0;
+                for (int c = 0; c < cols; c++) dot += (double)v[c] * q[c];
+                for (int c = 0; c < cols; c++) v[c] = (float)(v[c] - dot * q[c]);
+            }
+        double norm = 0;
+        for (int c = 0; c < cols; c++) norm += (double)v[c] * v[c];
+        norm = sqrt(norm);
+        if (norm > 0)
+            for (int c = 0; c < cols; c++) v[c] = (float)(v[c] / norm);
+    }
+}
+
 void vfl_init(vfl_net *net, uint64_t seed) {
     uint64_t s = seed;
     memset(net->params, 0, (size_t)net->count * sizeof(float));
     for (int l = 0; l < net->layers; l++) {
-        if (l + 1 == net->gru)
+        if (l + 1 == net->recurrent && net->layout.kinds[l] == VFL_LSTM)
+            vfll_init(net, l + 1, &s);
+        else if (l + 1 == net->recurrent)
             vflg_init(net, l + 1, &s);
         else
             vfln_glorot(net->params + net->kernel[l], net->width[l], net->width[l + 1], &s);
@@ -251,6 +279,13 @@ void vfln_tanh_all(float *x, size_t n) {
         store4(tail, tanh4(load4(tail)));
         memcpy(x + k, tail, (n - k) * sizeof(float));
     }
+}
+
+/* σ(x) = (1 + tanh(x / 2)) / 2: the same tanh as every other unit, four at a time. */
+void vfln_sigmoid_all(float *x, size_t n) {
+    for (size_t k = 0; k < n; k++) x[k] *= 0.5f;
+    vfln_tanh_all(x, n);
+    for (size_t k = 0; k < n; k++) x[k] = 0.5f + 0.5f * x[k];
 }
 
 /* ---- the dense product --------------------------------------------------------------- */
@@ -356,8 +391,10 @@ static int reserve(vfl_net *net, int n) {
     float *delta = realloc(net->delta, (size_t)bytes);
     if (!delta) return VFL_ERR_MEMORY;
     net->delta = delta;
-    if (net->gru) {
-        uint64_t seq = (uint64_t)n * VFLG_PER_SAMPLE * (uint64_t)net->width[net->gru];
+    if (net->recurrent) {
+        int kept_units =
+            net->layout.kinds[net->recurrent - 1] == VFL_LSTM ? VFLL_PER_SAMPLE : VFLG_PER_SAMPLE;
+        uint64_t seq = (uint64_t)n * kept_units * (uint64_t)net->width[net->recurrent];
         if (seq * sizeof(float) > SIZE_MAX / 2) return VFL_ERR_MEMORY;
         float *kept = realloc(net->seq, (size_t)seq * sizeof(float));
         if (!kept) return VFL_ERR_MEMORY;
@@ -477,8 +514,11 @@ static int forward(vfl_net *net, int n, const int32_t *rows, const vfl_inputs *i
         int from = net->width[l - 1];
         int heads = l > net->layers;
         int to = heads ? net->padded : net->width[l];
-        if (l == net->gru) {
-            vflg_forward(net, l, seq->T, seq->B, seq->starts, seq->h0, seq->h_final);
+        if (l == net->recurrent) {
+            if (net->layout.kinds[l - 1] == VFL_LSTM)
+                vfll_forward(net, l, seq->T, seq->B, seq->starts, seq->h0, seq->h_final);
+            else
+                vflg_forward(net, l, seq->T, seq->B, seq->starts, seq->h0, seq->h_final);
             continue;
         }
         const float *prev = vfln_layer(net, net->act, l - 1);
@@ -517,7 +557,7 @@ static void write_outputs(const vfl_net *net, int n, float *out) {
 }
 
 int vfl_forward(vfl_net *net, int n, const int32_t *rows, const vfl_inputs *in, float *out) {
-    if (net->gru) return VFL_ERR_ARGUMENT; /* its samples are steps: vfl_forward_seq */
+    if (net->recurrent) return VFL_ERR_ARGUMENT; /* its samples are steps: vfl_forward_seq */
     int problem = check_inputs(net, n, rows, in);
     if (problem) return problem;
     if (n > 0 && forward(net, n, rows, in, NULL)) return VFL_ERR_MEMORY;
@@ -529,12 +569,13 @@ int vfl_forward(vfl_net *net, int n, const int32_t *rows, const vfl_inputs *in, 
 
 int vfl_forward_seq(vfl_net *net, int T, int B, const int32_t *rows, const vfl_inputs *in,
                     const uint8_t *starts, const float *h0, float *out, float *h_final) {
-    if (!net->gru || T < 0 || B < 0 || (int64_t)T * B > VFL_MAX_BATCH) return VFL_ERR_ARGUMENT;
+    if (!net->recurrent || T < 0 || B < 0 || (int64_t)T * B > VFL_MAX_BATCH)
+        return VFL_ERR_ARGUMENT;
     int n = T * B;
     int problem = check_inputs(net, n, rows, in);
     if (problem) return problem;
     if (n == 0) { /* no step: each sequence's state is where it began */
-        size_t state = (size_t)B * (size_t)net->width[net->gru] * sizeof(float);
+        size_t state = (size_t)B * (size_t)vfl_state_size(net) * sizeof(float);
         if (h_final && state > 0) h0 ? memmove(h_final, h0, state) : memset(h_final, 0, state);
     } else {
         seq_args seq = {T, B, starts, h0, h_final};
@@ -547,7 +588,9 @@ int vfl_forward_seq(vfl_net *net, int T, int B, const int32_t *rows, const vfl_i
 }
 
 int vfl_state_size(const vfl_net *net) {
-    return net->gru ? net->width[net->gru] : 0;
+    if (!net->recurrent) return 0;
+    int units = net->width[net->recurrent];
+    return net->layout.kinds[net->recurrent - 1] == VFL_LSTM ? 2 * units : units;
 }
 
 /* ---- backward ---------------------------------------------------------------------------- */
@@ -607,12 +650,14 @@ static void backward(vfl_net *net, int n, const int32_t *rows, const vfl_inputs 
         int from = net->width[l - 1];
         const float *prev = vfln_layer(net, net->act, l - 1);
         float *dprev = vfln_layer(net, net->delta, l - 1);
-        if (l == net->gru)
+        if (l == net->recurrent && net->layout.kinds[l - 1] == VFL_LSTM)
+            vfll_backward(net, l);
+        else if (l == net->recurrent)
             vflg_backward(net, l);
         else
             backward_dense(net, l, n);
         /* a recurrent layer's delta is the gradient at its outputs: its steps take it further */
-        if (net->layout.kinds[l - 2] != VFL_GRU)
+        if (!vfln_is_recurrent(net->layout.kinds[l - 2]))
             derive(net->layout.kinds[l - 2], prev, dprev, (size_t)n * from);
     }
     /* the sparse first layer's kernel and bias */

@@ -68,9 +68,15 @@ const PAIRS = quick ? 3 : 9; // part 1's A B B A pairs of windows
 const LAB_WINDOW = (quick ? 64 : 192) * ROLLOUT; // Node's window beside each Lab run: about 5 s at 2 workers
 const LAB_SECONDS = quick ? 3 : 8; // a Lab run's window
 const SCALE_WINDOW = (quick ? 16 : 64) * ROLLOUT;
-// part 1b's GRUs: half and all the width of the default hidden layers (the recurrent state's
-// product has only a few sequences a shard, so its cost grows faster than its width)
-const RECURRENT = [32, 64];
+// part 1b's recurrent layers: GRUs of half and all the width of the default hidden layers (the
+// recurrent state's product has only a few sequences a shard, so its cost grows faster than
+// its width), and the LSTM of half (the `lstm` setting: 4 gates where a GRU has 3)
+const RECURRENT = [
+  { units: 32, lstm: 0 },
+  { units: 64, lstm: 0 },
+  { units: 32, lstm: 1 },
+];
+const cellName = (lstm) => (lstm ? 'LSTM' : 'GRU');
 const TARGETS = {
   overBefore: 0.95,
   recurrentOverFeedForward: 0.5,
@@ -163,15 +169,15 @@ async function againstBefore(env, before) {
 }
 
 /**
- * Part 1b: PPO with a memory it learns (a GRU of `units`, the `recurrent` setting) against the
- * default feed-forward PPO, one thread each: what the recurrent layer, its sequences and its
- * backward through time cost a step.
+ * Part 1b: PPO with a memory it learns (a GRU of `units`, the `recurrent` setting, or with
+ * `lstm` an LSTM) against the default feed-forward PPO, one thread each: what the recurrent
+ * layer, its sequences and its backward through time cost a step.
  */
-async function memoryAgainstNone(env, units) {
+async function memoryAgainstNone(env, { units, lstm }) {
   const none = await warmLearner(env, { threads: 1 });
-  const gru = await warmLearner(env, { threads: 1, recurrent: units });
-  const p = await paired(none, gru);
-  const row = { part: 'ppo-recurrent', env, units, recurrent: p.b, feedForward: p.a, ratio: p.ratio, pairs: p.pairs };
+  const recurrent = await warmLearner(env, { threads: 1, recurrent: units, lstm });
+  const p = await paired(none, recurrent);
+  const row = { part: 'ppo-recurrent', env, units, lstm, recurrent: p.b, feedForward: p.a, ratio: p.ratio, pairs: p.pairs };
   report(row);
   return row;
 }
@@ -395,9 +401,11 @@ async function main() {
       rows.before.push(await againstBefore(env, before));
       if (beforeOnly) continue;
     }
-    for (const units of RECURRENT) {
-      log(`${env}: PPO with a GRU of ${units} units against the feed-forward default, one thread each…`);
-      rows.recurrent.push(await memoryAgainstNone(env, units));
+    for (const layer of RECURRENT) {
+      log(
+        `${env}: PPO with a recurrent layer (${cellName(layer.lstm)}) of ${layer.units} units against the feed-forward default, one thread each…`,
+      );
+      rows.recurrent.push(await memoryAgainstNone(env, layer));
     }
     if (recurrentOnly) continue;
     log(`${env}: PPO on ${counts.join(', ')} threads…`);
@@ -428,10 +436,10 @@ async function main() {
   console.log('|---|---:|---:|---:|');
   for (const r of rows.before) console.log(`| ${r.env} | ${fmt(r.now)} | ${fmt(r.before)} | ${r.ratio.toFixed(2)} |`);
   if (rows.recurrent.length) {
-    console.log('\n| env | GRU units | PPO feed-forward (default), 1 thread | PPO recurrent, 1 thread | recurrent / feed-forward |');
+    console.log('\n| env | recurrent layer | PPO feed-forward (default), 1 thread | PPO recurrent, 1 thread | recurrent / feed-forward |');
     console.log('|---|---:|---:|---:|---:|');
     for (const r of rows.recurrent)
-      console.log(`| ${r.env} | ${r.units} | ${fmt(r.feedForward)} | ${fmt(r.recurrent)} | ${r.ratio.toFixed(2)} |`);
+      console.log(`| ${r.env} | ${cellName(r.lstm)} of ${r.units} | ${fmt(r.feedForward)} | ${fmt(r.recurrent)} | ${r.ratio.toFixed(2)} |`);
   }
   console.log('\n| env | learner | threads | steps/s (Node) | × one thread | per thread |');
   console.log('|---|---|---:|---:|---:|---:|');
@@ -472,7 +480,7 @@ async function main() {
     );
   for (const r of rows.recurrent)
     console.log(
-      `  ${mark(r.ratio >= TARGETS.recurrentOverFeedForward)}  ${r.env}: PPO with memory (GRU ${r.units}) / without, 1 thread: ${down(r.ratio)} (median of ${r.pairs.length} pairs; target ${TARGETS.recurrentOverFeedForward})`,
+      `  ${mark(r.ratio >= TARGETS.recurrentOverFeedForward)}  ${r.env}: PPO with memory (${cellName(r.lstm)} ${r.units}) / without, 1 thread: ${down(r.ratio)} (median of ${r.pairs.length} pairs; target ${TARGETS.recurrentOverFeedForward})`,
     );
   for (const s of rows.scale) {
     const last = s.rows[s.rows.length - 1];

@@ -456,7 +456,7 @@ TEST(init_is_the_same_for_the_same_seed_and_differs_for_another) {
 
 /* ---- the recurrent layer ---------------------------------------------------------------- */
 
-enum { STEPS = 7, SEQS = 3, SEQ_N = STEPS * SEQS, MAX_STATE = 16 };
+enum { STEPS = 7, SEQS = 3, SEQ_N = STEPS * SEQS, MAX_STATE = 32 };
 
 /* A recurrent run's fixed arguments: rows (each of the SAMPLES, in no order, some twice),
  * episode starts inside the sequences and at one's first step, and nonzero first states. */
@@ -545,9 +545,22 @@ TEST(backward_through_time_matches_finite_differences_gru_between_dense_layers_o
                                                   (int32_t[]){3, 1, 2}));
 }
 
-static vfl_net *small_gru(int units, uint64_t seed) {
-    vfl_layout l = mixed_layout(2, (int32_t[]){6, units}, (int32_t[]){VFL_TANH, VFL_GRU}, 2,
-                                (int32_t[]){4, 1});
+TEST(backward_through_time_matches_finite_differences_dense_then_lstm_then_heads) {
+    backward_seq_matches_differences(
+        mixed_layout(2, (int32_t[]){7, 5}, (int32_t[]){VFL_TANH, VFL_LSTM}, 2, (int32_t[]){5, 1}));
+}
+
+TEST(backward_through_time_matches_finite_differences_lstm_between_dense_layers_odd_widths) {
+    /* 9 -> LSTM of 13 (its gates 52 wide, its state 26) -> ReLU 3 -> three heads */
+    backward_seq_matches_differences(mixed_layout(3, (int32_t[]){9, 13, 3},
+                                                  (int32_t[]){VFL_RELU, VFL_LSTM, VFL_RELU}, 3,
+                                                  (int32_t[]){3, 1, 2}));
+}
+
+/* tanh 6 -> a recurrent layer of `kind` -> heads {4, 1}, its weights nudged off their start. */
+static vfl_net *small_recurrent(int kind, int units, uint64_t seed) {
+    vfl_layout l =
+        mixed_layout(2, (int32_t[]){6, units}, (int32_t[]){VFL_TANH, kind}, 2, (int32_t[]){4, 1});
     vfl_net *net = vfl_create(&l);
     vfl_init(net, seed);
     float *p = vfl_params(net);
@@ -555,18 +568,19 @@ static vfl_net *small_gru(int units, uint64_t seed) {
     return net;
 }
 
-TEST(gru_steps_one_at_a_time_with_the_state_carried_give_the_bits_of_the_whole_sequence) {
+static void steps_one_at_a_time_give_the_whole_sequence(int kind) {
     /* what a rollout does (a step of every env, its state kept) is what a minibatch of whole
      * sequences recomputes, to the bit, and a sequence's outputs are its own whatever the
      * others of its call */
-    vfl_net *net = small_gru(10, 3);
+    vfl_net *net = small_recurrent(kind, 10, 3);
     seq_data q;
     make_seq_data(&q);
-    enum { O = 5, U = 10 };
-    float whole[SEQ_N * O], h_whole[SEQS * U];
+    enum { O = 5 };
+    const int U = vfl_state_size(net); /* a GRU's 10 units, an LSTM's h and c */
+    float whole[SEQ_N * O], h_whole[SEQS * 20];
     CHECK(vfl_forward_seq(net, STEPS, SEQS, q.rows, &q.in, q.starts, q.h0, whole, h_whole) ==
           VFL_OK);
-    float h[SEQS * U], step[SEQS * O];
+    float h[SEQS * 20], step[SEQS * O];
     for (int k = 0; k < SEQS * U; k++) h[k] = q.h0[k];
     int differ = 0;
     for (int t = 0; t < STEPS; t++) {
@@ -583,7 +597,7 @@ TEST(gru_steps_one_at_a_time_with_the_state_carried_give_the_bits_of_the_whole_s
         rows[t] = q.rows[t * SEQS + 1];
         starts[t] = q.starts[t * SEQS + 1];
     }
-    float alone[STEPS * O], h_alone[U];
+    float alone[STEPS * O], h_alone[20];
     CHECK(vfl_forward_seq(net, STEPS, 1, rows, &q.in, starts, q.h0 + U, alone, h_alone) == VFL_OK);
     for (int t = 0; t < STEPS; t++)
         for (int o = 0; o < O; o++) differ += alone[t * O + o] != whole[(t * SEQS + 1) * O + o];
@@ -592,8 +606,16 @@ TEST(gru_steps_one_at_a_time_with_the_state_carried_give_the_bits_of_the_whole_s
     vfl_destroy(net);
 }
 
-TEST(an_episode_start_forgets_the_state_before_it) {
-    vfl_net *net = small_gru(5, 4);
+TEST(gru_steps_one_at_a_time_with_the_state_carried_give_the_bits_of_the_whole_sequence) {
+    steps_one_at_a_time_give_the_whole_sequence(VFL_GRU);
+}
+
+TEST(lstm_steps_one_at_a_time_with_the_state_carried_give_the_bits_of_the_whole_sequence) {
+    steps_one_at_a_time_give_the_whole_sequence(VFL_LSTM);
+}
+
+static void a_start_forgets(int kind) {
+    vfl_net *net = small_recurrent(kind, 5, 4);
     seq_data q;
     make_seq_data(&q);
     enum { O = 5, U = 5 };
@@ -618,8 +640,13 @@ TEST(an_episode_start_forgets_the_state_before_it) {
     vfl_destroy(net);
 }
 
+TEST(an_episode_start_forgets_the_state_before_it_gru_and_lstm) {
+    a_start_forgets(VFL_GRU);
+    a_start_forgets(VFL_LSTM);
+}
+
 TEST(zero_steps_hand_back_the_first_states) {
-    vfl_net *net = small_gru(5, 4);
+    vfl_net *net = small_recurrent(VFL_GRU, 5, 4);
     seq_data q;
     make_seq_data(&q);
     float h[SEQS * 5];
@@ -635,7 +662,7 @@ TEST(zero_steps_hand_back_the_first_states) {
 }
 
 TEST(the_recurrent_calls_refuse_what_they_cannot_do_changing_nothing) {
-    vfl_net *net = small_gru(5, 4), *dense = NULL;
+    vfl_net *net = small_recurrent(VFL_GRU, 5, 4), *dense = NULL;
     seq_data q;
     make_seq_data(&q);
     float out[SEQ_N * 5], dout[SEQ_N * 5] = {0}, h[SEQS * 5];
@@ -695,6 +722,26 @@ TEST(a_gru_is_not_first_and_at_most_one) {
         mixed_layout(2, (int32_t[]){6, 5}, (int32_t[]){VFL_TANH, VFL_GRU}, 2, (int32_t[]){4, 1});
     vfl_net *net = vfl_create(&ok);
     CHECK_EQ(vfl_param_count(net), 11 * 6 + 6 + 6 * 15 + 5 * 15 + 2 * 15 + 5 * 4 + 4 + 5 + 1);
+    CHECK_EQ(vfl_state_size(net), 5);
+    vfl_destroy(net);
+}
+
+TEST(an_lstm_is_not_first_and_not_beside_a_gru_its_state_is_h_and_c) {
+    vfl_layout first =
+        mixed_layout(2, (int32_t[]){4, 4}, (int32_t[]){VFL_LSTM, VFL_TANH}, 1, (int32_t[]){3});
+    vfl_layout two = mixed_layout(3, (int32_t[]){4, 4, 4}, (int32_t[]){VFL_TANH, VFL_GRU, VFL_LSTM},
+                                  1, (int32_t[]){3});
+    vfl_layout none =
+        mixed_layout(2, (int32_t[]){4, 4}, (int32_t[]){VFL_TANH, 4}, 1, (int32_t[]){3});
+    CHECK(vfl_layout_problem(&first) != NULL && vfl_create(&first) == NULL);
+    CHECK(vfl_layout_problem(&two) != NULL && vfl_create(&two) == NULL);
+    CHECK(vfl_layout_problem(&none) != NULL && vfl_create(&none) == NULL);
+    /* Keras's LSTM shapes: 11 x 6 + 6, then 6 x 20 + 5 x 20 + 20 (one bias), then heads */
+    vfl_layout ok =
+        mixed_layout(2, (int32_t[]){6, 5}, (int32_t[]){VFL_TANH, VFL_LSTM}, 2, (int32_t[]){4, 1});
+    vfl_net *net = vfl_create(&ok);
+    CHECK_EQ(vfl_param_count(net), 11 * 6 + 6 + 6 * 20 + 5 * 20 + 20 + 5 * 4 + 4 + 5 + 1);
+    CHECK_EQ(vfl_state_size(net), 10);
     vfl_destroy(net);
 }
 
@@ -722,6 +769,31 @@ TEST(a_gru_draws_its_recurrent_kernel_orthogonal_and_its_kernel_glorot) {
     vfl_destroy(net);
 }
 
+TEST(an_lstm_draws_as_keras_kernel_glorot_recurrent_orthogonal_forget_bias_one) {
+    enum { IN = 6, U = 12 };
+    vfl_layout l =
+        mixed_layout(2, (int32_t[]){IN, U}, (int32_t[]){VFL_TANH, VFL_LSTM}, 1, (int32_t[]){3});
+    vfl_net *net = vfl_create(&l);
+    vfl_init(net, 21);
+    const float *kernel = vfl_params(net) + INPUTS * IN + IN, *rec = kernel + IN * 4 * U;
+    const float *bias = rec + U * 4 * U;
+    float limit = sqrtf(6.0f / (IN + 4 * U)), largest = 0;
+    for (int k = 0; k < IN * 4 * U; k++) largest = fmaxf(largest, fabsf(kernel[k]));
+    CHECK(largest <= limit && largest > 0.8f * limit);
+    double worst = 0; /* its rows orthonormal: rec recᵀ = I */
+    for (int i = 0; i < U; i++)
+        for (int j = 0; j < U; j++) {
+            double dot = 0;
+            for (int c = 0; c < 4 * U; c++) dot += (double)rec[i * 4 * U + c] * rec[j * 4 * U + c];
+            worst = fmax(worst, fabs(dot - (i == j)));
+        }
+    CHECK(worst < 1e-5);
+    int as_keras = 1; /* the gates i, f, c, o: only f's bias is 1 */
+    for (int k = 0; k < 4 * U; k++) as_keras &= bias[k] == (k >= U && k < 2 * U ? 1.0f : 0.0f);
+    CHECK(as_keras);
+    vfl_destroy(net);
+}
+
 int main(void) {
     RUN(backward_matches_finite_differences_tanh_one_layer_actor_critic_heads);
     RUN(backward_matches_finite_differences_tanh_three_layers_of_odd_widths);
@@ -740,11 +812,16 @@ int main(void) {
     RUN(init_is_the_same_for_the_same_seed_and_differs_for_another);
     RUN(backward_through_time_matches_finite_differences_dense_then_gru_then_heads);
     RUN(backward_through_time_matches_finite_differences_gru_between_dense_layers_odd_widths);
+    RUN(backward_through_time_matches_finite_differences_dense_then_lstm_then_heads);
+    RUN(backward_through_time_matches_finite_differences_lstm_between_dense_layers_odd_widths);
     RUN(gru_steps_one_at_a_time_with_the_state_carried_give_the_bits_of_the_whole_sequence);
-    RUN(an_episode_start_forgets_the_state_before_it);
+    RUN(lstm_steps_one_at_a_time_with_the_state_carried_give_the_bits_of_the_whole_sequence);
+    RUN(an_episode_start_forgets_the_state_before_it_gru_and_lstm);
     RUN(zero_steps_hand_back_the_first_states);
     RUN(the_recurrent_calls_refuse_what_they_cannot_do_changing_nothing);
     RUN(a_gru_is_not_first_and_at_most_one);
     RUN(a_gru_draws_its_recurrent_kernel_orthogonal_and_its_kernel_glorot);
+    RUN(an_lstm_is_not_first_and_not_beside_a_gru_its_state_is_h_and_c);
+    RUN(an_lstm_draws_as_keras_kernel_glorot_recurrent_orthogonal_forget_bias_one);
     return check_summary();
 }

@@ -306,3 +306,95 @@ describe('what a recurrent policy file and checkpoint may hold', () => {
     expect(gru - plain).toBeGreaterThan(1024 * 12 * 64 * 4);
   });
 });
+
+describe('an LSTM instead of the GRU (the lstm setting): its state is h and c', () => {
+  const run = { algo: 'ppo', imitate: 0, numEnvs: 8, nSteps: 20, minibatch: 64, hidden: [9], recurrent: 7, lstm: 1 };
+
+  it("keeps a Keras LSTM's weights (kernel, recurrent kernel, one bias) and a state of 2 × its units", async () => {
+    const core = await loadCore();
+    const net = new CoreNet(core, { inputs: 10, hidden: [7], recurrent: 5, cell: 'lstm', heads: [3, 1] });
+    expect(net.stateSize).toBe(10);
+    expect(net.shapes).toEqual([[10, 7], [7], [7, 20], [5, 20], [20], [5, 3], [3], [5, 1], [1]]);
+    expect(net.count).toBe(net.shapes.reduce((a, s) => a + s.reduce((x, y) => x * y, 1), 0));
+    expect(() => new CoreNet(core, { inputs: 10, hidden: [7], recurrent: 5, cell: 'rnn', heads: [3] })).toThrow(
+      /cell must be 'gru' or 'lstm', got rnn/,
+    );
+    net.dispose();
+    await expect(createLearner({ env: B, ...run, recurrent: 0 })).rejects.toThrow(
+      /lstm 1 makes the recurrent layer an LSTM: it needs recurrent/,
+    );
+  });
+
+  it('a seeded run trains to the same weights on 1 and 3 threads, and resumed mid-episode from its h and c ends as the unbroken run', async () => {
+    const unbroken = await createLearner({ env: V, ...run, seed: 5, threads: 3 });
+    await unbroken.trainFor(160 * 6);
+    const expected = weightsHash(unbroken);
+    unbroken.dispose();
+    const first = await createLearner({ env: V, ...run, seed: 5, threads: 1 });
+    await first.trainFor(160 * 3); // 60 steps of each env: 10 into its second episode
+    const saved = JSON.parse(JSON.stringify(await first.checkpoint()));
+    await first.trainFor(160 * 3);
+    expect(weightsHash(first)).toBe(expected);
+    first.dispose();
+    for (const shard of saved.state.shards) {
+      expect(shard.states).toHaveLength(14); // one env a shard: h then c, 7 units each
+      expect(shard.states.slice(0, 7).every((x) => Math.abs(x) <= 1)).toBe(true);
+      expect(shard.states.slice(7).some((x) => x !== 0)).toBe(true);
+    }
+    expect(() => checkCheckpoint(saved, algorithms)).not.toThrow();
+    const resumed = await createLearner({ env: V, ...run, seed: 5, threads: 2 });
+    await resumed.restore(saved);
+    await resumed.trainFor(160 * 3);
+    expect(weightsHash(resumed)).toBe(expected);
+    resumed.dispose();
+    // its c may pass 1 (it moves by at most 1 a step of an episode of 50), its h may not
+    const edited = (at, v) => {
+      const c = structuredClone(saved);
+      c.state.shards[1].states[at] = v;
+      return () => checkCheckpoint(c, algorithms);
+    };
+    expect(edited(7, 50)).not.toThrow();
+    expect(edited(7, 51)).toThrow(
+      /state\.shards\[1\]\.states\[7\] must be a number from −50 to 50 \(an LSTM's c, an episode's steps at most\), got 51/,
+    );
+    expect(edited(0, 1.5)).toThrow(/state\.shards\[1\]\.states\[0\] must be a number from −1 to 1 \(a recurrent state\), got 1\.5/);
+  }, 120_000);
+
+  it('a saved LSTM policy says so, loads and plays as the learner its weights came from; with GRU settings its weights do not fit', async () => {
+    const learner = await createLearner({ env: B, ...run, seed: 2, threads: 2 });
+    await learner.trainFor(160 * 4);
+    const json = JSON.parse(JSON.stringify(learner.policy().toJSON()));
+    expect(json.config).toMatchObject({ recurrent: 7, lstm: 1 });
+    expect(json.weights.map((w) => w.shape)).toContainEqual([7, 28]); // the recurrent kernel: 4 gates
+    const loaded = await loadPolicy(json);
+    const [mine, its] = [learner.policy(), loaded].map((agent) => evaluate(agent, { env: B, split: 'validation', episodes: 10 }));
+    expect((await its).returns).toEqual((await mine).returns);
+    loaded.dispose();
+    learner.dispose();
+    expect(() => checkPolicyJSON({ ...json, config: { ...json.config, lstm: 0 } })).toThrow(
+      /weights\[2\]\.shape must be \[9, 21\], got \[9,28\]/,
+    );
+    expect(() => checkPolicyJSON({ ...json, config: { ...json.config, lstm: 2 } })).toThrow(
+      /ppo policy's setting lstm must be a whole number from 0 to 1, got 2/,
+    );
+  }, 120_000);
+
+  for (const [env, margin] of [
+    [V, 3],
+    [B, 8],
+  ])
+    it(`${env}: a short seeded LSTM run plays far better than random on the validation seeds`, async () => {
+      const learner = await createLearner({ env, algo: 'ppo', imitate: 0, seed: 1, threads: 2, hidden: [64], recurrent: 32, lstm: 1 });
+      await learner.trainFor(4096 * 24);
+      const r = await evaluate(learner.policy(), { env, split: 'validation', episodes: 100 });
+      learner.dispose();
+      expect(r.mean).toBeGreaterThan(random(env) + margin);
+    }, 180_000);
+
+  it('the memory a run takes counts what an LSTM keeps: more than a GRU of the same units', () => {
+    const gru = estimateMemory(V, 'ppo', { hidden: [64], recurrent: 64 });
+    const lstm = estimateMemory(V, 'ppo', { hidden: [64], recurrent: 64, lstm: 1 });
+    // its weights (4 gates, not 3) and 2 more floats a unit of each of 1024 samples
+    expect(lstm - gru).toBeGreaterThan(1024 * 2 * 64 * 4);
+  });
+});

@@ -65,17 +65,30 @@ function floats(list, path, length, { nonNegativeFrom = length } = {}) {
   }
 }
 
-// A GRU's state is a mix of its last state and a tanh: from 0 it stays within ±1, up to a
-// float rounding or two (a margin that a state from anywhere else need not respect)
-const GRU_STATE_MAX = 1.001;
+// A GRU's state is a mix of its last state and a tanh, an LSTM's h a gate times a tanh: from 0
+// they stay within ±1, up to a float rounding or two (a margin that a state from anywhere else
+// need not respect). An LSTM's c moves by at most 1 a step (f c + i g, each gate within 0 … 1,
+// g within ±1), from 0 where its episode started: within ±(the episode's steps).
+const STATE_MARGIN = 0.001;
 
-/** Throws unless `list` is an array of `length` numbers (`what` says why that many), each a GRU's state could be. */
-function gruStates(list, path, length, what) {
+/**
+ * Throws unless `list` is an array of `length` numbers (`what` says why that many), each a
+ * recurrent state could be: `units` U a state, an LSTM's (`lstm`) 2U (h, then c, whose bound
+ * is `horizon`, an episode's steps).
+ */
+function recurrentStates(list, path, length, what, { units, lstm, horizon }) {
   if (!Array.isArray(list) || list.length !== length)
     throw bad(path, `an array of ${length} numbers (${what})`, Array.isArray(list) ? `${list.length}` : shown(list));
-  for (let i = 0; i < length; i++)
-    if (typeof list[i] !== 'number' || !(Math.abs(list[i]) <= GRU_STATE_MAX))
-      throw bad(`${path}[${i}]`, 'a number from −1 to 1 (a recurrent state)', shown(list[i]));
+  for (let i = 0; i < length; i++) {
+    const cell = lstm && i % (2 * units) >= units;
+    const max = cell ? horizon : 1;
+    if (typeof list[i] !== 'number' || !(Math.abs(list[i]) <= max + STATE_MARGIN))
+      throw bad(
+        `${path}[${i}]`,
+        `a number from −${max} to ${max} (${cell ? "an LSTM's c, an episode's steps at most" : 'a recurrent state'})`,
+        shown(list[i]),
+      );
+  }
 }
 
 /** Throws unless `v` is an object with every one of `required`, and no field but those and `optional`. */
@@ -172,7 +185,13 @@ export function checkPpoState(s, c) {
     fields(r, at, U > 0 ? ['rng', 'envs', 'states'] : ['rng', 'envs']);
     whole(r.rng, `${at}.rng`, 0, 2 ** 32 - 1);
     const envs = Math.floor(((j + 1) * c.numEnvs) / shards) - Math.floor((j * c.numEnvs) / shards);
-    if (U > 0) gruStates(r.states, `${at}.states`, envs * U, `${envs} envs × recurrent ${U}`);
+    if (U > 0 && c.lstm === 1)
+      recurrentStates(r.states, `${at}.states`, envs * 2 * U, `${envs} envs × an LSTM's h and c of ${U}`, {
+        units: U,
+        lstm: true,
+        horizon: spec.horizon,
+      });
+    else if (U > 0) recurrentStates(r.states, `${at}.states`, envs * U, `${envs} envs × recurrent ${U}`, { units: U, lstm: false });
     if (!Array.isArray(r.envs) || r.envs.length !== envs)
       throw bad(`${at}.envs`, `an array of ${envs} records (one an env)`, Array.isArray(r.envs) ? `${r.envs.length}` : shown(r.envs));
     r.envs.forEach((e, i) => {

@@ -19,9 +19,9 @@
 // rewritten every update) or packed end to end, each sample's count known beforehand
 // (demonstrations, written once: see Samples.packed).
 //
-// A network with `recurrent: U` (a GRU of U units between the hidden layers and the heads)
-// reads its samples as steps of sequences, each with a state of U floats carried from step to
-// step: forwardSeq and backwardSeq instead of forward and backward, over T steps of B
+// A network with `recurrent: U` (a GRU of U units between the hidden layers and the heads, or
+// with `cell: 'lstm'` an LSTM) reads its samples as steps of sequences, each with a state
+// (stateSize floats: a GRU's U, an LSTM's 2U, its h then its c) carried from step to step: forwardSeq and backwardSeq instead of forward and backward, over T steps of B
 // sequences, time-major (sample t × B + b is step t of sequence b):
 //
 //     const out = net.forwardSeq(samples, T, B, samples.rows, { starts, state, finalState });
@@ -141,7 +141,7 @@ class Core {
 }
 
 const KINDS = Object.freeze({ tanh: 0, relu: 1 }); // valley_farm_learn.h's VFL_TANH, VFL_RELU
-const GRU = 2; // VFL_GRU
+const CELLS = Object.freeze({ gru: 2, lstm: 3 }); // VFL_GRU, VFL_LSTM
 const MAX_LAYERS = 8; // VFL_MAX_LAYERS
 const MAX_HEADS = 4; // VFL_MAX_HEADS
 const ERRORS = { [-1]: 'out of WebAssembly memory in the learner core', [-2]: 'a row, count or index out of range' };
@@ -149,24 +149,25 @@ const ERRORS = { [-1]: 'out of WebAssembly memory in the learner core', [-2]: 'a
 /**
  * The shapes of a network's weights, in its parameters' order: each hidden layer's kernel and
  * bias; with `recurrent` U, the GRU's kernel [last x 3U], recurrent kernel [U x 3U] and biases
- * [2 x 3U] (Keras's GRU); then each head's (a policy file's "weights" have these shapes).
+ * [2 x 3U] (Keras's GRU), or with `cell` 'lstm' the LSTM's kernel [last x 4U], recurrent
+ * kernel [U x 4U] and bias [4U] (Keras's LSTM); then each head's (a policy file's "weights"
+ * have these shapes).
  */
-export function layoutShapes({ inputs, hidden, recurrent = 0, heads }) {
+export function layoutShapes({ inputs, hidden, recurrent = 0, cell = 'gru', heads }) {
   const shapes = [];
   const sizes = [inputs, ...hidden];
   hidden.forEach((h, i) => shapes.push([sizes[i], h], [h]));
   let last = sizes[sizes.length - 1];
-  if (recurrent > 0) {
-    shapes.push([last, 3 * recurrent], [recurrent, 3 * recurrent], [2, 3 * recurrent]);
-    last = recurrent;
-  }
+  if (recurrent > 0 && cell === 'lstm') shapes.push([last, 4 * recurrent], [recurrent, 4 * recurrent], [4 * recurrent]);
+  else if (recurrent > 0) shapes.push([last, 3 * recurrent], [recurrent, 3 * recurrent], [2, 3 * recurrent]);
+  if (recurrent > 0) last = recurrent;
   for (const units of heads) shapes.push([last, units], [units]);
   return shapes;
 }
 
 /**
  * One network: sparse inputs, hidden layers (`activation` 'tanh' or 'relu', or one per layer),
- * with `recurrent` U > 0 a GRU of U units after them, linear heads side by side (heads: their
+ * with `recurrent` U > 0 a GRU of U units after them (`cell` 'lstm': an LSTM), linear heads side by side (heads: their
  * units, e.g. [actions, 1] for logits and a value; headInit: each head's initial deviation, 0
  * for Glorot), with its gradient and Adam's state.
  */
@@ -189,11 +190,12 @@ export class CoreNet {
   #starts = 0; // forwardSeq's episode starts (a byte a sample), first and final states
   #state = 0;
   #final = 0;
-  constructor(core, { inputs, hidden, activation = 'tanh', recurrent = 0, heads, headInit = heads.map(() => 0) }) {
+  constructor(core, { inputs, hidden, activation = 'tanh', recurrent = 0, cell = 'gru', heads, headInit = heads.map(() => 0) }) {
     this.#core = core;
     this.inputs = inputs;
     this.hidden = hidden.slice();
     this.recurrent = recurrent;
+    this.cell = cell;
     this.heads = heads.slice();
     const x = core.x;
     const kinds = Array.isArray(activation) ? activation : hidden.map(() => activation);
@@ -202,6 +204,7 @@ export class CoreNet {
     };
     if (!Number.isInteger(recurrent) || recurrent < 0)
       problem(`recurrent must be a whole number of units (0: no recurrent layer), got ${recurrent}`);
+    if (!Object.hasOwn(CELLS, cell)) problem(`cell must be 'gru' or 'lstm', got ${String(cell).slice(0, 20)}`);
     const layers = hidden.length + (recurrent > 0 ? 1 : 0);
     if (layers > MAX_LAYERS || heads.length > MAX_HEADS || kinds.length !== hidden.length || !kinds.every((k) => Object.hasOwn(KINDS, k)))
       problem(`at most ${MAX_LAYERS} hidden layers (a recurrent one counted), each 'tanh' or 'relu', and at most ${MAX_HEADS} heads`);
@@ -213,7 +216,7 @@ export class CoreNet {
     ints[0] = inputs;
     ints[1] = layers;
     ints.set(recurrent > 0 ? [...hidden, recurrent] : hidden, 2);
-    ints.set(kinds.map((k) => KINDS[k]).concat(recurrent > 0 ? [GRU] : []), 2 + MAX_LAYERS);
+    ints.set(kinds.map((k) => KINDS[k]).concat(recurrent > 0 ? [CELLS[cell]] : []), 2 + MAX_LAYERS);
     ints[2 + 2 * MAX_LAYERS] = heads.length;
     ints.set(heads, 3 + 2 * MAX_LAYERS);
     core.view(Float32Array, at, size / 4).set(headInit, 3 + 2 * MAX_LAYERS + MAX_HEADS);
@@ -224,8 +227,8 @@ export class CoreNet {
     if (!this.#ptr) problem('out of WebAssembly memory');
     this.count = x.vfl_param_count(this.#ptr);
     this.outputs = x.vfl_outputs(this.#ptr);
-    this.stateSize = x.vfl_state_size(this.#ptr); // a sequence's state: the recurrent layer's units (0: none)
-    this.shapes = layoutShapes({ inputs, hidden, recurrent, heads });
+    this.stateSize = x.vfl_state_size(this.#ptr); // a sequence's state: a GRU's units, an LSTM's h and c (0: none)
+    this.shapes = layoutShapes({ inputs, hidden, recurrent, cell, heads });
   }
 
   #f32(at, length) {

@@ -233,6 +233,8 @@ export interface NetLayout {
   activation?: 'tanh' | 'relu' | Array<'tanh' | 'relu'>;
   /** Units of a GRU after the hidden layers (default 0: none); the network then reads sequences (forwardSeq). */
   recurrent?: number;
+  /** The recurrent layer: 'gru' (default) or 'lstm' (Keras's LSTM; its state h then c, 2 × recurrent floats). */
+  cell?: 'gru' | 'lstm';
   /** Each head's units, side by side on the last hidden layer: [actions, 1] for logits and a value. */
   heads: number[];
   /** Each head's initial deviation (0: Glorot-uniform). */
@@ -243,7 +245,7 @@ export class CoreNet {
   constructor(core: Core, layout: NetLayout);
   readonly count: number;
   readonly outputs: number;
-  /** A sequence's state: the recurrent layer's units (0: no recurrent layer). */
+  /** A sequence's state: a GRU's units, an LSTM's twice its units (h then c); 0: no recurrent layer. */
   readonly stateSize: number;
   readonly shapes: number[][];
   params(): Float32Array;
@@ -298,7 +300,13 @@ export class Samples {
   first(s: number): number;
   dispose(): void;
 }
-export function layoutShapes(layout: { inputs: number; hidden: number[]; recurrent?: number; heads: number[] }): number[][];
+export function layoutShapes(layout: {
+  inputs: number;
+  hidden: number[];
+  recurrent?: number;
+  cell?: 'gru' | 'lstm';
+  heads: number[];
+}): number[][];
 /** A shard's vector env as its network sees it (its features, memory and history), with each episode's actions so far. */
 export class SeenEnvs {
   static create(env: EnvId, n: number, settings: { history?: number; memory?: number }, seed: number): Promise<SeenEnvs>;
@@ -356,7 +364,7 @@ export function networkRollout(net: CoreNet, n: number, T: number): RolloutState
 export const ACT_MODES: readonly ['sample', 'greedy'];
 export function networkLayout(
   env: EnvId,
-  settings: { history?: number; memory?: number; hidden: number[]; recurrent?: number },
+  settings: { history?: number; memory?: number; hidden: number[]; recurrent?: number; lstm?: number },
   heads: 'logits' | 'q',
 ): NetLayout & { nonzero: number };
 export class NetPolicy implements Policy {

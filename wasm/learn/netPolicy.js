@@ -28,12 +28,13 @@ const FLOAT32_MAX = 3.4028234663852886e38;
 
 /**
  * The network of a learner's settings on an env: sparse inputs of its perception (memory) over
- * `history` frames, `hidden` layers, a GRU of `recurrent` units after them (0: none), and
+ * `history` frames, `hidden` layers, a GRU of `recurrent` units after them (0: none; an LSTM
+ * with `lstm` 1), and
  * `heads`: 'logits' for the logits of the actions and a value (tanh hidden layers, the logits
  * drawn near 0 so the first policy is near uniform), 'q' for one value per action (ReLU hidden
  * layers, as DQN's), as a CoreNet layout.
  */
-export function networkLayout(env, { history = 1, memory = 0, hidden, recurrent = 0 }, heads) {
+export function networkLayout(env, { history = 1, memory = 0, hidden, recurrent = 0, lstm = 0 }, heads) {
   const seeing = perception(env, memory);
   const A = envSpecs[env].actions.length;
   const units = heads === 'q' ? [A] : [A, 1];
@@ -42,6 +43,7 @@ export function networkLayout(env, { history = 1, memory = 0, hidden, recurrent 
     nonzero: Math.min(seeing.width, seeing.nonzero) * history,
     hidden,
     recurrent,
+    cell: lstm ? 'lstm' : 'gru',
     activation: heads === 'q' ? 'relu' : 'tanh',
     heads: units,
     headInit: heads === 'q' ? [0] : [0.01, 0], // logits start near uniform

@@ -76,7 +76,7 @@ export function policyToOnnx(json) {
     throw fail(`a ${json.algo} policy has no network to export (ONNX export takes the network policies: ppo, reinforce, dqn)`);
   if ((json.config.recurrent ?? 0) > 0)
     throw fail(
-      `a recurrent policy (recurrent ${json.config.recurrent}: a GRU that keeps a state from step to step) cannot be exported; train one with recurrent 0`,
+      `a recurrent policy (recurrent ${json.config.recurrent}: ${json.config.lstm === 1 ? 'an LSTM' : 'a GRU'} that keeps a state from step to step) cannot be exported; train one with recurrent 0`,
     );
   const A = envSpecs[json.env].actions.length;
   const hidden = json.config.hidden;

@@ -6,7 +6,7 @@
 //
 // The learner core (core.js) runs the network; this file computes the loss's gradient at its
 // outputs (lossGradient). With `imitate` it first clones the planner's play (cloning.js); with
-// `recurrent` the network ends in a GRU and a minibatch is whole env sequences (sequences.js),
+// `recurrent` the network ends in a GRU (an LSTM with `lstm`) and a minibatch is whole env sequences (sequences.js),
 // as in CleanRL's ppo_atari_lstm.py. The envs are cut into `shards` whose gradients are summed
 // in an order fixed by the shards alone (run.js): the same weights on 1, 2 or 8 threads.
 import {
@@ -63,6 +63,7 @@ export const defaults = Object.freeze({
   maxGradNorm: 0,
   hidden: [64, 64],
   recurrent: 0,
+  lstm: 0,
   history: 1,
   memory: 1,
   imitate: 24000,
@@ -90,6 +91,7 @@ export const docs = Object.freeze({
   hidden: 'sizes of the hidden layers (tanh)',
   recurrent:
     'units of a recurrent layer (a GRU) between the hidden layers and the heads (0: none): the policy then keeps a state of its own from step to step of an episode, and learns what to keep in it; a minibatch is whole env sequences (at most numEnvs / shards minibatches an epoch)',
+  lstm: '1: the recurrent layer is an LSTM instead of a GRU (its state twice as large: h and c); with recurrent only',
   imitate:
     'planner episodes to clone before PPO starts (0: none): the policy learns the action the planner took from what it saw, the value its return',
   plannerWidth: "the planner's beam width for those episodes (env.plan)",
@@ -117,6 +119,7 @@ export const limits = Object.freeze({
   maxGradNorm: number(0, 1e6),
   hidden: layers(4, 512),
   recurrent: whole(0, 512),
+  lstm: whole(0, 1),
   history: whole(1, HISTORY_MAX),
   memory: whole(0, 1),
   imitate: whole(0, 100_000),
@@ -386,6 +389,10 @@ export const learner = Object.freeze({
   thread,
   checkConfig(env, c) {
     checkNetwork(env, c, 'logits', 'ppo');
+    if (c.lstm === 1 && !(c.recurrent > 0))
+      throw new RangeError(
+        'valley-farm/learn: ppo setting lstm 1 makes the recurrent layer an LSTM: it needs recurrent, its units (1 … 512), got recurrent 0',
+      );
     const N = c.nSteps * c.numEnvs; // the envs restart between rollouts
     if (c.restartEvery % N !== 0)
       throw new RangeError(

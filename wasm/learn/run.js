@@ -248,17 +248,18 @@ export class Run {
 
 // ---- its memory -----------------------------------------------------------------------------
 
-const GRU_KEPT = 12; // floats the recurrent layer keeps per sample and unit (VFLG_PER_SAMPLE)
+// floats a recurrent layer keeps per sample and unit: VFLG_PER_SAMPLE, VFLL_PER_SAMPLE
+const KEPT = { gru: 12, lstm: 14 };
 
 /**
  * The bytes of a run's networks (a network `layout`, c.shards, c.recurrent) on `threads`
  * threads: on each, the weights, gradient, Adam's two moments, its shards' kept gradients and
  * the exchange's sums, and the activations of `rows` rows at once (with a recurrent layer,
- * what it keeps of every sample: VFLG_PER_SAMPLE units in core/learn/internal.h).
+ * what it keeps of every sample: VFLG_ / VFLL_PER_SAMPLE units in core/learn/internal.h).
  */
 export function networkBytes(layout, c, threads, rows) {
-  const units =
-    layout.hidden.reduce((a, b) => a + b, 0) + layout.heads.reduce((a, b) => a + b, 0) + (c.recurrent ?? 0) * (1 + GRU_KEPT / 2);
+  const kept = KEPT[layout.cell ?? 'gru'];
+  const units = layout.hidden.reduce((a, b) => a + b, 0) + layout.heads.reduce((a, b) => a + b, 0) + (c.recurrent ?? 0) * (1 + kept / 2);
   const weights = weightCount(layoutShapes(layout)) * 4;
   return threads * (weights * (4 + Math.ceil(c.shards / threads) + 2) + rows * units * 2 * 4);
 }
