@@ -89,14 +89,10 @@ void vflg_backward(vfl_net *net, int l) {
     int T = net->last_t, B = net->last_n / T;
     int in = net->width[l - 1], U = net->width[l], U3 = 3 * U;
     size_t n = (size_t)net->last_n;
-    const float *x = vfln_layer(net, net->act, l - 1);
     const float *d = vfln_layer(net, net->delta, l);
-    float *dx_below = vfln_layer(net, net->delta, l - 1);
-    const float *kernel = net->params + net->kernel[l - 1];
-    const float *rec = kernel + (size_t)in * U3;
-    float *g_kernel = net->grads + net->kernel[l - 1];
-    float *g_rec = g_kernel + (size_t)in * U3;
-    float *g_bias = g_rec + (size_t)U * U3, *g_rec_bias = g_bias + U3;
+    const float *rec = net->params + net->kernel[l - 1] + (size_t)in * U3;
+    float *g_bias = net->grads + net->kernel[l - 1] + (size_t)(in + U) * U3;
+    float *g_rec_bias = g_bias + U3;
     parts k = parts_of(net, U);
     float *dx = k.xw, *dm = k.m; /* their forward values are spent */
     vfln_transpose(rec, U, U3, net->seq_t);
@@ -126,16 +122,12 @@ void vflg_backward(vfl_net *net, int l) {
         for (int b = 0; b < B; b++) /* an episode starts: its state before was 0, not learned */
             if (net->starts[first + (size_t)b]) memset(k.dh + (size_t)b * U, 0, U * sizeof(float));
     }
-    vfln_gemm(in, (int)n, U3, x, 1, in, dx, U3, g_kernel, U3);
-    vfln_gemm(U, (int)n, U3, k.hp, 1, U, dm, U3, g_rec, U3);
     for (size_t s = 0; s < n; s++)
         for (int u = 0; u < U3; u++) {
             g_bias[u] += dx[s * U3 + u];
             g_rec_bias[u] += dm[s * U3 + u];
         }
-    vfln_transpose(kernel, in, U3, net->seq_t);
-    memset(dx_below, 0, n * (size_t)in * sizeof(float));
-    vfln_gemm((int)n, U3, in, dx, U3, 1, net->seq_t, in, dx_below, in);
+    vfln_recurrent_grads(net, l, U3, dx, dm, k.hp);
 }
 
 void vflg_init(vfl_net *net, int l, uint64_t *s) {

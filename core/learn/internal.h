@@ -75,6 +75,13 @@ void vfln_normal(float *w, int count, double deviation, uint64_t *s);
 void vfln_orthonormal_rows(float *w, int rows, int cols);
 /* x = σ(x), through vfln_tanh_all. */
 void vfln_sigmoid_all(float *x, size_t n);
+/* The end of recurrent layer l's backward through time, the same for both kinds: from the
+ * gradient at the input's part of its gates (dgx) and at the state's part (dgh), n x G each (G
+ * its gates' width; an LSTM's are one array), and hp, the states before each step (n x its
+ * units), adds d/d its kernel [in x G] and recurrent kernel [U x G] and writes d/d its input,
+ * layer l - 1's delta (before that layer's activation's derivative). Its biases are its own. */
+void vfln_recurrent_grads(vfl_net *net, int l, int G, const float *dgx, const float *dgh,
+                          const float *hp);
 
 /* Floats a recurrent layer keeps per sample, in units (gru.c and lstm.c say which). */
 enum { VFLG_PER_SAMPLE = 12, VFLL_PER_SAMPLE = 14 };

@@ -102,14 +102,9 @@ void vfll_backward(vfl_net *net, int l) {
     int T = net->last_t, B = net->last_n / T;
     int in = net->width[l - 1], U = net->width[l], U4 = 4 * U;
     size_t n = (size_t)net->last_n;
-    const float *x = vfln_layer(net, net->act, l - 1);
     const float *d = vfln_layer(net, net->delta, l);
-    float *dx_below = vfln_layer(net, net->delta, l - 1);
-    const float *kernel = net->params + net->kernel[l - 1];
-    const float *rec = kernel + (size_t)in * U4;
-    float *g_kernel = net->grads + net->kernel[l - 1];
-    float *g_rec = g_kernel + (size_t)in * U4;
-    float *g_bias = g_rec + (size_t)U * U4;
+    const float *rec = net->params + net->kernel[l - 1] + (size_t)in * U4;
+    float *g_bias = net->grads + net->kernel[l - 1] + (size_t)(in + U) * U4;
     parts k = parts_of(net, U);
     float *dz = k.xw; /* its forward values are spent */
     vfln_transpose(rec, U, U4, net->seq_t);
@@ -143,13 +138,9 @@ void vfll_backward(vfl_net *net, int l) {
                 memset(k.dc + (size_t)b * U, 0, U * sizeof(float));
             }
     }
-    vfln_gemm(in, (int)n, U4, x, 1, in, dz, U4, g_kernel, U4);
-    vfln_gemm(U, (int)n, U4, k.hp, 1, U, dz, U4, g_rec, U4);
     for (size_t s = 0; s < n; s++)
         for (int u = 0; u < U4; u++) g_bias[u] += dz[s * U4 + u];
-    vfln_transpose(kernel, in, U4, net->seq_t);
-    memset(dx_below, 0, n * (size_t)in * sizeof(float));
-    vfln_gemm((int)n, U4, in, dz, U4, 1, net->seq_t, in, dx_below, in);
+    vfln_recurrent_grads(net, l, U4, dz, dz, k.hp);
 }
 
 /* As Keras's LSTM: the kernel Glorot-uniform, the recurrent kernel orthogonal, the bias zero

@@ -288,6 +288,22 @@ void vfln_sigmoid_all(float *x, size_t n) {
     for (size_t k = 0; k < n; k++) x[k] = 0.5f + 0.5f * x[k];
 }
 
+/* internal.h: the kernels' products at the end of a recurrent layer's backward. */
+void vfln_recurrent_grads(vfl_net *net, int l, int G, const float *dgx, const float *dgh,
+                          const float *hp) {
+    int in = net->width[l - 1], U = net->width[l];
+    int n = net->last_n;
+    const float *x = vfln_layer(net, net->act, l - 1);
+    float *dx_below = vfln_layer(net, net->delta, l - 1);
+    const float *kernel = net->params + net->kernel[l - 1];
+    float *g_kernel = net->grads + net->kernel[l - 1], *g_rec = g_kernel + (size_t)in * G;
+    vfln_gemm(in, n, G, x, 1, in, dgx, G, g_kernel, G);
+    vfln_gemm(U, n, G, hp, 1, U, dgh, G, g_rec, G);
+    vfln_transpose(kernel, in, G, net->seq_t);
+    memset(dx_below, 0, (size_t)n * (size_t)in * sizeof(float));
+    vfln_gemm(n, G, in, dgx, G, 1, net->seq_t, in, dx_below, in);
+}
+
 /* ---- the dense product --------------------------------------------------------------- */
 
 /* internal.h: C[M x N] += op(A) B. It keeps a 4 x 8 block of C in registers while k runs. */

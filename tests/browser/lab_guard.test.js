@@ -2,8 +2,11 @@
 // memory a visitor's learner asks for past the 1,024 MB a learner may take is refused however
 // it asks (web/src/sandbox/allocationGuard.js, installed in the Worker's global scope before the
 // visitor's module is imported), the package's allocations at sizes the visitor chose included.
-// (A Worker that fills its heap with plain arrays, which nothing counts, is not tried here: one
-// CI run's Chromium ended the whole tab for it, another's the Worker alone; docs/write-a-learner.md.)
+// (A Worker that fills its heap with plain arrays, which nothing counts, is not tried here: it
+// takes about 25 s and 4 GB, then Chromium ends the sandbox frame's process alone, and the
+// Lab's silence watchdog reports it 30 s later; Playwright takes the crash of a page's frame
+// for the page's, so a test would have to watch the page through a CDP session of its own.
+// docs/write-a-learner.md says what a visitor sees.)
 import { afterEach, describe, expect, it } from 'vitest';
 import { browserSuite, openPage } from './page.js';
 
