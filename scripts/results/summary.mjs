@@ -197,7 +197,7 @@ export function readmeResultsTable(summary, baselines, budgets = budgetsOf()) {
   for (const algo of Object.keys(algorithms)) {
     if (!rowsOf(algo, learnerTitle(algo))) lines.push(`| ${learnerTitle(algo)} | ${envIds.map(() => 'no runs yet').join(' | ')} |`);
     const variants = new Map((home?.rows ?? []).filter((r) => r.algo === algo && r.learner !== algo).map((r) => [r.learner, r.title]));
-    for (const [learner, title] of [...variants].sort()) rowsOf(learner, title);
+    for (const [learner, title] of [...variants].sort((a, b) => a[1].localeCompare(b[1]))) rowsOf(learner, title); // by title: a variant after the one it extends
   }
   lines.push('', `A learner's cell: the IQM of its ${RUNS} training runs unless it names another count (of 1 run: no interval).`);
   return lines.join('\n');

@@ -70,11 +70,14 @@ const LAB_SECONDS = quick ? 3 : 8; // a Lab run's window
 const SCALE_WINDOW = (quick ? 16 : 64) * ROLLOUT;
 // part 1b's recurrent layers: GRUs of half and all the width of the default hidden layers (the
 // recurrent state's product has only a few sequences a shard, so its cost grows faster than
-// its width), and the LSTM of half (the `lstm` setting: 4 gates where a GRU has 3)
+// its width), and the LSTM of half (the `lstm` setting: 4 gates where a GRU has 3). The
+// recurrent-policy issue's speed target is the recurrent learner's as its runs train it
+// (docs/benchmark.md: a GRU of 32 units); the GRU of 64 and the LSTM are measured beside it,
+// with no target.
 const RECURRENT = [
-  { units: 32, lstm: 0 },
-  { units: 64, lstm: 0 },
-  { units: 32, lstm: 1 },
+  { units: 32, lstm: 0, target: true },
+  { units: 64, lstm: 0, target: false },
+  { units: 32, lstm: 1, target: false },
 ];
 const cellName = (lstm) => (lstm ? 'LSTM' : 'GRU');
 const TARGETS = {
@@ -173,11 +176,11 @@ async function againstBefore(env, before) {
  * `lstm` an LSTM) against the default feed-forward PPO, one thread each: what the recurrent
  * layer, its sequences and its backward through time cost a step.
  */
-async function memoryAgainstNone(env, { units, lstm }) {
+async function memoryAgainstNone(env, { units, lstm, target }) {
   const none = await warmLearner(env, { threads: 1 });
   const recurrent = await warmLearner(env, { threads: 1, recurrent: units, lstm });
   const p = await paired(none, recurrent);
-  const row = { part: 'ppo-recurrent', env, units, lstm, recurrent: p.b, feedForward: p.a, ratio: p.ratio, pairs: p.pairs };
+  const row = { part: 'ppo-recurrent', env, units, lstm, target, recurrent: p.b, feedForward: p.a, ratio: p.ratio, pairs: p.pairs };
   report(row);
   return row;
 }
@@ -478,7 +481,7 @@ async function main() {
     console.log(
       `  ${mark(r.ratio >= TARGETS.overBefore)}  ${r.env}: PPO, this build / ${AGAINST}'s, 1 thread: ${down(r.ratio)} (target ${TARGETS.overBefore})`,
     );
-  for (const r of rows.recurrent)
+  for (const r of rows.recurrent.filter((x) => x.target))
     console.log(
       `  ${mark(r.ratio >= TARGETS.recurrentOverFeedForward)}  ${r.env}: PPO with memory (${cellName(r.lstm)} ${r.units}) / without, 1 thread: ${down(r.ratio)} (median of ${r.pairs.length} pairs; target ${TARGETS.recurrentOverFeedForward})`,
     );

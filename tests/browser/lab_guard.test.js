@@ -2,16 +2,15 @@
 // memory a visitor's learner asks for past the 1,024 MB a learner may take is refused however
 // it asks (web/src/sandbox/allocationGuard.js, installed in the Worker's global scope before the
 // visitor's module is imported), the package's allocations at sizes the visitor chose included.
-// (A Worker that fills its heap with plain arrays, which nothing counts, is not tried here: it
-// takes about 25 s and 4 GB, then Chromium ends the sandbox frame's process alone, and the
-// Lab's silence watchdog reports it 30 s later; Playwright takes the crash of a page's frame
-// for the page's, so a test would have to watch the page through a CDP session of its own.
-// docs/write-a-learner.md says what a visitor sees.)
+// Plain arrays, which nothing counts, are the last test's: the heap they fill ends the sandbox's
+// process alone (docs/write-a-learner.md).
 import { afterEach, describe, expect, it } from 'vitest';
 import { browserSuite, openPage } from './page.js';
 
 const suite = browserSuite();
 const REFUSED = 'more than the 1,024 MB a learner may take in the Lab';
+/** The points of the Lab's curve (run in the page). */
+const points = () => Number(document.querySelector('.lab-curve polyline.mean')?.dataset.points ?? 0);
 const escaped = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 let page = null;
@@ -97,4 +96,49 @@ describe("the learner budget reaches every way a visitor's learner can ask for m
       new RegExp(`your learner asked for [\\d,]+ (bytes|MB) in the learner core beside the [\\d,]+ MB it holds, ${REFUSED}`),
     );
   }, 300_000);
+
+  it("a heap filled with plain arrays ends the code sandbox's process alone: the Lab's page goes on, and reports the silent run with its curve kept", async () => {
+    // Playwright takes a crash of any frame of a page for the page's own and answers no more
+    // calls on it, so the page is watched through a CDP session of its own, and the crash of
+    // each target through the browser's
+    const browserCdp = await suite.browser.newBrowserCDPSession();
+    const crashed = [];
+    const types = new Map();
+    browserCdp.on('Target.targetCreated', (e) => types.set(e.targetInfo.targetId, e.targetInfo.type));
+    browserCdp.on('Target.targetCrashed', (e) => crashed.push(types.get(e.targetId) ?? 'unknown'));
+    await browserCdp.send('Target.setDiscoverTargets', { discover: true });
+    const start = await startEdited((text) =>
+      text.replace(
+        'trainFor(steps, { until } = {}) {',
+        'trainFor(steps, { until } = {}) {\n      if (stats.steps >= 20_000) { const hog = []; for (;;) hog.push(new Array(2 ** 20).fill(0.5)); }',
+      ),
+    );
+    const cdp = await start.context().newCDPSession(start);
+    const ask = async (expression) => (await cdp.send('Runtime.evaluate', { expression, returnByValue: true })).result.value;
+    const lab = () =>
+      ask(
+        `[document.querySelector('main.lab')?.dataset.state, document.querySelector('[data-testid="lab-status"]')?.textContent, (${points})()]`,
+      );
+    let seen = await lab();
+    for (let waited = 0; seen[0] !== 'error' && waited < 240_000; waited += 500) {
+      await new Promise((r) => setTimeout(r, 500));
+      seen = await lab();
+    }
+    const [state, status, curve] = seen;
+    expect(state, status).toBe('error');
+    expect(status).toMatch(/^your learner stopped answering for 30 s while it trained \(a Worker of it out of memory/);
+    expect(curve, 'the curve is kept').toBeGreaterThan(0);
+    // the sandbox's frame ended, the page did not: it still answers, and goes back to the built-in learners
+    expect(crashed).toContain('iframe');
+    expect(crashed).not.toContain('page');
+    await ask(`[...document.querySelectorAll('button')].find((b) => b.textContent === 'Back to the built-in learners').click()`);
+    let back = false;
+    for (let waited = 0; !back && waited < 30_000; waited += 250) {
+      back = await ask(`[...document.querySelectorAll('button')].some((b) => /^Open your REINFORCE/.test(b.textContent))`);
+      if (!back) await new Promise((r) => setTimeout(r, 250));
+    }
+    expect(back).toBe(true);
+    await browserCdp.detach();
+    start.errors = []; // Playwright's own view of the page ended with the frame
+  }, 360_000);
 });
