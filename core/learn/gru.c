@@ -15,8 +15,8 @@
  * new states. Backward through time runs the steps in reverse: each step's gradient at its
  * states is what the layer above sends plus what the next step sends back through the
  * recurrent kernel (a product of B rows again); the kernels' gradients are then one product
- * each over every step. What a step keeps (per sample, in units; internal.h's
- * VFLG_PER_SAMPLE):
+ * each over every step. What a step keeps (per sample, in units; its row's
+ * per_sample):
  *
  *     xw  3  the input's part of the gates, with b (forward); backward: d/d of it (dx)
  *     g   3  z, r, n
@@ -27,7 +27,7 @@
  */
 #include "internal.h"
 
-int64_t vflg_param_count(int64_t in, int64_t units) {
+static int64_t param_count(int64_t in, int64_t units) {
     return in * 3 * units + units * 3 * units + 2 * 3 * units;
 }
 
@@ -42,8 +42,8 @@ static parts parts_of(const vfl_net *net, int U) {
     return (parts){p, p + 3 * c, p + 6 * c, p + 7 * c, p + 8 * c, p + 11 * c};
 }
 
-void vflg_forward(vfl_net *net, int l, int T, int B, const uint8_t *starts, const float *h0,
-                  float *h_final) {
+static void forward(vfl_net *net, int l, int T, int B, const uint8_t *starts, const float *h0,
+                    float *h_final) {
     int in = net->width[l - 1], U = net->width[l], U3 = 3 * U;
     size_t n = (size_t)T * (size_t)B, row = (size_t)U * sizeof(float);
     const float *x = vfln_layer(net, net->act, l - 1);
@@ -85,7 +85,7 @@ void vflg_forward(vfl_net *net, int l, int T, int B, const uint8_t *starts, cons
     if (h_final) memcpy(h_final, h + (n - (size_t)B) * U, (size_t)B * row);
 }
 
-void vflg_backward(vfl_net *net, int l) {
+static void backward(vfl_net *net, int l) {
     int T = net->last_t, B = net->last_n / T;
     int in = net->width[l - 1], U = net->width[l], U3 = 3 * U;
     size_t n = (size_t)net->last_n;
@@ -130,10 +130,22 @@ void vflg_backward(vfl_net *net, int l) {
     vfln_recurrent_grads(net, l, U3, dx, dm, k.hp);
 }
 
-void vflg_init(vfl_net *net, int l, uint64_t *s) {
+/* As Keras's GRU: the kernel Glorot-uniform, the recurrent kernel orthogonal, zero biases. */
+static void init(vfl_net *net, int l, uint64_t *s) {
     int in = net->width[l - 1], U = net->width[l];
     float *kernel = net->params + net->kernel[l - 1], *rec = kernel + (size_t)in * 3 * U;
     vfln_glorot(kernel, in, 3 * U, s);
     vfln_normal(rec, U * 3 * U, 1.0, s);
     vfln_orthonormal_rows(rec, U, 3 * U);
 }
+
+/* This kind's row of the table net.c asks (internal.h's vfln_cell). */
+const vfln_cell vfln_gru = {
+    .gates = 3,
+    .per_sample = 12,
+    .state = 1,
+    .param_count = param_count,
+    .init = init,
+    .forward = forward,
+    .backward = backward,
+};

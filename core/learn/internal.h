@@ -4,9 +4,10 @@
  *   net.c   vfl_    the public API (valley_farm_learn.h): layouts, forward and backward layer
  *                   by layer, the optimisers; and vfln_, the kernels every file runs on (the
  *                   dense product, tanh, σ, the initialisers)
- *   gru.c   vflg_   the recurrent layer VFL_GRU: its steps forward over a sequence, backward
- *                   through them, its initial weights
- *   lstm.c  vfll_   the recurrent layer VFL_LSTM: the same calls
+ *   gru.c   vfln_gru   the recurrent layer VFL_GRU: its row of the table of recurrent kinds
+ *                      (vfln_cell): its steps forward over a sequence, backward through them,
+ *                      its initial weights
+ *   lstm.c  vfln_lstm  the recurrent layer VFL_LSTM: the same row
  */
 #ifndef VFL_INTERNAL_H
 #define VFL_INTERNAL_H
@@ -16,6 +17,8 @@
 #include <string.h>
 
 #include "valley_farm_learn.h"
+
+typedef struct vfln_cell vfln_cell; /* a recurrent layer kind (below) */
 
 /* Four floats as one value: plain C that GCC and Clang make SSE natively and WebAssembly SIMD
  * under Emscripten (-msimd128). */
@@ -43,6 +46,7 @@ struct vfl_net {
     int head_kernel[VFL_MAX_HEADS];  /* offset of each head's kernel in params */
     int head_column[VFL_MAX_HEADS];  /* where each head's outputs start in a sample's row */
     int recurrent;                   /* the recurrent layer's l (1 .. layers), 0: none */
+    const vfln_cell *cell;           /* its kind's row (NULL: none) */
     int count;                       /* parameters */
     float *params, *grads, *moments; /* moments: Adam's first, then second */
     int adam_steps;
@@ -56,7 +60,7 @@ struct vfl_net {
     float *kernel_t; /* a dense kernel's transpose (backward) */
     float *heads_kernel, *heads_kernel_t; /* [last x padded], its transpose */
     float *heads_grad;                    /* [last x padded] */
-    float *seq;      /* the recurrent layer's: capacity x VFLG_ / VFLL_PER_SAMPLE units */
+    float *seq;      /* the recurrent layer's: capacity x cell->per_sample units */
     float *seq_t;    /* its kernels' transposes: its gates' units x max(its inputs, units) */
     uint8_t *starts; /* the last forward's episode starts, a byte a sample */
 };
@@ -83,43 +87,40 @@ void vfln_sigmoid_all(float *x, size_t n);
 void vfln_recurrent_grads(vfl_net *net, int l, int G, const float *dgx, const float *dgh,
                           const float *hp);
 
-/* Floats a recurrent layer keeps per sample, in units (gru.c and lstm.c say which). */
-enum { VFLG_PER_SAMPLE = 12, VFLL_PER_SAMPLE = 14 };
+/* A recurrent layer kind: everything net.c asks of one, so that it asks once. gru.c defines
+ * vfln_gru's row, lstm.c vfln_lstm's, each beside the code the row describes. */
+struct vfln_cell {
+    int gates;      /* G / U: its kernels are [in x G] and [U x G] */
+    int per_sample; /* floats it keeps per sample for backward, in units (net->seq) */
+    int state;      /* a sequence's state, in units: h (GRU); h, then c (LSTM) */
+    /* Its parameters, from its input's width and its units. */
+    int64_t (*param_count)(int64_t in, int64_t units);
+    /* Layer l's initial weights, from the generator s. */
+    void (*init)(vfl_net *net, int l, uint64_t *s);
+    /* Layer l over n = T x B samples (time-major: sample t * B + b is step t of sequence b),
+     * from layer l - 1's activations into its own, each sequence from h0 (B x its state; NULL:
+     * zeros) and from zero where starts[s] is set (NULL: nowhere); h_final (NULL: not written)
+     * gets each sequence's last state. Keeps what backward needs. */
+    void (*forward)(vfl_net *net, int l, int T, int B, const uint8_t *starts, const float *h0,
+                    float *h_final);
+    /* Backward through the last forward's steps: from the gradient at layer l's outputs (its
+     * delta) to its parameters' gradient and layer l - 1's delta (before that layer's
+     * activation's derivative), truncated at the first step and at every episode start. */
+    void (*backward)(vfl_net *net, int l);
+};
 
-/* VFL_GRU or VFL_LSTM. */
+extern const vfln_cell vfln_gru, vfln_lstm;
+
+/* The row of a layer kind, NULL for a dense one (VFL_TANH, VFL_RELU). */
+static inline const vfln_cell *vfln_cell_of(int kind) {
+    return kind == VFL_GRU ? &vfln_gru : kind == VFL_LSTM ? &vfln_lstm : NULL;
+}
+
 static inline int vfln_is_recurrent(int kind) {
-    return kind == VFL_GRU || kind == VFL_LSTM;
+    return vfln_cell_of(kind) != NULL;
 }
 
 /* Layer l's activations (l = 1 .. layers; layers + 1: the heads) in act or delta. */
 float *vfln_layer(const vfl_net *net, float *base, int l);
-
-/* The recurrent layer l over n = T x B samples (time-major: sample t * B + b is step t of
- * sequence b), from layer l - 1's activations into its own, each sequence from h0 (B x units;
- * NULL: zeros) and from zero where starts[s] is set (NULL: nowhere); h_final (NULL: not
- * written) gets each sequence's last state. Keeps what vflg_backward needs. */
-void vflg_forward(vfl_net *net, int l, int T, int B, const uint8_t *starts, const float *h0,
-                  float *h_final);
-
-/* Backward through the last forward's steps: from the gradient at layer l's outputs (its
- * delta) to its parameters' gradient and layer l - 1's delta (before that layer's activation's
- * derivative), truncated at the first step and at every episode start. */
-void vflg_backward(vfl_net *net, int l);
-
-/* Layer l's initial weights: the kernel Glorot-uniform, the recurrent kernel orthogonal, zero
- * biases. */
-void vflg_init(vfl_net *net, int l, uint64_t *s);
-
-/* Layer l's parameters: kernel [in x 3U], recurrent kernel [U x 3U], biases [2 x 3U]. */
-int64_t vflg_param_count(int64_t in, int64_t units);
-
-/* The same four for VFL_LSTM (lstm.c): its state is [h c], 2 x units a sequence; its
- * parameters kernel [in x 4U], recurrent kernel [U x 4U], bias [4U]; its initial forget-gate
- * bias 1. */
-void vfll_forward(vfl_net *net, int l, int T, int B, const uint8_t *starts, const float *h0,
-                  float *h_final);
-void vfll_backward(vfl_net *net, int l);
-void vfll_init(vfl_net *net, int l, uint64_t *s);
-int64_t vfll_param_count(int64_t in, int64_t units);
 
 #endif

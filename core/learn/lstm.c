@@ -17,7 +17,7 @@
  * step by step the state's part (a product of the B states) and the gates; backward through
  * time in reverse, the gradient at each step's h carried back through the recurrent kernel and
  * the gradient at its c through the forget gate. What a step keeps (per sample, in units;
- * internal.h's VFLL_PER_SAMPLE):
+ * its row's per_sample):
  *
  *     xw  4  the input's part of the gates, with b (forward); backward: d/d the gates' sums
  *     g   4  i, f, g, o
@@ -30,7 +30,7 @@
  */
 #include "internal.h"
 
-int64_t vfll_param_count(int64_t in, int64_t units) {
+static int64_t param_count(int64_t in, int64_t units) {
     return in * 4 * units + units * 4 * units + 4 * units;
 }
 
@@ -46,8 +46,8 @@ static parts parts_of(const vfl_net *net, int U) {
                    p + 10 * c, p + 11 * c, p + 12 * c, p + 13 * c};
 }
 
-void vfll_forward(vfl_net *net, int l, int T, int B, const uint8_t *starts, const float *h0,
-                  float *h_final) {
+static void forward(vfl_net *net, int l, int T, int B, const uint8_t *starts, const float *h0,
+                    float *h_final) {
     int in = net->width[l - 1], U = net->width[l], U4 = 4 * U;
     size_t n = (size_t)T * (size_t)B, row = (size_t)U * sizeof(float);
     const float *x = vfln_layer(net, net->act, l - 1);
@@ -98,7 +98,7 @@ void vfll_forward(vfl_net *net, int l, int T, int B, const uint8_t *starts, cons
         }
 }
 
-void vfll_backward(vfl_net *net, int l) {
+static void backward(vfl_net *net, int l) {
     int T = net->last_t, B = net->last_n / T;
     int in = net->width[l - 1], U = net->width[l], U4 = 4 * U;
     size_t n = (size_t)net->last_n;
@@ -146,7 +146,7 @@ void vfll_backward(vfl_net *net, int l) {
 /* As Keras's LSTM: the kernel Glorot-uniform, the recurrent kernel orthogonal, the bias zero
  * but the forget gate's, 1 (unit_forget_bias: a new layer keeps its cell until it learns not
  * to). */
-void vfll_init(vfl_net *net, int l, uint64_t *s) {
+static void init(vfl_net *net, int l, uint64_t *s) {
     int in = net->width[l - 1], U = net->width[l];
     float *kernel = net->params + net->kernel[l - 1], *rec = kernel + (size_t)in * 4 * U;
     float *bias = rec + (size_t)U * 4 * U;
@@ -155,3 +155,14 @@ void vfll_init(vfl_net *net, int l, uint64_t *s) {
     vfln_orthonormal_rows(rec, U, 4 * U);
     for (int u = 0; u < U; u++) bias[U + u] = 1;
 }
+
+/* This kind's row of the table net.c asks (internal.h's vfln_cell). */
+const vfln_cell vfln_lstm = {
+    .gates = 4,
+    .per_sample = 14,
+    .state = 2,
+    .param_count = param_count,
+    .init = init,
+    .forward = forward,
+    .backward = backward,
+};

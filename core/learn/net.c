@@ -42,9 +42,8 @@ const char *vfl_layout_problem(const vfl_layout *l) {
     if (outputs > VFL_MAX_OUTPUTS) return "the heads' units together must be at most 64";
     int64_t count = 0, from = l->inputs;
     for (int k = 0; k < l->layers; k++) {
-        count += l->kinds[k] == VFL_GRU    ? vflg_param_count(from, l->units[k])
-                 : l->kinds[k] == VFL_LSTM ? vfll_param_count(from, l->units[k])
-                                           : from * l->units[k] + l->units[k];
+        const vfln_cell *cell = vfln_cell_of(l->kinds[k]);
+        count += cell ? cell->param_count(from, l->units[k]) : from * l->units[k] + l->units[k];
         from = l->units[k];
     }
     count += from * outputs + outputs;
@@ -69,12 +68,11 @@ vfl_net *vfl_create(const vfl_layout *layout) {
     for (int l = 0; l < L; l++) {
         net->width[l + 1] = layout->units[l];
         net->kernel[l] = at;
-        if (layout->kinds[l] == VFL_GRU) {
+        const vfln_cell *cell = vfln_cell_of(layout->kinds[l]);
+        if (cell) {
             net->recurrent = l + 1;
-            at += (int)vflg_param_count(net->width[l], layout->units[l]);
-        } else if (layout->kinds[l] == VFL_LSTM) {
-            net->recurrent = l + 1;
-            at += (int)vfll_param_count(net->width[l], layout->units[l]);
+            net->cell = cell;
+            at += (int)cell->param_count(net->width[l], layout->units[l]);
         } else
             at += net->width[l] * layout->units[l] + layout->units[l];
     }
@@ -101,8 +99,7 @@ vfl_net *vfl_create(const vfl_layout *layout) {
     int below = 1; /* the recurrent layer's kernels' transposes: its gates x max(in, units) */
     if (net->recurrent) {
         int in = net->width[net->recurrent - 1], units = net->width[net->recurrent];
-        int gates = layout->kinds[net->recurrent - 1] == VFL_LSTM ? 4 : 3;
-        below = gates * units * (in > units ? in : units);
+        below = net->cell->gates * units * (in > units ? in : units);
     }
     net->seq_t = calloc((size_t)below, sizeof(float));
     net->last_t = -1;
@@ -223,10 +220,8 @@ void vfl_init(vfl_net *net, uint64_t seed) {
     uint64_t s = seed;
     memset(net->params, 0, (size_t)net->count * sizeof(float));
     for (int l = 0; l < net->layers; l++) {
-        if (l + 1 == net->recurrent && net->layout.kinds[l] == VFL_LSTM)
-            vfll_init(net, l + 1, &s);
-        else if (l + 1 == net->recurrent)
-            vflg_init(net, l + 1, &s);
+        if (l + 1 == net->recurrent)
+            net->cell->init(net, l + 1, &s);
         else
             vfln_glorot(net->params + net->kernel[l], net->width[l], net->width[l + 1], &s);
     }
@@ -408,9 +403,7 @@ static int reserve(vfl_net *net, int n) {
     if (!delta) return VFL_ERR_MEMORY;
     net->delta = delta;
     if (net->recurrent) {
-        int kept_units =
-            net->layout.kinds[net->recurrent - 1] == VFL_LSTM ? VFLL_PER_SAMPLE : VFLG_PER_SAMPLE;
-        uint64_t seq = (uint64_t)n * kept_units * (uint64_t)net->width[net->recurrent];
+        uint64_t seq = (uint64_t)n * net->cell->per_sample * (uint64_t)net->width[net->recurrent];
         if (seq * sizeof(float) > SIZE_MAX / 2) return VFL_ERR_MEMORY;
         float *kept = realloc(net->seq, (size_t)seq * sizeof(float));
         if (!kept) return VFL_ERR_MEMORY;
@@ -531,10 +524,7 @@ static int forward(vfl_net *net, int n, const int32_t *rows, const vfl_inputs *i
         int heads = l > net->layers;
         int to = heads ? net->padded : net->width[l];
         if (l == net->recurrent) {
-            if (net->layout.kinds[l - 1] == VFL_LSTM)
-                vfll_forward(net, l, seq->T, seq->B, seq->starts, seq->h0, seq->h_final);
-            else
-                vflg_forward(net, l, seq->T, seq->B, seq->starts, seq->h0, seq->h_final);
+            net->cell->forward(net, l, seq->T, seq->B, seq->starts, seq->h0, seq->h_final);
             continue;
         }
         const float *prev = vfln_layer(net, net->act, l - 1);
@@ -605,8 +595,7 @@ int vfl_forward_seq(vfl_net *net, int T, int B, const int32_t *rows, const vfl_i
 
 int vfl_state_size(const vfl_net *net) {
     if (!net->recurrent) return 0;
-    int units = net->width[net->recurrent];
-    return net->layout.kinds[net->recurrent - 1] == VFL_LSTM ? 2 * units : units;
+    return net->cell->state * net->width[net->recurrent];
 }
 
 /* ---- backward ---------------------------------------------------------------------------- */
@@ -666,10 +655,8 @@ static void backward(vfl_net *net, int n, const int32_t *rows, const vfl_inputs 
         int from = net->width[l - 1];
         const float *prev = vfln_layer(net, net->act, l - 1);
         float *dprev = vfln_layer(net, net->delta, l - 1);
-        if (l == net->recurrent && net->layout.kinds[l - 1] == VFL_LSTM)
-            vfll_backward(net, l);
-        else if (l == net->recurrent)
-            vflg_backward(net, l);
+        if (l == net->recurrent)
+            net->cell->backward(net, l);
         else
             backward_dense(net, l, n);
         /* a recurrent layer's delta is the gradient at its outputs: its steps take it further */

@@ -146,6 +146,32 @@ describe('training and policies', () => {
     learner.dispose();
   }, 60_000);
 
+  it('tabular Q keeps at most maxStates states: the first it meets, learned as an uncapped run learns them until the table is full', async () => {
+    const run = async (settings) => {
+      const learner = await createLearner({ env: B, algo: 'tabular-q', seed: 2, ...settings });
+      await learner.trainFor(20_000);
+      const policy = learner.policy();
+      learner.dispose();
+      return policy;
+    };
+    const whole = (await run({})).toJSON().table;
+    const capped = await run({ maxStates: 300 });
+    const kept = capped.toJSON().table;
+    expect(whole.length).toBeGreaterThan(300);
+    expect(kept.length).toBe(300);
+    // the same states, in the order they were first met
+    expect(kept.map(([key]) => key)).toEqual(whole.slice(0, 300).map(([key]) => key));
+    // the states met later were never learned, so the kept ones learn differently from the uncapped run's
+    expect(kept.some(([, q], i) => q.some((v, a) => v !== whole[i][1][a]))).toBe(true);
+    // its policy is a file loadPolicy accepts, and plays as it does
+    const again = await loadPolicy(JSON.parse(JSON.stringify(capped.toJSON({ maxStates: 300 }))));
+    const a = await evaluate(capped, { env: B, split: 'validation', episodes: 20 });
+    const b = await evaluate(again, { env: B, split: 'validation', episodes: 20 });
+    expect(b.returns).toEqual(a.returns);
+    await expect(createLearner({ env: B, algo: 'tabular-q', seed: 1, maxStates: 0 })).rejects.toThrow(/maxStates/);
+    await expect(createLearner({ env: B, algo: 'tabular-q', seed: 1, maxStates: 2 ** 21 + 1 })).rejects.toThrow(/maxStates/);
+  }, 60_000);
+
   it('PPO raises its training return well above random within a short seeded run, and reloads identically', async () => {
     const learner = await createLearner({ env: B, algo: 'ppo', imitate: 0, seed: 1 });
     const first = await learner.trainFor(4096);

@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { CoreNet, RolloutStates, Samples, SeenEnvs, layoutShapes, loadCore, loadNetPolicy, networkLayout } from '../../wasm/learn/kit.js';
 import { algorithms, checkPolicyJSON, createLearner, estimateMemory, loadPolicy } from '../../wasm/learn/index.js';
 import { checkCheckpoint } from '../../wasm/learn/checkpointCheck.js';
+import { KEPT_PER_SAMPLE } from '../../wasm/learn/run.js';
 import { evaluate } from '../../wasm/evaluate.js';
 import { envSpecs, make } from '../../wasm/index.js';
 
@@ -396,5 +397,17 @@ describe('an LSTM instead of the GRU (the lstm setting): its state is h and c', 
     const lstm = estimateMemory(V, 'ppo', { hidden: [64], recurrent: 64, lstm: 1 });
     // its weights (4 gates, not 3) and 2 more floats a unit of each of 1024 samples
     expect(lstm - gru).toBeGreaterThan(1024 * 2 * 64 * 4);
+  });
+
+  it("the memory estimate keeps, a sample, the units each kind's row of the learner core's table keeps", () => {
+    for (const [cell, file] of [
+      ['gru', 'gru.c'],
+      ['lstm', 'lstm.c'],
+    ]) {
+      const source = readFileSync(new URL(`../../core/learn/${file}`, import.meta.url), 'utf8');
+      const row = /const vfln_cell vfln_\w+ = \{[^}]*\.per_sample = (\d+),/.exec(source);
+      expect(row, `${file} defines its row with per_sample`).not.toBeNull();
+      expect(KEPT_PER_SAMPLE[cell]).toBe(Number(row[1]));
+    }
   });
 });

@@ -72,11 +72,13 @@ function floats(list, path, length, { nonNegativeFrom = length } = {}) {
 const STATE_MARGIN = 0.001;
 
 /**
- * Throws unless `list` is an array of `length` numbers (`what` says why that many), each a
- * recurrent state could be: `units` U a state, an LSTM's (`lstm`) 2U (h, then c, whose bound
- * is `horizon`, an episode's steps).
+ * Throws unless `list` is the states of `envs` envs, each a recurrent state could be: `units`
+ * U numbers an env, an LSTM's (`lstm`) 2U (h, then c, whose bound is `horizon`, an episode's
+ * steps).
  */
-function recurrentStates(list, path, length, what, { units, lstm, horizon }) {
+function recurrentStates(list, path, envs, { units, lstm, horizon }) {
+  const length = envs * (lstm ? 2 : 1) * units;
+  const what = lstm ? `${envs} envs × an LSTM's h and c of ${units}` : `${envs} envs × recurrent ${units}`;
   if (!Array.isArray(list) || list.length !== length)
     throw bad(path, `an array of ${length} numbers (${what})`, Array.isArray(list) ? `${list.length}` : shown(list));
   for (let i = 0; i < length; i++) {
@@ -185,13 +187,7 @@ export function checkPpoState(s, c) {
     fields(r, at, U > 0 ? ['rng', 'envs', 'states'] : ['rng', 'envs']);
     whole(r.rng, `${at}.rng`, 0, 2 ** 32 - 1);
     const envs = Math.floor(((j + 1) * c.numEnvs) / shards) - Math.floor((j * c.numEnvs) / shards);
-    if (U > 0 && c.lstm === 1)
-      recurrentStates(r.states, `${at}.states`, envs * 2 * U, `${envs} envs × an LSTM's h and c of ${U}`, {
-        units: U,
-        lstm: true,
-        horizon: spec.horizon,
-      });
-    else if (U > 0) recurrentStates(r.states, `${at}.states`, envs * U, `${envs} envs × recurrent ${U}`, { units: U, lstm: false });
+    if (U > 0) recurrentStates(r.states, `${at}.states`, envs, { units: U, lstm: c.lstm === 1, horizon: spec.horizon });
     if (!Array.isArray(r.envs) || r.envs.length !== envs)
       throw bad(`${at}.envs`, `an array of ${envs} records (one an env)`, Array.isArray(r.envs) ? `${r.envs.length}` : shown(r.envs));
     r.envs.forEach((e, i) => {

@@ -248,17 +248,18 @@ export class Run {
 
 // ---- its memory -----------------------------------------------------------------------------
 
-// floats a recurrent layer keeps per sample and unit: VFLG_PER_SAMPLE, VFLL_PER_SAMPLE
-const KEPT = { gru: 12, lstm: 14 };
+// floats a recurrent layer keeps per sample, in its units: each kind's per_sample in the
+// core's table of recurrent kinds (core/learn/gru.c, lstm.c), where a test reads them
+export const KEPT_PER_SAMPLE = { gru: 12, lstm: 14 };
 
 /**
  * The bytes of a run's networks (a network `layout`, c.shards, c.recurrent) on `threads`
  * threads: on each, the weights, gradient, Adam's two moments, its shards' kept gradients and
  * the exchange's sums, and the activations of `rows` rows at once (with a recurrent layer,
- * what it keeps of every sample: VFLG_ / VFLL_PER_SAMPLE units in core/learn/internal.h).
+ * what it keeps of every sample: KEPT_PER_SAMPLE).
  */
 export function networkBytes(layout, c, threads, rows) {
-  const kept = KEPT[layout.cell ?? 'gru'];
+  const kept = KEPT_PER_SAMPLE[layout.cell ?? 'gru'];
   const units = layout.hidden.reduce((a, b) => a + b, 0) + layout.heads.reduce((a, b) => a + b, 0) + (c.recurrent ?? 0) * (1 + kept / 2);
   const weights = weightCount(layoutShapes(layout)) * 4;
   return threads * (weights * (4 + Math.ceil(c.shards / threads) + 2) + rows * units * 2 * 4);

@@ -9,7 +9,18 @@ import { checkSettings, number, shown, whole } from './limits.js';
 import { POLICY_FORMAT, bad, checkNumbers, isNumberList, isObject } from './policyFile.js';
 import { PackedTable, isPackedTable } from './packedTable.js';
 
-export const defaults = Object.freeze({ numEnvs: 32, alpha: 0.1, gamma: 0.98, epsilon: 0.2, epsilonEnd: 0.02, epsilonSteps: 1_000_000 });
+/** The most rows a tabular-q policy may have: loadPolicy refuses a table of more. */
+export const MAX_TABLE_ROWS = 2 ** 21;
+
+export const defaults = Object.freeze({
+  numEnvs: 32,
+  alpha: 0.1,
+  gamma: 0.98,
+  epsilon: 0.2,
+  epsilonEnd: 0.02,
+  epsilonSteps: 1_000_000,
+  maxStates: MAX_TABLE_ROWS,
+});
 
 export const docs = Object.freeze({
   numEnvs: 'envs stepped together',
@@ -18,6 +29,8 @@ export const docs = Object.freeze({
   epsilon: 'exploration at the start: the share of random legal actions',
   epsilonEnd: 'exploration after epsilonSteps env steps (linear in between)',
   epsilonSteps: 'env steps over which exploration falls',
+  maxStates:
+    'the most states the table keeps: a state first met when it is full is never learned (its values stay 0), so that a long run still saves a policy loadPolicy accepts',
 });
 
 /** Each setting's allowed values (createLearner and a saved policy's check hold them to these). */
@@ -28,10 +41,9 @@ export const limits = Object.freeze({
   epsilon: number(0, 1),
   epsilonEnd: number(0, 1),
   epsilonSteps: whole(1, 1e12),
+  maxStates: whole(1, MAX_TABLE_ROWS),
 });
 
-/** The most rows a tabular-q policy may have (a long run meets a few hundred thousand states). */
-export const MAX_TABLE_ROWS = 2 ** 21;
 const MAX_KEY_LENGTH = 1024;
 
 /** A greedy table policy: act(observation, info) with the same features. */
@@ -108,9 +120,15 @@ export async function createTabularQ(env, config, seed) {
   const enc = encoderFor(env);
   const table = new Map();
   const random = seededRandom(seed);
+  // a state met when the table is full (35 M steps on the backwards farm meet 0.86 M states):
+  // its values read as 0, and it is never updated
+  const unkept = new Float32Array(A);
   const qOf = (key) => {
     let q = table.get(key);
-    if (!q) table.set(key, (q = new Float32Array(A)));
+    if (!q) {
+      if (table.size >= c.maxStates) return unkept;
+      table.set(key, (q = new Float32Array(A)));
+    }
     return q;
   };
   let r = vec.reset({ seed: seed * 1_000_003 + 2 ** 32 }); // a training seed, never a held-out one
@@ -154,7 +172,7 @@ export async function createTabularQ(env, config, seed) {
             recordEpisode(stats, r.episodeReturns[i]);
           }
           const delta = r.rewards[i] + c.gamma * next - q[a];
-          q[a] += c.alpha * delta;
+          if (q !== unkept) q[a] += c.alpha * delta;
           err += Math.abs(delta);
           n++;
           keys[i] = nextKey;
