@@ -15,8 +15,7 @@
  * new states. Backward through time runs the steps in reverse: each step's gradient at its
  * states is what the layer above sends plus what the next step sends back through the
  * recurrent kernel (a product of B rows again); the kernels' gradients are then one product
- * each over every step. What a step keeps (per sample, in units; its row's
- * per_sample):
+ * each over every step. What a step keeps (per sample, in units; its row's per_sample):
  *
  *     xw  3  the input's part of the gates, with b (forward); backward: d/d of it (dx)
  *     g   3  z, r, n

@@ -120,8 +120,7 @@ export async function createTabularQ(env, config, seed) {
   const enc = encoderFor(env);
   const table = new Map();
   const random = seededRandom(seed);
-  // a state met when the table is full (35 M steps on the backwards farm meet 0.86 M states):
-  // its values read as 0, and it is never updated
+  // a state met when the table is full: its values read as 0, and it is never updated
   const unkept = new Float32Array(A);
   const qOf = (key) => {
     let q = table.get(key);
